@@ -1,0 +1,85 @@
+import { openDatabase, type Database, type DatabaseHandle } from '#app/db/client.server.ts'
+import { seedDemoContent } from '#app/db/seed.server.ts'
+import { seedContent } from '#app/content/seed.server.ts'
+import { getFileStorage } from '#app/storage/file-storage.server.ts'
+import { countUsers, createUser } from '#app/domain/users.server.ts'
+import { generatePassword } from '#app/auth/password.server.ts'
+import { purgeExpiredSessions } from '#app/auth/session.server.ts'
+import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
+import { getEnv, type Env } from '#app/utils/env.server.ts'
+import { purgeOld } from '#app/utils/rate-limit.server.ts'
+
+interface App {
+	handle: DatabaseHandle
+	release: () => void
+}
+
+// Kept on globalThis so the dev server's module reloads reuse one database.
+const state = globalThis as typeof globalThis & { __ataa?: Promise<App> }
+
+const DEFAULT_ADMIN_EMAIL = 'admin@ataa.local'
+
+/** Opens the database, applies migrations, seeds demo content and the first admin; once per process. */
+export function prepare(log: (line: string) => void = console.log): Promise<App> {
+	state.__ataa ??= start(getEnv(), log).catch((error: unknown) => {
+		state.__ataa = undefined
+		throw error
+	})
+	return state.__ataa
+}
+
+export async function getDb(): Promise<Database> {
+	return (await prepare()).handle.db
+}
+
+export async function shutdown(): Promise<void> {
+	const app = state.__ataa
+	state.__ataa = undefined
+	if (!app) return
+	const { handle, release } = await app
+	await handle.close()
+	release()
+}
+
+async function start(env: Env, log: (line: string) => void): Promise<App> {
+	const release = env.DATABASE_URL ? () => {} : lockDataDir(env.dataDir, 'server')
+	try {
+		const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? undefined : `${env.dataDir}/pgdata` })
+		await handle.migrate()
+		await seedDemoContent(handle.db)
+		await seedContent(handle.db, getFileStorage())
+		// A day-old temp file is no upload in progress, even on another server sharing DATA_DIR.
+		await Promise.all([purgeExpiredSessions(handle.db), purgeOld(handle.db), getFileStorage().sweepTemp(24 * 60 * 60 * 1000)])
+		await ensureFirstAdmin(handle.db, env, log)
+		return { handle, release }
+	} catch (error) {
+		release()
+		throw error
+	}
+}
+
+async function ensureFirstAdmin(db: Database, env: Env, log: (line: string) => void): Promise<void> {
+	const signInUrl = `http://localhost:${env.PORT}/login`
+	if ((await countUsers(db)) > 0) {
+		log(`Staff sign-in: ${signInUrl} (forgotten password: npm run user:reset-password -- --email <e-mail>)`)
+		return
+	}
+	const email = env.ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL
+	const password = env.ADMIN_PASSWORD ?? generatePassword()
+	await createUser(db, { name: 'مدير النظام', email, mobile: '', role: 'admin', password })
+	if (env.ADMIN_PASSWORD) {
+		log(`Created the first admin ${email} with the password from ADMIN_PASSWORD. Staff sign-in: ${signInUrl}`)
+		return
+	}
+	log(
+		[
+			'',
+			'  First start: an admin account was created. This password is shown only once:',
+			`    sign in at  ${signInUrl}`,
+			`    e-mail      ${email}`,
+			`    password    ${password}`,
+			'  Change it later with: npm run user:reset-password -- --email ' + email,
+			'',
+		].join('\n'),
+	)
+}

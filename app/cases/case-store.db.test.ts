@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { eq, sql } from 'drizzle-orm'
+import type { DatabaseHandle } from '#app/db/client.server.ts'
+import { caseEvents, caseSections, cases } from '#app/db/schema.ts'
+import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
+import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
+import { createTestDatabase } from '#tests/db.ts'
+import {
+	addAttachment,
+	addRow,
+	CaseLockedError,
+	DuplicateApplicantError,
+	findCaseByToken,
+	IncompleteCaseError,
+	InvalidAnswersError,
+	loadSavedState,
+	lookupCases,
+	removeAttachment,
+	removeRow,
+	saveSection,
+	startCase,
+	submitCase,
+	TooManyRowsError,
+} from './case-store.server.ts'
+import { caseFlags } from './flags.server.ts'
+
+let handle: DatabaseHandle
+beforeAll(async () => {
+	handle = await createTestDatabase()
+})
+afterAll(() => handle.close())
+
+const file = (slot: string) => ({ slot, originalName: `${slot}.pdf`, contentType: 'application/pdf', size: 1234, sha256: 'ab'.repeat(32), storageKey: 'cd'.repeat(32) })
+
+async function completeCase(nationalId = randomNationalId()) {
+	const { row, token } = await startCase(handle.db, needyFamilies, basicAnswers(nationalId))
+	for (const [key, value] of Object.entries(sectionAnswers)) await saveSection(handle.db, needyFamilies, row, key, value)
+	await addAttachment(handle.db, row, file('identity'))
+	await addAttachment(handle.db, row, file('family_report'))
+	return { row, token, nationalId }
+}
+
+describe('case store', () => {
+	test('starting creates a case with a readable reference, promoted columns and a hashed token', async () => {
+		const nationalId = randomNationalId()
+		const { row, token } = await startCase(handle.db, needyFamilies, basicAnswers(nationalId))
+		expect(row.reference).toMatch(/^[A-HJ-NP-Y2-9]{4}-[A-HJ-NP-Y2-9]{4}$/)
+		expect(row.reference).not.toMatch(/[IOQZ01]/)
+		expect(row).toMatchObject({ type: 'needy-families', nationalId, mobile: '+966551234567', applicantName: 'عبدالله محمد سعد القحطاني', submittedAt: null })
+		expect(row.resumeTokenHash).not.toContain(token)
+		expect((await findCaseByToken(handle.db, token))?.id).toBe(row.id)
+		expect(await findCaseByToken(handle.db, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'))).toBeUndefined()
+		expect(await findCaseByToken(handle.db, "' or 1=1 --")).toBeUndefined()
+		const events = await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, row.id))
+		expect(events.map((event) => event.kind)).toEqual(['created'])
+	})
+
+	test('invalid answers are refused and nothing is stored', async () => {
+		const before = (await handle.db.select().from(cases)).length
+		await expect(startCase(handle.db, needyFamilies, { Full_Name: 'x' })).rejects.toBeInstanceOf(InvalidAnswersError)
+		expect((await handle.db.select().from(cases)).length).toBe(before)
+
+		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
+		await expect(saveSection(handle.db, needyFamilies, row, 'financial', { Net_Income: 'lots' })).rejects.toBeInstanceOf(InvalidAnswersError)
+		const sections = await handle.db.select().from(caseSections).where(eq(caseSections.caseId, row.id))
+		expect(sections.map((s) => s.section)).toEqual(['basic'])
+	})
+
+	test('a section is stored normalised, and saving again replaces it', async () => {
+		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
+		await saveSection(handle.db, needyFamilies, row, 'financial', { Net_Income: '٢٥٠٠' })
+		await saveSection(handle.db, needyFamilies, row, 'financial', { Net_Income: '3000', Retirement: '500' })
+		const state = await loadSavedState(handle.db, row.id)
+		expect(state.answers.financial).toEqual({ Net_Income: 3000, Retirement: 500 })
+	})
+
+	test('the same national ID cannot open a second case of the same type while one is open (reply 1001)', async () => {
+		const { row, nationalId } = await completeCase()
+		// A draft does not block (an abandoned start must not lock the family out)…
+		await expect(startCase(handle.db, needyFamilies, basicAnswers(nationalId))).resolves.toBeDefined()
+		await submitCase(handle.db, needyFamilies, row)
+		// …a submitted, open case does.
+		await expect(startCase(handle.db, needyFamilies, basicAnswers(nationalId))).rejects.toBeInstanceOf(DuplicateApplicantError)
+		// Once support was provided, a new application may start.
+		await handle.db.update(cases).set({ status: 3 }).where(eq(cases.id, row.id))
+		await expect(startCase(handle.db, needyFamilies, basicAnswers(nationalId))).resolves.toBeDefined()
+	})
+
+	test('submitting needs every section and the required files; then the case is locked', async () => {
+		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
+		await expect(submitCase(handle.db, needyFamilies, row)).rejects.toBeInstanceOf(IncompleteCaseError)
+
+		const done = await completeCase()
+		const submitted = await submitCase(handle.db, needyFamilies, done.row)
+		expect(submitted.status).toBe(1)
+		expect(submitted.submittedAt).toBeInstanceOf(Date)
+		await expect(saveSection(handle.db, needyFamilies, submitted, 'financial', { Net_Income: '1' })).rejects.toBeInstanceOf(CaseLockedError)
+		await expect(addAttachment(handle.db, submitted, file('other'))).rejects.toBeInstanceOf(CaseLockedError)
+
+		// Staff send it back as incomplete: the applicant may edit and send it again; it is new again.
+		const [reopened] = await handle.db.update(cases).set({ status: 4 }).where(eq(cases.id, submitted.id)).returning()
+		await saveSection(handle.db, needyFamilies, reopened!, 'financial', { Net_Income: '1800' })
+		const again = await submitCase(handle.db, needyFamilies, reopened!)
+		expect(again.status).toBe(1)
+		expect(again.submittedAt).toEqual(submitted.submittedAt)
+	})
+
+	test('a removed file no longer counts, but stays in the history', async () => {
+		const { row } = await completeCase()
+		const extra = await addAttachment(handle.db, row, file('other'))
+		expect((await loadSavedState(handle.db, row.id)).fileCounts.other).toBe(1)
+		await removeAttachment(handle.db, row, extra.id)
+		expect((await loadSavedState(handle.db, row.id)).fileCounts.other).toBeUndefined()
+		const kinds = (await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, row.id))).map((e) => e.kind)
+		expect(kinds.filter((kind) => kind === 'file_removed')).toHaveLength(1)
+	})
+
+	test('the lookup needs the national ID and the mobile together', async () => {
+		const { row, nationalId } = await completeCase()
+		expect((await lookupCases(handle.db, nationalId, '+966551234567')).map((c) => c.id)).toContain(row.id)
+		expect(await lookupCases(handle.db, nationalId, '+966500000000')).toEqual([])
+	})
+
+	test('concurrent saves of different sections are all kept', async () => {
+		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
+		await Promise.all(Object.entries(sectionAnswers).map(([key, value]) => saveSection(handle.db, needyFamilies, row, key, value)))
+		const state = await loadSavedState(handle.db, row.id)
+		expect(Object.keys(state.answers).sort()).toEqual(['bank', 'basic', 'family', 'files', 'financial', 'referrers', 'services'])
+	})
+})
+
+describe('staff override of the national ID checksum', () => {
+	const failingId = () => {
+		const valid = randomNationalId()
+		return `${valid.slice(0, 9)}${(Number(valid[9]) + 1) % 10}`
+	}
+
+	test('without an override an ID failing the checksum is refused; with one it is kept, noted and can be submitted', async () => {
+		const nationalId = failingId()
+		await expect(startCase(handle.db, needyFamilies, basicAnswers(nationalId))).rejects.toBeInstanceOf(InvalidAnswersError)
+
+		const [staff] = await handle.db.execute<{ id: number }>(
+			sql`insert into users (name, email, password_hash, role) values ('موظف', ${`staff-${nationalId}@example.org`}, 'x', 'case_officer') returning id`,
+		).then((result) => result.rows)
+		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(nationalId), { actorId: staff!.id, note: 'طابقنا البطاقة الأصلية' })
+		expect(row.idChecksumOverride).toBe(true)
+		const notes = await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, row.id))
+		expect(notes.find((event) => event.kind === 'internal_note')).toMatchObject({ actorId: staff!.id, note: expect.stringContaining('طابقنا البطاقة الأصلية') })
+
+		// The applicant can go on editing and submit: the override holds for this case.
+		await saveSection(handle.db, needyFamilies, row, 'basic', basicAnswers(nationalId, '0559998877'))
+		for (const [key, value] of Object.entries(sectionAnswers)) await saveSection(handle.db, needyFamilies, row, key, value)
+		await addAttachment(handle.db, row, file('identity'))
+		await addAttachment(handle.db, row, file('family_report'))
+		expect((await submitCase(handle.db, needyFamilies, row)).status).toBe(1)
+	})
+})
+
+describe('collection rows', () => {
+	const member = (name: string) => ({ FamilyName: name, RelationShip: 'son', Gander: 'male', Level_Edu: 'primary', Social_Status: 'single', Health_Status: 'healthy' })
+
+	test('rows added at the same moment are all kept, each with its own key', async () => {
+		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
+		await Promise.all(['أحمد', 'خالد', 'سارة', 'ريم'].map((name) => addRow(handle.db, needyFamilies, row, 'family', member(name), 20)))
+		const members = (await loadSavedState(handle.db, row.id)).answers.family!.members as { FamilyName: string; _key: string }[]
+		expect(members.map((m) => m.FamilyName).sort()).toEqual(['أحمد', 'خالد', 'ريم', 'سارة'])
+		expect(new Set(members.map((m) => m._key)).size).toBe(4)
+	})
+
+	test('a row is removed by its key; removing it twice (a double tap) removes nothing else', async () => {
+		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
+		await addRow(handle.db, needyFamilies, row, 'family', member('أحمد'), 20)
+		await addRow(handle.db, needyFamilies, row, 'family', member('خالد'), 20)
+		const [first] = (await loadSavedState(handle.db, row.id)).answers.family!.members as { _key: string }[]
+		await Promise.all([removeRow(handle.db, needyFamilies, row, 'family', first!._key), removeRow(handle.db, needyFamilies, row, 'family', first!._key)])
+		const left = (await loadSavedState(handle.db, row.id)).answers.family!.members as { FamilyName: string }[]
+		expect(left.map((m) => m.FamilyName)).toEqual(['خالد'])
+	})
+
+	test('no more rows than the definition allows', async () => {
+		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
+		await addRow(handle.db, needyFamilies, row, 'family', member('أحمد'), 1)
+		await expect(addRow(handle.db, needyFamilies, row, 'family', member('خالد'), 1)).rejects.toBeInstanceOf(TooManyRowsError)
+	})
+})
+
+describe('flags for staff', () => {
+	test('the applicant’s ID as another family’s member, the same IBAN, the same mobile on another applicant', async () => {
+		const applicantId = randomNationalId()
+		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(applicantId, '0561234567'))
+		await saveSection(handle.db, needyFamilies, row, 'bank', { Bank_Name_1: 'snb', Bank_No_1: 'SA4420000001234567891234' })
+		expect(await caseFlags(handle.db, needyFamilies, row)).toEqual([])
+
+		const other = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId(), '0561234567'))
+		await saveSection(handle.db, needyFamilies, other.row, 'bank', { Bank_Name_1: 'snb', Bank_No_1: 'SA4420000001234567891234' })
+		await addRow(handle.db, needyFamilies, other.row, 'family', { FamilyName: 'الأب', RelationShip: 'father', Identify_Id: applicantId }, 20)
+
+		const flags = await caseFlags(handle.db, needyFamilies, row)
+		expect(flags.map((flag) => flag.kind).sort()).toEqual(['id_in_family', 'same_iban', 'same_mobile'])
+		expect(flags.every((flag) => flag.reference === other.row.reference)).toBe(true)
+	})
+})

@@ -1,0 +1,342 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import type { Database } from '#app/db/client.server.ts'
+import { isUniqueViolation } from '#app/db/errors.ts'
+import { attachments, caseEvents, caseSections, cases } from '#app/db/schema.ts'
+import { collectionOf, type ApplicationDef } from '#app/forms/definition.ts'
+import { completedSections, type SavedState } from '#app/forms/journey.ts'
+import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
+import { randomBytes } from 'node:crypto'
+import { hashResumeToken, isWellFormedToken, newReference, newResumeToken } from './tokens.server.ts'
+import { INCOMPLETE, OPEN_STATUSES } from './status.ts'
+import { isUuid } from '#app/utils/uuid.ts'
+
+// The case store: every write is one transaction that also appends to the case's history.
+
+export type CaseRow = typeof cases.$inferSelect
+export type AttachmentRow = typeof attachments.$inferSelect
+
+/** Spec reply 1001: this national ID already has an open case of this type. */
+export class DuplicateApplicantError extends Error {}
+export class InvalidAnswersError extends Error {
+	constructor(readonly issues: readonly { path: PropertyKey[]; message: string }[]) {
+		super('invalid answers')
+	}
+}
+export class CaseLockedError extends Error {}
+export class IncompleteCaseError extends Error {}
+
+/** Whether the applicant may still change the case: a draft, or sent back by staff as incomplete. */
+export function isEditable(row: Pick<CaseRow, 'submittedAt' | 'status'>): boolean {
+	return row.submittedAt === null || row.status === INCOMPLETE
+}
+
+function validate(definition: ApplicationDef, sectionKey: string, values: unknown, allowIdChecksumFailure = false): SectionAnswers {
+	const section = definition.sections.find((s) => s.key === sectionKey)
+	if (!section) throw new Error(`${definition.type} has no section ${sectionKey}`)
+	const result = sectionSchema(section, { partial: collectionOf(section) !== undefined, allowIdChecksumFailure }).safeParse(values)
+	if (!result.success) throw new InvalidAnswersError(result.error.issues)
+	return result.data as SectionAnswers
+}
+
+function promoted(definition: ApplicationDef, answers: SectionAnswers) {
+	const text = (key: string | undefined) => (key && typeof answers[key] === 'string' ? (answers[key] as string) : '')
+	return {
+		applicantName: text(definition.applicant.name),
+		nationalId: text(definition.applicant.nationalId),
+		mobile: text(definition.applicant.mobile),
+		email: text(definition.applicant.email),
+	}
+}
+
+async function hasOpenCase(db: Database, type: string, nationalId: string, exceptId?: string): Promise<boolean> {
+	const rows = await db
+		.select({ id: cases.id })
+		.from(cases)
+		.where(
+			and(
+				eq(cases.type, type),
+				eq(cases.nationalId, nationalId),
+				isNotNull(cases.submittedAt),
+				inArray(cases.status, [...OPEN_STATUSES]),
+				exceptId ? sql`${cases.id} <> ${exceptId}` : undefined,
+			),
+		)
+		.limit(1)
+	return rows.length > 0
+}
+
+/** A staff member accepts a national ID that fails the checksum, saying why (kept as an internal note). */
+export interface IdChecksumOverride {
+	actorId: number
+	note: string
+}
+
+const overrideNote = (note: string) => `قبول رقم الهوية رغم عدم اجتياز التحقق: ${note}`
+
+/**
+ * Starts an application from its first section's answers: creates the case with a new reference
+ * and resume token, stores the section and records the event — all or nothing.
+ */
+export async function startCase(
+	db: Database,
+	definition: ApplicationDef,
+	input: unknown,
+	override?: IdChecksumOverride,
+): Promise<{ row: CaseRow; token: string }> {
+	const firstKey = definition.sections[0]!.key
+	const answers = validate(definition, firstKey, input, override !== undefined)
+	const columns = promoted(definition, answers)
+	if (await hasOpenCase(db, definition.type, columns.nationalId)) throw new DuplicateApplicantError()
+	const token = newResumeToken()
+	for (let attempt = 0; ; attempt++) {
+		try {
+			const row = await db.transaction(async (tx) => {
+				const [row] = await tx
+					.insert(cases)
+					.values({
+						type: definition.type,
+						reference: newReference(),
+						resumeTokenHash: hashResumeToken(token),
+						idChecksumOverride: override !== undefined,
+						...columns,
+					})
+					.returning()
+				await tx.insert(caseSections).values({ caseId: row!.id, section: firstKey, answers })
+				await tx.insert(caseEvents).values({ caseId: row!.id, kind: 'created', actorId: override?.actorId, data: { section: firstKey } })
+				if (override) {
+					await tx.insert(caseEvents).values({ caseId: row!.id, kind: 'internal_note', actorId: override.actorId, note: overrideNote(override.note) })
+				}
+				return row!
+			})
+			return { row, token }
+		} catch (error) {
+			// A reference already taken (1 in ~10^11 per pair): draw another.
+			if (!isUniqueViolation(error) || attempt >= 3) throw error
+		}
+	}
+}
+
+export async function findCaseByToken(db: Database, token: string): Promise<CaseRow | undefined> {
+	if (!isWellFormedToken(token)) return undefined
+	const [row] = await db.select().from(cases).where(eq(cases.resumeTokenHash, hashResumeToken(token)))
+	return row
+}
+
+export async function findCaseByReference(db: Database, reference: string): Promise<CaseRow | undefined> {
+	const [row] = await db.select().from(cases).where(eq(cases.reference, reference))
+	return row
+}
+
+export async function loadSavedState(db: Database, caseId: string): Promise<SavedState> {
+	const [sections, files, flags] = await Promise.all([
+		db.select({ section: caseSections.section, answers: caseSections.answers }).from(caseSections).where(eq(caseSections.caseId, caseId)),
+		db
+			.select({ slot: attachments.slot, count: sql<number>`count(*)::int` })
+			.from(attachments)
+			.where(and(eq(attachments.caseId, caseId), isNull(attachments.deletedAt)))
+			.groupBy(attachments.slot),
+		db.select({ idChecksumOverride: cases.idChecksumOverride }).from(cases).where(eq(cases.id, caseId)),
+	])
+	return {
+		answers: Object.fromEntries(sections.map((row) => [row.section, row.answers as SectionAnswers])),
+		fileCounts: Object.fromEntries(files.map((row) => [row.slot, Number(row.count)])),
+		idChecksumOverride: flags[0]?.idChecksumOverride ?? false,
+	}
+}
+
+/** Saves one section (validated again here: the store never holds answers its definition rejects). */
+export async function saveSection(
+	db: Database,
+	definition: ApplicationDef,
+	row: CaseRow,
+	sectionKey: string,
+	input: unknown,
+	override?: IdChecksumOverride,
+): Promise<SectionAnswers> {
+	if (!isEditable(row)) throw new CaseLockedError()
+	const allowIdChecksumFailure = row.idChecksumOverride || override !== undefined
+	const answers = validate(definition, sectionKey, input, allowIdChecksumFailure)
+	const isFirst = sectionKey === definition.sections[0]!.key
+	const columns = isFirst ? promoted(definition, answers) : undefined
+	if (columns && columns.nationalId !== row.nationalId && (await hasOpenCase(db, definition.type, columns.nationalId, row.id))) {
+		throw new DuplicateApplicantError()
+	}
+	await db.transaction(async (tx) => {
+		await tx
+			.insert(caseSections)
+			.values({ caseId: row.id, section: sectionKey, answers })
+			.onConflictDoUpdate({ target: [caseSections.caseId, caseSections.section], set: { answers, updatedAt: sql`now()` } })
+		await tx
+			.update(cases)
+			.set({ ...columns, ...(override ? { idChecksumOverride: true } : {}), updatedAt: sql`now()` })
+			.where(eq(cases.id, row.id))
+		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'section_saved', actorId: override?.actorId, data: { section: sectionKey } })
+		if (override) {
+			await tx.insert(caseEvents).values({ caseId: row.id, kind: 'internal_note', actorId: override.actorId, note: overrideNote(override.note) })
+		}
+	})
+	return answers
+}
+
+export async function listAttachments(db: Database, caseId: string): Promise<AttachmentRow[]> {
+	return db
+		.select()
+		.from(attachments)
+		.where(and(eq(attachments.caseId, caseId), isNull(attachments.deletedAt)))
+		.orderBy(asc(attachments.createdAt))
+}
+
+export async function findAttachment(db: Database, caseId: string, id: string): Promise<AttachmentRow | undefined> {
+	if (!isUuid(id)) return undefined
+	const [row] = await db
+		.select()
+		.from(attachments)
+		.where(and(eq(attachments.caseId, caseId), eq(attachments.id, id), isNull(attachments.deletedAt)))
+	return row
+}
+
+export interface NewAttachment {
+	slot: string
+	originalName: string
+	contentType: string
+	size: number
+	sha256: string
+	storageKey: string
+}
+
+export async function addAttachment(db: Database, row: CaseRow, file: NewAttachment): Promise<AttachmentRow> {
+	if (!isEditable(row)) throw new CaseLockedError()
+	return db.transaction(async (tx) => {
+		const [attachment] = await tx.insert(attachments).values({ caseId: row.id, ...file }).returning()
+		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'file_added', data: { slot: file.slot, name: file.originalName } })
+		return attachment!
+	})
+}
+
+/** Removes a file from the application (before submitting); the row stays for the history. */
+export async function removeAttachment(db: Database, row: CaseRow, attachmentId: string): Promise<AttachmentRow | undefined> {
+	if (!isEditable(row)) throw new CaseLockedError()
+	return db.transaction(async (tx) => {
+		const [removed] = await tx
+			.update(attachments)
+			.set({ deletedAt: sql`now()` })
+			.where(and(eq(attachments.id, attachmentId), eq(attachments.caseId, row.id), isNull(attachments.deletedAt)))
+			.returning()
+		if (removed) {
+			await tx.insert(caseEvents).values({ caseId: row.id, kind: 'file_removed', data: { slot: removed.slot, name: removed.originalName } })
+		}
+		return removed
+	})
+}
+
+/** Sends the application: every section complete; a case sent back as incomplete becomes new again. */
+export async function submitCase(db: Database, definition: ApplicationDef, row: CaseRow): Promise<CaseRow> {
+	if (!isEditable(row)) throw new CaseLockedError()
+	const completed = completedSections(definition, await loadSavedState(db, row.id))
+	if (definition.sections.some((section) => !completed.has(section.key))) throw new IncompleteCaseError()
+	return db.transaction(async (tx) => {
+		const [updated] = await tx
+			.update(cases)
+			.set({ submittedAt: sql`coalesce(${cases.submittedAt}, now())`, status: 1, updatedAt: sql`now()` })
+			.where(eq(cases.id, row.id))
+			.returning()
+		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'submitted', data: { resubmitted: row.submittedAt !== null } })
+		return updated!
+	})
+}
+
+/** The newest message staff wrote to the applicant (never an internal note). */
+export async function latestApplicantMessage(db: Database, caseId: string): Promise<{ note: string; at: Date } | undefined> {
+	const [event] = await db
+		.select({ note: caseEvents.note, at: caseEvents.at })
+		.from(caseEvents)
+		.where(and(eq(caseEvents.caseId, caseId), eq(caseEvents.kind, 'applicant_message')))
+		.orderBy(desc(caseEvents.at), desc(caseEvents.id))
+		.limit(1)
+	return event
+}
+
+/** Cases an applicant can see in the lookup: their national ID and mobile together. */
+export async function lookupCases(db: Database, nationalId: string, mobile: string): Promise<CaseRow[]> {
+	return db
+		.select()
+		.from(cases)
+		.where(and(eq(cases.nationalId, nationalId), eq(cases.mobile, mobile)))
+		.orderBy(desc(cases.createdAt))
+}
+
+/**
+ * Gives the case a new private link, but only once `deliver` confirms the new link reached the
+ * applicant: a failed e-mail must not lock them out of the link they already have.
+ */
+export async function rotateResumeToken(db: Database, row: CaseRow, deliver: (token: string) => Promise<boolean>): Promise<boolean> {
+	const token = newResumeToken()
+	if (!(await deliver(token))) return false
+	await db.transaction(async (tx) => {
+		await tx.update(cases).set({ resumeTokenHash: hashResumeToken(token), updatedAt: sql`now()` }).where(eq(cases.id, row.id))
+		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'link_sent', data: { to: 'email' } })
+	})
+	return true
+}
+
+type Row = Record<string, unknown> & { _key?: string }
+
+/**
+ * Adds or removes one row of a collection (family members) in one transaction that holds the
+ * case's row lock, so two requests at once (two tabs, a double tap) cannot overwrite each other.
+ */
+async function changeRows(
+	db: Database,
+	definition: ApplicationDef,
+	row: CaseRow,
+	sectionKey: string,
+	change: (rows: Row[]) => Row[],
+): Promise<Row[]> {
+	if (!isEditable(row)) throw new CaseLockedError()
+	const section = definition.sections.find((s) => s.key === sectionKey)
+	const collection = section && collectionOf(section)
+	if (!collection) throw new Error(`${sectionKey} is not a collection`)
+	return db.transaction(async (tx) => {
+		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.id)).for('update')
+		if (!locked || !isEditable(locked)) throw new CaseLockedError()
+		const [current] = await tx
+			.select({ answers: caseSections.answers })
+			.from(caseSections)
+			.where(and(eq(caseSections.caseId, row.id), eq(caseSections.section, sectionKey)))
+		const saved = (current?.answers ?? {}) as SectionAnswers
+		const rows = change(((saved[collection.name] ?? []) as Row[]).slice())
+		const answers = validate(definition, sectionKey, { ...saved, [collection.name]: rows }, locked.idChecksumOverride)
+		await tx
+			.insert(caseSections)
+			.values({ caseId: row.id, section: sectionKey, answers })
+			.onConflictDoUpdate({ target: [caseSections.caseId, caseSections.section], set: { answers, updatedAt: sql`now()` } })
+		await tx.update(cases).set({ updatedAt: sql`now()` }).where(eq(cases.id, row.id))
+		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'section_saved', data: { section: sectionKey } })
+		return answers[collection.name] as Row[]
+	})
+}
+
+export class TooManyRowsError extends Error {}
+
+/** Appends a row (already checked by the row schema) under a new key. */
+export function addRow(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, values: Row, max: number): Promise<Row[]> {
+	return changeRows(db, definition, row, sectionKey, (rows) => {
+		if (rows.length >= max) throw new TooManyRowsError()
+		return [...rows, { ...values, _key: randomBytes(8).toString('hex') }]
+	})
+}
+
+/** Removes the row with this key; removing one already gone changes nothing. */
+export function removeRow(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, key: string): Promise<Row[]> {
+	return changeRows(db, definition, row, sectionKey, (rows) => rows.filter((candidate) => candidate._key !== key))
+}
+
+export async function countSubmittedCases(db: Database): Promise<number> {
+	const [row] = await db.select({ value: sql<number>`count(*)::int` }).from(cases).where(isNotNull(cases.submittedAt))
+	return Number(row?.value ?? 0)
+}
+
+/** Submitted cases, newest first, for the back office. */
+export function listSubmittedCases(db: Database, options: { offset: number; limit: number }): Promise<CaseRow[]> {
+	return db.select().from(cases).where(isNotNull(cases.submittedAt)).orderBy(desc(cases.submittedAt)).offset(options.offset).limit(options.limit)
+}

@@ -1,0 +1,22 @@
+// Spec §4 case statuses, shown to applicants and staff.
+
+export const caseStatuses = {
+	1: { name: 'جديد', badge: 'bg-sky-100 text-sky-900', next: 'وصل طلبك وسيدرسه أحد باحثي المؤسسة، وقد نتواصل معك لاستكمال البيانات.' },
+	2: { name: 'تمت الدراسة', badge: 'bg-amber-100 text-amber-900', next: 'دُرس طلبك وهو بانتظار قرار الصرف.' },
+	3: { name: 'تم تقديم الدعم', badge: 'bg-emerald-100 text-emerald-900', next: 'صُرف الدعم لهذا الطلب.' },
+	4: { name: 'غير مكتمل', badge: 'bg-orange-100 text-orange-900', next: 'طلبك بحاجة إلى استكمال. افتح رابط طلبك الخاص لتعديله ثم أرسله من جديد.' },
+	5: { name: 'تم إيقاف الدعم', badge: 'bg-rose-100 text-rose-900', next: 'أوقف الدعم لهذا الطلب. يمكنك التواصل مع المؤسسة للاستفسار.' },
+	// Archived cases are shown to applicants as closed.
+	6: { name: 'مغلق', badge: 'bg-stone-200 text-stone-800', next: 'أُغلق هذا الطلب.' },
+} as const satisfies Record<number, { name: string; badge: string; next: string }>
+
+export type CaseStatus = keyof typeof caseStatuses
+
+/** Statuses of a submitted case that block a second application of the same type (spec reply 1001). */
+export const OPEN_STATUSES: readonly CaseStatus[] = [1, 2, 4]
+
+export const INCOMPLETE: CaseStatus = 4
+
+export function statusInfo(status: number) {
+	return caseStatuses[status as CaseStatus] ?? caseStatuses[1]
+}

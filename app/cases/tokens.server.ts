@@ -1,0 +1,30 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto'
+
+/** No I, O, Q, Z, 0 or 1: a reference read over the phone cannot be misheard (alphagov). */
+const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPRSTUVWXY23456789'
+
+/** A short public reference such as «K7M2-PX4R». */
+export function newReference(): string {
+	const pick = () => REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)]
+	return `${Array.from({ length: 4 }, pick).join('')}-${Array.from({ length: 4 }, pick).join('')}`
+}
+
+/** Accepts a reference as typed (lower case, spaces, no dash) and gives the stored form, or null. */
+export function normaliseReference(input: string): string | null {
+	const compact = input.toUpperCase().replace(/[\s-]/g, '')
+	if (compact.length !== 8 || [...compact].some((c) => !REFERENCE_ALPHABET.includes(c))) return null
+	return `${compact.slice(0, 4)}-${compact.slice(4)}`
+}
+
+/** The applicant's private resume token (256 random bits); only its hash is stored. */
+export function newResumeToken(): string {
+	return randomBytes(32).toString('base64url')
+}
+
+export function hashResumeToken(token: string): string {
+	return createHash('sha256').update(token).digest('hex')
+}
+
+export function isWellFormedToken(token: string): boolean {
+	return /^[A-Za-z0-9_-]{43}$/.test(token)
+}

@@ -1,0 +1,27 @@
+import { isRouteErrorResponse } from 'react-router'
+import { PageTitle } from './forms.tsx'
+
+/** The Arabic title and explanation of an error a visitor can reach. */
+export function ErrorMessage({ error }: { error: unknown }) {
+	let title = 'حدث خطأ'
+	let text = 'حدث خطأ غير متوقع. حاول مرة أخرى بعد قليل.'
+	if (isRouteErrorResponse(error)) {
+		if (error.status === 404) {
+			title = 'الصفحة غير موجودة'
+			text = 'لم نجد الصفحة التي تبحث عنها. ربما نُقلت أو أن الرابط غير صحيح.'
+		} else if (error.status === 403) {
+			title = 'غير مسموح'
+			text = typeof error.data === 'string' && error.data ? error.data : 'ليست لديك صلاحية لهذا الطلب.'
+		} else if (error.status === 405) {
+			title = 'طلب غير مدعوم'
+			text = 'لا تقبل هذه الصفحة هذا النوع من الطلبات.'
+		}
+	}
+	return (
+		<>
+			<PageTitle title={title} />
+			<h1 className="text-2xl font-bold text-brand-900">{title}</h1>
+			<p className="mt-3 text-stone-700">{text}</p>
+		</>
+	)
+}

@@ -1,0 +1,40 @@
+import type { ReactNode } from 'react'
+import { Link } from 'react-router'
+
+export interface Crumb {
+	to: string
+	label: string
+}
+
+/** The title band of a public page, with its breadcrumb trail from the home page. */
+export function PageHeader({ title, lead, crumbs = [] }: { title: string; lead?: ReactNode; crumbs?: readonly Crumb[] }) {
+	return (
+		<div className="border-b border-brand-100 bg-brand-50">
+			<div className="mx-auto max-w-7xl px-4 py-8">
+				<nav aria-label="مسار التنقل">
+					<ol className="flex flex-wrap items-center gap-2 text-sm text-stone-700">
+						<li>
+							<Link to="/" className="link">
+								الرئيسية
+							</Link>
+						</li>
+						{crumbs.map((crumb) => (
+							<li key={crumb.to} className="flex items-center gap-2">
+								<span aria-hidden="true">‹</span>
+								<Link to={crumb.to} className="link">
+									{crumb.label}
+								</Link>
+							</li>
+						))}
+						<li className="flex items-center gap-2">
+							<span aria-hidden="true">‹</span>
+							<span aria-current="page">{title}</span>
+						</li>
+					</ol>
+				</nav>
+				<h1 className="mt-3 text-2xl font-bold text-brand-900 sm:text-3xl">{title}</h1>
+				{lead ? <p className="mt-2 max-w-3xl text-stone-700">{lead}</p> : null}
+			</div>
+		</div>
+	)
+}

@@ -1,0 +1,51 @@
+import type { Database } from '#app/db/client.server.ts'
+import { withMedia } from './public.server.ts'
+import { textLines } from './schema.ts'
+import { getSingleton } from './store.server.ts'
+import { announcement, homePage, slides } from './types.ts'
+import { listEntries } from './store.server.ts'
+
+/** The home page's editable blocks, as the home and about pages show them. */
+export async function loadHomeBlocks(db: Database) {
+	const data = ((await getSingleton(db, homePage))?.data ?? {}) as Record<string, string>
+	return {
+		heroTitle: data.heroTitle ?? '',
+		heroText: data.heroText ?? '',
+		introVideo: data.introVideo ?? '',
+		vision: data.vision ?? '',
+		mission: data.mission ?? '',
+		values: textLines(data.values),
+		goals: textLines(data.goals),
+		videos: [1, 2, 3, 4].map((n) => ({ url: data[`video${n}Url`] ?? '', caption: data[`video${n}Caption`] ?? '' })).filter((video) => video.url),
+		socialTimeline: data.socialTimeline ?? '',
+		director: { name: data.directorName ?? '', phone: data.directorPhone ?? '', email: data.directorEmail ?? '' },
+	}
+}
+
+/** The slider's slides that have their image. */
+export async function loadSlides(db: Database) {
+	const entries = await withMedia(db, slides, await listEntries(db, slides))
+	return entries.flatMap((entry) => {
+		const image = entry.images.image
+		return image ? [{ id: entry.id, title: String(entry.data.title ?? ''), text: String(entry.data.text ?? ''), link: String(entry.data.link ?? ''), image }] : []
+	})
+}
+
+/** Today in Riyadh as yyyy-mm-dd, the calendar the announcement's window is written in. */
+export function riyadhToday(now = new Date()): string {
+	return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Riyadh', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
+}
+
+/** The announcement, when it is active and today falls inside its window (both ends included). */
+export async function currentAnnouncement(db: Database, now = new Date()) {
+	const entry = await getSingleton(db, announcement)
+	if (!entry) return null
+	const data = entry.data as Record<string, unknown>
+	const today = riyadhToday(now)
+	if (data.active !== true || String(data.startDate) > today || String(data.endDate) < today) return null
+	const [shown] = await withMedia(db, announcement, [entry])
+	const image = shown?.images.image
+	if (!image) return null
+	// The key changes whenever the announcement is edited, so a dismissed old one does not hide a new one.
+	return { key: `${entry.id}-${entry.updatedAt.getTime()}`, title: String(data.title ?? ''), link: String(data.link ?? ''), image }
+}

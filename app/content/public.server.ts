@@ -1,0 +1,40 @@
+import { inArray } from 'drizzle-orm'
+import type { Database } from '#app/db/client.server.ts'
+import { documents, images } from '#app/db/schema.ts'
+import { toDocumentData, type DocumentData } from '#app/documents/documents.server.ts'
+import { toImageData, type ImageData } from '#app/images/responsive-image.tsx'
+import { documentFields, imageFields, type ContentField, type ContentType } from './definition.ts'
+import type { ContentEntry } from './store.server.ts'
+
+export interface PublicEntry {
+	id: string
+	data: Record<string, unknown>
+	/** Each image field's image, ready for <ResponsiveImage>. */
+	images: Record<string, ImageData | null>
+	/** Each document field's PDF, ready to offer for download. */
+	documents: Record<string, DocumentData | null>
+}
+
+const idsOf = (entries: readonly ContentEntry[], fields: readonly ContentField[]) =>
+	entries.flatMap((entry) => fields.map((field) => (entry.data as Record<string, unknown>)[field.name]).filter((id): id is string => typeof id === 'string'))
+
+function pick<T>(data: Record<string, unknown>, fields: readonly ContentField[], byId: Map<string, T>): Record<string, T | null> {
+	return Object.fromEntries(fields.map((field) => [field.name, typeof data[field.name] === 'string' ? (byId.get(data[field.name] as string) ?? null) : null]))
+}
+
+/** Entries as pages show them: their data and, in one query each, the images and documents they point to. */
+export async function withMedia(db: Database, type: ContentType, entries: readonly ContentEntry[]): Promise<PublicEntry[]> {
+	const [pictures, pdfs] = [imageFields(type), documentFields(type)]
+	const imageIds = idsOf(entries, pictures)
+	const documentIds = idsOf(entries, pdfs)
+	const [imageRows, documentRows] = await Promise.all([
+		imageIds.length ? db.select().from(images).where(inArray(images.id, imageIds)) : [],
+		documentIds.length ? db.select().from(documents).where(inArray(documents.id, documentIds)) : [],
+	])
+	const imagesById = new Map(imageRows.map((row) => [row.id, toImageData(row)]))
+	const documentsById = new Map(documentRows.map((row) => [row.id, toDocumentData(row)]))
+	return entries.map((entry) => {
+		const data = entry.data as Record<string, unknown>
+		return { id: entry.id, data, images: pick(data, pictures, imagesById), documents: pick(data, pdfs, documentsById) }
+	})
+}

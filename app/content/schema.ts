@@ -1,0 +1,79 @@
+import { z } from 'zod'
+import { toWesternDigits } from '#app/utils/format.ts'
+import type { ContentField, ContentType } from './definition.ts'
+
+const requiredText = (label: string) => `الرجاء كتابة ${label}`
+
+function fieldSchema(field: ContentField): z.ZodType {
+	switch (field.kind) {
+		case 'text':
+		case 'textarea':
+		case 'richtext': {
+			const max = field.kind === 'richtext' ? 50_000 : (field.maxLength ?? 500)
+			const text = z
+				.string()
+				.trim()
+				.max(max, `${field.label}: ${max} حرف على الأكثر`)
+				.optional()
+				.transform((value) => value ?? '')
+				.refine((value) => !(field.kind === 'text' && field.slug) || /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value), `${field.label}: أحرف لاتينية صغيرة وأرقام وشرطات فقط`)
+			return field.required ? text.refine((value) => value !== '', requiredText(field.label)) : text
+		}
+		case 'number':
+			return z
+				.union([z.number(), z.string()])
+				.optional()
+				.transform((value, ctx) => {
+					if (value === undefined || value === '') return 0
+					const number = typeof value === 'number' ? value : Number(toWesternDigits(value))
+					if (!Number.isInteger(number) || number < (field.min ?? 0) || number > (field.max ?? 1_000_000)) {
+						ctx.addIssue({ code: 'custom', message: `${field.label} يجب أن يكون رقماً بين ${field.min ?? 0} و${field.max ?? 1_000_000}` })
+						return z.NEVER
+					}
+					return number
+				})
+		case 'url': {
+			const url = z
+				.string()
+				.trim()
+				.optional()
+				.transform((value) => value ?? '')
+				.refine((value) => value === '' || value.startsWith('/') || /^https:\/\/[^\s]+$/.test(value), 'الرجاء كتابة رابط يبدأ بـ https:// أو /')
+				.refine((value) => !field.hosts || value === '' || field.hosts.some((host) => value.startsWith(`${host}/`)), `الرابط يجب أن يكون من ${field.hosts?.join(' أو ')}`)
+			return field.required ? url.refine((value) => value !== '', requiredText(field.label)) : url
+		}
+		case 'date': {
+			const date = z
+				.string()
+				.optional()
+				.transform((value) => value ?? '')
+				.refine((value) => value === '' || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))), 'الرجاء كتابة تاريخ صحيح')
+			return field.required ? date.refine((value) => value !== '', `الرجاء اختيار ${field.label}`) : date
+		}
+		case 'boolean':
+			return z.union([z.boolean(), z.literal('on'), z.literal('true'), z.literal('false')]).optional().transform((value) => value === true || value === 'on' || value === 'true')
+		case 'select': {
+			const values = field.options.map((option) => option.value) as [string, ...string[]]
+			return z.enum(values, { error: `الرجاء اختيار ${field.label}` })
+		}
+		case 'image':
+		case 'document':
+			// The image's or document's id (a new upload is stored as one before this runs).
+			return z.string().uuid().optional()
+	}
+}
+
+/** The schema of one entry's data. Required files are checked by the action, which knows about uploads. */
+export function contentSchema(type: ContentType) {
+	return z.object(Object.fromEntries(type.fields.map((field) => [field.name, fieldSchema(field)])))
+}
+
+export type ContentData = Record<string, unknown>
+
+/** A textarea field holding one item per line (values, goals, committee members, colours). */
+export function textLines(value: unknown): string[] {
+	return String(value ?? '')
+		.split('\n')
+		.map((line) => line.trim())
+		.filter(Boolean)
+}

@@ -1,0 +1,246 @@
+import type { ContentType } from './definition.ts'
+
+const generic = { added: 'تم إضافة بنجاح', updated: 'تم تحديث بيانات بنجاح', deleted: 'تم الحذف بنجاح' }
+
+/** Board members (spec §2: grid of image, name, position; admin list 5 per page). */
+export const members: ContentType = {
+	type: 'members',
+	kind: 'collection',
+	singular: 'عضو',
+	plural: 'أعضاء مجلس الإدارة',
+	fields: [
+		{ kind: 'text', name: 'memberName', label: 'الاسم', required: true, maxLength: 120 },
+		{ kind: 'text', name: 'memberPosition', label: 'المنصب', required: true, maxLength: 120 },
+		{ kind: 'image', name: 'memberImg', label: 'الصورة', required: true },
+		{ kind: 'number', name: 'order', label: 'الترتيب', hint: 'الأصغر يظهر أولاً', min: 0, max: 999 },
+	],
+	listColumns: ['memberName', 'memberPosition'],
+	perPage: 5,
+	publicPath: '/board-members',
+	messages: { added: 'تمت إضافة العضو بنجاح', updated: 'تم تحديث بيانات العضو بنجاح', deleted: 'تم حذف العضو', imageRequired: 'الرجاء اختيار صورة' },
+}
+
+/** The six committees (spec §2: accordion; each lists members and duties). */
+export const committees: ContentType = {
+	type: 'committees',
+	kind: 'collection',
+	singular: 'لجنة',
+	plural: 'اللجان',
+	fields: [
+		{ kind: 'text', name: 'name', label: 'اسم اللجنة', required: true, maxLength: 150 },
+		{ kind: 'textarea', name: 'members', label: 'الأعضاء', hint: 'عضو في كل سطر', required: true, rows: 5, maxLength: 3000 },
+		{ kind: 'richtext', name: 'duties', label: 'المهام', required: true },
+		{ kind: 'number', name: 'order', label: 'الترتيب', hint: 'الأصغر يظهر أولاً', min: 0, max: 999 },
+	],
+	listColumns: ['name'],
+	perPage: 10,
+	publicPath: '/committees',
+	messages: generic,
+}
+
+/** The chairman's speech (spec §2: quote and portrait; spec §5: the speech is required). */
+export const chairmanSpeech: ContentType = {
+	type: 'chairman-speech',
+	kind: 'singleton',
+	singular: 'كلمة رئيس مجلس الإدارة',
+	plural: 'كلمة رئيس مجلس الإدارة',
+	fields: [
+		{ kind: 'text', name: 'chairmanName', label: 'اسم رئيس مجلس الإدارة', required: true, maxLength: 120 },
+		{ kind: 'richtext', name: 'CEOspeechDetails', label: 'نص الكلمة', required: true },
+		{ kind: 'image', name: 'portrait', label: 'الصورة الشخصية' },
+	],
+	listColumns: [],
+	perPage: 1,
+	publicPath: '/chairman-speech',
+	messages: { ...generic, updated: 'تم تحديث بيانات بنجاح' },
+}
+
+export const programmeIcons = [
+	{ value: 'family', label: 'أسرة' },
+	{ value: 'home', label: 'منزل' },
+	{ value: 'medical', label: 'رعاية صحية' },
+	{ value: 'food', label: 'سلة غذائية' },
+	{ value: 'clothing', label: 'كسوة' },
+	{ value: 'bill', label: 'فاتورة' },
+] as const
+
+export const programmeColours = [
+	{ value: 'brand', label: 'أخضر' },
+	{ value: 'gold', label: 'ذهبي' },
+	{ value: 'sky', label: 'أزرق' },
+	{ value: 'rose', label: 'وردي' },
+] as const
+
+/** The foundation's programmes (spec §3 programme card: name, details, icon, colour, link). */
+export const programmesType: ContentType = {
+	type: 'programmes',
+	kind: 'collection',
+	singular: 'برنامج',
+	plural: 'البرامج',
+	fields: [
+		{ kind: 'text', name: 'Name', label: 'اسم البرنامج', required: true, maxLength: 120 },
+		{ kind: 'text', name: 'slug', label: 'المعرّف في الرابط', hint: 'مثل food-basket', required: true, maxLength: 60, slug: true },
+		{ kind: 'textarea', name: 'summary', label: 'وصف مختصر', required: true, rows: 2, maxLength: 300 },
+		{ kind: 'richtext', name: 'Deatils', label: 'التفاصيل', required: true },
+		{ kind: 'select', name: 'Icon', label: 'الأيقونة', options: programmeIcons },
+		{ kind: 'select', name: 'ColorIcon', label: 'اللون', options: programmeColours },
+		{ kind: 'url', name: 'Link', label: 'رابط التقديم', hint: 'مثل /apply/needy-families' },
+		{ kind: 'number', name: 'order', label: 'الترتيب', hint: 'الأصغر يظهر أولاً', min: 0, max: 999 },
+	],
+	listColumns: ['Name', 'slug'],
+	perPage: 10,
+	publicPath: '/services',
+	messages: generic,
+}
+
+const youtube = ['https://www.youtube-nocookie.com/embed'] as const
+
+const videoFields = [1, 2, 3, 4].flatMap((n) => [
+	{ kind: 'url', name: `video${n}Url`, label: `الفيديو ${n}: رابط التضمين`, hint: 'من يوتيوب: مشاركة ← تضمين، ثم الرابط من نطاق youtube-nocookie.com', hosts: youtube },
+	{ kind: 'text', name: `video${n}Caption`, label: `الفيديو ${n}: الوصف`, maxLength: 150 },
+] as const)
+
+/** The home page's blocks and the about page (spec §1 and §2 home). */
+export const homePage: ContentType = {
+	type: 'home',
+	kind: 'singleton',
+	singular: 'محتوى الصفحة الرئيسية',
+	plural: 'محتوى الصفحة الرئيسية',
+	fields: [
+		{ kind: 'text', name: 'heroTitle', label: 'العبارة الترحيبية', required: true, maxLength: 120 },
+		{ kind: 'textarea', name: 'heroText', label: 'النص التعريفي', required: true, rows: 3, maxLength: 600 },
+		{ kind: 'url', name: 'introVideo', label: 'فيديو تعريفي (رابط تضمين)', hosts: youtube },
+		{ kind: 'textarea', name: 'vision', label: 'الرؤية', required: true, rows: 2, maxLength: 500 },
+		{ kind: 'textarea', name: 'mission', label: 'الرسالة', required: true, rows: 2, maxLength: 500 },
+		{ kind: 'textarea', name: 'values', label: 'القيم', hint: 'قيمة في كل سطر', required: true, rows: 5, maxLength: 1000 },
+		{ kind: 'textarea', name: 'goals', label: 'الأهداف', hint: 'هدف في كل سطر', required: true, rows: 5, maxLength: 2000 },
+		...videoFields,
+		{ kind: 'url', name: 'socialTimeline', label: 'رابط الحساب على منصات التواصل (الخط الزمني)' },
+		{ kind: 'text', name: 'directorName', label: 'المدير التنفيذي المكلف: الاسم', required: true, maxLength: 120 },
+		{ kind: 'text', name: 'directorPhone', label: 'المدير التنفيذي المكلف: الهاتف', required: true, maxLength: 20 },
+		{ kind: 'text', name: 'directorEmail', label: 'المدير التنفيذي المكلف: البريد الإلكتروني', required: true, maxLength: 120 },
+	],
+	listColumns: [],
+	perPage: 1,
+	publicPath: '/',
+	messages: generic,
+}
+
+/** The home page's announcement popup, shown only inside its date window (spec §2, §9). */
+export const announcement: ContentType = {
+	type: 'announcement',
+	kind: 'singleton',
+	singular: 'الإعلان المنبثق',
+	plural: 'الإعلان المنبثق',
+	fields: [
+		{ kind: 'boolean', name: 'active', label: 'الإعلان مفعّل' },
+		{ kind: 'image', name: 'image', label: 'صورة الإعلان', required: true },
+		{ kind: 'text', name: 'title', label: 'عنوان الإعلان (للقارئ الصوتي)', required: true, maxLength: 150 },
+		{ kind: 'url', name: 'link', label: 'رابط عند الضغط (اختياري)' },
+		{ kind: 'date', name: 'startDate', label: 'يظهر من تاريخ', required: true },
+		{ kind: 'date', name: 'endDate', label: 'حتى تاريخ (شاملاً)', required: true },
+	],
+	listColumns: [],
+	perPage: 1,
+	publicPath: '/',
+	messages: generic,
+}
+
+/** A page that is one image; a certificate may add its PDF (spec §2 «with a PDF when there is one»). */
+const imagePage = (type: string, singular: string, publicPath: string, withPdf = false): ContentType => ({
+	type,
+	kind: 'singleton',
+	singular,
+	plural: singular,
+	fields: [
+		{ kind: 'image', name: 'image', label: 'الصورة', required: true },
+		...(withPdf ? [{ kind: 'document', name: 'pdf', label: 'نسخة PDF (اختياري)', hint: 'تظهر للزوار رابطاً لتنزيل الشهادة.' } as const] : []),
+		{ kind: 'textarea', name: 'caption', label: 'وصف مختصر', rows: 2, maxLength: 500 },
+	],
+	listColumns: [],
+	perPage: 1,
+	publicPath,
+	messages: { ...generic, imageRequired: 'الرجاء اختيار صورة' },
+})
+
+export const organizationChart = imagePage('organization-chart', 'الهيكل التنظيمي', '/organization-chart')
+export const registrationCertificate = imagePage('registration-certificate', 'شهادة التسجيل', '/certificates/registration', true)
+export const qualityCertificate = imagePage('quality-certificate', 'شهادة الجودة', '/certificates/quality', true)
+
+/** Links staff keep in the footer: satisfaction surveys, the job ads, partners (spec §1). */
+export const externalLinks: ContentType = {
+	type: 'links',
+	kind: 'collection',
+	singular: 'رابط',
+	plural: 'روابط مهمة',
+	fields: [
+		{ kind: 'text', name: 'label', label: 'النص', required: true, maxLength: 80 },
+		{ kind: 'url', name: 'url', label: 'الرابط', required: true },
+		{ kind: 'number', name: 'order', label: 'الترتيب', min: 0, max: 999 },
+	],
+	listColumns: ['label', 'url'],
+	perPage: 10,
+	publicPath: '/',
+	messages: generic,
+}
+
+/** The visual identity page: the guide's text, the colours and the logo to download. */
+export const visualIdentity: ContentType = {
+	type: 'visual-identity',
+	kind: 'singleton',
+	singular: 'الهوية البصرية',
+	plural: 'الهوية البصرية',
+	fields: [
+		{ kind: 'richtext', name: 'text', label: 'نص دليل الهوية', required: true },
+		{ kind: 'textarea', name: 'colours', label: 'الألوان', hint: 'لون في كل سطر: الاسم ثم الرمز، مثل: الأخضر #0f6251', required: true, rows: 4, maxLength: 1000 },
+		{ kind: 'image', name: 'logo', label: 'الشعار (للتنزيل)', required: true },
+	],
+	listColumns: [],
+	perPage: 1,
+	publicPath: '/visual-identity',
+	messages: { ...generic, imageRequired: 'الرجاء اختيار صورة' },
+}
+
+/** The home page's slider (spec §2). */
+export const slides: ContentType = {
+	type: 'slides',
+	kind: 'collection',
+	singular: 'شريحة',
+	plural: 'شرائح العرض في الصفحة الرئيسية',
+	fields: [
+		{ kind: 'image', name: 'image', label: 'الصورة', required: true },
+		{ kind: 'text', name: 'title', label: 'العنوان', required: true, maxLength: 100 },
+		{ kind: 'textarea', name: 'text', label: 'النص', rows: 2, maxLength: 250 },
+		{ kind: 'url', name: 'link', label: 'الرابط (اختياري)' },
+		{ kind: 'number', name: 'order', label: 'الترتيب', min: 0, max: 999 },
+	],
+	listColumns: ['title'],
+	perPage: 10,
+	publicPath: '/',
+	messages: { ...generic, imageRequired: 'الرجاء اختيار صورة' },
+}
+
+export const contentTypes: readonly ContentType[] = [
+	slides,
+	externalLinks,
+	visualIdentity,
+	homePage,
+	programmesType,
+	announcement,
+	members,
+	committees,
+	chairmanSpeech,
+	organizationChart,
+	registrationCertificate,
+	qualityCertificate,
+]
+
+export function findContentType(type: string): ContentType | undefined {
+	return contentTypes.find((candidate) => candidate.type === type)
+}
+
+/** The admin breadcrumb back to a collection's list, for its add, edit and delete screens. */
+export function contentCrumbs(typeName: string): { to: string; label: string }[] {
+	const type = findContentType(typeName)
+	return type?.kind === 'collection' ? [{ to: `/admin/content/${type.type}`, label: type.plural }] : []
+}

@@ -1,0 +1,266 @@
+import { sql } from 'drizzle-orm'
+import {
+	boolean,
+	check,
+	index,
+	integer,
+	jsonb,
+	pgEnum,
+	pgTable,
+	primaryKey,
+	smallint,
+	text,
+	timestamp,
+	uniqueIndex,
+	uuid,
+} from 'drizzle-orm/pg-core'
+import { userRoles, type UserRole } from '../domain/roles.ts'
+
+const timestamps = {
+	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+}
+
+/** The foundation's own details (spec §3 "company info"): one row, id 1. */
+export const foundationInfo = pgTable(
+	'foundation_info',
+	{
+		id: integer('id').primaryKey().default(1),
+		name: text('name').notNull(),
+		phone: text('phone').notNull(),
+		phone2: text('phone2').notNull(),
+		email: text('email').notNull(),
+		location: text('location').notNull(),
+		/** Sanitised HTML. */
+		about: text('about').notNull(),
+		mapUrl: text('map_url').notNull().default(''),
+		twitter: text('twitter').notNull().default(''),
+		linkedin: text('linkedin').notNull().default(''),
+		youtube: text('youtube').notNull().default(''),
+		facebook: text('facebook').notNull().default(''),
+		instagram: text('instagram').notNull().default(''),
+		...timestamps,
+	},
+	(table) => [check('foundation_info_singleton', sql`${table.id} = 1`)],
+)
+
+export const userRole = pgEnum('user_role', userRoles)
+export type { UserRole }
+
+export const users = pgTable(
+	'users',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		name: text('name').notNull(),
+		/** Stored lower-case; unique. */
+		email: text('email').notNull(),
+		/** +9665XXXXXXXX */
+		mobile: text('mobile').notNull().default(''),
+		passwordHash: text('password_hash').notNull(),
+		role: userRole('role').notNull(),
+		active: boolean('active').notNull().default(true),
+		lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+		...timestamps,
+	},
+	(table) => [uniqueIndex('users_email_unique').on(table.email)],
+)
+
+/** Server-side sessions; the cookie holds a random token, the table its SHA-256. */
+export const sessions = pgTable(
+	'sessions',
+	{
+		id: text('id').primaryKey(),
+		userId: integer('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+	},
+	(table) => [index('sessions_user_idx').on(table.userId), index('sessions_expires_idx').on(table.expiresAt)],
+)
+
+/** Fixed-window counters shared by every app instance (sign-in failures, public forms). */
+export const rateLimits = pgTable(
+	'rate_limits',
+	{
+		bucket: text('bucket').notNull(),
+		key: text('key').notNull(),
+		windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+		count: integer('count').notNull(),
+	},
+	(table) => [primaryKey({ columns: [table.bucket, table.key] })],
+)
+
+/** Application types' intake: open, paused (accepted with a notice) or closed (spec §8 notice). */
+export const intakeState = pgEnum('intake_state', ['open', 'paused', 'closed'])
+
+export const intakeSettings = pgTable('intake_settings', {
+	type: text('type').primaryKey(),
+	state: intakeState('state').notNull().default('open'),
+	pausedNotice: text('paused_notice').notNull(),
+	closedNotice: text('closed_notice').notNull(),
+	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+	updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+})
+
+/**
+ * One aid application. The columns staff filter on are promoted out of the answers; the resume
+ * token is stored hashed. `submittedAt` null means a draft the applicant is still filling in.
+ */
+export const cases = pgTable(
+	'cases',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		type: text('type').notNull(),
+		reference: text('reference').notNull(),
+		/** Spec §4 StatusId: 1 new, 2 study done, 3 support provided, 4 incomplete, 5 support stopped, 6 archived. */
+		status: smallint('status').notNull().default(1),
+		applicantName: text('applicant_name').notNull(),
+		nationalId: text('national_id').notNull(),
+		mobile: text('mobile').notNull(),
+		email: text('email').notNull().default(''),
+		resumeTokenHash: text('resume_token_hash').notNull(),
+		/** Staff accepted a national ID that fails the checksum; the reason is in the history. */
+		idChecksumOverride: boolean('id_checksum_override').notNull().default(false),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+		submittedAt: timestamp('submitted_at', { withTimezone: true }),
+	},
+	(table) => [
+		uniqueIndex('cases_reference_unique').on(table.reference),
+		uniqueIndex('cases_token_unique').on(table.resumeTokenHash),
+		index('cases_national_id_idx').on(table.nationalId, table.type),
+		index('cases_mobile_idx').on(table.mobile),
+		index('cases_status_idx').on(table.status, table.submittedAt),
+		check('cases_status_range', sql`${table.status} between 1 and 6`),
+	],
+)
+
+/** A section's answers, validated by the definition on every write. */
+export const caseSections = pgTable(
+	'case_sections',
+	{
+		caseId: uuid('case_id')
+			.notNull()
+			.references(() => cases.id, { onDelete: 'cascade' }),
+		section: text('section').notNull(),
+		answers: jsonb('answers').notNull(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [primaryKey({ columns: [table.caseId, table.section] })],
+)
+
+export const attachments = pgTable(
+	'attachments',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		caseId: uuid('case_id')
+			.notNull()
+			.references(() => cases.id, { onDelete: 'cascade' }),
+		slot: text('slot').notNull(),
+		originalName: text('original_name').notNull(),
+		contentType: text('content_type').notNull(),
+		size: integer('size').notNull(),
+		sha256: text('sha256').notNull(),
+		storageKey: text('storage_key').notNull(),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		/** Removed by the applicant before submitting; kept for the audit trail. */
+		deletedAt: timestamp('deleted_at', { withTimezone: true }),
+	},
+	(table) => [index('attachments_case_idx').on(table.caseId)],
+)
+
+export const caseEventKind = pgEnum('case_event_kind', [
+	'created',
+	'section_saved',
+	'file_added',
+	'file_removed',
+	'submitted',
+	'status_changed',
+	'internal_note',
+	'applicant_message',
+	'link_sent',
+])
+
+/** Append-only history: who did what to a case, when. Notes are internal or a message to the applicant. */
+export const caseEvents = pgTable(
+	'case_events',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		caseId: uuid('case_id')
+			.notNull()
+			.references(() => cases.id, { onDelete: 'cascade' }),
+		at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+		/** The staff member; null when the applicant acted. */
+		actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+		kind: caseEventKind('kind').notNull(),
+		note: text('note').notNull().default(''),
+		data: jsonb('data').notNull().default({}),
+	},
+	(table) => [index('case_events_case_idx').on(table.caseId, table.at)],
+)
+
+/** Messages from the contact form (spec §3 contact inquiry), kept whether or not mail works. */
+export const contactInquiries = pgTable(
+	'contact_inquiries',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		name: text('name').notNull(),
+		email: text('email').notNull(),
+		/** +9665XXXXXXXX */
+		mobile: text('mobile').notNull(),
+		subject: text('subject').notNull(),
+		message: text('message').notNull(),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		emailedAt: timestamp('emailed_at', { withTimezone: true }),
+		readAt: timestamp('read_at', { withTimezone: true }),
+		handledAt: timestamp('handled_at', { withTimezone: true }),
+		handledBy: integer('handled_by').references(() => users.id, { onDelete: 'set null' }),
+	},
+	(table) => [index('contact_inquiries_created_idx').on(table.createdAt)],
+)
+
+/** An uploaded picture, kept only as resized AVIF and WebP variants (the original is not stored). */
+export const images = pgTable('images', {
+	id: uuid('id').primaryKey().defaultRandom(),
+	originalName: text('original_name').notNull(),
+	/** Of the original, after applying its EXIF orientation. */
+	width: integer('width').notNull(),
+	height: integer('height').notNull(),
+	/** the variants: [{ format: 'avif'|'webp', width: number, key: string, size: number }] */
+	variants: jsonb('variants').notNull().$type<{ format: 'avif' | 'webp'; width: number; key: string; size: number }[]>(),
+	alt: text('alt').notNull().default(''),
+	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+})
+
+/**
+ * Staff-edited content (members, committees, the chairman's speech, …): one row per entry, its
+ * fields as JSONB validated by the content type's definition on every write (app/content).
+ */
+export const contentEntries = pgTable(
+	'content_entries',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		type: text('type').notNull(),
+		data: jsonb('data').notNull(),
+		position: integer('position').notNull().default(0),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+		/** Deleted by staff: hidden everywhere, kept for the record. */
+		deletedAt: timestamp('deleted_at', { withTimezone: true }),
+	},
+	(table) => [index('content_entries_type_idx').on(table.type, table.position)],
+)
+
+/** A PDF that staff publish (a certificate, the identity guide): public, downloaded by its id. */
+export const documents = pgTable('documents', {
+	id: uuid('id').primaryKey().defaultRandom(),
+	originalName: text('original_name').notNull(),
+	size: integer('size').notNull(),
+	sha256: text('sha256').notNull(),
+	storageKey: text('storage_key').notNull(),
+	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+})

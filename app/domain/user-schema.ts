@@ -1,0 +1,50 @@
+import { z } from 'zod'
+import { userRoles } from './roles.ts'
+import { toWesternDigits } from '#app/utils/format.ts'
+
+// Spec §5 (user form) with the spec §8 messages; used by the browser for instant feedback and by
+// the action as the truth.
+
+const passwordRules = z
+	.string({ error: 'الرجاء كتابة كلمة المرور' })
+	.min(8, 'كلمة المرور يجب ألا تقل عن 8 أحرف')
+	.max(128, 'كلمة المرور طويلة جداً')
+	.refine((value) => /[A-Z]/.test(value) && /[a-z]/.test(value) && /\d/.test(value), {
+		message: 'كلمة المرور يجب أن تحتوي على حرف كبير وحرف صغير ورقم',
+	})
+
+const baseFields = {
+	name: z.string({ error: 'الرجاء كتابة الاسم' }).trim().min(2, 'الرجاء كتابة الاسم').max(100, 'الاسم طويل جداً'),
+	email: z
+		.email({ error: (issue) => (issue.input === undefined ? 'الرجاء كتابة البريد الإلكتروني' : 'صيغة البريد الإلكتروني غير صحيحة') })
+		.max(254, 'البريد الإلكتروني طويل جداً'),
+	mobile: z
+		.string({ error: 'الرجاء كتابة رقم الجوال' })
+		.transform((value) => toWesternDigits(value).replace(/\s/g, ''))
+		.pipe(z.string().regex(/^05\d{8}$/, 'رقم الجوال يجب أن يكون 10 أرقام ويبدأ بـ 05')),
+	role: z.enum(userRoles, { error: 'الرجاء اختيار الصلاحية' }),
+	active: z.boolean().default(false),
+}
+
+function confirmMatches(value: { password?: string; confirmPassword?: string }, ctx: z.RefinementCtx) {
+	if (value.password && value.password !== value.confirmPassword) {
+		ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'كلمتا المرور غير متطابقتين' })
+	}
+}
+
+export const newUserSchema = z
+	.object({
+		...baseFields,
+		password: passwordRules,
+		confirmPassword: z.string({ error: 'الرجاء تأكيد كلمة المرور' }),
+	})
+	.superRefine(confirmMatches)
+
+/** Editing: the password fields may stay empty to keep the current password. */
+export const editUserSchema = z
+	.object({
+		...baseFields,
+		password: passwordRules.optional(),
+		confirmPassword: z.string().optional(),
+	})
+	.superRefine(confirmMatches)

@@ -1,0 +1,127 @@
+import { asc, count, eq, sql } from 'drizzle-orm'
+import type { Database } from '#app/db/client.server.ts'
+import { isUniqueViolation } from '#app/db/errors.ts'
+import { users, type UserRole } from '#app/db/schema.ts'
+import { hashPassword } from '#app/auth/password.server.ts'
+
+export type User = typeof users.$inferSelect
+export type PublicUser = Omit<User, 'passwordHash'>
+
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase()
+
+/** Every column but the password hash. */
+export const publicColumns = {
+	id: users.id,
+	name: users.name,
+	email: users.email,
+	mobile: users.mobile,
+	role: users.role,
+	active: users.active,
+	lastSignInAt: users.lastSignInAt,
+	createdAt: users.createdAt,
+	updatedAt: users.updatedAt,
+}
+
+export async function findUserByEmail(db: Database, email: string): Promise<User | undefined> {
+	const [user] = await db.select().from(users).where(eq(users.email, normaliseEmail(email)))
+	return user
+}
+
+export async function getUser(db: Database, id: number): Promise<PublicUser | undefined> {
+	const [user] = await db.select(publicColumns).from(users).where(eq(users.id, id))
+	return user
+}
+
+export async function countUsers(db: Database): Promise<number> {
+	const [row] = await db.select({ value: count() }).from(users)
+	return row?.value ?? 0
+}
+
+export async function listUsers(db: Database, options: { offset: number; limit: number }) {
+	const [total, rows] = await Promise.all([
+		countUsers(db),
+		db.select(publicColumns).from(users).orderBy(asc(users.id)).offset(options.offset).limit(options.limit),
+	])
+	return { total, rows }
+}
+
+export class DuplicateEmailError extends Error {}
+
+export interface NewUser {
+	name: string
+	email: string
+	mobile: string
+	role: UserRole
+	password: string
+	active?: boolean
+}
+
+export async function createUser(db: Database, input: NewUser): Promise<PublicUser> {
+	const passwordHash = await hashPassword(input.password)
+	try {
+		const [user] = await db
+			.insert(users)
+			.values({
+				name: input.name.trim(),
+				email: normaliseEmail(input.email),
+				mobile: input.mobile,
+				role: input.role,
+				active: input.active ?? true,
+				passwordHash,
+			})
+			.returning(publicColumns)
+		return user!
+	} catch (error) {
+		if (isUniqueViolation(error)) throw new DuplicateEmailError(input.email)
+		throw error
+	}
+}
+
+export interface UserChanges {
+	name: string
+	email: string
+	mobile: string
+	role: UserRole
+	active: boolean
+	/** A new password, or undefined to keep the current one. */
+	password?: string
+}
+
+export async function updateUser(db: Database, id: number, changes: UserChanges): Promise<PublicUser | undefined> {
+	const { password, ...rest } = changes
+	const values = {
+		...rest,
+		name: rest.name.trim(),
+		email: normaliseEmail(rest.email),
+		updatedAt: sql`now()`,
+		...(password ? { passwordHash: await hashPassword(password) } : {}),
+	}
+	try {
+		const [user] = await db.update(users).set(values).where(eq(users.id, id)).returning(publicColumns)
+		return user
+	} catch (error) {
+		if (isUniqueViolation(error)) throw new DuplicateEmailError(changes.email)
+		throw error
+	}
+}
+
+export async function setPassword(db: Database, id: number, password: string): Promise<void> {
+	await db
+		.update(users)
+		.set({ passwordHash: await hashPassword(password), updatedAt: sql`now()` })
+		.where(eq(users.id, id))
+}
+
+export async function setActive(db: Database, id: number, active: boolean): Promise<void> {
+	await db.update(users).set({ active, updatedAt: sql`now()` }).where(eq(users.id, id))
+}
+
+/** Active admins other than `exceptId`: the last one may not be demoted or deactivated. */
+export async function countOtherActiveAdmins(db: Database, exceptId: number): Promise<number> {
+	const [row] = await db
+		.select({ value: count() })
+		.from(users)
+		.where(sql`${users.role} = 'admin' and ${users.active} and ${users.id} <> ${exceptId}`)
+	return row?.value ?? 0
+}

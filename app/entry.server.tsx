@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto'
+import { PassThrough } from 'node:stream'
+import { createReadableStreamFromReadable } from '@react-router/node'
+import { renderToPipeableStream } from 'react-dom/server'
+import { ServerRouter, type EntryContext } from 'react-router'
+import { NonceContext } from '#app/utils/nonce.tsx'
+import { getEnv } from '#app/utils/env.server.ts'
+import { isSameOriginRequest } from '#app/utils/origin.server.ts'
+import { frameSources } from '#app/domain/embeds.ts'
+
+// The server calls these two: migrations, seed and first admin before it listens; close on SIGTERM.
+export { prepare, shutdown } from '#app/bootstrap.server.ts'
+export { getEnv } from '#app/utils/env.server.ts'
+
+/**
+ * server.mjs asks this before React Router sees a request, so a forged cross-site POST gets our 403
+ * (the root middleware applies the same rule under the dev server).
+ */
+export function allowOrigin(method: string, url: string, headers: Record<string, string | string[] | undefined>): boolean {
+	const safe = ['GET', 'HEAD', 'OPTIONS'].includes(method) ? method : 'POST'
+	const request = new Request(url, { method: safe, headers: toHeaders(headers) })
+	return isSameOriginRequest(request, getEnv().APP_ORIGIN)
+}
+
+function toHeaders(source: Record<string, string | string[] | undefined>): Headers {
+	const headers = new Headers()
+	for (const name of ['origin', 'sec-fetch-site']) {
+		const value = source[name]
+		if (typeof value === 'string') headers.set(name, value)
+	}
+	return headers
+}
+
+export const streamTimeout = 5_000
+
+function contentSecurityPolicy(nonce: string): string {
+	return [
+		"default-src 'self'",
+		`script-src 'self' 'nonce-${nonce}'`,
+		"style-src 'self'",
+		"img-src 'self' data:",
+		"font-src 'self'",
+		"connect-src 'self'",
+		`frame-src ${frameSources.join(' ')}`,
+		"object-src 'none'",
+		"base-uri 'self'",
+		"form-action 'self'",
+		"frame-ancestors 'none'",
+	].join('; ')
+}
+
+export default function handleRequest(
+	request: Request,
+	responseStatusCode: number,
+	responseHeaders: Headers,
+	routerContext: EntryContext,
+) {
+	if (request.method.toUpperCase() === 'HEAD') {
+		return new Response(null, { status: responseStatusCode, headers: responseHeaders })
+	}
+	const nonce = randomBytes(16).toString('base64')
+	// Vite's dev server injects inline scripts of its own; the policy applies to the built app.
+	if (process.env.NODE_ENV === 'production') {
+		responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce))
+	}
+
+	return new Promise<Response>((resolve, reject) => {
+		// Pages are small and carry no deferred data: render all before sending, for every client.
+		const { pipe, abort } = renderToPipeableStream(
+			<NonceContext.Provider value={nonce}>
+				<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+			</NonceContext.Provider>,
+			{
+				nonce,
+				onAllReady() {
+					const body = new PassThrough()
+					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+					pipe(body)
+					resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+				},
+				onShellError: reject,
+				onError(error: unknown) {
+					responseStatusCode = 500
+					console.error(error)
+				},
+			},
+		)
+		setTimeout(abort, streamTimeout + 1000).unref()
+	})
+}

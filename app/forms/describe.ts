@@ -1,0 +1,73 @@
+import { formatDate, formatMoney, formatNumber, formatSaudiMobile } from '#app/utils/format.ts'
+import type { ApplicationDef, FieldDef, RowFieldDef, SectionDef } from './definition.ts'
+import type { SectionAnswers } from './schema.ts'
+
+// Answers in words: the check-your-answers page, the staff case view, the printable report and
+// the export columns all read a case through these.
+
+export interface AnswerLine {
+	label: string
+	/** Empty when the applicant left it blank. */
+	value: string
+}
+
+export interface AnswerGroup {
+	label: string
+	itemLabel: string
+	rows: AnswerLine[][]
+}
+
+export type Described = { kind: 'line'; line: AnswerLine } | { kind: 'group'; group: AnswerGroup }
+
+export function describeValue(field: RowFieldDef, answers: Record<string, unknown>): string {
+	const value = answers[field.name]
+	if (value === undefined || value === null || value === '') return ''
+	switch (field.kind) {
+		case 'money':
+			return formatMoney(Number(value))
+		case 'number':
+			return formatNumber(Number(value))
+		case 'date':
+			return formatDate(`${String(value)}T12:00:00Z`)
+		case 'select':
+		case 'radio':
+			return field.options.find((option) => option.value === value)?.label ?? String(value)
+		case 'checkbox':
+			return value ? 'نعم' : 'لا'
+		case 'checkboxes': {
+			const chosen = (value as string[]).map((item) =>
+				item === 'other' ? `${field.other?.label ?? 'أخرى'}: ${String(answers[`${field.name}Other`] ?? '')}` : (field.options.find((o) => o.value === item)?.label ?? item),
+			)
+			return chosen.join('، ')
+		}
+		case 'text':
+			return field.format === 'mobile' ? formatSaudiMobile(String(value)) : String(value)
+		case 'textarea':
+			return String(value)
+	}
+}
+
+function describeField(field: FieldDef, answers: SectionAnswers): Described {
+	if (field.kind === 'group') {
+		const rows = ((answers[field.name] ?? []) as Record<string, unknown>[]).map((row) =>
+			field.fields.map((sub) => ({ label: sub.label, value: describeValue(sub, row) })),
+		)
+		return { kind: 'group', group: { label: field.label, itemLabel: field.itemLabel, rows } }
+	}
+	return { kind: 'line', line: { label: field.label, value: describeValue(field, answers) } }
+}
+
+export function describeSection(section: SectionDef, answers: SectionAnswers | undefined): Described[] {
+	return section.fields.map((field) => describeField(field, answers ?? {}))
+}
+
+/** Flat export columns (header, value) for one case: groups become «label 1 - sub-label». */
+export function exportColumns(definition: ApplicationDef, answers: Readonly<Record<string, SectionAnswers | undefined>>): [string, string][] {
+	return definition.sections.flatMap((section) =>
+		describeSection(section, answers[section.key]).flatMap((item): [string, string][] =>
+			item.kind === 'line'
+				? [[item.line.label, item.line.value]]
+				: item.group.rows.flatMap((row, index) => row.map((line): [string, string] => [`${item.group.itemLabel} ${index + 1} - ${line.label}`, line.value])),
+		),
+	)
+}

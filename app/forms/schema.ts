@@ -1,0 +1,148 @@
+import { z } from 'zod'
+import { emailField, ibanField, nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
+import { toWesternDigits } from '#app/utils/format.ts'
+import type { FieldDef, RowFieldDef, SectionDef } from './definition.ts'
+
+// The Zod schemas of a definition. One schema per section: the browser uses it for instant
+// feedback, the server as the truth, and the case store re-checks every write with it. Parsing is
+// idempotent (a stored, normalised value parses to itself), so stored answers can be re-validated.
+
+const requiredText = (label: string) => `الرجاء كتابة ${label}`
+const requiredChoice = (label: string) => `الرجاء اختيار ${label}`
+
+/** Text that may arrive as undefined (Conform sends empty inputs as undefined). */
+function optionalText(maxLength: number, label: string) {
+	return z
+		.string()
+		.trim()
+		.max(maxLength, `${label}: ${maxLength} حرف على الأكثر`)
+		.optional()
+		.transform((value) => (value ? value : undefined))
+}
+
+/** A number typed as text (any digits); a missing value gets `requiredMessage`. */
+function numberLike(message: string, pattern: RegExp, requiredMessage: string) {
+	return z.union([z.number(), z.string()], { error: requiredMessage }).transform((value, ctx) => {
+		if (typeof value === 'number') return value
+		const text = toWesternDigits(value).replace(/[\s,٬]/g, '').replace('٫', '.')
+		if (!pattern.test(text)) {
+			ctx.addIssue({ code: 'custom', message })
+			return z.NEVER
+		}
+		return Number(text)
+	})
+}
+
+/** How a case's answers are checked: staff may have overridden the national ID checksum. */
+export interface SchemaOptions {
+	partial?: boolean
+	allowIdChecksumFailure?: boolean
+}
+
+function fieldSchema(field: RowFieldDef, options: SchemaOptions): z.ZodType {
+	const required = field.required === true
+	switch (field.kind) {
+		case 'text': {
+			if (field.format === 'nationalId') return nationalIdField({ required, allowChecksumFailure: options.allowIdChecksumFailure })
+			if (field.format === 'mobile') return saudiMobileField({ required })
+			if (field.format === 'iban') return ibanField({ required })
+			if (field.format === 'email') return emailField({ required })
+			const text = optionalText(field.maxLength ?? 200, field.label)
+			return required ? text.refine((value) => value !== undefined, requiredText(field.label)) : text
+		}
+		case 'textarea': {
+			const text = optionalText(field.maxLength ?? 2000, field.label)
+			return required ? text.refine((value) => value !== undefined, requiredText(field.label)) : text
+		}
+		case 'money': {
+			const amount = numberLike('الرجاء كتابة المبلغ بالأرقام، مثل 1500 أو 1500.50', /^\d{1,9}(\.\d{1,2})?$/, requiredText(field.label))
+			return required ? amount : amount.optional()
+		}
+		case 'number': {
+			const min = field.min ?? 0
+			const max = field.max ?? 1_000_000
+			const number = numberLike('الرجاء كتابة رقم صحيح', /^\d{1,9}$/, requiredText(field.label)).refine(
+				(value) => value >= min && value <= max,
+				`${field.label} يجب أن يكون بين ${min} و${max}`,
+			)
+			return required ? number : number.optional()
+		}
+		case 'date': {
+			const date = z
+				.string({ error: requiredText(field.label) })
+				.regex(/^\d{4}-\d{2}-\d{2}$/, 'الرجاء كتابة تاريخ صحيح')
+				.refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'الرجاء كتابة تاريخ صحيح')
+			return required ? date : date.optional()
+		}
+		case 'select':
+		case 'radio': {
+			const values = field.options.map((option) => option.value) as [string, ...string[]]
+			const choice = z.enum(values, { error: requiredChoice(field.label) })
+			return required ? choice : choice.optional()
+		}
+		case 'checkbox':
+			return z.boolean().optional().transform((value) => value === true)
+		case 'checkboxes': {
+			const values = field.options.map((option) => option.value) as [string, ...string[]]
+			const allowed = field.other ? ([...values, 'other'] as [string, ...string[]]) : values
+			return z
+				.union([z.enum(allowed), z.array(z.enum(allowed))])
+				.optional()
+				.transform((value) => (value === undefined ? [] : Array.isArray(value) ? [...new Set(value)] : [value]))
+		}
+	}
+}
+
+function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}) {
+	const shape: Record<string, z.ZodType> = {}
+	for (const field of fields) {
+		if (field.kind === 'group') {
+			// Each row added one at a time carries a stable key, so deleting names the row, not a position.
+			const row = objectOf(field.fields, options).extend({ _key: z.string().regex(/^[0-9a-f]{16}$/).optional() })
+			shape[field.name] = z
+				.array(row)
+				.optional()
+				.transform((rows) => rows ?? [])
+				.pipe(
+					z
+						.array(z.any())
+						.min(options.partial ? 0 : field.min, field.min === field.max ? `الرجاء إدخال ${field.min} ${field.label}` : `الرجاء إضافة ${field.itemLabel} واحد على الأقل`)
+						.max(field.max, `${field.max} على الأكثر`),
+				)
+		} else {
+			shape[field.name] = fieldSchema(field, options)
+			if (field.kind === 'checkboxes' && field.other) {
+				shape[`${field.name}Other`] = optionalText(300, field.other.label)
+			}
+		}
+	}
+	return z.object(shape)
+}
+
+/** The schema of one row of a repeatable group (used by the «add a row» form). */
+export function rowSchema(fields: readonly RowFieldDef[], options: SchemaOptions = {}) {
+	return objectOf(fields, options)
+}
+
+/**
+ * The schema of a section's answers, with its cross-field rules. `partial` lets a collection hold
+ * fewer rows than its minimum while the applicant is still adding them (stored, not yet complete).
+ */
+export function sectionSchema(section: SectionDef, options: SchemaOptions = {}) {
+	return objectOf(section.fields, options).superRefine((values, ctx) => {
+		for (const field of section.fields) {
+			if (field.kind === 'checkboxes' && field.other) {
+				const chosen = values[field.name] as string[]
+				if (chosen.includes('other') && !values[`${field.name}Other`]) {
+					ctx.addIssue({ code: 'custom', path: [`${field.name}Other`], message: `الرجاء كتابة ${field.other.label}` })
+				}
+			}
+		}
+		for (const rule of section.rules ?? []) {
+			const problem = rule.check(values)
+			if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message })
+		}
+	})
+}
+
+export type SectionAnswers = Record<string, unknown>

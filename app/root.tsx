@@ -1,0 +1,82 @@
+import type { ReactNode } from 'react'
+import {
+	Link,
+	Links,
+	Meta,
+	Outlet,
+	Scripts,
+	ScrollRestoration,
+	useMatches,
+	useRouteError,
+	type LinksFunction,
+	type MiddlewareFunction,
+} from 'react-router'
+import fontUrl from '@fontsource-variable/noto-kufi-arabic/files/noto-kufi-arabic-arabic-wght-normal.woff2?url'
+import stylesUrl from './app.css?url'
+import { useNonce } from '#app/utils/nonce.tsx'
+import { ErrorMessage } from '#app/components/error-message.tsx'
+import { getEnv } from '#app/utils/env.server.ts'
+import { isSameOriginRequest } from '#app/utils/origin.server.ts'
+
+/** Route handles may ask for the client bundle; pages without anything interactive ship no JavaScript. */
+export interface RouteHandle {
+	hydrate?: boolean
+}
+
+export const links: LinksFunction = () => [
+	{ rel: 'preload', href: fontUrl, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+	{ rel: 'stylesheet', href: stylesUrl },
+	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+/** Any request that can change something must come from our own pages (DESIGN.md). */
+const refuseCrossOrigin: MiddlewareFunction = ({ request }) => {
+	if (!isSameOriginRequest(request, getEnv().APP_ORIGIN)) {
+		throw new Response('طلب مرفوض: مصدر الطلب غير موثوق', { status: 403 })
+	}
+}
+
+export const middleware: MiddlewareFunction[] = [refuseCrossOrigin]
+
+export function Layout({ children }: { children: ReactNode }) {
+	const nonce = useNonce()
+	const matches = useMatches()
+	const hydrate = import.meta.env.DEV || matches.some((match) => (match.handle as RouteHandle | undefined)?.hydrate)
+	return (
+		<html lang="ar" dir="rtl">
+			<head>
+				<meta charSet="utf-8" />
+				<meta name="viewport" content="width=device-width, initial-scale=1" />
+				<meta name="theme-color" content="#0f6251" />
+				<Meta />
+				<Links />
+			</head>
+			<body className="min-h-dvh">
+				{children}
+				{hydrate ? (
+					<>
+						<ScrollRestoration nonce={nonce} />
+						<Scripts nonce={nonce} />
+					</>
+				) : null}
+			</body>
+		</html>
+	)
+}
+
+export default function App() {
+	return <Outlet />
+}
+
+/** Errors a visitor can reach; the layouts below show most of them inside the site's frame. */
+export function ErrorBoundary() {
+	const error = useRouteError()
+	return (
+		<main className="mx-auto max-w-2xl p-8 text-center">
+			<ErrorMessage error={error} />
+			<Link to="/" className="btn-primary mt-6">
+				العودة إلى الصفحة الرئيسية
+			</Link>
+		</main>
+	)
+}

@@ -1,0 +1,104 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, redirect } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/intake'
+import { getDb } from '#app/bootstrap.server.ts'
+import { requireRole } from '#app/auth/user-context.server.ts'
+import { getIntake, setIntake } from '#app/cases/intake.server.ts'
+import { areaRoles } from '#app/domain/roles.ts'
+import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
+import { ErrorList, Notice, PageTitle } from '#app/components/forms.tsx'
+import type { AdminHandle } from './layout.tsx'
+
+export const handle: AdminHandle = { breadcrumb: 'استقبال الطلبات' }
+
+const states = [
+	{ value: 'open', label: 'مفتوح: يستقبل الطلبات' },
+	{ value: 'paused', label: 'موقوف مؤقتاً: يستقبل الطلبات ويعرض تنبيه توقف الدعم' },
+	{ value: 'closed', label: 'مغلق: لا يستقبل طلبات جديدة' },
+] as const
+
+const intakeSchema = z.object({
+	type: z.string(),
+	state: z.enum(['open', 'paused', 'closed'], { error: 'الرجاء اختيار حالة الاستقبال' }),
+	pausedNotice: z.string({ error: 'الرجاء كتابة نص تنبيه التوقف' }).trim().min(1, 'الرجاء كتابة نص تنبيه التوقف').max(500),
+	closedNotice: z.string({ error: 'الرجاء كتابة نص الإغلاق' }).trim().min(1, 'الرجاء كتابة نص الإغلاق').max(500),
+})
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+	requireRole(context, areaRoles.users)
+	const db = await getDb()
+	const saved = new URL(request.url).searchParams.get('saved')
+	return {
+		saved,
+		programmes: await Promise.all(
+			applicationDefinitions.map(async (definition) => ({ type: definition.type, title: definition.title, intake: await getIntake(db, definition.type) })),
+		),
+	}
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+	const user = requireRole(context, areaRoles.users)
+	const submission = parseWithZod(await request.formData(), { schema: intakeSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply(), type: String(submission.payload.type ?? '') }, { status: 400 })
+	const { type, ...intake } = submission.value
+	if (!findDefinition(type)) throw data('برنامج غير معروف', { status: 400 })
+	await setIntake(await getDb(), type, intake, user.id)
+	return redirect(`/admin/intake?saved=${encodeURIComponent(type)}`)
+}
+
+export default function Intake({ loaderData, actionData }: Route.ComponentProps) {
+	return (
+		<>
+			<PageTitle title="استقبال الطلبات" error={Boolean(actionData)} />
+			<h1 className="text-2xl font-bold text-brand-900">استقبال الطلبات</h1>
+			<p className="mt-1 text-stone-700">حالة استقبال كل برنامج، والنصوص التي يراها المتقدمون.</p>
+			<div className="mt-6 space-y-6">
+				{loaderData.programmes.map((programme) => {
+					const errors = actionData?.type === programme.type ? (actionData.result.error ?? {}) : {}
+					return (
+					<Form key={programme.type} method="post" className="space-y-4 rounded-xl border border-stone-200 bg-white p-5">
+						<h2 className="text-lg font-bold">{programme.title}</h2>
+						{loaderData.saved === programme.type ? <Notice tone="success">تم تحديث بيانات بنجاح</Notice> : null}
+						<input type="hidden" name="type" value={programme.type} />
+						<fieldset>
+							<legend className="font-semibold">حالة الاستقبال</legend>
+							<ErrorList errors={errors.state} />
+							{states.map((state) => (
+								<div key={state.value} className="mt-2 flex min-h-11 items-center gap-3">
+									<input
+										type="radio"
+										id={`${programme.type}-state-${state.value}`}
+										name="state"
+										value={state.value}
+										defaultChecked={programme.intake.state === state.value}
+										className="size-5 shrink-0 accent-brand-700"
+									/>
+									<label htmlFor={`${programme.type}-state-${state.value}`}>{state.label}</label>
+								</div>
+							))}
+						</fieldset>
+						<div>
+							<label htmlFor={`${programme.type}-paused-notice`} className="block font-semibold">
+								تنبيه التوقف المؤقت (يظهر في بداية الطلب وعند تأكيد الإرسال)
+							</label>
+							<ErrorList errors={errors.pausedNotice} />
+							<textarea id={`${programme.type}-paused-notice`} name="pausedNotice" rows={2} defaultValue={programme.intake.pausedNotice} className="field-input mt-1" />
+						</div>
+						<div>
+							<label htmlFor={`${programme.type}-closed-notice`} className="block font-semibold">
+								نص الإغلاق (يظهر في صفحة البرنامج)
+							</label>
+							<ErrorList errors={errors.closedNotice} />
+							<textarea id={`${programme.type}-closed-notice`} name="closedNotice" rows={2} defaultValue={programme.intake.closedNotice} className="field-input mt-1" />
+						</div>
+						<button type="submit" className="btn-primary">
+							حفظ<span className="sr-only"> {programme.title}</span>
+						</button>
+					</Form>
+					)
+				})}
+			</div>
+		</>
+	)
+}

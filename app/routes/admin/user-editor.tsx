@@ -1,0 +1,168 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, redirect } from 'react-router'
+import type { z } from 'zod'
+import type { Route } from './+types/user-editor'
+import { getDb } from '#app/bootstrap.server.ts'
+import { requireRole } from '#app/auth/user-context.server.ts'
+import { deleteUserSessions } from '#app/auth/session.server.ts'
+import { areaRoles, roleLabels, userRoles } from '#app/domain/roles.ts'
+import { editUserSchema, newUserSchema } from '#app/domain/user-schema.ts'
+import { countOtherActiveAdmins, createUser, DuplicateEmailError, getUser, updateUser } from '#app/domain/users.server.ts'
+import { formatSaudiMobile, normaliseSaudiMobile } from '#app/utils/format.ts'
+import { ErrorSummary, Field, useSubmitCount, PageTitle, SelectField, validationTiming } from '#app/components/forms.tsx'
+import type { AdminHandle } from './layout.tsx'
+
+// One screen and one action for adding and editing a user (spec §2 "user form").
+
+export const handle: AdminHandle = {
+	breadcrumb: (data) => [{ to: '/admin/users', label: 'المستخدمون' }, { label: (data as { user: unknown }).user ? 'تعديل مستخدم' : 'إضافة مستخدم' }],
+}
+
+async function loadTarget(params: { id?: string }) {
+	if (params.id === undefined) return undefined
+	const id = Number(params.id)
+	const user = Number.isInteger(id) ? await getUser(await getDb(), id) : undefined
+	if (!user) throw data(null, { status: 404 })
+	return user
+}
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+	requireRole(context, areaRoles.users)
+	const user = await loadTarget(params)
+	return {
+		user: user && {
+			id: user.id,
+			name: user.name,
+			email: user.email,
+			mobile: formatSaudiMobile(user.mobile),
+			role: user.role,
+			active: user.active,
+		},
+	}
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+	const me = requireRole(context, areaRoles.users)
+	const target = await loadTarget(params)
+	const db = await getDb()
+	const formData = await request.formData()
+	const submission = await parseWithZod(formData, {
+		schema: (target ? editUserSchema : newUserSchema).superRefine(async (value, ctx) => {
+			if (!target || target.role !== 'admin' || !target.active) return
+			const demoted = value.role !== 'admin' || !value.active
+			if (demoted && target.id === me.id) {
+				ctx.addIssue({ code: 'custom', path: ['role'], message: 'لا يمكنك إزالة صلاحية المدير أو إيقاف حسابك أنت.' })
+			} else if (demoted && (await countOtherActiveAdmins(db, target.id)) === 0) {
+				ctx.addIssue({ code: 'custom', path: ['role'], message: 'لا يمكن إزالة آخر مدير نظام فعّال.' })
+			}
+		}),
+		async: true,
+	})
+	if (submission.status !== 'success') {
+		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }) }, { status: 400 })
+	}
+	const { password, confirmPassword: _confirm, ...fields } = submission.value
+	const values = { ...fields, mobile: normaliseSaudiMobile(fields.mobile)! }
+	try {
+		if (target) {
+			await updateUser(db, target.id, { ...values, password })
+			// A changed password or a stopped account ends the user's other sessions.
+			if (password || !values.active) await deleteUserSessions(db, target.id)
+		} else {
+			await createUser(db, { ...values, password: password! })
+		}
+	} catch (error) {
+		if (!(error instanceof DuplicateEmailError)) throw error
+		return data(
+			{
+				result: submission.reply({
+					fieldErrors: { email: ['هذا البريد الإلكتروني مسجل لمستخدم آخر'] },
+					hideFields: ['password', 'confirmPassword'],
+				}),
+			},
+			{ status: 400 },
+		)
+	}
+	return redirect(`/admin/users?notice=${target ? 'updated' : 'added'}`)
+}
+
+export default function UserEditor({ loaderData, actionData }: Route.ComponentProps) {
+	const { user } = loaderData
+	const schema = user ? editUserSchema : newUserSchema
+	const [form, fields] = useForm<z.input<typeof editUserSchema>>({
+		id: user ? `user-${user.id}` : 'user-new',
+		lastResult: actionData?.result,
+		defaultValue: user
+			? { name: user.name, email: user.email, mobile: user.mobile, role: user.role, active: user.active }
+			: { role: 'case_officer', active: true },
+		...validationTiming,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+	})
+	const title = user ? `تعديل المستخدم: ${user.name}` : 'إضافة مستخدم'
+	const order = ['name', 'email', 'mobile', 'role', 'password', 'confirmPassword'] as const
+	const summary = [
+		...(form.errors ?? []).map((message) => ({ message })),
+		...order.flatMap((key) => (fields[key].errors ?? []).map((message) => ({ message, fieldId: fields[key].id }))),
+	]
+	// The summary appears after a submit, from the server or from the browser's own check (GOV.UK).
+	const [submitCount, countSubmit] = useSubmitCount()
+	const failed = submitCount > 0 || actionData?.result.status === 'error'
+	return (
+		<>
+			<PageTitle title={title} error={failed && summary.length > 0} />
+			<h1 className="text-2xl font-bold text-brand-900">{title}</h1>
+			<div className="mt-6 max-w-2xl">
+				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
+				<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-6">
+					<Field label="الاسم" errors={fields.name.errors} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'name' }} />
+					<Field
+						label="البريد الإلكتروني"
+						errors={fields.email.errors}
+						inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', dir: 'ltr' }}
+					/>
+					<Field
+						label="رقم الجوال"
+						hint="10 أرقام تبدأ بـ 05، مثل 0551234567"
+						errors={fields.mobile.errors}
+						inputProps={{ ...getInputProps(fields.mobile, { type: 'tel' }), autoComplete: 'tel', inputMode: 'numeric', dir: 'ltr' }}
+					/>
+					<SelectField
+						label="الصلاحية"
+						errors={fields.role.errors}
+						selectProps={getSelectProps(fields.role)}
+						options={userRoles.map((role) => ({ value: role, label: roleLabels[role] }))}
+					/>
+					<div className="flex items-center gap-3">
+						<input {...getInputProps(fields.active, { type: 'checkbox' })} className="size-5 accent-brand-700" />
+						<label htmlFor={fields.active.id} className="font-semibold">
+							الحساب فعّال
+						</label>
+					</div>
+					<fieldset className="space-y-5 rounded-lg border border-stone-200 p-4">
+						<legend className="px-2 font-semibold">{user ? 'تغيير كلمة المرور (اتركها فارغة للإبقاء عليها)' : 'كلمة المرور'}</legend>
+						<Field
+							label="كلمة المرور"
+							hint="8 أحرف على الأقل، تحتوي على حرف كبير وحرف صغير ورقم"
+							errors={fields.password.errors}
+							inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', dir: 'ltr' }}
+						/>
+						<Field
+							label="تأكيد كلمة المرور"
+							errors={fields.confirmPassword.errors}
+							inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password', dir: 'ltr' }}
+						/>
+					</fieldset>
+					<div className="flex flex-wrap gap-3">
+						<button type="submit" className="btn-primary">
+							{user ? 'حفظ التعديلات' : 'إضافة المستخدم'}
+						</button>
+						<Link to="/admin/users" className="btn-secondary">
+							إلغاء
+						</Link>
+					</div>
+				</Form>
+			</div>
+		</>
+	)
+}

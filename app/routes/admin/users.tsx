@@ -1,0 +1,121 @@
+import { data, Form, Link, redirect } from 'react-router'
+import type { Route } from './+types/users'
+import { getDb } from '#app/bootstrap.server.ts'
+import { requireRole } from '#app/auth/user-context.server.ts'
+import { deleteUserSessions } from '#app/auth/session.server.ts'
+import { areaRoles, roleLabels } from '#app/domain/roles.ts'
+import { countOtherActiveAdmins, countUsers, getUser, listUsers, setActive } from '#app/domain/users.server.ts'
+import { paginate, pageParam } from '#app/utils/pagination.ts'
+import { formatDateTime, formatSaudiMobile } from '#app/utils/format.ts'
+import { Notice, PageTitle } from '#app/components/forms.tsx'
+import { Paginator } from '#app/components/paginator.tsx'
+import { DataTable } from '#app/components/data-table.tsx'
+import type { AdminHandle } from './layout.tsx'
+
+export const handle: AdminHandle = { breadcrumb: 'المستخدمون' }
+
+const PER_PAGE = 5
+
+/** Messages shown after a redirect back to the list; the query only picks one, it carries no text. */
+const notices = {
+	added: { tone: 'success', text: 'تم إضافة بنجاح' },
+	updated: { tone: 'success', text: 'تم تحديث بيانات بنجاح' },
+	self: { tone: 'error', text: 'لا يمكنك إيقاف حسابك أنت.' },
+	'last-admin': { tone: 'error', text: 'لا يمكن إيقاف آخر مدير نظام فعّال.' },
+} as const
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+	requireRole(context, areaRoles.users)
+	const db = await getDb()
+	const pagination = paginate({ total: await countUsers(db), perPage: PER_PAGE, page: pageParam(request) })
+	const { rows } = await listUsers(db, { offset: pagination.offset, limit: PER_PAGE })
+	const noticeKey = new URL(request.url).searchParams.get('notice')
+	return {
+		pagination,
+		notice: noticeKey && noticeKey in notices ? notices[noticeKey as keyof typeof notices] : null,
+		users: rows.map((user) => ({
+			id: user.id,
+			name: user.name,
+			email: user.email,
+			mobile: formatSaudiMobile(user.mobile),
+			role: roleLabels[user.role],
+			active: user.active,
+			lastSignIn: user.lastSignInAt ? formatDateTime(user.lastSignInAt) : 'لم يسجل الدخول بعد',
+		})),
+	}
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+	const me = requireRole(context, areaRoles.users)
+	const formData = await request.formData()
+	const id = Number(formData.get('userId'))
+	const db = await getDb()
+	const user = Number.isInteger(id) ? await getUser(db, id) : undefined
+	if (formData.get('intent') !== 'toggle-active' || !user) throw data('طلب غير صالح', { status: 400 })
+
+	const back = new URL(request.url)
+	back.searchParams.delete('notice')
+	if (user.active) {
+		if (user.id === me.id) return redirectWithNotice(back, 'self')
+		if (user.role === 'admin' && (await countOtherActiveAdmins(db, user.id)) === 0) return redirectWithNotice(back, 'last-admin')
+		await setActive(db, user.id, false)
+		await deleteUserSessions(db, user.id)
+	} else {
+		await setActive(db, user.id, true)
+	}
+	return redirectWithNotice(back, 'updated')
+}
+
+function redirectWithNotice(url: URL, notice: keyof typeof notices) {
+	url.searchParams.set('notice', notice)
+	return redirect(url.pathname + url.search)
+}
+
+export default function Users({ loaderData }: Route.ComponentProps) {
+	const { users, pagination, notice } = loaderData
+	return (
+		<>
+			<PageTitle title="المستخدمون" />
+			<div className="flex flex-wrap items-center justify-between gap-3">
+				<h1 className="text-2xl font-bold text-brand-900">المستخدمون</h1>
+				<Link to="/admin/users/new" className="btn-primary">
+					إضافة مستخدم
+				</Link>
+			</div>
+			<div className="mt-4">{notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}</div>
+			<DataTable label="جدول المستخدمين" caption={`قائمة المستخدمين، الصفحة ${pagination.page} من ${pagination.lastPage}`} headings={['#', 'الاسم', 'البريد الإلكتروني', 'الجوال', 'الصلاحية', 'الحالة', 'آخر دخول', 'الإجراءات']}>
+						{users.map((user, index) => (
+							<tr key={user.id} className="border-t border-stone-200">
+								<td className="p-3">{pagination.offset + index + 1}</td>
+								<td className="p-3 font-semibold">{user.name}</td>
+								<td className="p-3" dir="ltr">{user.email}</td>
+								<td className="p-3" dir="ltr">{user.mobile}</td>
+								<td className="p-3">{user.role}</td>
+								<td className="p-3">
+									<span className={`rounded-full px-3 py-1 text-xs font-bold ${user.active ? 'bg-brand-100 text-brand-900' : 'bg-stone-200 text-stone-800'}`}>
+										{user.active ? 'فعّال' : 'موقوف'}
+									</span>
+								</td>
+								<td className="p-3 whitespace-nowrap">{user.lastSignIn}</td>
+								<td className="p-3">
+									<div className="flex flex-wrap gap-2">
+										<Link to={`/admin/users/${user.id}/edit`} className="btn-secondary min-h-9 px-3 py-1 text-sm">
+											تعديل<span className="sr-only"> {user.name}</span>
+										</Link>
+										<Form method="post">
+											<input type="hidden" name="intent" value="toggle-active" />
+											<input type="hidden" name="userId" value={user.id} />
+											<button type="submit" className="btn-secondary min-h-9 px-3 py-1 text-sm">
+												{user.active ? 'إيقاف' : 'تفعيل'}
+												<span className="sr-only"> {user.name}</span>
+											</button>
+										</Form>
+									</div>
+								</td>
+							</tr>
+						))}
+					</DataTable>
+			<Paginator pagination={pagination} />
+		</>
+	)
+}

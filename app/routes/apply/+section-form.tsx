@@ -1,0 +1,80 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { ReactNode } from 'react'
+import { Form, Link } from 'react-router'
+import { ErrorSummary, Honeypot, PageTitle, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
+import type { SectionDef } from '#app/forms/definition.ts'
+import { SectionInputs, summaryItems, type Fieldset } from '#app/forms/field-inputs.tsx'
+import { sectionSchema } from '#app/forms/schema.ts'
+
+interface SectionFormProps {
+	section: SectionDef
+	/** «الخطوة 2 من 7» */
+	stepLabel: string
+	formTitle: string
+	defaults: Record<string, unknown>
+	lastResult?: SubmissionResult<string[]> | null
+	backTo: string
+	submitLabel?: string
+	/** Shown above the fields (e.g. a notice or the referrer form link). */
+	intro?: ReactNode
+	/** Where the form posts (a query such as ?return=check); the current page by default. */
+	action?: string
+	/** A staff member is signed in: offer to accept a national ID that fails the checksum. */
+	staff?: boolean
+	/** Staff already accepted this case's national ID despite its checksum. */
+	idOverridden?: boolean
+}
+
+/** One step of an application: the GOV.UK question page, driven by the section's definition. */
+export function SectionForm({ section, stepLabel, formTitle, defaults, lastResult, backTo, submitLabel = 'حفظ ومتابعة', intro, action, staff = false, idOverridden = false }: SectionFormProps) {
+	const canOverride = staff && section.fields.some((field) => field.kind === 'text' && field.format === 'nationalId')
+	const [form, fields] = useForm<Record<string, unknown>>({
+		id: `section-${section.key}`,
+		lastResult,
+		// Conform types defaults as strings; rows and checkbox lists are arrays, which it handles at run time.
+		defaultValue: defaults as Record<string, string>,
+		...validationTiming,
+		onValidate: ({ formData }) =>
+			parseWithZod(formData, {
+				schema: sectionSchema(section, { allowIdChecksumFailure: idOverridden || (canOverride && formData.get('overrideIdChecksum') === 'on') }),
+			}),
+	})
+	const [submitCount, countSubmit] = useSubmitCount()
+	const fieldset = fields as unknown as Fieldset
+	const overrideErrors = lastResult?.error?.overrideNote
+	const summary = [...summaryItems(section.fields, fieldset, form.errors), ...(overrideErrors ?? []).map((message) => ({ message, fieldId: 'overrideNote' }))]
+	const failed = submitCount > 0 || lastResult?.status === 'error'
+	return (
+		<div className="mx-auto max-w-2xl px-4 py-6">
+			<PageTitle title={`${section.title} - ${formTitle}`} error={failed && summary.length > 0} />
+			<Link to={backTo} className="link inline-flex min-h-11 items-center">
+				<span aria-hidden="true">→</span>&nbsp;رجوع
+			</Link>
+			{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
+			<p className="mt-2 text-sm font-semibold text-stone-600">
+				{formTitle} — {stepLabel}
+			</p>
+			<h1 className="mt-1 text-2xl font-bold text-brand-900">{section.title}</h1>
+			{section.description ? <p className="mt-2 text-stone-700">{section.description}</p> : null}
+			{intro}
+			<Form method="post" action={action} {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="mt-6 space-y-6">
+				<Honeypot />
+				<SectionInputs fields={section.fields} fieldset={fieldset} />
+				{canOverride ? (
+					<fieldset className="space-y-3 rounded-xl border-2 border-dashed border-gold-500 p-4">
+						<legend className="px-2 font-semibold text-gold-700">للموظفين فقط</legend>
+						<div className="flex items-start gap-3">
+							<input id="overrideIdChecksum" name="overrideIdChecksum" type="checkbox" className="mt-1 size-5 shrink-0 accent-brand-700" />
+							<label htmlFor="overrideIdChecksum">قبول رقم الهوية رغم عدم اجتيازه التحقق (بعد التأكد من البطاقة الأصلية)</label>
+						</div>
+						<TextareaField label="سبب القبول" errors={overrideErrors} textareaProps={{ name: 'overrideNote', id: 'overrideNote', rows: 2, maxLength: 500 }} />
+					</fieldset>
+				) : null}
+				<button type="submit" className="btn-primary w-full sm:w-auto">
+					{submitLabel}
+				</button>
+			</Form>
+		</div>
+	)
+}

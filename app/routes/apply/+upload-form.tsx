@@ -1,0 +1,100 @@
+import { useState, type FormEvent } from 'react'
+import { useRevalidator } from 'react-router'
+import { Honeypot } from '#app/components/forms.tsx'
+
+/** Why an upload was refused; the upload route names one in the query when it redirects back. */
+export const uploadErrorMessages = {
+	'too-large': 'حجم الملف أكبر من المسموح. اختر ملفاً أصغر.',
+	'not-pdf': 'الملف ليس PDF. اختر ملفاً بصيغة PDF.',
+	'no-file': 'الرجاء اختيار ملف.',
+	'bad-request': 'لم يكتمل رفع الملف. حاول مرة أخرى.',
+	'bad-slot': 'نوع المرفق غير معروف.',
+} as const
+
+export type UploadError = keyof typeof uploadErrorMessages
+
+export function uploadErrors(searchParams: URLSearchParams): Record<string, string> {
+	const code = searchParams.get('uploadError')
+	const slot = searchParams.get('slot')
+	return code && slot && code in uploadErrorMessages ? { [slot]: uploadErrorMessages[code as UploadError] } : {}
+}
+
+/**
+ * One file slot's upload. Without JavaScript it is a plain multipart POST that redirects back;
+ * with it, the same request goes through XMLHttpRequest so a progress bar can show.
+ */
+export function UploadForm({ action, slot, label, error }: { action: string; slot: string; label: string; error?: string }) {
+	const revalidator = useRevalidator()
+	const [progress, setProgress] = useState<number | null>(null)
+	const [clientError, setClientError] = useState<string | null>(null)
+	const inputId = `upload-${slot}`
+	const message = clientError ?? error
+
+	function onSubmit(event: FormEvent<HTMLFormElement>) {
+		const form = event.currentTarget
+		const file = (form.elements.namedItem('file') as HTMLInputElement).files?.[0]
+		event.preventDefault()
+		if (!file) {
+			setClientError(uploadErrorMessages['no-file'])
+			return
+		}
+		setClientError(null)
+		setProgress(0)
+		const request = new XMLHttpRequest()
+		request.open('POST', action)
+		request.setRequestHeader('Accept', 'application/json')
+		request.upload.onprogress = (e) => e.lengthComputable && setProgress(Math.round((e.loaded / e.total) * 100))
+		request.onload = () => {
+			setProgress(null)
+			let code: UploadError | undefined
+			try {
+				code = (JSON.parse(request.responseText) as { error?: UploadError }).error
+			} catch {
+				code = request.status === 200 ? undefined : 'bad-request'
+			}
+			if (code) setClientError(uploadErrorMessages[code] ?? uploadErrorMessages['bad-request'])
+			else {
+				form.reset()
+				void revalidator.revalidate()
+			}
+		}
+		request.onerror = () => {
+			setProgress(null)
+			setClientError(uploadErrorMessages['bad-request'])
+		}
+		request.send(new FormData(form))
+	}
+
+	return (
+		<form method="post" action={action} encType="multipart/form-data" onSubmit={onSubmit} className="mt-3 space-y-2">
+			<input type="hidden" name="slot" value={slot} />
+			<Honeypot />
+			<label htmlFor={inputId} className="block text-sm font-semibold">
+				اختر ملف PDF: {label}
+			</label>
+			{message ? (
+				<p id={`${inputId}-error`} role="alert" className="text-sm font-semibold text-red-800">
+					<span className="sr-only">خطأ: </span>
+					{message}
+				</p>
+			) : null}
+			<input
+				id={inputId}
+				name="file"
+				type="file"
+				accept="application/pdf,.pdf"
+				aria-invalid={message ? true : undefined}
+				aria-describedby={message ? `${inputId}-error` : undefined}
+				className="block w-full text-sm file:me-3 file:min-h-11 file:rounded-lg file:border-0 file:bg-brand-100 file:px-4 file:font-semibold file:text-brand-900"
+			/>
+			{progress !== null ? (
+				<progress max={100} value={progress} className="h-2 w-full" aria-label={`رفع ${label}`}>
+					{progress}%
+				</progress>
+			) : null}
+			<button type="submit" className="btn-secondary min-h-10 px-4 text-sm" disabled={progress !== null}>
+				رفع الملف
+			</button>
+		</form>
+	)
+}

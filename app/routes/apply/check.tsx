@@ -1,0 +1,128 @@
+import { data, Form, Link, redirect } from 'react-router'
+import type { Route } from './+types/check'
+import { IncompleteCaseError, isEditable, listAttachments, submitCase } from '#app/cases/case-store.server.ts'
+import { limitByIp, loadApplication, publicLimits } from '#app/cases/applicant.server.ts'
+import { AnswerLines } from '#app/forms/answer-lines.tsx'
+import { describeSection } from '#app/forms/describe.ts'
+import { canVisit, CHECK_STEP, resumeStep } from '#app/forms/journey.ts'
+import { ErrorSummary, Honeypot, isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
+
+export const handle = { hydrate: true }
+
+const ACK_MISSING = 'الرجاء الإقرار بصحة البيانات قبل إرسال الطلب'
+
+async function openCheck(token: string) {
+	const application = await loadApplication(token)
+	const base = `/apply/r/${token}`
+	if (!isEditable(application.row)) throw redirect(base)
+	if (!canVisit(application.definition, CHECK_STEP, application.completed)) {
+		throw redirect(`${base}/${resumeStep(application.definition, application.completed)}`)
+	}
+	return { ...application, base }
+}
+
+export async function loader({ params }: Route.LoaderArgs) {
+	const { db, row, definition, state, base } = await openCheck(params.token)
+	const files = await listAttachments(db, row.id)
+	return {
+		title: definition.title,
+		acknowledgement: definition.acknowledgement,
+		base,
+		sections: definition.sections.map((section) => ({
+			key: section.key,
+			title: section.title,
+			change: `${base}/${section.key}?return=${CHECK_STEP}`,
+			answers: describeSection(section, state.answers[section.key]),
+			files: (section.files ?? []).map((slot) => ({
+				label: slot.label,
+				names: files.filter((file) => file.slot === slot.slot).map((file) => file.originalName),
+			})),
+		})),
+	}
+}
+
+export async function action({ params, request }: Route.ActionArgs) {
+	const { db, row, definition, base } = await openCheck(params.token)
+	await limitByIp(request, publicLimits.save)
+	const formData = await request.formData()
+	if (isHoneypotFilled(formData)) throw data('طلب غير صالح', { status: 400 })
+	if (formData.get('acknowledge') !== 'on') return data({ error: ACK_MISSING }, { status: 400 })
+	try {
+		await submitCase(db, definition, row)
+	} catch (error) {
+		if (!(error instanceof IncompleteCaseError)) throw error
+		return data({ error: 'بعض الخطوات لم تكتمل بعد. أكملها ثم أرسل الطلب.' }, { status: 400 })
+	}
+	return redirect(`${base}/done`)
+}
+
+export default function Check({ loaderData, actionData }: Route.ComponentProps) {
+	const error = actionData?.error
+	return (
+		<div className="mx-auto max-w-2xl px-4 py-6">
+			<PageTitle title={`مراجعة البيانات - ${loaderData.title}`} error={Boolean(error)} />
+			<Link to={`${loaderData.base}/${loaderData.sections.at(-1)!.key}`} className="link inline-flex min-h-11 items-center">
+				<span aria-hidden="true">→</span>&nbsp;رجوع
+			</Link>
+			{error ? <ErrorSummary items={[{ message: error, fieldId: error === ACK_MISSING ? 'acknowledge' : undefined }]} /> : null}
+			<h1 className="mt-2 text-2xl font-bold text-brand-900">راجع بياناتك قبل الإرسال</h1>
+			<div className="mt-6 space-y-6">
+				{loaderData.sections.map((section) => (
+					<section key={section.key} aria-labelledby={`check-${section.key}`} className="rounded-xl border border-stone-200 bg-white p-4">
+						<div className="flex items-center justify-between gap-3">
+							<h2 id={`check-${section.key}`} className="text-lg font-bold">
+								{section.title}
+							</h2>
+							<Link to={section.change} className="link">
+								تغيير<span className="sr-only"> {section.title}</span>
+							</Link>
+						</div>
+						<dl className="mt-3 space-y-2 text-sm">
+							{section.answers.map((item) =>
+								item.kind === 'line' ? (
+									<div key={item.line.label} className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)] gap-3 border-t border-stone-100 pt-2">
+										<dt className="text-stone-600">{item.line.label}</dt>
+										<dd className="font-semibold break-words">
+											<bdi>{item.line.value || '—'}</bdi>
+										</dd>
+									</div>
+								) : (
+									item.group.rows.map((row, index) => (
+										<div key={`${item.group.label}-${index}`} className="border-t border-stone-100 pt-2">
+											<dt className="font-bold text-brand-900">
+												{item.group.itemLabel} {index + 1}
+											</dt>
+											<dd>
+												<AnswerLines lines={row} />
+											</dd>
+										</div>
+									))
+								),
+							)}
+							{section.files.map((slot) => (
+								<div key={slot.label} className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)] gap-3 border-t border-stone-100 pt-2">
+									<dt className="text-stone-600">{slot.label}</dt>
+									<dd className="font-semibold break-words">
+										{slot.names.length ? slot.names.map((name) => <bdi key={name} className="block">{name}</bdi>) : '—'}
+									</dd>
+								</div>
+							))}
+						</dl>
+					</section>
+				))}
+			</div>
+			<Form method="post" className="mt-8 space-y-4 rounded-xl border-2 border-brand-600 bg-white p-4">
+				<Honeypot />
+				<div className="flex items-start gap-3">
+					<input id="acknowledge" name="acknowledge" type="checkbox" className="mt-1 size-5 shrink-0 accent-brand-700" aria-invalid={error === ACK_MISSING ? true : undefined} />
+					<label htmlFor="acknowledge" className="font-semibold">
+						{loaderData.acknowledgement}
+					</label>
+				</div>
+				<button type="submit" className="btn-primary w-full sm:w-auto">
+					إرسال الطلب
+				</button>
+			</Form>
+		</div>
+	)
+}

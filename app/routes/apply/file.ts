@@ -1,0 +1,14 @@
+import { data } from 'react-router'
+import type { Route } from './+types/file'
+import { findAttachment } from '#app/cases/case-store.server.ts'
+import { loadApplication } from '#app/cases/applicant.server.ts'
+import { pdfDownload } from '#app/storage/download.server.ts'
+import { getFileStorage } from '#app/storage/file-storage.server.ts'
+
+/** A case's file, for the holder of the private link only. */
+export async function loader({ params }: Route.LoaderArgs) {
+	const { db, row } = await loadApplication(params.token)
+	const file = await findAttachment(db, row.id, params.fileId)
+	if (!file) throw data(null, { status: 404 })
+	return pdfDownload(getFileStorage(), file, 'private, no-store')
+}

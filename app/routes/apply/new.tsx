@@ -1,0 +1,88 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Link, redirect } from 'react-router'
+import type { Route } from './+types/new'
+import { getDb } from '#app/bootstrap.server.ts'
+import { DuplicateApplicantError, startCase } from '#app/cases/case-store.server.ts'
+import { getUser } from '#app/auth/session.server.ts'
+import { limitByIp, OVERRIDE_NOTE_MISSING, privateLink, publicLimits, readIdChecksumOverride } from '#app/cases/applicant.server.ts'
+import { getIntake } from '#app/cases/intake.server.ts'
+import { getNotifier } from '#app/notify/notifier.server.ts'
+import { findDefinition } from '#app/forms/registry.ts'
+import { formDefaults } from '#app/forms/form-values.ts'
+import { sectionSchema } from '#app/forms/schema.ts'
+import { isHoneypotFilled } from '#app/components/forms.tsx'
+import { SectionForm } from './+section-form.tsx'
+
+export const handle = { hydrate: true }
+
+export const DUPLICATE_MESSAGE = 'المستفيد مسجل مسبقاً'
+
+async function openDefinition(type: string) {
+	const definition = findDefinition(type)
+	if (!definition) throw data(null, { status: 404 })
+	const intake = await getIntake(await getDb(), definition.type)
+	if (intake.state === 'closed') throw redirect(`/apply/${definition.type}`)
+	return { definition, intake }
+}
+
+export async function loader({ params, request }: Route.LoaderArgs) {
+	const { definition, intake } = await openDefinition(params.type)
+	return { type: definition.type, pausedNotice: intake.state === 'paused' ? intake.pausedNotice : null, staff: Boolean(await getUser(request)) }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+	const { definition } = await openDefinition(params.type)
+	await limitByIp(request, publicLimits.start)
+	const formData = await request.formData()
+	const first = definition.sections[0]!
+	const override = await readIdChecksumOverride(request, formData)
+	const submission = parseWithZod(formData, { schema: sectionSchema(first, { allowIdChecksumFailure: override !== null }) })
+	if (submission.status !== 'success' || isHoneypotFilled(formData) || override === 'no-note') {
+		const reply = override === 'no-note' ? submission.reply({ fieldErrors: { overrideNote: [OVERRIDE_NOTE_MISSING] } }) : submission.reply()
+		return data({ result: reply, duplicate: false }, { status: 400 })
+	}
+	const db = await getDb()
+	try {
+		const { row, token } = await startCase(db, definition, submission.value, override ?? undefined)
+		if (row.email) {
+			await getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition.title, link: privateLink(request, token) })
+		}
+		return redirect(`/apply/r/${token}?created=1`)
+	} catch (error) {
+		if (!(error instanceof DuplicateApplicantError)) throw error
+		return data({ result: submission.reply({ formErrors: [DUPLICATE_MESSAGE] }), duplicate: true }, { status: 409 })
+	}
+}
+
+export default function NewApplication({ loaderData, actionData }: Route.ComponentProps) {
+	const definition = findDefinition(loaderData.type)!
+	const first = definition.sections[0]!
+	return (
+		<SectionForm
+			section={first}
+			formTitle={definition.title}
+			stepLabel={`الخطوة 1 من ${definition.sections.length}`}
+			defaults={formDefaults(first, undefined)}
+			lastResult={actionData?.result}
+			backTo={`/apply/${definition.type}`}
+			staff={loaderData.staff}
+			intro={
+				<>
+					{loaderData.pausedNotice ? (
+						<p role="status" className="mt-4 rounded-lg border-s-4 border-gold-500 bg-gold-100 p-4 font-semibold text-gold-700">
+							{loaderData.pausedNotice}
+						</p>
+					) : null}
+					{actionData?.duplicate ? (
+						<p className="mt-4 rounded-lg bg-red-50 p-4 text-red-900">
+							يوجد طلب مفتوح لهذا البرنامج برقم الهوية نفسه.{' '}
+							<Link to="/apply/status" className="font-semibold underline">
+								استعلم عن حالة طلبك
+							</Link>
+						</p>
+					) : null}
+				</>
+			}
+		/>
+	)
+}

@@ -1,0 +1,98 @@
+import { Link } from 'react-router'
+import type { Route } from './+types/overview'
+import { isEditable, latestApplicantMessage } from '#app/cases/case-store.server.ts'
+import { loadApplication, privateLink } from '#app/cases/applicant.server.ts'
+import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
+import { statusInfo } from '#app/cases/status.ts'
+import { canVisit, CHECK_STEP, resumeStep } from '#app/forms/journey.ts'
+import { formatDateWithHijri } from '#app/utils/format.ts'
+import { PageTitle } from '#app/components/forms.tsx'
+
+export async function loader({ params, request }: Route.LoaderArgs) {
+	const { db, row, definition, completed } = await loadApplication(params.token)
+	const message = await latestApplicantMessage(db, row.id)
+	const base = `/apply/r/${params.token}`
+	return {
+		created: new URL(request.url).searchParams.get('created') === '1',
+		link: privateLink(request, params.token),
+		title: definition.title,
+		reference: row.reference,
+		editable: isEditable(row),
+		submitted: row.submittedAt ? formatDateWithHijri(row.submittedAt) : null,
+		status: row.submittedAt ? { ...statusInfo(row.status), id: row.status } : null,
+		message: message?.note ?? null,
+		continueTo: `${base}/${resumeStep(definition, completed)}`,
+		sections: [
+			...definition.sections.map((section) => ({
+				title: section.title,
+				to: `${base}/${section.key}`,
+				done: completed.has(section.key),
+				open: canVisit(definition, section.key, completed),
+			})),
+			{ title: 'مراجعة البيانات والإرسال', to: `${base}/${CHECK_STEP}`, done: false, open: canVisit(definition, CHECK_STEP, completed) },
+		],
+	}
+}
+
+export default function Overview({ loaderData: data }: Route.ComponentProps) {
+	return (
+		<div className="mx-auto max-w-2xl space-y-6 px-4 py-8">
+			<PageTitle title={data.title} />
+			<h1 className="text-2xl font-bold text-brand-900">{data.title}</h1>
+
+			<div className={`rounded-xl border-2 p-5 ${data.created ? 'border-brand-600 bg-brand-50' : 'border-stone-200 bg-white'}`}>
+				{data.created ? <p className="text-lg font-bold text-brand-900">تم حفظ بياناتك وإنشاء طلبك.</p> : null}
+				<p className="mt-1">
+					رقم الطلب:{' '}
+					<strong className="text-xl tracking-wider" dir="ltr">
+						{data.reference}
+					</strong>
+				</p>
+				<p className="mt-3 font-semibold">رابط طلبك الخاص — احتفظ به، فهو الطريقة الوحيدة لإكمال الطلب أو تعديله:</p>
+				<p className="mt-1 break-all rounded-lg bg-white p-3 font-mono text-sm" dir="ltr">
+					{data.link}
+				</p>
+				<p className="mt-2 text-sm text-stone-700">لا تشارك هذا الرابط مع أحد. إن أدخلت بريدك الإلكتروني أرسلناه إليه.</p>
+			</div>
+
+			{data.status ? (
+				<div className="rounded-xl border border-stone-200 bg-white p-5">
+					<p>
+						حالة الطلب: <span className={`rounded-full px-3 py-1 text-sm font-bold ${data.status.badge}`}>{data.status.name}</span>
+					</p>
+					<p className="mt-2 text-sm text-stone-700">أُرسل في {data.submitted}</p>
+					<p className="mt-2">{data.status.next}</p>
+					<ApplicantMessage message={data.message} />
+				</div>
+			) : null}
+
+			{data.editable ? (
+				<>
+					<ol className="divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">
+						{data.sections.map((section, index) => (
+							<li key={section.to} className="flex min-h-14 items-center justify-between gap-3 px-4 py-2">
+								{section.open ? (
+									<Link to={section.to} className="link">
+										{index + 1}. {section.title}
+									</Link>
+								) : (
+									<span className="text-stone-600">
+										{index + 1}. {section.title}
+									</span>
+								)}
+								<span
+									className={`shrink-0 rounded-full px-3 py-1 text-xs font-bold ${section.done ? 'bg-brand-100 text-brand-900' : section.open ? 'bg-sky-100 text-sky-900' : 'bg-stone-100 text-stone-700'}`}
+								>
+									{section.done ? 'مكتمل' : section.open ? 'لم يكتمل' : 'لا يمكن البدء بعد'}
+								</span>
+							</li>
+						))}
+					</ol>
+					<Link to={data.continueTo} className="btn-primary">
+						متابعة الطلب
+					</Link>
+				</>
+			) : null}
+		</div>
+	)
+}

@@ -1,0 +1,147 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/status'
+import { getDb } from '#app/bootstrap.server.ts'
+import { latestApplicantMessage, lookupCases, rotateResumeToken } from '#app/cases/case-store.server.ts'
+import { limitByIp, privateLink, publicLimits } from '#app/cases/applicant.server.ts'
+import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
+import { statusInfo } from '#app/cases/status.ts'
+import { nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
+import { findDefinition } from '#app/forms/registry.ts'
+import { getNotifier } from '#app/notify/notifier.server.ts'
+import { formatDateWithHijri } from '#app/utils/format.ts'
+import { ErrorSummary, Field, Honeypot, isHoneypotFilled, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
+import { PageHeader } from '#app/components/page-header.tsx'
+
+const lookupSchema = z.object({
+	nationalId: nationalIdField(),
+	mobile: saudiMobileField(),
+	intent: z.enum(['lookup', 'send-link']).default('lookup'),
+	reference: z.string().optional(),
+})
+
+export async function action({ request }: Route.ActionArgs) {
+	await limitByIp(request, publicLimits.lookup)
+	const formData = await request.formData()
+	const submission = parseWithZod(formData, { schema: lookupSchema })
+	if (submission.status !== 'success' || isHoneypotFilled(formData)) {
+		return data({ result: submission.reply(), cases: null, sent: null }, { status: 400 })
+	}
+	const { nationalId, mobile, intent, reference } = submission.value
+	const db = await getDb()
+	const rows = await lookupCases(db, nationalId, mobile)
+	let sent: { reference: string; ok: boolean } | null = null
+	if (intent === 'send-link') {
+		const row = rows.find((candidate) => candidate.reference === reference && candidate.email)
+		if (row) {
+			const definition = findDefinition(row.type)
+			const ok = await rotateResumeToken(db, row, (token) =>
+				getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition?.title ?? '', link: privateLink(request, token) }),
+			)
+			sent = { reference: row.reference, ok }
+		}
+	}
+	const cases = await Promise.all(
+		rows.map(async (row) => {
+			const message = await latestApplicantMessage(db, row.id)
+			const status = row.submittedAt ? statusInfo(row.status) : { name: 'لم يُرسل بعد', badge: 'bg-stone-100 text-stone-800', next: 'أكمل الطلب من رابطه الخاص ثم أرسله.' }
+			return {
+				reference: row.reference,
+				name: row.applicantName,
+				form: findDefinition(row.type)?.title ?? row.type,
+				submitted: row.submittedAt ? formatDateWithHijri(row.submittedAt) : null,
+				status,
+				message: message?.note ?? null,
+				canSendLink: Boolean(row.email),
+				maskedEmail: row.email ? row.email.replace(/^(.)[^@]*/, '$1•••') : null,
+			}
+		}),
+	)
+	return { result: submission.reply(), cases, sent }
+}
+
+export default function Status({ actionData }: Route.ComponentProps) {
+	const [form, fields] = useForm({
+		id: 'lookup',
+		lastResult: actionData?.result,
+		...validationTiming,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: lookupSchema }),
+	})
+	const [submitCount, countSubmit] = useSubmitCount()
+	const summary = [
+		...(fields.nationalId.errors ?? []).map((message) => ({ message, fieldId: fields.nationalId.id })),
+		...(fields.mobile.errors ?? []).map((message) => ({ message, fieldId: fields.mobile.id })),
+	]
+	const failed = submitCount > 0 || actionData?.result.status === 'error'
+	const cases = actionData?.cases
+	return (
+		<>
+			<PageTitle title="الاستعلام عن طلب" error={failed && summary.length > 0} />
+			<PageHeader title="الاستعلام عن طلب" lead="اكتب رقم الهوية ورقم الجوال اللذين قدمت بهما الطلب." crumbs={[{ to: '/apply', label: 'تقديم طلب' }]} />
+			<div className="mx-auto max-w-2xl space-y-6 px-4 py-8">
+				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
+				<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-5">
+					<Honeypot />
+					<Field label="رقم الهوية أو الإقامة" errors={fields.nationalId.errors} inputProps={{ ...getInputProps(fields.nationalId, { type: 'text' }), inputMode: 'numeric', dir: 'ltr', autoComplete: 'off' }} />
+					<Field label="رقم الجوال" hint="مثل 0551234567" errors={fields.mobile.errors} inputProps={{ ...getInputProps(fields.mobile, { type: 'tel' }), inputMode: 'numeric', dir: 'ltr', autoComplete: 'tel' }} />
+					<button type="submit" name="intent" value="lookup" className="btn-primary">
+						استعلام
+					</button>
+				</Form>
+
+				{cases ? (
+					<section aria-labelledby="results" aria-live="polite">
+						<h2 id="results" className="text-xl font-bold text-brand-900">
+							النتائج
+						</h2>
+						{actionData?.sent ? (
+							<p role="status" className={`mt-3 rounded-lg p-3 font-semibold ${actionData.sent.ok ? 'bg-brand-50 text-brand-900' : 'bg-red-50 text-red-900'}`}>
+								{actionData.sent.ok
+									? `أرسلنا رابطاً جديداً لطلب ${actionData.sent.reference} إلى بريدك الإلكتروني المسجل. الرابط السابق لم يعد يعمل.`
+									: 'تعذر إرسال الرابط حالياً. حاول لاحقاً أو تواصل مع المؤسسة.'}
+							</p>
+						) : null}
+						{cases.length === 0 ? (
+							<p className="mt-3 rounded-lg bg-white p-4">لم نجد طلبات بهذه البيانات. تأكد من رقم الهوية ورقم الجوال.</p>
+						) : (
+							<ul className="mt-3 space-y-4">
+								{cases.map((item) => (
+									<li key={item.reference} className="rounded-xl border border-stone-200 bg-white p-4">
+										<div className="flex flex-wrap items-center justify-between gap-2">
+											<p className="font-bold">{item.form}</p>
+											<span className={`rounded-full px-3 py-1 text-sm font-bold ${item.status.badge}`}>{item.status.name}</span>
+										</div>
+										<dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+											<dt className="text-stone-600">الاسم</dt>
+											<dd>{item.name}</dd>
+											<dt className="text-stone-600">رقم الطلب</dt>
+											<dd dir="ltr" className="text-end font-semibold">
+												{item.reference}
+											</dd>
+											<dt className="text-stone-600">تاريخ الإرسال</dt>
+											<dd>{item.submitted ?? '—'}</dd>
+										</dl>
+										<p className="mt-2">{item.status.next}</p>
+										<ApplicantMessage message={item.message} />
+										{item.canSendLink ? (
+											<Form method="post" className="mt-3">
+												<input type="hidden" name="nationalId" value={fields.nationalId.value ?? ''} />
+												<input type="hidden" name="mobile" value={fields.mobile.value ?? ''} />
+												<input type="hidden" name="reference" value={item.reference} />
+												<button type="submit" name="intent" value="send-link" className="btn-secondary min-h-10 text-sm">
+													أرسل رابط الطلب إلى بريدي ({item.maskedEmail})
+												</button>
+											</Form>
+										) : null}
+									</li>
+								))}
+							</ul>
+						)}
+					</section>
+				) : null}
+			</div>
+		</>
+	)
+}

@@ -1,0 +1,299 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, redirect, useSearchParams } from 'react-router'
+import type { Route } from './+types/step'
+import {
+	addRow,
+	DuplicateApplicantError,
+	isEditable,
+	listAttachments,
+	removeAttachment,
+	removeRow,
+	saveSection,
+	TooManyRowsError,
+} from '#app/cases/case-store.server.ts'
+import { getUser } from '#app/auth/session.server.ts'
+import { limitByIp, loadApplication, OVERRIDE_NOTE_MISSING, publicLimits, readIdChecksumOverride } from '#app/cases/applicant.server.ts'
+import { getFileStorage } from '#app/storage/file-storage.server.ts'
+import { collectionOf, type SectionDef } from '#app/forms/definition.ts'
+import { AnswerLines } from '#app/forms/answer-lines.tsx'
+import { describeSection } from '#app/forms/describe.ts'
+import { SectionInputs, summaryItems, type Fieldset } from '#app/forms/field-inputs.tsx'
+import { formDefaults, rowDefaults } from '#app/forms/form-values.ts'
+import { canVisit, findSection, nextStep, previousStep, resumeStep, CHECK_STEP } from '#app/forms/journey.ts'
+import { findDefinition } from '#app/forms/registry.ts'
+import { rowSchema, sectionSchema } from '#app/forms/schema.ts'
+import { formatDate } from '#app/utils/format.ts'
+import { ErrorSummary, Honeypot, isHoneypotFilled, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
+import { SectionForm } from './+section-form.tsx'
+import { UploadForm, uploadErrors } from './+upload-form.tsx'
+
+export const handle = { hydrate: true }
+
+async function openStep(params: { token: string; step: string }) {
+	const application = await loadApplication(params.token)
+	const { definition, row, completed } = application
+	const base = `/apply/r/${params.token}`
+	if (!isEditable(row)) throw redirect(base)
+	const section = findSection(definition, params.step)
+	if (!section) throw data(null, { status: 404 })
+	if (!canVisit(definition, section.key, completed)) throw redirect(`${base}/${resumeStep(definition, completed)}`)
+	return { ...application, section, base }
+}
+
+export async function loader({ params, request }: Route.LoaderArgs) {
+	const { db, row, definition, state, section, base } = await openStep(params)
+	const index = definition.sections.indexOf(section)
+	const previous = previousStep(definition, section.key)
+	const returnToCheck = new URL(request.url).searchParams.get('return') === CHECK_STEP
+	const files = section.files
+		? (await listAttachments(db, row.id)).map((file) => ({
+				id: file.id,
+				slot: file.slot,
+				name: file.originalName,
+				size: file.size,
+				date: formatDate(file.createdAt),
+				href: `${base}/files/${file.id}`,
+			}))
+		: []
+	const collection = collectionOf(section)
+	return {
+		type: definition.type,
+		sectionKey: section.key,
+		base,
+		stepLabel: `الخطوة ${index + 1} من ${definition.sections.length}`,
+		backTo: returnToCheck ? `${base}/${CHECK_STEP}` : previous ? `${base}/${previous}` : base,
+		returnToCheck,
+		saved: state.answers[section.key] ?? null,
+		rows: collection ? describeSection(section, state.answers[section.key]) : [],
+		rowKeys: collection ? ((state.answers[section.key]?.[collection.name] ?? []) as { _key?: string }[]).map((r) => r._key ?? '') : [],
+		files,
+		staff: Boolean(await getUser(request)),
+		idOverridden: row.idChecksumOverride,
+	}
+}
+
+export async function action({ params, request }: Route.ActionArgs) {
+	const { db, row, definition, state, section, base } = await openStep(params)
+	await limitByIp(request, publicLimits.save)
+	const formData = await request.formData()
+	if (isHoneypotFilled(formData)) throw data('طلب غير صالح', { status: 400 })
+	const intent = formData.get('intent')
+	const returnToCheck = new URL(request.url).searchParams.get('return') === CHECK_STEP
+	const forward = returnToCheck ? `${base}/${CHECK_STEP}` : `${base}/${nextStep(definition, section.key)}`
+	const collection = collectionOf(section)
+	const saved = state.answers[section.key] ?? {}
+
+	if (collection && intent === 'add-row') {
+		const submission = parseWithZod(formData, { schema: rowSchema(collection.fields) })
+		if (submission.status !== 'success') return data({ result: submission.reply(), form: 'row' as const }, { status: 400 })
+		try {
+			await addRow(db, definition, row, section.key, submission.value, collection.max)
+		} catch (error) {
+			if (!(error instanceof TooManyRowsError)) throw error
+			return data({ result: submission.reply({ formErrors: [`${collection.max} على الأكثر`] }), form: 'row' as const }, { status: 400 })
+		}
+		return redirect(`${base}/${section.key}${returnToCheck ? '?return=check' : ''}#rows`)
+	}
+	if (collection && intent === 'delete-row') {
+		await removeRow(db, definition, row, section.key, String(formData.get('rowKey') ?? ''))
+		return redirect(`${base}/${section.key}${returnToCheck ? '?return=check' : ''}#rows`)
+	}
+	if (collection) {
+		const rows = (saved[collection.name] ?? []) as unknown[]
+		if (rows.length < collection.min) {
+			return data({ result: { status: 'error' as const, error: { '': [`الرجاء إضافة ${collection.itemLabel} واحد على الأقل`] } }, form: 'next' as const }, { status: 400 })
+		}
+		return redirect(forward)
+	}
+	if (section.files && intent === 'delete-file') {
+		const removed = await removeAttachment(db, row, String(formData.get('fileId') ?? ''))
+		if (removed) await getFileStorage().remove(removed.storageKey)
+		return redirect(`${base}/${section.key}#files`)
+	}
+
+	const override = await readIdChecksumOverride(request, formData)
+	const submission = parseWithZod(formData, { schema: sectionSchema(section, { allowIdChecksumFailure: row.idChecksumOverride || override !== null }) })
+	if (submission.status !== 'success' || override === 'no-note') {
+		const reply = override === 'no-note' ? submission.reply({ fieldErrors: { overrideNote: [OVERRIDE_NOTE_MISSING] } }) : submission.reply()
+		return data({ result: reply, form: 'section' as const }, { status: 400 })
+	}
+	try {
+		await saveSection(db, definition, row, section.key, submission.value, override ?? undefined)
+	} catch (error) {
+		if (!(error instanceof DuplicateApplicantError)) throw error
+		return data({ result: submission.reply({ formErrors: ['المستفيد مسجل مسبقاً'] }), form: 'section' as const }, { status: 409 })
+	}
+	const missing = (section.files ?? []).filter((slot) => slot.required && !(state.fileCounts[slot.slot] ?? 0))
+	if (missing.length) {
+		return data(
+			{ result: submission.reply({ formErrors: missing.map((slot) => `الرجاء إرفاق ${slot.label}`) }), form: 'section' as const },
+			{ status: 400 },
+		)
+	}
+	return redirect(forward)
+}
+
+export default function Step({ loaderData, actionData }: Route.ComponentProps) {
+	const definition = findDefinition(loaderData.type)!
+	const section = findSection(definition, loaderData.sectionKey)!
+	const action = loaderData.returnToCheck ? '?return=check' : undefined
+	// Keyed by the rows, so the add form starts empty again once a row is added or removed.
+	if (collectionOf(section)) return <CollectionStep key={loaderData.rowKeys.join(',')} section={section} formTitle={definition.title} loaderData={loaderData} actionData={actionData} />
+	return (
+		<SectionForm
+			key={section.key}
+			section={section}
+			formTitle={definition.title}
+			stepLabel={loaderData.stepLabel}
+			defaults={formDefaults(section, loaderData.saved ?? undefined)}
+			lastResult={actionData?.form === 'section' ? actionData.result : undefined}
+			backTo={loaderData.backTo}
+			action={action}
+			staff={loaderData.staff}
+			idOverridden={loaderData.idOverridden}
+			intro={
+				<>
+					{section.key === 'referrers' ? (
+						<p className="mt-3">
+							<Link to="/apply/referrer-form" className="link" target="_blank">
+								نموذج المعرّف للطباعة (يفتح في صفحة جديدة)
+							</Link>
+						</p>
+					) : null}
+					{section.files ? <FilesList section={section} files={loaderData.files} base={loaderData.base} /> : null}
+				</>
+			}
+		/>
+	)
+}
+
+function FilesList({ section, files, base }: { section: SectionDef; files: Route.ComponentProps['loaderData']['files']; base: string }) {
+	const [searchParams] = useSearchParams()
+	const failed = uploadErrors(searchParams)
+	return (
+		<div id="files" className="mt-6 space-y-4">
+			{section.files!.map((slot) => {
+				const inSlot = files.filter((file) => file.slot === slot.slot)
+				return (
+					<section key={slot.slot} aria-labelledby={`slot-${slot.slot}`} className="rounded-xl border border-stone-300 bg-white p-4">
+						<h2 id={`slot-${slot.slot}`} className="font-bold">
+							{slot.label} {slot.required ? <span className="text-sm font-normal text-red-800">(مطلوب)</span> : <span className="text-sm font-normal text-stone-600">(اختياري)</span>}
+						</h2>
+						{inSlot.length ? (
+							<ul className="mt-2 divide-y divide-stone-200">
+								{inSlot.map((file) => (
+									<li key={file.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+										<span>
+											<bdi className="font-semibold">{file.name}</bdi> — PDF، <bdi>{file.date}</bdi>
+										</span>
+										<span className="flex gap-2">
+											<a href={file.href} className="link">
+												عرض<span className="sr-only"> {file.name}</span>
+											</a>
+											<Form method="post">
+												<input type="hidden" name="intent" value="delete-file" />
+												<input type="hidden" name="fileId" value={file.id} />
+												<button type="submit" className="link text-red-800">
+													حذف<span className="sr-only"> {file.name}</span>
+												</button>
+											</Form>
+										</span>
+									</li>
+								))}
+							</ul>
+						) : null}
+						{slot.multiple || inSlot.length === 0 ? <UploadForm action={`${base}/files/upload`} slot={slot.slot} label={slot.label} error={failed[slot.slot]} /> : null}
+					</section>
+				)
+			})}
+		</div>
+	)
+}
+
+function CollectionStep({
+	section,
+	formTitle,
+	loaderData,
+	actionData,
+}: {
+	section: SectionDef
+	formTitle: string
+	loaderData: Route.ComponentProps['loaderData']
+	actionData: Route.ComponentProps['actionData']
+}) {
+	const collection = collectionOf(section)!
+	const schema = rowSchema(collection.fields)
+	const [form, fields] = useForm({
+		id: `row-${section.key}`,
+		lastResult: actionData?.form === 'row' ? actionData.result : undefined,
+		defaultValue: rowDefaults(collection.fields) as Record<string, string>,
+		...validationTiming,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+	})
+	const [submitCount, countSubmit] = useSubmitCount()
+	const fieldset = fields as unknown as Fieldset
+	const nextErrors = actionData?.form === 'next' ? (actionData.result.error?.[''] ?? []) : []
+	const summary = [...nextErrors.map((message) => ({ message })), ...summaryItems(collection.fields, fieldset, form.errors)]
+	const failed = submitCount > 0 || actionData?.result.status === 'error'
+	const group = loaderData.rows[0]
+	const rows = group?.kind === 'group' ? group.group.rows : []
+	const query = loaderData.returnToCheck ? '?return=check' : ''
+	return (
+		<div className="mx-auto max-w-2xl px-4 py-6">
+			<PageTitle title={`${section.title} - ${formTitle}`} error={failed && summary.length > 0} />
+			<Link to={loaderData.backTo} className="link inline-flex min-h-11 items-center">
+				<span aria-hidden="true">→</span>&nbsp;رجوع
+			</Link>
+			{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
+			<p className="mt-2 text-sm font-semibold text-stone-600">
+				{formTitle} — {loaderData.stepLabel}
+			</p>
+			<h1 className="mt-1 text-2xl font-bold text-brand-900">{section.title}</h1>
+			{section.description ? <p className="mt-2 text-stone-700">{section.description}</p> : null}
+
+			<div id="rows" className="mt-6">
+				<h2 className="text-lg font-bold">
+					{collection.label} ({rows.length})
+				</h2>
+				{rows.length ? (
+					<ul className="mt-3 space-y-3">
+						{rows.map((row, index) => (
+							<li key={index} className="rounded-xl border border-stone-300 bg-white p-4">
+								<AnswerLines lines={row} className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm" />
+								<Form method="post" action={query || undefined} className="mt-2">
+									<input type="hidden" name="intent" value="delete-row" />
+									<input type="hidden" name="rowKey" value={loaderData.rowKeys[index]} />
+									<button type="submit" className="link text-red-800">
+										حذف<span className="sr-only"> {row[0]?.value}</span>
+									</button>
+								</Form>
+							</li>
+						))}
+					</ul>
+				) : (
+					<p className="mt-2 text-stone-700">لم تُضف أحداً بعد.</p>
+				)}
+			</div>
+
+			{rows.length < collection.max ? (
+				<Form method="post" action={query || undefined} {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="mt-6 space-y-5 rounded-xl border border-brand-200 bg-brand-50 p-4">
+					<h2 className="text-lg font-bold text-brand-900">إضافة {collection.itemLabel}</h2>
+					<Honeypot />
+					<input type="hidden" name="intent" value="add-row" />
+					<SectionInputs fields={collection.fields} fieldset={fieldset} />
+					<button type="submit" className="btn-secondary">
+						إضافة
+					</button>
+				</Form>
+			) : null}
+
+			<Form method="post" action={query || undefined} className="mt-6">
+				<input type="hidden" name="intent" value="next" />
+				<button type="submit" className="btn-primary w-full sm:w-auto">
+					حفظ ومتابعة
+				</button>
+			</Form>
+		</div>
+	)
+}

@@ -1,0 +1,14 @@
+import { sql } from 'drizzle-orm'
+import { getDb } from '#app/bootstrap.server.ts'
+
+/** For load balancers and scripts: 200 while the app can reach its database. */
+export async function loader() {
+	try {
+		const db = await getDb()
+		await db.execute(sql`select 1`)
+		return new Response('ok', { headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' } })
+	} catch (error) {
+		console.error('healthz: database unreachable', error)
+		return new Response('database unreachable', { status: 503, headers: { 'Cache-Control': 'no-store' } })
+	}
+}

@@ -1,0 +1,127 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, redirect } from 'react-router'
+import type { Route } from './+types/contact'
+import { getDb } from '#app/bootstrap.server.ts'
+import { limitByIp } from '#app/cases/applicant.server.ts'
+import { contactSchema } from '#app/domain/contact-schema.ts'
+import { markEmailed, storeInquiry } from '#app/domain/contact.server.ts'
+import { contactChannels, type ContactChannel } from '#app/domain/foundation.ts'
+import { getFoundationInfo } from '#app/domain/foundation.server.ts'
+import { getNotifier } from '#app/notify/notifier.server.ts'
+import { ErrorSummary, Field, Honeypot, isHoneypotFilled, Notice, PageTitle, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
+import { PageHeader } from '#app/components/page-header.tsx'
+
+const contactLimit = { bucket: 'contact:ip', limit: 5, windowSeconds: 10 * 60 }
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const { name, location, email, phone, phone2, mapUrl } = await getFoundationInfo(await getDb())
+	return { name, location, email, phone, phone2, mapUrl, sent: new URL(request.url).searchParams.get('sent') }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	await limitByIp(request, contactLimit)
+	const formData = await request.formData()
+	const submission = parseWithZod(formData, { schema: contactSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	// A bot filled the hidden field: answer as if sent, store nothing.
+	if (isHoneypotFilled(formData)) return redirect(`/contact?sent=${Date.now()}`)
+	const db = await getDb()
+	const { UserName: name, Email: email, Mobile: mobile, Subject: subject, InquiryText: message } = submission.value
+	try {
+		const inquiry = await storeInquiry(db, { name, email, mobile, subject, message })
+		const foundation = await getFoundationInfo(db)
+		if (await getNotifier().sendInquiry({ to: foundation.email, name, email, mobile, subject, message })) await markEmailed(db, inquiry.id)
+	} catch (error) {
+		console.error('contact: could not store the message', error)
+		return data({ result: submission.reply({ formErrors: ['حدث خطأ'] }) }, { status: 500 })
+	}
+	// A new value each time, so the form below starts empty again after every message.
+	return redirect(`/contact?sent=${Date.now()}#contact-form`)
+}
+
+export default function Contact({ loaderData: info, actionData }: Route.ComponentProps) {
+	const rows: (Omit<ContactChannel, 'href'> & { href?: string })[] = [{ label: 'العنوان', value: info.location }, ...contactChannels(info)]
+	return (
+		<>
+			<PageHeader title="تواصل معنا" lead={`يسعدنا تواصلكم مع ${info.name} عبر القنوات التالية أو نموذج التواصل.`} />
+			<div className="mx-auto grid max-w-7xl gap-8 px-4 py-8 lg:grid-cols-2">
+				<div className="space-y-6">
+					<dl className="grid gap-4 sm:grid-cols-2">
+						{rows.map((row) => (
+							<div key={row.label} className="rounded-xl border border-stone-200 bg-white p-5">
+								<dt className="text-sm text-stone-600">{row.label}</dt>
+								<dd className="mt-1 font-semibold">
+									{row.href ? (
+										<a href={row.href} className="link" dir={row.ltr ? 'ltr' : undefined}>
+											{row.value}
+										</a>
+									) : (
+										row.value
+									)}
+								</dd>
+							</div>
+						))}
+					</dl>
+					{info.mapUrl ? (
+						// Nothing from the map's host loads until the visitor opens it (a closed <details> renders no frame).
+						<details className="group rounded-xl border border-stone-200 bg-white">
+							<summary className="flex min-h-24 items-center justify-center gap-2 rounded-xl bg-brand-50 p-6 font-semibold text-brand-800">
+								<svg viewBox="0 0 24 24" className="size-6" aria-hidden="true">
+									<path d="M12 21s-7-6.2-7-11.5A7 7 0 0 1 19 9.5C19 14.8 12 21 12 21Zm0-9a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5Z" fill="currentColor" />
+								</svg>
+								عرض موقعنا على الخريطة
+							</summary>
+							<iframe src={info.mapUrl} title="موقع المؤسسة على الخريطة" loading="lazy" referrerPolicy="no-referrer" className="h-80 w-full rounded-b-xl border-0" />
+						</details>
+					) : null}
+				</div>
+				<ContactForm key={info.sent ?? 'form'} sent={Boolean(info.sent) && !actionData} lastResult={actionData?.result} />
+			</div>
+		</>
+	)
+}
+
+function ContactForm({ sent, lastResult }: { sent: boolean; lastResult?: SubmissionResult<string[]> }) {
+	const [form, fields] = useForm({
+		id: 'contact',
+		lastResult,
+		...validationTiming,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
+	})
+	const [submitCount, countSubmit] = useSubmitCount()
+	const order = ['UserName', 'Email', 'Mobile', 'Subject', 'InquiryText'] as const
+	const summary = [
+		...(form.errors ?? []).map((message) => ({ message })),
+		...order.flatMap((key) => (fields[key].errors ?? []).map((message) => ({ message, fieldId: fields[key].id }))),
+	]
+	const failed = submitCount > 0 || lastResult?.status === 'error'
+	return (
+		<section id="contact-form" aria-labelledby="contact-form-title" className="rounded-xl border border-stone-200 bg-white p-5">
+			<PageTitle title="تواصل معنا" error={failed && summary.length > 0} />
+			<h2 id="contact-form-title" className="text-xl font-bold text-brand-900">
+				نموذج التواصل
+			</h2>
+			<div className="mt-4">
+				{sent ? <Notice tone="success">تم إرسال الرسالة بنجاح</Notice> : null}
+				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
+			</div>
+			<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5">
+				<Honeypot />
+				<Field label="الاسم" errors={fields.UserName.errors} inputProps={{ ...getInputProps(fields.UserName, { type: 'text' }), autoComplete: 'name' }} />
+				<Field label="البريد الإلكتروني" errors={fields.Email.errors} inputProps={{ ...getInputProps(fields.Email, { type: 'email' }), autoComplete: 'email', dir: 'ltr' }} />
+				<Field
+					label="رقم الجوال"
+					hint="10 أرقام تبدأ بـ 05"
+					errors={fields.Mobile.errors}
+					inputProps={{ ...getInputProps(fields.Mobile, { type: 'tel' }), autoComplete: 'tel', inputMode: 'numeric', dir: 'ltr' }}
+				/>
+				<Field label="الموضوع" errors={fields.Subject.errors} inputProps={getInputProps(fields.Subject, { type: 'text' })} />
+				<TextareaField label="الرسالة" errors={fields.InquiryText.errors} textareaProps={{ ...getTextareaProps(fields.InquiryText), rows: 6 }} />
+				<button type="submit" className="btn-primary">
+					إرسال
+				</button>
+			</Form>
+		</section>
+	)
+}

@@ -1,0 +1,124 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/login'
+import { getDb } from '#app/bootstrap.server.ts'
+import { attemptSignIn } from '#app/auth/sign-in.server.ts'
+import {
+	createSession,
+	deleteSession,
+	getSessionToken,
+	getUser,
+	safeRedirect,
+	sessionCookie,
+} from '#app/auth/session.server.ts'
+import { clientIp } from '#app/utils/origin.server.ts'
+import { ErrorSummary, Field, useSubmitCount, Honeypot, isHoneypotFilled, PageTitle, validationTiming } from '#app/components/forms.tsx'
+import { PageHeader } from '#app/components/page-header.tsx'
+
+export const handle = { hydrate: true }
+
+export const SIGN_IN_FAILED = 'الرجاء التحقق من بيانات الدخول'
+
+const loginSchema = z.object({
+	email: z.email({
+		error: (issue) => (issue.input === undefined ? 'الرجاء كتابة البريد الإلكتروني' : 'صيغة البريد الإلكتروني غير صحيحة'),
+	}),
+	password: z.string({ error: 'الرجاء كتابة كلمة المرور' }),
+	redirectTo: z.string().optional(),
+})
+
+export async function loader({ request }: Route.LoaderArgs) {
+	if (await getUser(request)) {
+		throw redirect(safeRedirect(new URL(request.url).searchParams.get('redirectTo')))
+	}
+	return null
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	const formData = await request.formData()
+	const submission = parseWithZod(formData, { schema: loginSchema })
+	if (submission.status !== 'success') {
+		return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+	}
+	const db = await getDb()
+	const outcome = isHoneypotFilled(formData)
+		? ({ ok: false, reason: 'invalid' } as const)
+		: await attemptSignIn(db, { ...submission.value, ip: clientIp(request) })
+
+	if (!outcome.ok) {
+		const limited = outcome.reason === 'limited'
+		const message = limited
+			? `محاولات دخول كثيرة. حاول مرة أخرى بعد ${Math.ceil(outcome.retryAfter / 60)} دقيقة.`
+			: SIGN_IN_FAILED
+		return data(
+			{ result: submission.reply({ formErrors: [message], hideFields: ['password'] }) },
+			{ status: limited ? 429 : 400, headers: limited ? { 'Retry-After': String(outcome.retryAfter) } : undefined },
+		)
+	}
+
+	// A new session id at every sign-in; any session this browser had before is ended.
+	const previous = getSessionToken(request)
+	if (previous) await deleteSession(db, previous)
+	const session = await createSession(db, outcome.user.id)
+	return redirect(safeRedirect(submission.value.redirectTo), {
+		headers: { 'Set-Cookie': sessionCookie(session.token, session.expiresAt) },
+	})
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
+	const [searchParams] = useSearchParams()
+	const [form, fields] = useForm({
+		id: 'login',
+		lastResult: actionData?.result,
+		constraint: undefined,
+		...validationTiming,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+	})
+	const summary = [
+		...(form.errors ?? []).map((message) => ({ message })),
+		...(fields.email.errors ?? []).map((message) => ({ message, fieldId: fields.email.id })),
+		...(fields.password.errors ?? []).map((message) => ({ message, fieldId: fields.password.id })),
+	]
+	// The summary appears after a submit, from the server or from the browser's own check (GOV.UK).
+	const [submitCount, countSubmit] = useSubmitCount()
+	const failed = submitCount > 0 || actionData?.result.status === 'error'
+	return (
+		<>
+			<PageTitle title="دخول الموظفين" error={failed && summary.length > 0} />
+			<PageHeader
+				title="دخول الموظفين"
+				lead={
+					<>
+						هذه الصفحة مخصصة لموظفي المؤسسة. لمتابعة طلب قدمته استخدم{' '}
+						<Link to="/apply/status" className="link">
+							صفحة الاستعلام عن طلب
+						</Link>
+						.
+					</>
+				}
+			/>
+			<div className="mx-auto max-w-md px-4 py-10">
+				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
+				<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-6 shadow-sm">
+					<input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
+					<Honeypot />
+					<Field
+						label="البريد الإلكتروني"
+						errors={fields.email.errors}
+						inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'username', dir: 'ltr', spellCheck: false }}
+					/>
+					<Field
+						label="كلمة المرور"
+						errors={fields.password.errors}
+						inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'current-password', dir: 'ltr' }}
+					/>
+					<button type="submit" className="btn-primary w-full">
+						تسجيل الدخول
+					</button>
+				</Form>
+			</div>
+		</>
+	)
+}

@@ -1,0 +1,112 @@
+// The public sections of the URL map (docs: ../shared/DESIGN.md) and how the header groups them.
+// routes.ts registers the section pages from this list, so a link here cannot point nowhere.
+
+export interface SiteLink {
+	to: string
+	label: string
+}
+
+export interface SiteGroup {
+	label: string
+	links: SiteLink[]
+}
+
+
+export const applicationForms = [
+	{ to: '/apply/needy-families', label: 'طلب دعم الأسر المحتاجة (الدعم المقطوع)' },
+	{ to: '/apply/home-restoration', label: 'طلب ترميم منزل' },
+	{ to: '/apply/medical-case', label: 'طلب دعم حالة مرضية' },
+	{ to: '/apply/association-support', label: 'طلب دعم جمعية' },
+	{ to: '/apply/health-association-support', label: 'نوع الدعم للجمعيات الصحية' },
+	{ to: '/apply/institution-registration', label: 'تسجيل مؤسسة جديدة' },
+] as const satisfies readonly SiteLink[]
+
+export interface SectionPage {
+	path: string
+	title: string
+	/** One line that says what the page is for. */
+	lead: string
+	/** Child pages listed on this page. */
+	links?: readonly SiteLink[]
+}
+
+/** Pages whose content the content and application issues fill in; until then: title, lead and links. */
+export const sectionPages: readonly SectionPage[] = [
+	{ path: '/chairman-speech', title: 'كلمة رئيس مجلس الإدارة', lead: 'كلمة رئيس مجلس إدارة المؤسسة إلى المستفيدين والشركاء والداعمين.' },
+	{ path: '/organization-chart', title: 'الهيكل التنظيمي', lead: 'الهيكل التنظيمي للمؤسسة وإداراتها ولجانها.' },
+	{ path: '/board-members', title: 'أعضاء مجلس الإدارة', lead: 'أعضاء مجلس إدارة المؤسسة ومناصبهم.' },
+	{ path: '/committees', title: 'اللجان', lead: 'لجان المؤسسة الست: أعضاؤها ومهامها.' },
+	{ path: '/basic-regulation', title: 'اللائحة الأساسية', lead: 'اللائحة الأساسية المعتمدة للمؤسسة.' },
+	{ path: '/certificates/registration', title: 'شهادة التسجيل', lead: 'شهادة تسجيل المؤسسة لدى وزارة الموارد البشرية والتنمية الاجتماعية.' },
+	{ path: '/certificates/quality', title: 'شهادة الجودة', lead: 'شهادة الجودة الحاصلة عليها المؤسسة.' },
+	{ path: '/visual-identity', title: 'الهوية البصرية', lead: 'دليل الهوية البصرية للمؤسسة: الشعار والألوان والخطوط.' },
+	{ path: '/policies', title: 'السياسات واللوائح', lead: 'السياسات واللوائح المعتمدة في المؤسسة.' },
+	{ path: '/governance/2024', title: 'دليل الحوكمة 2024', lead: 'متطلبات الحوكمة لعام 2024 ووثائقها.' },
+	{ path: '/governance/2023', title: 'دليل الحوكمة 2023', lead: 'متطلبات الحوكمة لعام 2023 ووثائقها.' },
+	{ path: '/governance/2022', title: 'دليل الحوكمة 2022', lead: 'متطلبات الحوكمة لعام 2022 ووثائقها.' },
+	{ path: '/reports/yearly', title: 'التقارير السنوية', lead: 'التقارير السنوية لأعمال المؤسسة وإنجازاتها.' },
+	{ path: '/reports/financial', title: 'التقارير المالية', lead: 'القوائم المالية الربعية والسنوية للمؤسسة.' },
+	{ path: '/reports/workshops', title: 'تقارير ورش العمل', lead: 'تقارير ورش العمل التي نظمتها المؤسسة أو شاركت فيها.' },
+	{ path: '/projects/2023', title: 'المشاريع المدعومة 2023', lead: 'المشاريع التي دعمتها المؤسسة عام 2023.' },
+	{ path: '/projects/2022', title: 'المشاريع المدعومة 2022', lead: 'المشاريع التي دعمتها المؤسسة عام 2022.' },
+	{ path: '/news', title: 'الأخبار', lead: 'أخبار المؤسسة وفعالياتها.' },
+	{ path: '/gallery', title: 'معرض الصور', lead: 'صور من برامج المؤسسة وفعالياتها.' },
+	{ path: '/gallery/videos', title: 'معرض الفيديو', lead: 'مقاطع مرئية عن برامج المؤسسة وفعالياتها.' },
+	{ path: '/services', title: 'خدماتنا', lead: 'برامج المؤسسة لخدمة المستفيدين.' },
+	{
+		path: '/apply',
+		title: 'تقديم طلب',
+		lead: 'اختر البرنامج الذي تريد التقديم عليه، أو استعلم عن طلب سابق.',
+		links: [...applicationForms, { to: '/apply/status', label: 'الاستعلام عن طلب' }],
+	},
+	...applicationForms.map((form) => ({ path: form.to, title: form.label, lead: 'نموذج التقديم الإلكتروني لهذا البرنامج.' })),
+	{ path: '/apply/status', title: 'الاستعلام عن طلب', lead: 'استعلم عن حالة طلبك برقم الهوية ورقم الجوال.' },
+]
+
+/** A link to a page of this map, labelled with the page's own title unless another label is given. */
+function linkTo(path: string, label?: string): SiteLink {
+	const title = label ?? sectionPages.find((page) => page.path === path)?.title
+	if (!title) throw new Error(`site-map: no page at ${path}`)
+	return { to: path, label: title }
+}
+
+export const navigation: readonly (SiteLink | SiteGroup)[] = [
+	{ to: '/', label: 'الرئيسية' },
+	{
+		label: 'عن المؤسسة',
+		links: [
+			linkTo('/about', 'نبذة عن المؤسسة'),
+			...['/chairman-speech', '/organization-chart', '/board-members', '/committees'].map((path) => linkTo(path)),
+			...['/certificates/registration', '/certificates/quality', '/visual-identity'].map((path) => linkTo(path)),
+		],
+	},
+	{
+		label: 'الحوكمة',
+		links: ['/basic-regulation', '/policies', '/governance/2024', '/governance/2023', '/governance/2022'].map((path) => linkTo(path)),
+	},
+	{
+		label: 'التقارير',
+		links: ['/reports/yearly', '/reports/financial', '/reports/workshops', '/projects/2023', '/projects/2022'].map((path) => linkTo(path)),
+	},
+	{
+		label: 'المركز الإعلامي',
+		links: ['/news', '/gallery', '/gallery/videos'].map((path) => linkTo(path)),
+	},
+	{ to: '/services', label: 'خدماتنا' },
+	{
+		label: 'الطلبات',
+		links: [linkTo('/apply'), ...applicationForms, linkTo('/apply/status')],
+	},
+	{ to: '/contact', label: 'تواصل معنا' },
+]
+
+export function findSectionPage(pathname: string): SectionPage | undefined {
+	const path = pathname.replace(/\/+$/, '').toLowerCase() || '/'
+	return sectionPages.find((page) => page.path === path)
+}
+
+
+/** Every public path the header links to. */
+export function navigationPaths(): string[] {
+	return navigation.flatMap((item) => ('links' in item ? item.links.map((link) => link.to) : [item.to]))
+}

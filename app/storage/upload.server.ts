@@ -1,0 +1,246 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import fsp from 'node:fs/promises'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
+import busboy from 'busboy'
+import { fileTypeFromFile } from 'file-type'
+import type { FileStorage } from '#app/storage/file-storage.server.ts'
+
+export interface UploadLimits {
+	maxFileBytes: number
+	/** Per text field; default 10 000. */
+	maxFieldBytes?: number
+	/** Default 20. */
+	maxFields?: number
+}
+
+/** What a kind of upload accepts, judged by the bytes (file-type), never by the client's name or Content-Type. */
+export interface UploadKind<Mime extends string, Refusal extends string> {
+	accept: (mime: string) => mime is Mime
+	/** The error when the bytes are of another type, or of no known type. */
+	refusal: Refusal
+	/** The original name when nothing is left of the client's after cleaning. */
+	fallbackName: string
+}
+
+export interface ReceivedFile<Mime extends string = string> {
+	tempPath: string
+	originalName: string
+	size: number
+	sha256: string
+	mime: Mime
+}
+
+export type UploadResult<Mime extends string = 'application/pdf', Refusal extends string = 'not-pdf'> =
+	| { ok: true; fields: Record<string, string>; file: ReceivedFile<Mime> }
+	/** No file part, or an empty file input. */
+	| { ok: true; fields: Record<string, string>; file: null }
+	| { ok: false; fields: Record<string, string>; error: 'too-large' | Refusal | 'bad-request' }
+
+/** One named file of a multi-file form: kept, or refused for itself while the others may be fine. */
+export type PartResult<Mime extends string = string, Refusal extends string = string> = { ok: true; file: ReceivedFile<Mime> } | { ok: false; error: 'too-large' | Refusal }
+
+type AnyKind = UploadKind<string, string>
+type KindMime<K> = K extends UploadKind<infer Mime, string> ? Mime : never
+type KindRefusal<K> = K extends UploadKind<string, infer Refusal> ? Refusal : never
+
+/** Only the parts that carried a file. */
+type PartsOf<Kinds extends Record<string, AnyKind>> = { [Name in keyof Kinds]?: PartResult<KindMime<Kinds[Name]>, KindRefusal<Kinds[Name]>> }
+
+export type UploadsResult<Kinds extends Record<string, AnyKind>> =
+	| { ok: true; fields: Record<string, string>; parts: PartsOf<Kinds> }
+	/** The request itself is broken or cut off: nothing is kept. */
+	| { ok: false; fields: Record<string, string>; error: 'bad-request' }
+
+interface SavedFile {
+	size: number
+	sha256: string
+}
+
+const pdf: UploadKind<'application/pdf', 'not-pdf'> = {
+	accept: (mime): mime is 'application/pdf' => mime === 'application/pdf',
+	refusal: 'not-pdf',
+	fallbackName: 'file.pdf',
+}
+
+/** What a PDF-only file input accepts. */
+export const pdfUpload = pdf
+
+/** `receiveUpload` for one PDF. */
+export function receivePdfUpload(request: Request, storage: FileStorage, limits: UploadLimits): Promise<UploadResult> {
+	return receiveUpload(request, storage, limits, pdf)
+}
+
+/**
+ * Streams a multipart request's one file to a temp file of `storage`, with its small text fields,
+ * and keeps it only when its bytes are of a type `kind` accepts. The file part may have any name.
+ * On success the caller adopts the temp file or removes it; on any failure nothing is left on disk.
+ * Failures on our side (disk full, permissions) throw rather than blame the request.
+ */
+export async function receiveUpload<Mime extends string, Refusal extends string>(
+	request: Request,
+	storage: FileStorage,
+	limits: UploadLimits,
+	kind: UploadKind<Mime, Refusal>,
+): Promise<UploadResult<Mime, Refusal>> {
+	const result = await receiveParts(request, storage, limits, () => kind, 1)
+	if (!result.ok) return result
+	const [part] = result.parts.values()
+	if (!part) return { ok: true, fields: result.fields, file: null }
+	return part.ok ? { ok: true, fields: result.fields, file: part.file as ReceivedFile<Mime> } : { ok: false, fields: result.fields, error: part.error as 'too-large' | Refusal }
+}
+
+/**
+ * `receiveUpload` for a form with several file inputs, each named in `kinds` with what it accepts;
+ * parts of other names are ignored. Each file is kept or refused on its own (a good photo is not
+ * lost because the PDF beside it is too large); the caller adopts or removes every kept temp file.
+ */
+export async function receiveUploads<Kinds extends Record<string, AnyKind>>(request: Request, storage: FileStorage, limits: UploadLimits, kinds: Kinds): Promise<UploadsResult<Kinds>> {
+	const result = await receiveParts(request, storage, limits, (name) => (Object.hasOwn(kinds, name) ? kinds[name] : undefined), Object.keys(kinds).length)
+	if (!result.ok) return result
+	return { ok: true, fields: result.fields, parts: Object.fromEntries(result.parts) as PartsOf<Kinds> }
+}
+
+interface Incoming {
+	kind: AnyKind
+	tempPath: string
+	originalName: string
+	saving: Promise<SavedFile>
+	tooLarge: boolean
+}
+
+async function receiveParts(
+	request: Request,
+	storage: FileStorage,
+	limits: UploadLimits,
+	kindFor: (partName: string) => AnyKind | undefined,
+	maxFiles: number,
+): Promise<{ ok: true; fields: Record<string, string>; parts: Map<string, PartResult> } | { ok: false; fields: Record<string, string>; error: 'bad-request' }> {
+	// No prototype, so a field named __proto__ is just a field.
+	const fields: Record<string, string> = Object.create(null)
+	const contentType = request.headers.get('content-type') ?? ''
+	if (contentType.split(';')[0]?.trim().toLowerCase() !== 'multipart/form-data' || !request.body) {
+		return { ok: false, fields, error: 'bad-request' }
+	}
+	let parser: busboy.Busboy
+	try {
+		parser = busboy({
+			headers: { 'content-type': contentType },
+			// Browsers send file names as raw UTF-8; busboy's default, latin1, would garble Arabic names.
+			defParamCharset: 'utf8',
+			limits: {
+				files: maxFiles,
+				// One byte more than allowed, so that "truncated" means "too large".
+				fileSize: limits.maxFileBytes + 1,
+				fields: limits.maxFields ?? 20,
+				fieldSize: limits.maxFieldBytes ?? 10_000,
+			},
+		})
+	} catch {
+		// No boundary in the header.
+		return { ok: false, fields, error: 'bad-request' }
+	}
+
+	const incoming = new Map<string, Incoming>()
+	// A cut-off or dropped field would otherwise pass on silently as a shorter or missing value.
+	let fieldsTruncated = false
+	let writeError: unknown
+
+	parser.on('field', (name, value, info) => {
+		if (info.valueTruncated) fieldsTruncated = true
+		else if (!Object.hasOwn(fields, name)) fields[name] = value
+	})
+	parser.on('fieldsLimit', () => {
+		fieldsTruncated = true
+	})
+	parser.on('file', (name, stream, info) => {
+		const kind = kindFor(name)
+		// An empty file input arrives as a part without a file name; a second file of one name is not ours to keep.
+		if (!info.filename || !kind || incoming.has(name)) {
+			stream.resume()
+			return
+		}
+		const tempPath = storage.tempPath()
+		const saving = saveFile(stream, tempPath)
+		const part: Incoming = { kind, tempPath, originalName: cleanFileName(info.filename, kind.fallbackName), saving, tooLarge: false }
+		stream.once('limit', () => {
+			part.tooLarge = true
+		})
+		saving.catch((error: unknown) => {
+			// busboy breaks the file stream only while failing itself, so any other failure is the disk's.
+			if (parser.errored) return
+			writeError = error
+			// Nobody reads the file stream any more: busboy would wait for that forever.
+			parser.destroy(error as Error)
+		})
+		incoming.set(name, part)
+	})
+
+	let broken = false
+	try {
+		await pipeline(Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>), parser)
+	} catch {
+		// The client went away, or the body is not well-formed multipart.
+		broken = true
+	}
+
+	const kept = new Set<string>()
+	try {
+		// Every write settles before any temp file is judged or removed, so none can be recreated.
+		const saved = await Promise.allSettled([...incoming.values()].map((part) => part.saving))
+		if (writeError) throw writeError
+		if (broken || fieldsTruncated || saved.some((outcome) => outcome.status === 'rejected')) return { ok: false, fields, error: 'bad-request' }
+		const parts = new Map<string, PartResult>()
+		for (const [[name, part], outcome] of zip([...incoming], saved)) {
+			if (outcome.status !== 'fulfilled') continue
+			if (part.tooLarge) {
+				parts.set(name, { ok: false, error: 'too-large' })
+				continue
+			}
+			// The part's Content-Type and file name are the client's say-so; the bytes are not.
+			const mime = (await fileTypeFromFile(part.tempPath))?.mime
+			if (mime === undefined || !part.kind.accept(mime)) {
+				parts.set(name, { ok: false, error: part.kind.refusal })
+				continue
+			}
+			kept.add(part.tempPath)
+			parts.set(name, { ok: true, file: { tempPath: part.tempPath, originalName: part.originalName, ...outcome.value, mime } })
+		}
+		return { ok: true, fields, parts }
+	} finally {
+		await Promise.all([...incoming.values()].filter((part) => !kept.has(part.tempPath)).map((part) => fsp.rm(part.tempPath, { force: true })))
+	}
+}
+
+function zip<A, B>(left: readonly A[], right: readonly B[]): [A, B][] {
+	return left.map((item, index) => [item, right[index]!])
+}
+
+/** Streams a file part to disk, hashing and counting on the way. */
+async function saveFile(source: Readable, tempPath: string): Promise<SavedFile> {
+	const hash = createHash('sha256')
+	let size = 0
+	await pipeline(
+		source,
+		async function* (chunks: AsyncIterable<Buffer>) {
+			for await (const chunk of chunks) {
+				hash.update(chunk)
+				size += chunk.length
+				yield chunk
+			}
+		},
+		fs.createWriteStream(tempPath, { flags: 'wx' }),
+	)
+	return { size, sha256: hash.digest('hex') }
+}
+
+// Control characters, and the bidi controls that can disguise an extension ("fdp.exe" shown as "exe.pdf").
+const unsafeCharacters = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu
+
+function cleanFileName(filename: string, fallback: string): string {
+	const base = filename.split(/[/\\]/).pop() ?? ''
+	const name = Array.from(base.replace(unsafeCharacters, '').trim()).slice(0, 200).join('')
+	return name || fallback
+}

@@ -1,0 +1,77 @@
+import path from 'node:path'
+import { z } from 'zod'
+
+const booleanString = z
+	.enum(['true', 'false', '1', '0'])
+	.transform((value) => value === 'true' || value === '1')
+
+const envSchema = z.object({
+	NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
+	PORT: z.coerce.number({ error: 'must be a port number (1-65535)' }).int().min(1).max(65535).default(3000),
+	DATA_DIR: z.string().min(1).default('./data'),
+	DATABASE_URL: z
+		.string()
+		.regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+		.optional(),
+	ADMIN_EMAIL: z.email().optional(),
+	ADMIN_PASSWORD: z.string().min(10, 'must be at least 10 characters').optional(),
+	/** Public origin(s) of the site, comma separated, when it runs behind a proxy under another host. */
+	APP_ORIGIN: z
+		.string()
+		.optional()
+		.transform((value, ctx) => {
+			const origins = (value ?? '')
+				.split(',')
+				.map((item) => item.trim())
+				.filter(Boolean)
+			for (const origin of origins) {
+				try {
+					if (new URL(origin).origin !== origin) throw new Error()
+				} catch {
+					ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin like https://example.org` })
+				}
+			}
+			return origins
+		}),
+	/** Session cookies are Secure in production; set false only to serve production over plain http on a LAN. */
+	COOKIE_SECURE: booleanString.optional(),
+	SESSION_DAYS: z.coerce.number({ error: 'must be a number of days (1-90)' }).int().min(1).max(90).default(7),
+	/** Outgoing mail, e.g. smtps://user:password@smtp.example.org:465; unset means nothing is e-mailed. */
+	SMTP_URL: z
+		.string()
+		.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+		.optional(),
+	MAIL_FROM: z.string().min(3).default('مؤسسة عطاء الخيرية <no-reply@ataa.org.sa>'),
+	/** Largest PDF an applicant may upload, in megabytes. */
+	UPLOAD_MAX_MB: z.coerce.number({ error: 'must be a number of megabytes' }).positive().max(100).default(10),
+	/** Honour X-Forwarded-* headers (set when behind a reverse proxy). */
+	TRUST_PROXY: booleanString.default(false),
+})
+
+export type Env = z.infer<typeof envSchema> & { dataDir: string; cookieSecure: boolean }
+
+export class EnvError extends Error {
+	override name = 'EnvError'
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+	const result = envSchema.safeParse(source)
+	if (!result.success) {
+		const lines = result.error.issues.map((issue) => `  - ${issue.path.join('.') || 'env'}: ${issue.message}`)
+		throw new EnvError(`Invalid environment configuration:\n${lines.join('\n')}`)
+	}
+	const env = result.data
+	return {
+		...env,
+		dataDir: path.resolve(env.DATA_DIR),
+		cookieSecure: env.COOKIE_SECURE ?? env.NODE_ENV === 'production',
+	}
+}
+
+let cached: Env | undefined
+
+/** The parsed environment; parsed once, on first use (start-up calls it first so a bad value stops the app). */
+export function getEnv(): Env {
+	cached ??= parseEnv()
+	return cached
+}

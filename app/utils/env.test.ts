@@ -1,0 +1,35 @@
+import { describe, expect, test } from 'vitest'
+import { EnvError, parseEnv } from './env.server.ts'
+
+describe('parseEnv', () => {
+	test('defaults: port 3000, ./data, embedded database, Secure cookies only in production', () => {
+		const env = parseEnv({})
+		expect(env.PORT).toBe(3000)
+		expect(env.dataDir).toMatch(/\/data$/)
+		expect(env.DATABASE_URL).toBeUndefined()
+		expect(env.cookieSecure).toBe(false)
+		expect(parseEnv({ NODE_ENV: 'production' }).cookieSecure).toBe(true)
+		expect(parseEnv({ NODE_ENV: 'production', COOKIE_SECURE: 'false' }).cookieSecure).toBe(false)
+	})
+
+	test('reads the values it is given', () => {
+		const env = parseEnv({ PORT: '8080', DATA_DIR: '/srv/ataa', DATABASE_URL: 'postgres://u@db:5432/ataa', APP_ORIGIN: 'https://ataa.org.sa, https://www.ataa.org.sa' })
+		expect(env.PORT).toBe(8080)
+		expect(env.dataDir).toBe('/srv/ataa')
+		expect(env.DATABASE_URL).toBe('postgres://u@db:5432/ataa')
+		expect(env.APP_ORIGIN).toEqual(['https://ataa.org.sa', 'https://www.ataa.org.sa'])
+	})
+
+	test.each([
+		[{ PORT: 'abc' }, 'PORT'],
+		[{ PORT: '70000' }, 'PORT'],
+		[{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+		[{ ADMIN_EMAIL: 'not-an-email' }, 'ADMIN_EMAIL'],
+		[{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+		[{ APP_ORIGIN: 'https://ataa.org.sa/path' }, 'APP_ORIGIN'],
+		[{ COOKIE_SECURE: 'maybe' }, 'COOKIE_SECURE'],
+	])('a bad value stops start-up with a message naming it: %o', (source, name) => {
+		expect(() => parseEnv(source)).toThrow(EnvError)
+		expect(() => parseEnv(source)).toThrow(new RegExp(`- ${name}:`))
+	})
+})

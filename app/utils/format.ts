@@ -1,0 +1,98 @@
+// Shared display helpers: one place decides how dates, numbers, money and phones look.
+// Digits are Western (0-9), as Saudi government and bank sites show them, so an ID or a phone
+// number reads the same on screen as on the card; see docs/decisions/001-stack.md.
+
+const LOCALE = 'ar-SA-u-nu-latn'
+const TIME_ZONE = 'Asia/Riyadh'
+
+const gregorianParts = new Intl.DateTimeFormat(`${LOCALE}-ca-gregory`, {
+	timeZone: TIME_ZONE,
+	year: 'numeric',
+	month: 'long',
+	day: '2-digit',
+})
+
+const hijriFormat = new Intl.DateTimeFormat(`${LOCALE}-ca-islamic-umalqura`, {
+	timeZone: TIME_ZONE,
+	year: 'numeric',
+	month: 'long',
+	day: 'numeric',
+})
+
+const timeFormat = new Intl.DateTimeFormat(`${LOCALE}-ca-gregory`, {
+	timeZone: TIME_ZONE,
+	hour: 'numeric',
+	minute: '2-digit',
+})
+
+const numberFormat = new Intl.NumberFormat(LOCALE)
+const moneyFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'SAR' })
+
+function toDate(value: Date | string | number): Date {
+	return value instanceof Date ? value : new Date(value)
+}
+
+/** Gregorian, in the spec's yyyy-MMM-dd order with the Arabic month name: «2026-نوفمبر-22». */
+export function formatDate(value: Date | string | number): string {
+	const parts = gregorianParts.formatToParts(toDate(value))
+	const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? ''
+	return `${get('year')}-${get('month')}-${get('day')}`
+}
+
+/** Umm al-Qura (Saudi official) Hijri date: «2 جمادى الآخرة 1448 هـ». */
+export function formatHijri(value: Date | string | number): string {
+	return hijriFormat.format(toDate(value))
+}
+
+/** Gregorian with the Hijri date beside it, for dates that matter (news, cases). */
+export function formatDateWithHijri(value: Date | string | number): string {
+	return `${formatDate(value)} (${formatHijri(value)})`
+}
+
+export function formatDateTime(value: Date | string | number): string {
+	return `${formatDate(value)} ${timeFormat.format(toDate(value))}`
+}
+
+export function formatNumber(value: number): string {
+	return numberFormat.format(value)
+}
+
+const sizeFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 })
+
+/** A file's size as people read it: «240 كيلوبايت», «1.5 ميغابايت». */
+export function formatFileSize(bytes: number): string {
+	if (bytes < 1024) return `${numberFormat.format(bytes)} بايت`
+	if (bytes < 1024 * 1024) return `${sizeFormat.format(Math.max(1, Math.round(bytes / 1024)))} كيلوبايت`
+	return `${sizeFormat.format(bytes / (1024 * 1024))} ميغابايت`
+}
+
+/** Saudi riyals for ar-SA. */
+export function formatMoney(value: number): string {
+	return moneyFormat.format(value)
+}
+
+/** Arabic-Indic (٠-٩) and Eastern Arabic-Indic (۰-۹) digits to 0-9. */
+export function toWesternDigits(value: string): string {
+	return value.replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660)).replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
+}
+
+/**
+ * A Saudi mobile number in any usual spelling (05XXXXXXXX, 5XXXXXXXX, +966 5X…, 00966 5X…, with
+ * spaces or dashes, Arabic-Indic digits) as stored: +9665XXXXXXXX. Anything else gives null.
+ */
+export function normaliseSaudiMobile(input: string): string | null {
+	const digits = toWesternDigits(input).replace(/[\s\-().]/g, '')
+	const match = /^(?:\+966|00966|966|0)?(5\d{8})$/.exec(digits)
+	return match ? `+966${match[1]}` : null
+}
+
+/** A stored +9665XXXXXXXX shown as 05XXXXXXXX; anything else is shown as it is. */
+export function formatSaudiMobile(stored: string): string {
+	const match = /^\+966(5\d{8})$/.exec(stored)
+	return match ? `0${match[1]}` : stored
+}
+
+/** A landline or unified number as typed, digits normalised (01XXXXXXXX, 920XXXXXX). */
+export function formatPhone(value: string): string {
+	return toWesternDigits(value).trim()
+}

@@ -1,0 +1,13 @@
+import net from 'node:net'
+
+/** A TCP port free on 127.0.0.1 right now (the OS picks it). */
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const probe = net.createServer()
+		probe.once('error', reject)
+		probe.listen(0, '127.0.0.1', () => {
+			const address = probe.address()
+			probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+		})
+	})
+}

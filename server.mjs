@@ -1,0 +1,68 @@
+// Ataa's HTTP server: Express 5 serving the React Router build. NODE_ENV is set before anything
+// loads React, so React runs its production build (docs/decisions/001-stack.md).
+process.env.NODE_ENV = 'production'
+
+const path = await import('node:path')
+const { fileURLToPath } = await import('node:url')
+const { default: express } = await import('express')
+const { default: compression } = await import('compression')
+const { createRequestHandler } = await import('@react-router/express')
+
+const root = path.dirname(fileURLToPath(import.meta.url))
+const build = await import(path.join(root, 'build/server/index.js'))
+/** @type {{ prepare: (log?: (line: string) => void) => Promise<unknown>, shutdown: () => Promise<void>, getEnv: () => { PORT: number, TRUST_PROXY: boolean }, allowOrigin: (method: string, url: string, headers: import('node:http').IncomingHttpHeaders) => boolean }} */
+const lifecycle = build.entry.module
+
+try {
+	await lifecycle.prepare()
+} catch (error) {
+	console.error(error instanceof Error && error.name === 'EnvError' ? error.message : error)
+	console.error('Ataa did not start.')
+	process.exit(1)
+}
+
+const { PORT: port, TRUST_PROXY: trustProxy } = lifecycle.getEnv()
+const app = express()
+app.disable('x-powered-by')
+app.set('trust proxy', trustProxy)
+
+app.use((req, res, next) => {
+	// The app reads the client's address from this header; whatever a client sent under it is replaced.
+	req.headers['x-ataa-client-ip'] = req.ip ?? 'unknown'
+	res.set({
+		'X-Content-Type-Options': 'nosniff',
+		'Referrer-Policy': 'strict-origin-when-cross-origin',
+		'X-Frame-Options': 'DENY',
+		'Cross-Origin-Opener-Policy': 'same-origin',
+		'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+	})
+	next()
+})
+app.use((req, res, next) => {
+	if (lifecycle.allowOrigin(req.method, `${req.protocol}://${req.get('host')}${req.originalUrl}`, req.headers)) return next()
+	res.status(403).type('text/plain; charset=utf-8').send('طلب مرفوض: مصدر الطلب غير موثوق')
+})
+app.use(compression())
+// Hashed file names: cached for a year and never revalidated.
+app.use('/assets', express.static(path.join(root, 'build/client/assets'), { immutable: true, maxAge: '1y' }))
+app.use(express.static(path.join(root, 'build/client'), { maxAge: '1h' }))
+app.use(createRequestHandler({ build, mode: 'production' }))
+
+const server = app.listen(port, () => {
+	console.log(`Ataa is serving on http://localhost:${port}`)
+})
+
+let stopping = false
+/** @param {string} signal */
+async function stop(signal) {
+	if (stopping) return
+	stopping = true
+	console.log(`${signal}: closing`)
+	setTimeout(() => process.exit(1), 10_000).unref()
+	server.close()
+	server.closeIdleConnections()
+	await lifecycle.shutdown()
+	process.exit(0)
+}
+process.on('SIGTERM', () => void stop('SIGTERM'))
+process.on('SIGINT', () => void stop('SIGINT'))

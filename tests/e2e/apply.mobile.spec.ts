@@ -1,0 +1,314 @@
+import { expect, test, type Page } from '@playwright/test'
+import { minimalPdf } from '#tests/fixtures/pdf.ts'
+import { randomNationalId } from '#tests/fixtures/needy-families.ts'
+import { expectNoAxeViolations, signIn } from './utils.ts'
+
+const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(minimalPdf()) })
+const fakePdf = { name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('this is only text pretending to be a PDF') }
+
+async function expectErrors(page: Page, ...messages: string[]) {
+	const summary = page.getByRole('alert').filter({ hasText: 'يوجد خطأ في البيانات المدخلة' })
+	await expect(summary).toBeVisible()
+	for (const message of messages) await expect(summary).toContainText(message)
+	await expect(page).toHaveTitle(/^خطأ: /)
+}
+
+const next = (page: Page) => page.getByRole('button', { name: 'حفظ ومتابعة' }).click()
+const onStep = (page: Page, title: string) => expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+
+async function fillBasic(page: Page, nationalId: string) {
+	await page.getByLabel('الاسم الرباعي').fill('عبدالله محمد سعد القحطاني')
+	await page.getByLabel('رقم الهوية أو الإقامة').fill(nationalId)
+	await page.getByLabel('رقم الجوال', { exact: true }).fill('0551234567')
+	await page.getByLabel('المدينة').fill('الرياض')
+}
+
+async function fillReferrer(page: Page, index: number, name: string, type: string) {
+	const person = page.getByRole('group', { name: `المعرّف ${index}` })
+	await person.getByLabel('الاسم').fill(name)
+	await person.getByLabel('العنوان الوطني').fill(`RRSA${1000 + index}`)
+	await person.getByLabel('صفة المعرّف').selectOption({ label: type })
+}
+
+// One at a time: the intake test below pauses applications for a moment.
+test.describe.configure({ mode: 'serial' })
+
+test('a family applies on a phone: every step, its errors, files, check and submit; then the lookup shows it', async ({ page, browser }) => {
+	// The whole journey (seven steps, their errors, four uploads): a longer budget than one screen's.
+	test.setTimeout(120_000)
+	const nationalId = randomNationalId()
+	await page.goto('/apply/needy-families')
+	await expectNoAxeViolations(page)
+	await page.getByRole('link', { name: 'ابدأ الطلب' }).click()
+
+	// 1-1 basic info
+	await onStep(page, 'البيانات الأساسية')
+	await next(page)
+	await expectErrors(page, 'الرجاء كتابة الاسم الرباعي', 'الرجاء كتابة رقم الهوية', 'الرجاء كتابة رقم الجوال')
+	await expect(page.getByRole('alert').getByRole('link', { name: 'الرجاء كتابة الاسم الرباعي' })).toHaveAttribute('href', /^#/)
+	await expectNoAxeViolations(page)
+	await fillBasic(page, '1000000000')
+	await next(page)
+	await expectErrors(page, 'رقم الهوية غير صحيح')
+	await page.getByLabel('رقم الهوية أو الإقامة').fill(nationalId)
+	await next(page)
+
+	// The private link and the reference, shown once the case exists.
+	await expect(page.getByText('تم حفظ بياناتك وإنشاء طلبك.')).toBeVisible()
+	const reference = (await page.locator('strong[dir="ltr"]').textContent())!.trim()
+	expect(reference).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/)
+	const privateUrl = (await page.getByText(/\/apply\/r\//).textContent())!.trim()
+	await expectNoAxeViolations(page)
+	await page.getByRole('link', { name: 'متابعة الطلب' }).click()
+
+	// 1-2 bank
+	await onStep(page, 'البيانات البنكية')
+	await expect(page.getByLabel('رقم الحساب (الآيبان)')).toHaveValue('SA')
+	await next(page)
+	await expectErrors(page, 'الرجاء كتابة رقم الحساب (الآيبان)')
+	await page.getByLabel('رقم الحساب (الآيبان)').fill('SA03 8000 0000 6080 1016 7519')
+	await next(page)
+
+	// 1-3 financial
+	await onStep(page, 'الوضع المالي')
+	await next(page)
+	await expectErrors(page, 'الرجاء كتابة صافي دخل الأسرة الشهري')
+	await page.getByLabel('صافي دخل الأسرة الشهري (ريال)').fill('2500')
+	await next(page)
+
+	// 1-4 family members: none is not enough; add two, delete one.
+	await onStep(page, 'أفراد الأسرة')
+	await next(page)
+	await expectErrors(page, 'الرجاء إضافة فرد واحد على الأقل')
+	await page.getByRole('button', { name: 'إضافة', exact: true }).click()
+	await expectErrors(page, 'الرجاء كتابة الاسم', 'الرجاء اختيار صلة القرابة')
+	await page.getByLabel('الاسم').fill('نورة')
+	await page.getByLabel('صلة القرابة').selectOption({ label: 'زوجة' })
+	await page.getByLabel('العمر').fill('38')
+	await page.getByRole('button', { name: 'إضافة', exact: true }).click()
+	await expect(page.getByText('أفراد الأسرة (1)')).toBeVisible()
+	// The add form is empty again for the next member.
+	await expect(page.getByLabel('الاسم')).toHaveValue('')
+	await page.getByLabel('الاسم').fill('سعد')
+	await page.getByLabel('صلة القرابة').selectOption({ label: 'ابن' })
+	await page.getByRole('button', { name: 'إضافة', exact: true }).click()
+	await expect(page.getByText('أفراد الأسرة (2)')).toBeVisible()
+	await page.getByRole('button', { name: 'حذف سعد' }).click()
+	await expect(page.getByText('أفراد الأسرة (1)')).toBeVisible()
+	await expect(page.locator('#rows')).not.toContainText('سعد')
+	await next(page)
+
+	// 1-5 three referrers, at least one official.
+	await onStep(page, 'المعرّفون')
+	await expect(page.getByRole('link', { name: /نموذج المعرّف للطباعة/ })).toHaveAttribute('href', '/apply/referrer-form')
+	await next(page)
+	await expectErrors(page, 'المعرّف 1: الرجاء كتابة الاسم')
+	await fillReferrer(page, 1, 'جار الأسرة', 'أخرى')
+	await fillReferrer(page, 2, 'صديق العائلة', 'أخرى')
+	await fillReferrer(page, 3, 'قريب', 'أخرى')
+	await next(page)
+	await expectErrors(page, 'يجب أن يكون أحد المعرّفين على الأقل معرّفاً رسمياً')
+	await fillReferrer(page, 1, 'الشيخ فهد العتيبي', 'شيخ القبيلة')
+	await next(page)
+
+	// 1-6 services: nothing is required, but «other» needs its text.
+	await onStep(page, 'الخدمات المطلوبة')
+	await page.getByLabel('سلة غذائية').check()
+	await page.getByRole('checkbox', { name: 'خدمات أخرى' }).check()
+	await next(page)
+	await expectErrors(page, 'الرجاء كتابة خدمات أخرى')
+	await page.getByRole('checkbox', { name: 'خدمات أخرى' }).uncheck()
+	await next(page)
+
+	// 1-7 files: the required ones first; a text file dressed as PDF is refused.
+	await onStep(page, 'المرفقات ورسالة المستفيد')
+	await next(page)
+	await expectErrors(page, 'الرجاء إرفاق صورة الهوية أو الإقامة', 'الرجاء إرفاق سجل الأسرة')
+	const identity = page.getByRole('region', { name: /صورة الهوية أو الإقامة/ })
+	await identity.getByLabel(/اختر ملف PDF/).setInputFiles(fakePdf)
+	await identity.getByRole('button', { name: 'رفع الملف' }).click()
+	await expect(identity.getByRole('alert')).toHaveText(/الملف ليس PDF/)
+	await identity.getByLabel(/اختر ملف PDF/).setInputFiles(pdf('هوية.pdf'))
+	await identity.getByRole('button', { name: 'رفع الملف' }).click()
+	await expect(identity.getByRole('listitem').filter({ hasText: 'هوية.pdf' })).toBeVisible()
+	const family = page.getByRole('region', { name: /سجل الأسرة/ })
+	await family.getByLabel(/اختر ملف PDF/).setInputFiles(pdf('سجل.pdf'))
+	await family.getByRole('button', { name: 'رفع الملف' }).click()
+	await expect(family.getByRole('listitem').filter({ hasText: 'سجل.pdf' })).toBeVisible()
+	const fileHref = await identity.getByRole('link', { name: /عرض/ }).getAttribute('href')
+	const download = await page.request.get(fileHref!)
+	expect(download.status()).toBe(200)
+	expect(download.headers()['content-disposition']).toContain('attachment')
+	expect(download.headers()['x-content-type-options']).toBe('nosniff')
+	expect((await download.body()).subarray(0, 5).toString()).toBe('%PDF-')
+	await expectNoAxeViolations(page)
+	await page.getByLabel('رسالة المستفيد (اختياري)').fill('نرجو النظر في حالتنا.')
+	await next(page)
+
+	// Check your answers, then submit with the acknowledgement.
+	await onStep(page, 'راجع بياناتك قبل الإرسال')
+	await expect(page.getByText('نورة')).toBeVisible()
+	await expect(page.getByText('الشيخ فهد العتيبي')).toBeVisible()
+	await expectNoAxeViolations(page)
+	await page.getByRole('button', { name: 'إرسال الطلب' }).click()
+	await expectErrors(page, 'الرجاء الإقرار بصحة البيانات قبل إرسال الطلب')
+	await page.getByLabel(/أقر بأن جميع البيانات/).check()
+	await page.getByRole('button', { name: 'إرسال الطلب' }).click()
+	await onStep(page, 'تم إرسال طلبك')
+	await expect(page.getByText(reference)).toBeVisible()
+
+	// Submitted: the steps no longer open for editing.
+	await page.goto(`${privateUrl}/financial`)
+	await expect(page).toHaveURL(privateUrl)
+	await expect(page.getByText('جديد', { exact: true })).toBeVisible()
+
+	// The lookup shows it as new, without the private link.
+	await page.goto('/apply/status')
+	await page.getByLabel('رقم الهوية أو الإقامة').fill(nationalId)
+	await page.getByLabel('رقم الجوال').fill('0551234567')
+	await page.getByRole('button', { name: 'استعلام' }).click()
+	const result = page.getByRole('listitem').filter({ hasText: reference })
+	await expect(result).toContainText('جديد')
+	await expect(result).toContainText('طلب دعم الأسر المحتاجة')
+	await expect(page.locator('body')).not.toContainText('/apply/r/')
+	await expectNoAxeViolations(page)
+
+	// A second application with the same ID is refused and creates nothing.
+	await page.goto('/apply/needy-families/new')
+	await onStep(page, 'البيانات الأساسية')
+	await fillBasic(page, nationalId)
+	await next(page)
+	await expectErrors(page, 'المستفيد مسجل مسبقاً')
+	await expect(page.getByRole('link', { name: 'استعلم عن حالة طلبك' })).toHaveAttribute('href', '/apply/status')
+
+	// Another browser without the token sees nothing.
+	const stranger = await browser.newContext()
+	const other = await stranger.newPage()
+	const forgedToken = 'A'.repeat(43)
+	expect((await other.goto(`/apply/r/${forgedToken}`))?.status()).toBe(404)
+	expect((await other.request.get(fileHref!.replace(/\/apply\/r\/[^/]+/, `/apply/r/${forgedToken}`))).status()).toBe(404)
+	const forged = await other.request.post('/apply/needy-families/new', { headers: { Origin: 'http://evil.example' }, form: { Full_Name: 'x' } })
+	expect(forged.status()).toBe(403)
+	await stranger.close()
+
+	// Staff see the submitted application in the back office.
+	const staffContext = await browser.newContext()
+	const staff = await staffContext.newPage()
+	await signIn(staff, undefined, '/admin/cases')
+	await expect(staff.getByRole('row', { name: new RegExp(reference) })).toContainText('جديد')
+	await expectNoAxeViolations(staff)
+	await staffContext.close()
+})
+
+test('the same application works with JavaScript turned off, up to the confirmation', async ({ browser }) => {
+	const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } })
+	const page = await context.newPage()
+	const nationalId = randomNationalId()
+	await page.goto('/apply/needy-families/new')
+	await next(page)
+	await expectErrors(page, 'الرجاء كتابة الاسم الرباعي')
+	await fillBasic(page, nationalId)
+	await next(page)
+	await expect(page.getByText('تم حفظ بياناتك وإنشاء طلبك.')).toBeVisible()
+	await page.getByRole('link', { name: 'متابعة الطلب' }).click()
+
+	await onStep(page, 'البيانات البنكية')
+	await page.getByLabel('رقم الحساب (الآيبان)').fill('SA0380000000608010167519')
+	await next(page)
+	await onStep(page, 'الوضع المالي')
+	await page.getByLabel('صافي دخل الأسرة الشهري (ريال)').fill('1800')
+	await next(page)
+
+	await onStep(page, 'أفراد الأسرة')
+	await page.getByLabel('الاسم').fill('فاطمة')
+	await page.getByLabel('صلة القرابة').selectOption({ label: 'ابنة' })
+	await page.getByRole('button', { name: 'إضافة', exact: true }).click()
+	await expect(page.getByText('أفراد الأسرة (1)')).toBeVisible()
+	await next(page)
+
+	await onStep(page, 'المعرّفون')
+	await fillReferrer(page, 1, 'عمدة الحي', 'عمدة الحي أو القرية')
+	await fillReferrer(page, 2, 'جار', 'أخرى')
+	await fillReferrer(page, 3, 'قريب', 'أخرى')
+	await next(page)
+
+	await onStep(page, 'الخدمات المطلوبة')
+	await page.getByRole('checkbox', { name: 'خدمات أخرى' }).check()
+	await next(page)
+	await expectErrors(page, 'الرجاء كتابة خدمات أخرى')
+	await page.getByLabel('خدمات أخرى: اذكرها').fill('ثلاجة')
+	await next(page)
+
+	await onStep(page, 'المرفقات ورسالة المستفيد')
+	for (const [slot, name] of [
+		['صورة الهوية أو الإقامة', 'id.pdf'],
+		['سجل الأسرة', 'family.pdf'],
+	] as const) {
+		const region = page.getByRole('region', { name: new RegExp(slot) })
+		await region.getByLabel(/اختر ملف PDF/).setInputFiles(pdf(name))
+		await region.getByRole('button', { name: 'رفع الملف' }).click()
+		await expect(page.getByRole('region', { name: new RegExp(slot) }).getByRole('listitem').filter({ hasText: name })).toBeVisible()
+	}
+	// A fake PDF is refused here too, with the reason on the page.
+	const other = page.getByRole('region', { name: /مرفقات أخرى/ })
+	await other.getByLabel(/اختر ملف PDF/).setInputFiles(fakePdf)
+	await other.getByRole('button', { name: 'رفع الملف' }).click()
+	await expect(page.getByRole('region', { name: /مرفقات أخرى/ }).getByRole('alert')).toHaveText(/الملف ليس PDF/)
+	await next(page)
+
+	await onStep(page, 'راجع بياناتك قبل الإرسال')
+	await page.getByLabel(/أقر بأن جميع البيانات/).check()
+	await page.getByRole('button', { name: 'إرسال الطلب' }).click()
+	await onStep(page, 'تم إرسال طلبك')
+	await context.close()
+})
+
+test('an admin pauses and closes intake; applicants see the notice, then cannot start; reopening restores it', async ({ page, browser }) => {
+	await signIn(page, undefined, '/admin/intake')
+	await expectNoAxeViolations(page)
+	const programme = page.locator('form').filter({ hasText: 'طلب دعم الأسر المحتاجة' })
+	const setState = async (label: RegExp) => {
+		await programme.getByRole('radio', { name: label }).check()
+		await programme.getByRole('button', { name: /حفظ/ }).click()
+		await expect(page.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	}
+	const visitor = await (await browser.newContext()).newPage()
+	try {
+		await programme.getByRole('textbox', { name: /تنبيه التوقف المؤقت/ }).fill('الدعم متوقف حالياً حتى نهاية الربع، وستُراجع الطلبات عند استئنافه.')
+		await setState(/موقوف مؤقتاً/)
+		await visitor.goto('/apply/needy-families')
+		await expect(visitor.getByRole('status')).toHaveText('الدعم متوقف حالياً حتى نهاية الربع، وستُراجع الطلبات عند استئنافه.')
+		await expect(visitor.getByRole('link', { name: 'ابدأ الطلب' })).toBeVisible()
+
+		await setState(/مغلق/)
+		await visitor.goto('/apply/needy-families')
+		await expect(visitor.getByText('التقديم على هذا البرنامج مغلق حالياً')).toBeVisible()
+		await expect(visitor.getByRole('link', { name: 'ابدأ الطلب' })).toHaveCount(0)
+		await visitor.goto('/apply/needy-families/new')
+		await expect(visitor).toHaveURL('/apply/needy-families')
+	} finally {
+		await setState(/مفتوح/)
+	}
+	await visitor.goto('/apply/needy-families')
+	await expect(visitor.getByRole('link', { name: 'ابدأ الطلب' })).toBeVisible()
+})
+
+test('a staff member filling in a form for a family may accept an ID that fails the checksum, with a reason', async ({ page }) => {
+	const valid = randomNationalId()
+	const failing = `${valid.slice(0, 9)}${(Number(valid[9]) + 1) % 10}`
+	// Applicants are never offered the override.
+	await page.goto('/apply/needy-families/new')
+	await expect(page.getByText('للموظفين فقط')).toHaveCount(0)
+
+	await signIn(page, undefined, '/apply/needy-families/new')
+	await onStep(page, 'البيانات الأساسية')
+	await fillBasic(page, failing)
+	await next(page)
+	await expectErrors(page, 'رقم الهوية غير صحيح، تأكد من كتابته كما في البطاقة')
+	await page.getByLabel(/قبول رقم الهوية رغم عدم اجتيازه التحقق/).check()
+	await next(page)
+	await expectErrors(page, 'الرجاء كتابة سبب قبول رقم الهوية')
+	await page.getByLabel('سبب القبول').fill('طابقنا الرقم مع بطاقة الأحوال الأصلية')
+	await next(page)
+	await expect(page.getByText('تم حفظ بياناتك وإنشاء طلبك.')).toBeVisible()
+})
