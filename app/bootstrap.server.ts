@@ -1,5 +1,6 @@
 import { openDatabase, type Database, type DatabaseHandle } from '#app/db/client.server.ts'
 import { seedDemoContent } from '#app/db/seed.server.ts'
+import { sweepUnreferencedMedia } from '#app/content/media-sweep.server.ts'
 import { seedContent } from '#app/content/seed.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { countUsers, createUser } from '#app/domain/users.server.ts'
@@ -49,7 +50,8 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 		await seedDemoContent(handle.db)
 		await seedContent(handle.db, getFileStorage())
 		// A day-old temp file is no upload in progress, even on another server sharing DATA_DIR.
-		await Promise.all([purgeExpiredSessions(handle.db), purgeOld(handle.db), getFileStorage().sweepTemp(24 * 60 * 60 * 1000)])
+		const storage = getFileStorage()
+		await Promise.all([purgeExpiredSessions(handle.db), purgeOld(handle.db), storage.sweepTemp(24 * 60 * 60 * 1000), sweepUnreferencedMedia(handle.db, storage)])
 		await ensureFirstAdmin(handle.db, env, log)
 		return { handle, release }
 	} catch (error) {

@@ -10,6 +10,7 @@ import { deleteDocument, findDocument, storeDocument, type DocumentData } from '
 import { withMedia } from '#app/content/public.server.ts'
 import { contentSchema } from '#app/content/schema.ts'
 import { getEntry, getSingleton, InvalidContentError, saveEntry, type ContentEntry } from '#app/content/store.server.ts'
+import { KEPT_UPLOAD_MS } from '#app/content/media-sweep.server.ts'
 import { contentCrumbs, findContentType } from '#app/content/types.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { deleteImage, findImage, imageUpload, InvalidImageError, processImage } from '#app/images/pipeline.server.ts'
@@ -47,9 +48,6 @@ const fileErrors = {
 	},
 } as const
 const brokenUpload = 'لم يكتمل رفع الملف. حاول مرة أخرى.'
-
-/** How long an upload from a failed try may still be saved with the form. */
-const KEPT_UPLOAD_MS = 24 * 60 * 60 * 1000
 
 /** The file input of a file field; the field's own name carries the id of the file kept so far. */
 const uploadName = (field: FileField) => `${field.name}-upload`
