@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto'
-import fs from 'node:fs'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
@@ -10,7 +8,7 @@ import { findImage, generateImage, processImage } from '#app/images/pipeline.ser
 import { FileNotFoundError } from '#app/storage/file-storage.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
-import { temporaryStorage } from '#tests/storage.ts'
+import { stagedFile, temporaryStorage } from '#tests/storage.ts'
 import { KEPT_UPLOAD_MS, sweepUnreferencedMedia } from './media-sweep.server.ts'
 import { deleteEntry, saveEntry } from './store.server.ts'
 import { members, qualityCertificate } from './types.ts'
@@ -29,12 +27,7 @@ afterAll(async () => {
 const image = async () =>
 	processImage(handle.db, storage, { tempPath: await generateImage('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#0f6251"/></svg>'), originalName: 'p.png', alt: '', createdBy: null })
 
-async function pdf() {
-	const bytes = minimalPdf()
-	const tempPath = storage.tempPath()
-	fs.writeFileSync(tempPath, bytes)
-	return storeDocument(handle.db, storage, { tempPath, originalName: 'c.pdf', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }, null)
-}
+const pdf = () => storeDocument(handle.db, storage, stagedFile(storage, minimalPdf(), 'c.pdf'), null)
 
 test('pictures and PDFs no entry names are deleted with their files once they are old; the rest stay', async () => {
 	const now = new Date()

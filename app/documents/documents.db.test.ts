@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { buffer } from 'node:stream/consumers'
@@ -11,7 +10,7 @@ import { generateImage, processImage } from '#app/images/pipeline.server.ts'
 import { FileNotFoundError } from '#app/storage/file-storage.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
-import { temporaryStorage } from '#tests/storage.ts'
+import { stagedFile, temporaryStorage } from '#tests/storage.ts'
 import { deleteDocument, findDocument, storeDocument } from './documents.server.ts'
 
 const { dir, storage, remove } = temporaryStorage('documents')
@@ -25,11 +24,7 @@ afterAll(async () => {
 	remove()
 })
 
-function upload(bytes: Uint8Array, originalName: string) {
-	const tempPath = storage.tempPath()
-	fs.writeFileSync(tempPath, bytes)
-	return { tempPath, originalName, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }
-}
+const upload = (bytes: Uint8Array, originalName: string) => stagedFile(storage, bytes, originalName)
 
 test('a stored document keeps its bytes and name; ids that are not ours find nothing', async () => {
 	const bytes = minimalPdf()
