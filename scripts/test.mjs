@@ -1,5 +1,6 @@
 // `npm test`: every check, in order, stopping at the first failure.
 import { spawnSync } from 'node:child_process'
+import { ensureChromium, ensurePostgres } from './lib/test-machine.mjs'
 
 const skipPostgres = process.env.SKIP_POSTGRES === '1'
 const vitestProjects = skipPostgres ? ['--project', 'unit', '--project', 'db:pglite'] : []
@@ -15,6 +16,15 @@ const steps = [
 
 if (skipPostgres) {
 	console.warn('\n!!! SKIP_POSTGRES=1: the data-layer tests on PostgreSQL are NOT run. Never set this in CI. !!!\n')
+} else {
+	await ensurePostgres(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+}
+
+// Before the first step, so a missing browser stops the run at once instead of after the build.
+const chromiumProblem = ensureChromium()
+if (chromiumProblem) {
+	console.error(`\n✖ ${chromiumProblem}`)
+	process.exit(1)
 }
 
 for (const [name, command, args] of steps) {

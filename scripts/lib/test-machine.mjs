@@ -1,0 +1,112 @@
+// What `npm test` needs from the machine besides npm packages: a Chromium for the browser tests and
+// a PostgreSQL server for the data-layer tests. It finds them, sets up what it can (Debian's
+// chromium package, the local PostgreSQL cluster), and otherwise stops with the fix in one line.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+
+/** Chromium builds by the names Debian, Ubuntu and Google give them, looked up on PATH. */
+export const chromiumNames = ['chromium', 'chromium-browser', 'google-chrome-stable']
+
+export const installChromiumHint =
+	'Install Chromium (Debian/Ubuntu: apt-get install chromium) or point CHROMIUM_PATH at a Chromium or Chrome executable.'
+
+/** @param {string} file */
+function isExecutableFile(file) {
+	try {
+		fs.accessSync(file, fs.constants.X_OK)
+		return fs.statSync(file).isFile()
+	} catch {
+		return false
+	}
+}
+
+/**
+ * The Chromium the browser tests will drive: CHROMIUM_PATH when set (it must work, it is never
+ * second-guessed), else /usr/bin/chromium, else the first of `chromiumNames` on PATH.
+ * @param {{ env?: NodeJS.ProcessEnv, isExecutable?: (file: string) => boolean }} [options]
+ * @returns {{ path: string } | { error: string }}
+ */
+export function findChromium({ env = process.env, isExecutable = isExecutableFile } = {}) {
+	if (env.CHROMIUM_PATH) {
+		return isExecutable(env.CHROMIUM_PATH) ? { path: env.CHROMIUM_PATH } : { error: `CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file. ${installChromiumHint}` }
+	}
+	if (isExecutable('/usr/bin/chromium')) return { path: '/usr/bin/chromium' }
+	const dirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean)
+	for (const name of chromiumNames) {
+		for (const dir of dirs) {
+			const candidate = path.join(dir, name)
+			if (isExecutable(candidate)) return { path: candidate }
+		}
+	}
+	return { error: `No Chromium found for the browser tests. ${installChromiumHint}` }
+}
+
+/** Debian or Ubuntu, as root, with apt-get: the machine can install Debian's chromium itself. */
+function canInstallWithApt() {
+	return process.platform === 'linux' && fs.existsSync('/etc/debian_version') && process.getuid?.() === 0 && hasCommand('apt-get')
+}
+
+/** @param {string} name */
+function hasCommand(name) {
+	return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && isExecutableFile(path.join(dir, name)))
+}
+
+/**
+ * Finds Chromium, installing Debian's package when that is possible; sets CHROMIUM_PATH for the
+ * browser tests. Returns an error message when the run cannot go on.
+ * @returns {string | null}
+ */
+export function ensureChromium() {
+	let found = findChromium()
+	if ('error' in found && !process.env.CHROMIUM_PATH && canInstallWithApt()) {
+		console.log("▶ No Chromium on this machine: installing Debian's chromium package (apt-get install chromium)")
+		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+		const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
+		const install = update.status === 0 ? spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env }) : update
+		if (install.status !== 0) return `apt-get could not install chromium (exit ${install.status}). ${installChromiumHint}`
+		found = findChromium()
+	}
+	if ('error' in found) return found.error
+	process.env.CHROMIUM_PATH = found.path
+	return null
+}
+
+/**
+ * @param {string} host
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
+export function answers(host, port, timeoutMs = 1000) {
+	return new Promise((resolve) => {
+		const socket = net.connect({ host, port })
+		const done = (/** @type {boolean} */ ok) => {
+			socket.destroy()
+			resolve(ok)
+		}
+		socket.setTimeout(timeoutMs, () => done(false))
+		socket.once('connect', () => done(true))
+		socket.once('error', () => done(false))
+	})
+}
+
+/**
+ * When nothing answers at the test database's address and this machine has a local PostgreSQL
+ * cluster (Debian's pg_ctlcluster), starts the newest one and waits for it. Anything else is left to
+ * the data-layer tests' own loud failure, which says how to fix it.
+ * @param {string} url
+ */
+export async function ensurePostgres(url) {
+	const { hostname, port } = new URL(url)
+	const host = hostname.replace(/^\[|\]$/g, '')
+	const portNumber = Number(port || 5432)
+	if (await answers(host, portNumber)) return
+	if (!['127.0.0.1', 'localhost', '::1'].includes(host) || !hasCommand('pg_ctlcluster') || !fs.existsSync('/etc/postgresql')) return
+	const versions = fs.readdirSync('/etc/postgresql').filter((name) => /^\d+(\.\d+)?$/.test(name))
+	const version = versions.sort((a, b) => Number(b) - Number(a))[0]
+	if (!version) return
+	console.log(`▶ PostgreSQL is not answering on ${host}:${portNumber}: starting the local cluster (pg_ctlcluster ${version} main start)`)
+	spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start'], { stdio: 'inherit' })
+	for (let i = 0; i < 30 && !(await answers(host, portNumber)); i++) await new Promise((resolve) => setTimeout(resolve, 1000))
+}
