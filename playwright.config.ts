@@ -15,6 +15,7 @@ async function freePort(): Promise<number> {
 
 process.env.E2E_PORT ??= String(await freePort())
 const baseURL = `http://localhost:${process.env.E2E_PORT}`
+const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } }
 
 export default defineConfig({
 	testDir: 'tests/e2e',
@@ -37,9 +38,16 @@ export default defineConfig({
 		trace: 'retain-on-failure',
 		screenshot: 'only-on-failure',
 	},
+	// Removes this run's stored sessions (tests/e2e/.auth/<port>/).
+	globalTeardown: './tests/e2e/global-teardown.ts',
 	projects: [
-		{ name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } }, testIgnore: /mobile\.spec/ },
-		{ name: 'mobile', use: { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true }, testMatch: /mobile\.spec/ },
+		// Signs in once per staff role and stores the sessions in tests/e2e/.auth/<port>/ (utils.ts: staffState, pageAs).
+		{ name: 'setup', testMatch: /auth\.setup\.ts$/ },
+		{ name: 'desktop', dependencies: ['setup'], use: desktop, testIgnore: [/mobile\.spec/, /site-wide\.spec/] },
+		{ name: 'mobile', dependencies: ['setup'], use: { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true }, testMatch: /mobile\.spec/ },
+		// Tests that change what every visitor sees (the home page's announcement, whether applications
+		// are open) run once everything else has finished, so no other test meets their changes.
+		{ name: 'site-wide', dependencies: ['desktop', 'mobile'], use: desktop, testMatch: /site-wide\.spec/ },
 	],
 	webServer: {
 		// The production build on a temporary data directory (tests/e2e/serve.mjs removes it afterwards).

@@ -15,6 +15,9 @@ export default defineConfig({
 				test: {
 					name: 'db:pglite',
 					include: ['app/**/*.db.test.ts'],
+					// Starting PGlite and migrating takes seconds, more on a busy two-core machine.
+					hookTimeout: 60_000,
+					testTimeout: 30_000,
 					env: { TEST_DB: 'pglite' },
 				},
 			},
@@ -22,6 +25,8 @@ export default defineConfig({
 				test: {
 					name: 'db:postgres',
 					include: ['app/**/*.db.test.ts'],
+					hookTimeout: 60_000,
+					testTimeout: 30_000,
 					env: { TEST_DB: 'postgres' },
 					globalSetup: ['tests/postgres-global-setup.ts'],
 				},

@@ -6,6 +6,7 @@ import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { countUsers, createUser } from '#app/domain/users.server.ts'
 import { generatePassword } from '#app/auth/password.server.ts'
 import { purgeExpiredSessions } from '#app/auth/session.server.ts'
+import { provideDatabase } from '#app/db/database.server.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { getEnv, type Env } from '#app/utils/env.server.ts'
 import { purgeOld } from '#app/utils/rate-limit.server.ts'
@@ -22,20 +23,21 @@ const DEFAULT_ADMIN_EMAIL = 'admin@ataa.local'
 
 /** Opens the database, applies migrations, seeds demo content and the first admin; once per process. */
 export function prepare(log: (line: string) => void = console.log): Promise<App> {
-	state.__ataa ??= start(getEnv(), log).catch((error: unknown) => {
-		state.__ataa = undefined
-		throw error
-	})
+	if (!state.__ataa) {
+		state.__ataa = start(getEnv(), log).catch((error: unknown) => {
+			state.__ataa = undefined
+			provideDatabase(undefined)
+			throw error
+		})
+		provideDatabase(state.__ataa.then((app) => app.handle.db))
+	}
 	return state.__ataa
-}
-
-export async function getDb(): Promise<Database> {
-	return (await prepare()).handle.db
 }
 
 export async function shutdown(): Promise<void> {
 	const app = state.__ataa
 	state.__ataa = undefined
+	provideDatabase(undefined)
 	if (!app) return
 	const { handle, release } = await app
 	await handle.close()

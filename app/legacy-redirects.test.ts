@@ -98,6 +98,15 @@ describe('param safety', () => {
 })
 
 describe('the old back office', () => {
+	test('old back-office screens that we have go to their screen, not the dashboard', () => {
+		expect(legacyRedirect('/backend/company/update')).toBe('/admin/foundation')
+		expect(legacyRedirect('/backend/member/list')).toBe('/admin/content/members')
+		expect(legacyRedirect('/backend/member/add')).toBe('/admin/content/members/new')
+		expect(legacyRedirect('/backend/member/update/7')).toBe('/admin/content/members')
+		expect(legacyRedirect('/backend/CEOSpeach/update')).toBe('/admin/content/chairman-speech/edit')
+		expect(legacyRedirect('/backend/OrganizationChart/update')).toBe('/admin/content/organization-chart/edit')
+	})
+
 	test('unknown /backend paths at any depth go to /admin', () => {
 		expect(legacyRedirect('/backend')).toBe('/admin')
 		expect(legacyRedirect('/backend/unknown')).toBe('/admin')

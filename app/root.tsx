@@ -16,6 +16,8 @@ import stylesUrl from './app.css?url'
 import { useNonce } from '#app/utils/nonce.tsx'
 import { ErrorMessage } from '#app/components/error-message.tsx'
 import { getEnv } from '#app/utils/env.server.ts'
+import { prepare } from '#app/bootstrap.server.ts'
+import { flashMiddleware } from '#app/utils/flash.server.ts'
 import { isSameOriginRequest } from '#app/utils/origin.server.ts'
 
 /** Route handles may ask for the client bundle; pages without anything interactive ship no JavaScript. */
@@ -29,14 +31,19 @@ export const links: LinksFunction = () => [
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
-/** Any request that can change something must come from our own pages (DESIGN.md). */
-const refuseCrossOrigin: MiddlewareFunction = ({ request }) => {
+/** Any request that can change something must come from our own pages (docs/product.md#old-system-defects-we-fix). */
+const refuseCrossOrigin: MiddlewareFunction<Response> = ({ request }) => {
 	if (!isSameOriginRequest(request, getEnv().APP_ORIGIN)) {
 		throw new Response('طلب مرفوض: مصدر الطلب غير موثوق', { status: 403 })
 	}
 }
 
-export const middleware: MiddlewareFunction[] = [refuseCrossOrigin]
+/** server.mjs prepares the database before it listens; under the dev server the first request does. */
+const prepared: MiddlewareFunction<Response> = async () => {
+	await prepare()
+}
+
+export const middleware: MiddlewareFunction<Response>[] = [refuseCrossOrigin, prepared, flashMiddleware]
 
 export function Layout({ children }: { children: ReactNode }) {
 	const nonce = useNonce()

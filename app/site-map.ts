@@ -1,4 +1,4 @@
-// The public sections of the URL map (docs: ../shared/DESIGN.md) and how the header groups them.
+// The public sections of the URL map (docs/product.md#url-map) and how the header groups them.
 // routes.ts registers the section pages from this list, so a link here cannot point nowhere.
 
 export interface SiteLink {

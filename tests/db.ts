@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
+import { afterAll, beforeAll } from 'vitest'
 import { openDatabase, type DatabaseHandle } from '#app/db/client.server.ts'
+import { provideDatabase } from '#app/db/database.server.ts'
 import { testDatabaseUrl, withDatabase } from './postgres.ts'
 
 /**
@@ -30,4 +32,21 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
 			await dropper.end()
 		},
 	}
+}
+
+/**
+ * For tests of route modules: a test database that the app's own `getDb()` answers with, for the
+ * whole file (opened before the first test, closed after the last).
+ */
+export function withAppDatabase(): { readonly handle: DatabaseHandle } {
+	const current = {} as { handle: DatabaseHandle }
+	beforeAll(async () => {
+		current.handle = await createTestDatabase()
+		provideDatabase(Promise.resolve(current.handle.db))
+	})
+	afterAll(async () => {
+		provideDatabase(undefined)
+		await current.handle.close()
+	})
+	return current
 }

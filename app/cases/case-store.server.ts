@@ -15,7 +15,7 @@ import { isUuid } from '#app/utils/uuid.ts'
 export type CaseRow = typeof cases.$inferSelect
 export type AttachmentRow = typeof attachments.$inferSelect
 
-/** Spec reply 1001: this national ID already has an open case of this type. */
+/** This national ID already has an open case of this type (docs/product.md#one-open-application-per-programme). */
 export class DuplicateApplicantError extends Error {}
 export class InvalidAnswersError extends Error {
 	constructor(readonly issues: readonly { path: PropertyKey[]; message: string }[]) {

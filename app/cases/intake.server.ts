@@ -4,7 +4,8 @@ import { intakeSettings } from '#app/db/schema.ts'
 
 export type IntakeState = (typeof intakeSettings.$inferSelect)['state']
 
-// Spec §8: the case messages say support is currently stopped and requests will be reviewed when it resumes.
+// The paused notice says support is currently stopped and requests will be reviewed when it resumes
+// (docs/product.md#opening-and-closing-intake).
 export const DEFAULT_PAUSED_NOTICE = 'الدعم متوقف حالياً، وستتم مراجعة الطلبات عند استئنافه.'
 export const DEFAULT_CLOSED_NOTICE = 'التقديم على هذا البرنامج مغلق حالياً. يمكنك الاستعلام عن طلب سابق.'
 

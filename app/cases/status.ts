@@ -1,4 +1,4 @@
-// Spec §4 case statuses, shown to applicants and staff.
+// The case statuses, shown to applicants and staff (docs/product.md#case-statuses).
 
 export const caseStatuses = {
 	1: { name: 'جديد', badge: 'bg-sky-100 text-sky-900', next: 'وصل طلبك وسيدرسه أحد باحثي المؤسسة، وقد نتواصل معك لاستكمال البيانات.' },
@@ -12,7 +12,7 @@ export const caseStatuses = {
 
 export type CaseStatus = keyof typeof caseStatuses
 
-/** Statuses of a submitted case that block a second application of the same type (spec reply 1001). */
+/** Statuses of a submitted case that block a second application of the same type (docs/product.md#one-open-application-per-programme). */
 export const OPEN_STATUSES: readonly CaseStatus[] = [1, 2, 4]
 
 export const INCOMPLETE: CaseStatus = 4

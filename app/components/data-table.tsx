@@ -6,7 +6,9 @@ import type { ReactNode } from 'react'
  */
 export function DataTable({ label, caption, headings, className = '', children }: { label: string; caption: string; headings: readonly string[]; className?: string; children: ReactNode }) {
 	return (
-		<div className={`overflow-x-auto rounded-xl border border-stone-200 bg-white ${className}`} tabIndex={0} role="region" aria-label={label}>
+		// contain:paint keeps a wide table's overflow inside the region: without it a phone's
+		// right-to-left page grew to the table's width and opened on an empty strip.
+		<div className={`max-w-full overflow-x-auto rounded-xl border border-stone-200 bg-white [contain:paint] ${className}`} tabIndex={0} role="region" aria-label={label}>
 			<table className="w-full text-sm">
 				<caption className="sr-only">{caption}</caption>
 				<thead className="bg-stone-50 text-stone-700">

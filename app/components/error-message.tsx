@@ -12,6 +12,9 @@ export function ErrorMessage({ error }: { error: unknown }) {
 		} else if (error.status === 403) {
 			title = 'غير مسموح'
 			text = typeof error.data === 'string' && error.data ? error.data : 'ليست لديك صلاحية لهذا الطلب.'
+		} else if (error.status === 429) {
+			title = 'محاولات كثيرة'
+			text = typeof error.data === 'string' && error.data ? error.data : 'محاولات كثيرة من جهازك. حاول مرة أخرى بعد قليل.'
 		} else if (error.status === 405) {
 			title = 'طلب غير مدعوم'
 			text = 'لا تقبل هذه الصفحة هذا النوع من الطلبات.'

@@ -5,6 +5,7 @@ import {
 	useState,
 	type FormEvent,
 	type InputHTMLAttributes,
+	type MouseEvent,
 	type ReactNode,
 	type SelectHTMLAttributes,
 	type TextareaHTMLAttributes,
@@ -113,7 +114,7 @@ export interface SummaryItem {
  * messages after a submit (with JavaScript), never while the user is typing. Without JavaScript it
  * is the first thing in the form on the reloaded page.
  */
-export function ErrorSummary({ items }: { items: readonly SummaryItem[] }) {
+export function ErrorSummary({ items, title = 'يوجد خطأ في البيانات المدخلة' }: { items: readonly SummaryItem[]; title?: string }) {
 	const ref = useRef<HTMLDivElement>(null)
 	const focused = useRef(false)
 	const hasItems = items.length > 0
@@ -133,13 +134,13 @@ export function ErrorSummary({ items }: { items: readonly SummaryItem[] }) {
 			className="mb-6 rounded-lg border-s-4 border-red-700 bg-red-50 p-4 text-red-900"
 		>
 			<h2 id="error-summary-title" className="font-bold">
-				يوجد خطأ في البيانات المدخلة
+				{title}
 			</h2>
 			<ul className="mt-2 list-disc space-y-1 ps-5">
 				{items.map((item) => (
 					<li key={`${item.fieldId}-${item.message}`}>
 						{item.fieldId ? (
-							<a href={`#${item.fieldId}`} className="font-semibold underline">
+							<a href={`#${item.fieldId}`} onClick={(event) => focusField(event, item.fieldId!)} className="font-semibold underline">
 								{item.message}
 							</a>
 						) : (
@@ -150,6 +151,23 @@ export function ErrorSummary({ items }: { items: readonly SummaryItem[] }) {
 			</ul>
 		</div>
 	)
+}
+
+/**
+ * With JavaScript, a summary link focuses its field and brings the field's label or group into view
+ * (GOV.UK), instead of following the hash: a new location would drop the errors the server sent.
+ */
+function focusField(event: MouseEvent<HTMLAnchorElement>, fieldId: string) {
+	const field = document.getElementById(fieldId)
+	if (!field) return
+	event.preventDefault()
+	const context =
+		(field instanceof HTMLInputElement && field.type === 'file' ? field.closest('section') : null) ??
+		field.closest('fieldset')?.querySelector('legend') ??
+		document.querySelector(`label[for="${CSS.escape(fieldId)}"]`) ??
+		field
+	context.scrollIntoView({ block: 'start' })
+	field.focus({ preventScroll: true })
 }
 
 /** A field bots fill and people never see; a filled one marks the request as spam. */

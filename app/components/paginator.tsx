@@ -2,7 +2,7 @@ import { Link, useLocation } from 'react-router'
 import type { Page } from '#app/utils/pagination.ts'
 
 /**
- * Spec §9: at most 5 page links, «السابق»/«التالي», hidden when there is one page, compact below
+ * docs/product.md#pagination: at most 5 page links, «السابق»/«التالي», hidden when there is one page, compact below
  * 601px. Plain links to ?page=N, so it works without JavaScript and a page can be shared.
  */
 export function Paginator({ pagination }: { pagination: Pick<Page, 'page' | 'lastPage' | 'links'> }) {

@@ -1,5 +1,6 @@
 // Each content type is defined once (Payload's collections): the definition drives its admin list
-// and form, its validation and its public query. DESIGN.md "Content".
+// and form, its validation and its public query. See docs/product.md#content-that-staff-edit and
+// docs/decisions/005-content-types-and-images.md.
 
 interface FieldBase {
 	name: string
@@ -30,7 +31,7 @@ export interface ContentMessages {
 	added: string
 	updated: string
 	deleted: string
-	/** Spec §8 «please choose an image». */
+	/** «please choose an image» (docs/product.md#messages). */
 	imageRequired?: string
 }
 
@@ -43,7 +44,7 @@ export interface ContentType {
 	fields: readonly ContentField[]
 	/** The fields shown as columns in the admin list, in order. */
 	listColumns: readonly string[]
-	/** Admin list page size (spec §9: members 5). */
+	/** Admin list page size (docs/product.md#business-constants: members 5). */
 	perPage: number
 	/** The public page that shows it. */
 	publicPath: string

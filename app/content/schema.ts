@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import { toWesternDigits } from '#app/utils/format.ts'
+import { numberOutOfRange, requiredChoice, requiredText, tooLong } from '#app/forms/messages.ts'
 import type { ContentField, ContentType } from './definition.ts'
-
-const requiredText = (label: string) => `الرجاء كتابة ${label}`
 
 function fieldSchema(field: ContentField): z.ZodType {
 	switch (field.kind) {
@@ -13,7 +12,7 @@ function fieldSchema(field: ContentField): z.ZodType {
 			const text = z
 				.string()
 				.trim()
-				.max(max, `${field.label}: ${max} حرف على الأكثر`)
+				.max(max, tooLong(field.label, max))
 				.optional()
 				.transform((value) => value ?? '')
 				.refine((value) => !(field.kind === 'text' && field.slug) || /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value), `${field.label}: أحرف لاتينية صغيرة وأرقام وشرطات فقط`)
@@ -27,7 +26,7 @@ function fieldSchema(field: ContentField): z.ZodType {
 					if (value === undefined || value === '') return 0
 					const number = typeof value === 'number' ? value : Number(toWesternDigits(value))
 					if (!Number.isInteger(number) || number < (field.min ?? 0) || number > (field.max ?? 1_000_000)) {
-						ctx.addIssue({ code: 'custom', message: `${field.label} يجب أن يكون رقماً بين ${field.min ?? 0} و${field.max ?? 1_000_000}` })
+						ctx.addIssue({ code: 'custom', message: numberOutOfRange(field.label, field.min ?? 0, field.max ?? 1_000_000) })
 						return z.NEVER
 					}
 					return number
@@ -54,7 +53,7 @@ function fieldSchema(field: ContentField): z.ZodType {
 			return z.union([z.boolean(), z.literal('on'), z.literal('true'), z.literal('false')]).optional().transform((value) => value === true || value === 'on' || value === 'true')
 		case 'select': {
 			const values = field.options.map((option) => option.value) as [string, ...string[]]
-			return z.enum(values, { error: `الرجاء اختيار ${field.label}` })
+			return z.enum(values, { error: requiredChoice(field.label) })
 		}
 		case 'image':
 		case 'document':

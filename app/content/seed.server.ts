@@ -93,7 +93,7 @@ function certificateSvg(title: string, issuer: string): string {
 </svg>`
 }
 
-/** The announcement image of the spec's demo window (2025-09-22 to 2025-09-24). */
+/** The announcement image of the demo window, 2025-09-22 to 2025-09-24 (docs/product.md#business-constants). */
 function announcementSvg(): string {
 	return `<svg xmlns="http://www.w3.org/2000/svg" width="1120" height="800" viewBox="0 0 1120 800">
 <rect width="1120" height="800" fill="#0f6251"/><circle cx="960" cy="120" r="220" fill="#137a64"/><circle cx="140" cy="720" r="200" fill="#0b3f36"/>
@@ -118,7 +118,7 @@ async function pdfDocument(db: Database, storage: FileStorage, svg: string, name
 	return (await storeDocument(db, storage, { tempPath, originalName: name, size: pdf.length, sha256 }, null)).id
 }
 
-/** The six programmes of spec §1, with the application each one leads to. */
+/** The foundation's six programmes (docs/product.md#content-that-staff-edit), with the application each one leads to. */
 const programmeList = [
 	['needy-families', 'دعم الأسر المحتاجة', 'دعم مقطوع للأسر المحتاجة يعينها على متطلبات الحياة الأساسية.', 'family', 'brand', '/apply/needy-families', ['دعم مالي مقطوع بعد دراسة الحالة', 'أولوية للأسر التي يعولها أرامل أو مطلقات', 'زيارة ميدانية من باحثي المؤسسة']],
 	['home-restoration', 'ترميم المنازل', 'ترميم مساكن الأسر المتعففة وتأهيلها لتكون آمنة وصالحة للسكن.', 'home', 'gold', '/apply/home-restoration', ['إصلاح الأسقف والجدران والتسربات', 'تجديد دورات المياه والمطابخ', 'تأهيل التمديدات الكهربائية']],
@@ -185,7 +185,8 @@ export async function seedContent(db: Database, storage: FileStorage): Promise<v
 	})
 	await seedType(db, programmesType, async () => {
 		for (const [index, [slug, Name, summary, Icon, ColorIcon, Link, points]] of programmeList.entries()) {
-			const Deatils = `<p>${summary}</p><ul>${points.map((point) => `<li>${point}</li>`).join('')}</ul>`
+			// The summary is the page's lead already; the details say what the programme gives.
+			const Deatils = `<p>ما يقدمه البرنامج:</p><ul>${points.map((point) => `<li>${point}</li>`).join('')}</ul>`
 			await saveEntry(db, programmesType, null, { Name, slug, summary, Deatils, Icon, ColorIcon, Link, order: index + 1 }, null)
 		}
 	})

@@ -2,7 +2,7 @@ import type { ContentType } from './definition.ts'
 
 const generic = { added: 'تم إضافة بنجاح', updated: 'تم تحديث بيانات بنجاح', deleted: 'تم الحذف بنجاح' }
 
-/** Board members (spec §2: grid of image, name, position; admin list 5 per page). */
+/** Board members (docs/product.md#public-site: grid of image, name, position; admin list 5 per page). */
 export const members: ContentType = {
 	type: 'members',
 	kind: 'collection',
@@ -20,7 +20,7 @@ export const members: ContentType = {
 	messages: { added: 'تمت إضافة العضو بنجاح', updated: 'تم تحديث بيانات العضو بنجاح', deleted: 'تم حذف العضو', imageRequired: 'الرجاء اختيار صورة' },
 }
 
-/** The six committees (spec §2: accordion; each lists members and duties). */
+/** The six committees (docs/product.md#public-site: accordion; each lists members and duties). */
 export const committees: ContentType = {
 	type: 'committees',
 	kind: 'collection',
@@ -38,7 +38,7 @@ export const committees: ContentType = {
 	messages: generic,
 }
 
-/** The chairman's speech (spec §2: quote and portrait; spec §5: the speech is required). */
+/** The chairman's speech (docs/product.md#content-that-staff-edit: speech and portrait; the speech is required). */
 export const chairmanSpeech: ContentType = {
 	type: 'chairman-speech',
 	kind: 'singleton',
@@ -71,7 +71,7 @@ export const programmeColours = [
 	{ value: 'rose', label: 'وردي' },
 ] as const
 
-/** The foundation's programmes (spec §3 programme card: name, details, icon, colour, link). */
+/** The foundation's programmes (docs/product.md#content-that-staff-edit: name, details, icon, colour, link). */
 export const programmesType: ContentType = {
 	type: 'programmes',
 	kind: 'collection',
@@ -100,7 +100,7 @@ const videoFields = [1, 2, 3, 4].flatMap((n) => [
 	{ kind: 'text', name: `video${n}Caption`, label: `الفيديو ${n}: الوصف`, maxLength: 150 },
 ] as const)
 
-/** The home page's blocks and the about page (spec §1 and §2 home). */
+/** The home page's blocks and the about page (docs/product.md#public-site, Home and About). */
 export const homePage: ContentType = {
 	type: 'home',
 	kind: 'singleton',
@@ -126,7 +126,7 @@ export const homePage: ContentType = {
 	messages: generic,
 }
 
-/** The home page's announcement popup, shown only inside its date window (spec §2, §9). */
+/** The home page's announcement popup, shown only inside its date window (docs/product.md#content-that-staff-edit). */
 export const announcement: ContentType = {
 	type: 'announcement',
 	kind: 'singleton',
@@ -146,7 +146,7 @@ export const announcement: ContentType = {
 	messages: generic,
 }
 
-/** A page that is one image; a certificate may add its PDF (spec §2 «with a PDF when there is one»). */
+/** A page that is one image; a certificate may add its PDF (docs/product.md#public-site «with a PDF to download when there is one»). */
 const imagePage = (type: string, singular: string, publicPath: string, withPdf = false): ContentType => ({
 	type,
 	kind: 'singleton',
@@ -167,7 +167,7 @@ export const organizationChart = imagePage('organization-chart', 'الهيكل �
 export const registrationCertificate = imagePage('registration-certificate', 'شهادة التسجيل', '/certificates/registration', true)
 export const qualityCertificate = imagePage('quality-certificate', 'شهادة الجودة', '/certificates/quality', true)
 
-/** Links staff keep in the footer: satisfaction surveys, the job ads, partners (spec §1). */
+/** Links staff keep in the footer: satisfaction surveys, the job ads, partners (docs/product.md#public-site). */
 export const externalLinks: ContentType = {
 	type: 'links',
 	kind: 'collection',
@@ -201,7 +201,7 @@ export const visualIdentity: ContentType = {
 	messages: { ...generic, imageRequired: 'الرجاء اختيار صورة' },
 }
 
-/** The home page's slider (spec §2). */
+/** The home page's slider (docs/product.md#public-site, Home). */
 export const slides: ContentType = {
 	type: 'slides',
 	kind: 'collection',

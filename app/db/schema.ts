@@ -21,7 +21,7 @@ const timestamps = {
 	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }
 
-/** The foundation's own details (spec §3 "company info"): one row, id 1. */
+/** The foundation's own details (docs/product.md#content-that-staff-edit, «Foundation info»): one row, id 1. */
 export const foundationInfo = pgTable(
 	'foundation_info',
 	{
@@ -91,7 +91,7 @@ export const rateLimits = pgTable(
 	(table) => [primaryKey({ columns: [table.bucket, table.key] })],
 )
 
-/** Application types' intake: open, paused (accepted with a notice) or closed (spec §8 notice). */
+/** Application types' intake: open, paused (accepted with a notice) or closed (docs/product.md#opening-and-closing-intake). */
 export const intakeState = pgEnum('intake_state', ['open', 'paused', 'closed'])
 
 export const intakeSettings = pgTable('intake_settings', {
@@ -113,7 +113,7 @@ export const cases = pgTable(
 		id: uuid('id').primaryKey().defaultRandom(),
 		type: text('type').notNull(),
 		reference: text('reference').notNull(),
-		/** Spec §4 StatusId: 1 new, 2 study done, 3 support provided, 4 incomplete, 5 support stopped, 6 archived. */
+		/** The old StatusId (docs/product.md#case-statuses): 1 new, 2 study done, 3 support provided, 4 incomplete, 5 support stopped, 6 archived. */
 		status: smallint('status').notNull().default(1),
 		applicantName: text('applicant_name').notNull(),
 		nationalId: text('national_id').notNull(),
@@ -200,7 +200,7 @@ export const caseEvents = pgTable(
 	(table) => [index('case_events_case_idx').on(table.caseId, table.at)],
 )
 
-/** Messages from the contact form (spec §3 contact inquiry), kept whether or not mail works. */
+/** Messages from the contact form (docs/product.md#other-forms), kept whether or not mail works. */
 export const contactInquiries = pgTable(
 	'contact_inquiries',
 	{
@@ -263,4 +263,14 @@ export const documents = pgTable('documents', {
 	storageKey: text('storage_key').notNull(),
 	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 	createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+})
+
+/**
+ * Keys the app makes for itself on first start (e.g. the flash cookie's signing key): kept in the
+ * database, so every instance and every restart signs and reads with the same key.
+ */
+export const appSecrets = pgTable('app_secrets', {
+	name: text('name').primaryKey(),
+	value: text('value').notNull(),
+	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })

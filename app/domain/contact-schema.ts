@@ -1,9 +1,11 @@
 import { z } from 'zod'
+import { maxCharacters } from '#app/forms/messages.ts'
 import { emailField, saudiMobileField } from './validators.ts'
 
-// Spec §5 contact form: every field required; e-mail pattern; mobile 10 digits (05…). Spec §8 messages.
+// The contact form (docs/product.md#other-forms): every field required; e-mail pattern; mobile 10 digits
+// (05…). Messages: docs/product.md#messages.
 
-const required = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, `${max} حرف على الأكثر`)
+const required = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, maxCharacters(max))
 
 export const contactSchema = z.object({
 	UserName: required('الرجاء كتابة الاسم', 100),

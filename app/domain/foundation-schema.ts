@@ -1,11 +1,13 @@
 import { z } from 'zod'
 import { toWesternDigits } from '#app/utils/format.ts'
 import { isMapEmbedUrl } from './embeds.ts'
+import { maxCharacters } from '#app/forms/messages.ts'
 import { emailField } from './validators.ts'
 
-// Spec §5 company info: about, e-mail, location, phone and phone2 required; social links optional.
+// Foundation info (docs/product.md#content-that-staff-edit): about, e-mail, location, phone and phone2
+// required; social links optional.
 
-const requiredText = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, `${max} حرف على الأكثر`)
+const requiredText = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, maxCharacters(max))
 
 const phone = (message: string) =>
 	z

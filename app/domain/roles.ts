@@ -7,7 +7,7 @@ export const roleLabels: Record<UserRole, string> = {
 	content_editor: 'محرر المحتوى',
 }
 
-/** Who may use which back-office area (DESIGN.md: three roles). */
+/** Who may use which back-office area (docs/product.md#roles: three roles). */
 export const areaRoles = {
 	users: ['admin'],
 	cases: ['admin', 'case_officer'],

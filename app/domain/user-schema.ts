@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { userRoles } from './roles.ts'
 import { toWesternDigits } from '#app/utils/format.ts'
 
-// Spec §5 (user form) with the spec §8 messages; used by the browser for instant feedback and by
-// the action as the truth.
+// The staff user form (docs/product.md#other-forms) with its messages (docs/product.md#messages);
+// used by the browser for instant feedback and by the action as the truth.
 
 const passwordRules = z
 	.string({ error: 'الرجاء كتابة كلمة المرور' })
@@ -13,15 +13,17 @@ const passwordRules = z
 		message: 'كلمة المرور يجب أن تحتوي على حرف كبير وحرف صغير ورقم',
 	})
 
+const mobileField = z
+	.string({ error: 'الرجاء كتابة رقم الجوال' })
+	.transform((value) => toWesternDigits(value).replace(/\s/g, ''))
+	.pipe(z.string().regex(/^05\d{8}$/, 'رقم الجوال يجب أن يكون 10 أرقام ويبدأ بـ 05'))
+
 const baseFields = {
 	name: z.string({ error: 'الرجاء كتابة الاسم' }).trim().min(2, 'الرجاء كتابة الاسم').max(100, 'الاسم طويل جداً'),
 	email: z
 		.email({ error: (issue) => (issue.input === undefined ? 'الرجاء كتابة البريد الإلكتروني' : 'صيغة البريد الإلكتروني غير صحيحة') })
 		.max(254, 'البريد الإلكتروني طويل جداً'),
-	mobile: z
-		.string({ error: 'الرجاء كتابة رقم الجوال' })
-		.transform((value) => toWesternDigits(value).replace(/\s/g, ''))
-		.pipe(z.string().regex(/^05\d{8}$/, 'رقم الجوال يجب أن يكون 10 أرقام ويبدأ بـ 05')),
+	mobile: mobileField,
 	role: z.enum(userRoles, { error: 'الرجاء اختيار الصلاحية' }),
 	active: z.boolean().default(false),
 }
@@ -40,11 +42,17 @@ export const newUserSchema = z
 	})
 	.superRefine(confirmMatches)
 
-/** Editing: the password fields may stay empty to keep the current password. */
-export const editUserSchema = z
-	.object({
-		...baseFields,
-		password: passwordRules.optional(),
-		confirmPassword: z.string().optional(),
-	})
-	.superRefine(confirmMatches)
+/**
+ * Editing: the password fields may stay empty to keep the current password. A user saved without a
+ * mobile (the first admin, made at start-up) may keep it empty; one who has a mobile keeps one.
+ */
+export function editUserSchema({ hasMobile }: { hasMobile: boolean }) {
+	return z
+		.object({
+			...baseFields,
+			mobile: hasMobile ? mobileField : mobileField.optional(),
+			password: passwordRules.optional(),
+			confirmPassword: z.string().optional(),
+		})
+		.superRefine(confirmMatches)
+}

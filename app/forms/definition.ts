@@ -1,6 +1,8 @@
 // An application type is data: ordered sections of typed fields and file slots. Everything else —
 // the Zod schemas, the step pages, progress, check-your-answers, the staff view and the export
-// columns — is derived from it (DESIGN.md, "Forms are data").
+// columns — is derived from it (docs/decisions/004-forms-as-data-and-cases.md).
+
+import type { CountedNoun } from '#app/utils/arabic-count.ts'
 
 export interface Option {
 	value: string
@@ -8,7 +10,7 @@ export interface Option {
 }
 
 interface FieldBase {
-	/** The key in the stored answers (the spec's field name where it has one). */
+	/** The key in the stored answers (the old system's field name where it had one: docs/product.md#rules-shared-by-every-programme). */
 	name: string
 	label: string
 	hint?: string
@@ -23,8 +25,12 @@ export type FieldDef =
 	| (FieldBase & { kind: 'textarea'; maxLength?: number })
 	| (FieldBase & { kind: 'number'; min?: number; max?: number })
 	| (FieldBase & { kind: 'money' })
-	| (FieldBase & { kind: 'date' })
-	| (FieldBase & { kind: 'select' | 'radio'; options: readonly Option[]; default?: string })
+	| (FieldBase & {
+			kind: 'date'
+			/** A date of the past (birth, establishment, injury): one after today in Riyadh is refused. */
+			past?: boolean
+	  })
+	| (FieldBase & ChoiceDef)
 	| (FieldBase & { kind: 'checkbox' })
 	| (FieldBase & { kind: 'checkboxes'; options: readonly Option[]; other?: { label: string } })
 	| (FieldBase & {
@@ -35,7 +41,25 @@ export type FieldDef =
 			max: number
 			/** «فرد الأسرة» — names one row in headings and buttons. */
 			itemLabel: string
+			/** A row as counted in messages («الرجاء إضافة 3 معرّفين»): app/utils/arabic-count.ts. */
+			counted: CountedNoun
 	  })
+
+/**
+ * A select or radio group. Only a required choice may start on a default (the old system's
+ * sensible first option, docs/product.md#rules-shared-by-every-programme): the applicant sees it
+ * chosen and keeps or changes it. An optional one starts on «اختر» (radios: none ticked), so a
+ * default is never stored as if the applicant had chosen it.
+ */
+type ChoiceDef = {
+	kind: 'select' | 'radio'
+	options: readonly Option[]
+	/**
+	 * Another field of the same section (or row) this choice belongs to, e.g. the second bank to
+	 * the second IBAN: without that answer the choice is not kept; with it, the choice is required.
+	 */
+	onlyWith?: string
+} & ({ required: true; default?: string } | { required?: false; default?: never })
 
 /** Fields a repeatable row may hold (no nested groups). */
 export type RowFieldDef = Exclude<FieldDef, { kind: 'group' }>
@@ -55,7 +79,7 @@ export interface SectionRule {
 
 export interface SectionDef {
 	key: string
-	/** The spec's step code, e.g. '1-4'. */
+	/** The old system's step code, e.g. '1-4' (docs/product.md#rules-shared-by-every-programme). */
 	code: string
 	title: string
 	description?: string
@@ -67,9 +91,9 @@ export interface SectionDef {
 export interface ApplicationDef {
 	/** The URL segment and stored case type, e.g. 'needy-families'. */
 	type: string
-	/** The spec's form name (FormName), shown to applicants and staff. */
+	/** The form's name (the old FormName), shown to applicants and staff. */
 	title: string
-	/** The printable report's title (spec §4 "report title by form"). */
+	/** The printable report's title (docs/product.md#printable-reports). */
 	reportTitle: string
 	summary: string
 	eligibility: readonly string[]
@@ -85,4 +109,14 @@ export interface ApplicationDef {
 export function collectionOf(section: SectionDef): Extract<FieldDef, { kind: 'group' }> | undefined {
 	const [only] = section.fields
 	return section.fields.length === 1 && only?.kind === 'group' && only.min !== only.max ? only : undefined
+}
+
+/** Whether an answer holds something: not missing, blank or an empty list. */
+export function isGiven(value: unknown): boolean {
+	return value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0)
+}
+
+/** A choice that belongs to another answer (`onlyWith`) and stands alone: not kept, not shown. */
+export function isOrphanChoice(field: RowFieldDef, answers: Record<string, unknown>): boolean {
+	return (field.kind === 'select' || field.kind === 'radio') && field.onlyWith !== undefined && !isGiven(answers[field.onlyWith])
 }

@@ -1,5 +1,5 @@
 import { formatDate, formatMoney, formatNumber, formatSaudiMobile } from '#app/utils/format.ts'
-import type { ApplicationDef, FieldDef, RowFieldDef, SectionDef } from './definition.ts'
+import { isOrphanChoice, type ApplicationDef, type FieldDef, type RowFieldDef, type SectionDef } from './definition.ts'
 import type { SectionAnswers } from './schema.ts'
 
 // Answers in words: the check-your-answers page, the staff case view, the printable report and
@@ -22,6 +22,8 @@ export type Described = { kind: 'line'; line: AnswerLine } | { kind: 'group'; gr
 export function describeValue(field: RowFieldDef, answers: Record<string, unknown>): string {
 	const value = answers[field.name]
 	if (value === undefined || value === null || value === '') return ''
+	// A second bank saved without its account number (before such choices were dropped) was never an answer.
+	if (isOrphanChoice(field, answers)) return ''
 	switch (field.kind) {
 		case 'money':
 			return formatMoney(Number(value))

@@ -1,5 +1,6 @@
 import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react'
 import { ChoiceGroup, Field, SelectField, TextareaField, type SummaryItem } from '#app/components/forms.tsx'
+import { todayInRiyadh } from '#app/utils/format.ts'
 import type { FieldDef, RowFieldDef } from './definition.ts'
 
 // Renders a definition's fields with Conform's metadata: labels, hints, errors and ARIA wiring
@@ -40,10 +41,12 @@ export function FieldInput({ field, meta, fieldset }: { field: RowFieldDef; meta
 		case 'number':
 			return <Field label={field.label} hint={field.hint} errors={errors} inputProps={{ ...getInputProps(meta, { type: 'text' }), ...numeric, inputMode: 'numeric' }} />
 		case 'date':
-			return <Field label={field.label} hint={field.hint} errors={errors} inputProps={getInputProps(meta, { type: 'date' })} />
+			// The picker stops at today for a date of the past; the schema is what refuses a later one.
+			return <Field label={field.label} hint={field.hint} errors={errors} inputProps={{ ...getInputProps(meta, { type: 'date' }), max: field.past ? todayInRiyadh() : undefined }} />
 		case 'textarea':
 			return <TextareaField label={field.label} hint={field.hint} errors={errors} textareaProps={{ ...getTextareaProps(meta), maxLength: field.maxLength }} />
 		case 'select': {
+			// Only a required select may start on a default (definition.ts); every other one starts on «اختر».
 			const options = field.default === undefined ? [{ value: '', label: 'اختر' }, ...field.options] : field.options
 			return <SelectField label={field.label} errors={errors} selectProps={getSelectProps(meta)} options={options} />
 		}

@@ -1,7 +1,7 @@
 import type { Option } from './definition.ts'
 
-// Spec §3 enumerations, shared by every application type. The first option is the spec's default
-// where it names one.
+// The old system's option lists, shared by every application type. The first option is the default
+// where that system named one (docs/product.md#rules-shared-by-every-programme).
 
 const options = (pairs: readonly (readonly [string, string])[]): Option[] => pairs.map(([value, label]) => ({ value, label }))
 
@@ -47,7 +47,7 @@ export const housingTypes = options([
 	['apartment', 'شقة'],
 ])
 
-/** Saudi banks (spec: about 11, the first is the default). */
+/** Saudi banks (eleven; the first is the default: docs/product.md#rules-shared-by-every-programme). */
 export const banks = options([
 	['snb', 'البنك الأهلي السعودي'],
 	['alrajhi', 'مصرف الراجحي'],
@@ -92,7 +92,7 @@ export const healthStatuses = options([
 	['other', 'أخرى'],
 ])
 
-/** Who vouches for the family (spec §3 related person); all but «other» are official referrers. */
+/** Who vouches for the family (docs/product.md#needy-families, 1-5); all but «other» are official referrers. */
 export const referrerTypes = options([
 	['tribe_sheikh', 'شيخ القبيلة'],
 	['village_head', 'عمدة الحي أو القرية'],
@@ -100,7 +100,7 @@ export const referrerTypes = options([
 	['other', 'أخرى'],
 ])
 
-/** Spec §3 services wanted (needy families). */
+/** Services wanted (docs/product.md#needy-families, 1-6). */
 export const familyServices = options([
 	['food_basket', 'سلة غذائية'],
 	['bills', 'سداد 50% من الفواتير'],

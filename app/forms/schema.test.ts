@@ -1,15 +1,15 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { needyFamilies } from './definitions/needy-families.ts'
 import { findSection } from './journey.ts'
 import { rowSchema, sectionSchema } from './schema.ts'
-import { basicAnswers, nationalIdFrom, sectionAnswers } from '#tests/fixtures/needy-families.ts'
+import { basicAnswers, nationalIdFrom, sectionAnswers, validIban } from '#tests/fixtures/needy-families.ts'
 
 const section = (key: string) => findSection(needyFamilies, key)!
 const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
 	result.success ? [] : result.error!.issues.map((issue) => issue.message)
 
 describe('schemas derived from the needy-families definition', () => {
-	test('basic info: name, ID and mobile are required, with the spec messages', () => {
+	test('basic info: name, ID and mobile are required, with their Arabic messages', () => {
 		const result = sectionSchema(section('basic')).safeParse({})
 		expect(messages(result)).toEqual(
 			expect.arrayContaining(['الرجاء كتابة الاسم الرباعي', 'الرجاء كتابة رقم الهوية', 'الرجاء كتابة رقم الجوال']),
@@ -38,6 +38,37 @@ describe('schemas derived from the needy-families definition', () => {
 		expect(messages(sectionSchema(section('bank')).safeParse({ Bank_Name_1: 'snb', Bank_No_1: 'SA' }))).toEqual(['الرجاء كتابة رقم الحساب (الآيبان)'])
 	})
 
+	test('bank: the second bank counts only with its account number; an account number needs its bank', () => {
+		const schema = sectionSchema(section('bank'))
+		const first = { Bank_Name_1: 'alrajhi', Bank_No_1: validIban }
+		// Chosen but no account number: not an answer, so not stored.
+		expect(schema.parse({ ...first, Bank_Name_2: 'snb', Bank_No_2: 'SA' })).toEqual({ Bank_Name_1: 'alrajhi', Bank_No_1: validIban })
+		expect(schema.parse({ ...first, Bank_Name_2: 'riyad', Bank_No_2: validIban })).toMatchObject({ Bank_Name_2: 'riyad', Bank_No_2: validIban })
+		expect(messages(schema.safeParse({ ...first, Bank_No_2: validIban }))).toEqual(['الرجاء اختيار البنك الثاني لأنك كتبت رقم الحساب الثاني'])
+	})
+
+	test('a birth date after today in Riyadh is refused; today and real past days are taken', () => {
+		const schema = sectionSchema(section('basic'))
+		const basic = basicAnswers(nationalIdFrom('101234567'))
+		vi.useFakeTimers({ toFake: ['Date'] })
+		try {
+			// 22:30 UTC on 21 Sep is already 22 Sep in Riyadh.
+			vi.setSystemTime(new Date('2025-09-21T22:30:00Z'))
+			expect(messages(schema.safeParse({ ...basic, BirthDate: '2030-01-01' }))).toEqual(['تاريخ الميلاد لا يمكن أن يكون بعد اليوم'])
+			expect(messages(schema.safeParse({ ...basic, BirthDate: '2025-09-23' }))).toEqual(['تاريخ الميلاد لا يمكن أن يكون بعد اليوم'])
+			expect(schema.parse({ ...basic, BirthDate: '2025-09-22' }).BirthDate).toBe('2025-09-22')
+			expect(schema.parse({ ...basic, BirthDate: '1980-02-29' }).BirthDate).toBe('1980-02-29')
+			expect(messages(schema.safeParse({ ...basic, BirthDate: '1981-02-29' }))).toEqual(['الرجاء كتابة تاريخ صحيح'])
+		} finally {
+			vi.useRealTimers()
+		}
+	})
+
+	test('referrers: each one\'s capacity is asked, never assumed (it decides the «one official» rule)', () => {
+		const persons = sectionAnswers.referrers.persons.map(({ RelatedPerson: _, ...person }) => person)
+		expect(messages(sectionSchema(section('referrers')).safeParse({ persons }))).toEqual(['الرجاء اختيار صفة المعرّف', 'الرجاء اختيار صفة المعرّف', 'الرجاء اختيار صفة المعرّف'])
+	})
+
 	test('money accepts Arabic-Indic digits and decimals, refuses words', () => {
 		const schema = sectionSchema(section('financial'))
 		expect(schema.parse({ Net_Income: '٢٥٠٠٫٥' }).Net_Income).toBe(2500.5)
@@ -54,13 +85,13 @@ describe('schemas derived from the needy-families definition', () => {
 		expect(messages(rowSchema(group.fields).safeParse({ Age: '7' }))).toEqual(
 			expect.arrayContaining(['الرجاء كتابة الاسم', 'الرجاء اختيار صلة القرابة']),
 		)
-		expect(messages(rowSchema(group.fields).safeParse({ FamilyName: 'x', RelationShip: 'son', Age: '300' }))).toEqual(['العمر يجب أن يكون بين 0 و120'])
+		expect(messages(rowSchema(group.fields).safeParse({ FamilyName: 'x', RelationShip: 'son', Age: '300' }))).toEqual(['العمر: الرجاء كتابة رقم من 0 إلى 120'])
 	})
 
 	test('referrers: exactly three, at least one official', () => {
 		const schema = sectionSchema(section('referrers'))
 		expect(schema.safeParse(sectionAnswers.referrers).success).toBe(true)
-		expect(messages(schema.safeParse({ persons: sectionAnswers.referrers.persons.slice(0, 2) }))).toContain('الرجاء إدخال 3 المعرّفون')
+		expect(messages(schema.safeParse({ persons: sectionAnswers.referrers.persons.slice(0, 2) }))).toContain('الرجاء إضافة 3 معرّفين')
 		const unofficial = sectionAnswers.referrers.persons.map((person) => ({ ...person, RelatedPerson: 'other' }))
 		expect(messages(schema.safeParse({ persons: unofficial }))).toEqual([
 			'يجب أن يكون أحد المعرّفين على الأقل معرّفاً رسمياً (شيخ القبيلة أو عمدة الحي أو إمام المسجد)',

@@ -1,21 +1,21 @@
 import { z } from 'zod'
 import { emailField, ibanField, nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
-import { toWesternDigits } from '#app/utils/format.ts'
-import type { FieldDef, RowFieldDef, SectionDef } from './definition.ts'
+import { todayInRiyadh, toWesternDigits } from '#app/utils/format.ts'
+import { isGiven, isOrphanChoice, type FieldDef, type RowFieldDef, type SectionDef } from './definition.ts'
+import * as m from './messages.ts'
 
 // The Zod schemas of a definition. One schema per section: the browser uses it for instant
 // feedback, the server as the truth, and the case store re-checks every write with it. Parsing is
 // idempotent (a stored, normalised value parses to itself), so stored answers can be re-validated.
 
-const requiredText = (label: string) => `الرجاء كتابة ${label}`
-const requiredChoice = (label: string) => `الرجاء اختيار ${label}`
+const { requiredText, requiredChoice } = m
 
 /** Text that may arrive as undefined (Conform sends empty inputs as undefined). */
 function optionalText(maxLength: number, label: string) {
 	return z
 		.string()
 		.trim()
-		.max(maxLength, `${label}: ${maxLength} حرف على الأكثر`)
+		.max(maxLength, m.tooLong(label, maxLength))
 		.optional()
 		.transform((value) => (value ? value : undefined))
 }
@@ -55,23 +55,26 @@ function fieldSchema(field: RowFieldDef, options: SchemaOptions): z.ZodType {
 			return required ? text.refine((value) => value !== undefined, requiredText(field.label)) : text
 		}
 		case 'money': {
-			const amount = numberLike('الرجاء كتابة المبلغ بالأرقام، مثل 1500 أو 1500.50', /^\d{1,9}(\.\d{1,2})?$/, requiredText(field.label))
+			const amount = numberLike(m.invalidAmount, /^\d{1,9}(\.\d{1,2})?$/, requiredText(field.label))
 			return required ? amount : amount.optional()
 		}
 		case 'number': {
 			const min = field.min ?? 0
 			const max = field.max ?? 1_000_000
-			const number = numberLike('الرجاء كتابة رقم صحيح', /^\d{1,9}$/, requiredText(field.label)).refine(
+			const number = numberLike(m.invalidWholeNumber, /^\d{1,9}$/, requiredText(field.label)).refine(
 				(value) => value >= min && value <= max,
-				`${field.label} يجب أن يكون بين ${min} و${max}`,
+				m.numberOutOfRange(field.label, min, max),
 			)
 			return required ? number : number.optional()
 		}
 		case 'date': {
-			const date = z
+			const valid = z
 				.string({ error: requiredText(field.label) })
-				.regex(/^\d{4}-\d{2}-\d{2}$/, 'الرجاء كتابة تاريخ صحيح')
-				.refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'الرجاء كتابة تاريخ صحيح')
+				.regex(/^\d{4}-\d{2}-\d{2}$/, m.invalidDate)
+				// A real day: Date.parse rolls 2024-02-31 over into March rather than refusing it.
+				.refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), m.invalidDate)
+			// ISO dates compare as text; «today» is Riyadh's, wherever the browser or server is.
+			const date = field.past ? valid.refine((value) => value <= todayInRiyadh(), m.dateAfterToday(field.label)) : valid
 			return required ? date : date.optional()
 		}
 		case 'select':
@@ -93,12 +96,12 @@ function fieldSchema(field: RowFieldDef, options: SchemaOptions): z.ZodType {
 	}
 }
 
-function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}) {
-	const shape: Record<string, z.ZodType> = {}
+function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}, extra: Record<string, z.ZodType> = {}) {
+	const shape: Record<string, z.ZodType> = { ...extra }
 	for (const field of fields) {
 		if (field.kind === 'group') {
 			// Each row added one at a time carries a stable key, so deleting names the row, not a position.
-			const row = objectOf(field.fields, options).extend({ _key: z.string().regex(/^[0-9a-f]{16}$/).optional() })
+			const row = objectOf(field.fields, options, { _key: z.string().regex(/^[0-9a-f]{16}$/).optional() })
 			shape[field.name] = z
 				.array(row)
 				.optional()
@@ -106,8 +109,8 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}) {
 				.pipe(
 					z
 						.array(z.any())
-						.min(options.partial ? 0 : field.min, field.min === field.max ? `الرجاء إدخال ${field.min} ${field.label}` : `الرجاء إضافة ${field.itemLabel} واحد على الأقل`)
-						.max(field.max, `${field.max} على الأكثر`),
+						.min(options.partial ? 0 : field.min, m.tooFewRows(field))
+						.max(field.max, m.tooManyRows(field)),
 				)
 		} else {
 			shape[field.name] = fieldSchema(field, options)
@@ -116,7 +119,28 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}) {
 			}
 		}
 	}
-	return z.object(shape)
+	return withPairedChoices(fields, z.object(shape))
+}
+
+/**
+ * Choices that belong to another answer (`onlyWith`, the second bank to the second IBAN): required
+ * beside it, and dropped without it, so a bank chosen with no account number is neither stored nor
+ * shown (describe.ts also hides one stored that way before this rule).
+ */
+function withPairedChoices(fields: readonly FieldDef[], object: z.ZodType<Record<string, unknown>>) {
+	const paired = fields.filter((field) => (field.kind === 'select' || field.kind === 'radio') && field.onlyWith !== undefined) as RowFieldDef[]
+	if (!paired.length) return object
+	return object
+		.superRefine((values, ctx) => {
+			for (const field of paired) {
+				const other = (field as { onlyWith: string }).onlyWith
+				if (isGiven(values[other]) && !isGiven(values[field.name])) {
+					const otherLabel = fields.find((candidate) => candidate.name === other)?.label ?? other
+					ctx.addIssue({ code: 'custom', path: [field.name], message: m.requiredChoiceWith(field.label, otherLabel) })
+				}
+			}
+		})
+		.transform((values) => Object.fromEntries(Object.entries(values).filter(([name]) => !paired.some((field) => field.name === name && isOrphanChoice(field, values)))))
 }
 
 /** The schema of one row of a repeatable group (used by the «add a row» form). */
@@ -134,7 +158,7 @@ export function sectionSchema(section: SectionDef, options: SchemaOptions = {}) 
 			if (field.kind === 'checkboxes' && field.other) {
 				const chosen = values[field.name] as string[]
 				if (chosen.includes('other') && !values[`${field.name}Other`]) {
-					ctx.addIssue({ code: 'custom', path: [`${field.name}Other`], message: `الرجاء كتابة ${field.other.label}` })
+					ctx.addIssue({ code: 'custom', path: [`${field.name}Other`], message: requiredText(field.other.label) })
 				}
 			}
 		}

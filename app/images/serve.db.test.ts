@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
 import type * as fileStorage from '#app/storage/file-storage.server.ts'
 import { localFileStorage, type FileStorage } from '#app/storage/file-storage.server.ts'
+import { provideDatabase } from '#app/db/database.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { processImage, type ImageRow } from './pipeline.server.ts'
 import { loader } from './serve.ts'
 
 // The route reads the app's database and storage; here they are the test's.
-const app = vi.hoisted(() => ({ db: undefined as unknown, storage: undefined as unknown }))
-vi.mock('#app/bootstrap.server.ts', () => ({ getDb: async () => app.db }))
+const app = vi.hoisted(() => ({ storage: undefined as unknown }))
 vi.mock('#app/storage/file-storage.server.ts', async (importOriginal) => ({
 	...(await importOriginal<typeof fileStorage>()),
 	getFileStorage: () => app.storage,
@@ -27,7 +27,7 @@ beforeAll(async () => {
 	handle = await createTestDatabase()
 	dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-serve-'))
 	storage = localFileStorage(dir)
-	app.db = handle.db
+	provideDatabase(Promise.resolve(handle.db))
 	app.storage = storage
 	const tempPath = storage.tempPath()
 	fs.writeFileSync(tempPath, await sharp({ create: { width: 700, height: 400, channels: 3, background: '#2a6f97' } }).png().toBuffer())
@@ -35,6 +35,7 @@ beforeAll(async () => {
 }, 30_000)
 
 afterAll(async () => {
+	provideDatabase(undefined)
 	await handle.close()
 	fs.rmSync(dir, { recursive: true, force: true })
 })

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import { data } from 'react-router'
 import type { Route } from './+types/serve'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { findImage } from '#app/images/pipeline.server.ts'
 import { FileNotFoundError, getFileStorage } from '#app/storage/file-storage.server.ts'
 

@@ -43,6 +43,7 @@ export function mailNotifier(url: string, from: string): Notifier {
 		}
 	}
 	return {
+		emails: true,
 		sendResumeLink: (message) => send(message.reference, { to: message.to, ...resumeLinkMail(message) }),
 		sendInquiry: (message) => send('a contact message', { to: message.to, ...inquiryMail(message) }),
 	}

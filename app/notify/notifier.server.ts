@@ -22,6 +22,8 @@ export interface InquiryMessage {
 }
 
 export interface Notifier {
+	/** Whether e-mail can be sent at all: pages offer or promise e-mail only when it can. */
+	readonly emails: boolean
 	/** Sends the applicant their private link; resolves false when it could not be sent. */
 	sendResumeLink(message: ResumeLinkMessage): Promise<boolean>
 	/** Forwards a contact-form message to the foundation (it is stored either way). */
@@ -29,6 +31,7 @@ export interface Notifier {
 }
 
 export const logNotifier: Notifier = {
+	emails: false,
 	async sendResumeLink(message) {
 		console.log(`[notify] no mail transport configured: the link of ${message.reference} was not e-mailed to ${message.to.replace(/^(.).*@/, '$1…@')}`)
 		return false

@@ -1,6 +1,6 @@
 import { data } from 'react-router'
 import type { Route } from './+types/document'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { findDocument } from '#app/documents/documents.server.ts'
 import { pdfDownload } from '#app/storage/download.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 
 /** For load balancers and scripts: 200 while the app can reach its database. */
 export async function loader() {

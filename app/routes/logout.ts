@@ -1,5 +1,5 @@
 import { redirect } from 'react-router'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { clearedSessionCookie, deleteSession, getSessionToken } from '#app/auth/session.server.ts'
 
 /** Signing out is a POST (a GET could be forged by any page); it ends the session on the server. */

@@ -42,13 +42,21 @@ const envSchema = z.object({
 		.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
 		.optional(),
 	MAIL_FROM: z.string().min(3).default('مؤسسة عطاء الخيرية <no-reply@ataa.org.sa>'),
-	/** Largest PDF an applicant may upload, in megabytes. */
+	/** Largest upload (an applicant's PDF, a staff image), in megabytes of 1,000,000 bytes: see uploadMaxBytes. */
 	UPLOAD_MAX_MB: z.coerce.number({ error: 'must be a number of megabytes' }).positive().max(100).default(10),
 	/** Honour X-Forwarded-* headers (set when behind a reverse proxy). */
 	TRUST_PROXY: booleanString.default(false),
 })
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string; cookieSecure: boolean }
+export type Env = z.infer<typeof envSchema> & {
+	dataDir: string
+	cookieSecure: boolean
+	/**
+	 * UPLOAD_MAX_MB in bytes, decimal like every size shown (formatFileSize): 10 MB = 10,000,000
+	 * bytes, so the limit enforced and «حتى 10 ميغابايت» said to people are the same number.
+	 */
+	uploadMaxBytes: number
+}
 
 export class EnvError extends Error {
 	override name = 'EnvError'
@@ -65,6 +73,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
 		...env,
 		dataDir: path.resolve(env.DATA_DIR),
 		cookieSecure: env.COOKIE_SECURE ?? env.NODE_ENV === 'production',
+		uploadMaxBytes: Math.round(env.UPLOAD_MAX_MB * 1_000_000),
 	}
 }
 

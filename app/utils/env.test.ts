@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { EnvError, parseEnv } from './env.server.ts'
+import { formatFileSize } from './format.ts'
 
 describe('parseEnv', () => {
 	test('defaults: port 3000, ./data, embedded database, Secure cookies only in production', () => {
@@ -10,6 +11,12 @@ describe('parseEnv', () => {
 		expect(env.cookieSecure).toBe(false)
 		expect(parseEnv({ NODE_ENV: 'production' }).cookieSecure).toBe(true)
 		expect(parseEnv({ NODE_ENV: 'production', COOKIE_SECURE: 'false' }).cookieSecure).toBe(false)
+	})
+
+	test('the upload limit is UPLOAD_MAX_MB megabytes of 1,000,000 bytes, the unit every size is shown in', () => {
+		expect(parseEnv({}).uploadMaxBytes).toBe(10_000_000)
+		expect(parseEnv({ UPLOAD_MAX_MB: '2.5' }).uploadMaxBytes).toBe(2_500_000)
+		expect(formatFileSize(parseEnv({}).uploadMaxBytes)).toBe('10 ميغابايت')
 	})
 
 	test('reads the values it is given', () => {

@@ -8,6 +8,7 @@ import {
 	formatNumber,
 	formatSaudiMobile,
 	normaliseSaudiMobile,
+	todayInRiyadh,
 	toWesternDigits,
 } from './format.ts'
 
@@ -20,6 +21,8 @@ describe('dates', () => {
 	test('the day is the day in Riyadh, not in UTC', () => {
 		// 22:30 UTC on 21 Sep is 01:30 on 22 Sep in Riyadh (UTC+3).
 		expect(formatDate(new Date('2025-09-21T22:30:00Z'))).toBe('2025-سبتمبر-22')
+		expect(todayInRiyadh(new Date('2025-09-21T22:30:00Z'))).toBe('2025-09-22')
+		expect(todayInRiyadh(new Date('2025-01-05T20:59:00Z'))).toBe('2025-01-05')
 	})
 
 	test('Hijri dates follow Umm al-Qura', () => {
@@ -32,9 +35,17 @@ describe('dates', () => {
 describe('numbers and money', () => {
 	test('numbers use Western digits with grouping', () => {
 		expect(formatNumber(1234567)).toMatch(/^1.234.567$/)
+	})
+
+	test('file sizes count a kilobyte as 1000 bytes and a megabyte as 1,000,000', () => {
 		expect(formatFileSize(900)).toBe('900 بايت')
-		expect(formatFileSize(245_760)).toBe('240 كيلوبايت')
-		expect(formatFileSize(1.5 * 1024 * 1024)).toMatch(/^1.5 ميغابايت$/)
+		expect(formatFileSize(999)).toBe('999 بايت')
+		expect(formatFileSize(1000)).toBe('1 كيلوبايت')
+		expect(formatFileSize(52_163)).toBe('52 كيلوبايت')
+		expect(formatFileSize(245_760)).toBe('246 كيلوبايت')
+		expect(formatFileSize(1_000_000)).toBe('1 ميغابايت')
+		expect(formatFileSize(1_500_000)).toMatch(/^1.5 ميغابايت$/)
+		expect(formatFileSize(10_000_000)).toBe('10 ميغابايت')
 	})
 
 	test('amounts are Saudi riyals', () => {

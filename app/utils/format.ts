@@ -32,7 +32,7 @@ function toDate(value: Date | string | number): Date {
 	return value instanceof Date ? value : new Date(value)
 }
 
-/** Gregorian, in the spec's yyyy-MMM-dd order with the Arabic month name: «2026-نوفمبر-22». */
+/** Gregorian, in the old site's yyyy-MMM-dd order with the Arabic month name: «2026-نوفمبر-22» (docs/product.md#business-constants). */
 export function formatDate(value: Date | string | number): string {
 	const parts = gregorianParts.formatToParts(toDate(value))
 	const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? ''
@@ -59,11 +59,24 @@ export function formatNumber(value: number): string {
 
 const sizeFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 })
 
-/** A file's size as people read it: «240 كيلوبايت», «1.5 ميغابايت». */
+/**
+ * A file's size as people read it, in decimal units (1 كيلوبايت = 1000 bytes, 1 ميغابايت = 1,000,000,
+ * docs/product.md#business-constants): «900 بايت», «52 كيلوبايت», «1.5 ميغابايت». The only place
+ * sizes are put into words, upload limits included.
+ */
 export function formatFileSize(bytes: number): string {
-	if (bytes < 1024) return `${numberFormat.format(bytes)} بايت`
-	if (bytes < 1024 * 1024) return `${sizeFormat.format(Math.max(1, Math.round(bytes / 1024)))} كيلوبايت`
-	return `${sizeFormat.format(bytes / (1024 * 1024))} ميغابايت`
+	if (bytes < 1000) return `${numberFormat.format(bytes)} بايت`
+	if (bytes < 1_000_000) return `${numberFormat.format(Math.round(bytes / 1000))} كيلوبايت`
+	return `${sizeFormat.format(bytes / 1_000_000)} ميغابايت`
+}
+
+const isoDayParts = new Intl.DateTimeFormat('en-u-ca-gregory-nu-latn', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' })
+
+/** Today in Riyadh as yyyy-mm-dd (what a date input holds), wherever the code runs. */
+export function todayInRiyadh(now: Date = new Date()): string {
+	const parts = isoDayParts.formatToParts(now)
+	const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? ''
+	return `${get('year')}-${get('month')}-${get('day')}`
 }
 
 /** Saudi riyals for ar-SA. */

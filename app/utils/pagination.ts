@@ -8,7 +8,7 @@ export interface Page {
 	links: number[]
 }
 
-/** Spec §4/§9: current page clamped to 1..last, last = ceil(total / perPage) and at least 1. */
+/** docs/product.md#pagination: current page clamped to 1..last, last = ceil(total / perPage) and at least 1. */
 export function paginate(input: { total: number; perPage: number; page: unknown; maxLinks?: number }): Page {
 	const { total, perPage, maxLinks = 5 } = input
 	const lastPage = Math.max(1, Math.ceil(total / perPage))

@@ -1,30 +1,12 @@
-import { expect, test, type Page } from '@playwright/test'
-import { expectNoAxeViolations, signIn } from './utils.ts'
+import { addUser, expect, expectNoAxeViolations, fillUserForm, findUserRow, signIn, staffState, test, unique } from './utils.ts'
 
-interface UserFields {
-	name?: string
-	email?: string
-	mobile?: string
-	role?: 'admin' | 'case_officer' | 'content_editor'
-	password?: string
-	confirmPassword?: string
-}
+// `page` is the admin of auth.setup.ts. Users that sign in, are stopped or are renamed here are
+// added by the test itself, so the stored admin session is never ended.
+test.use({ storageState: staffState('admin') })
 
-/** Types into the user form the fields given (others are left as they are). */
-async function fillUserForm(page: Page, fields: UserFields) {
-	if (fields.name !== undefined) await page.getByLabel('الاسم').fill(fields.name)
-	if (fields.email !== undefined) await page.getByLabel('البريد الإلكتروني').fill(fields.email)
-	if (fields.mobile !== undefined) await page.getByLabel('رقم الجوال').fill(fields.mobile)
-	if (fields.role !== undefined) await page.getByLabel('الصلاحية').selectOption(fields.role)
-	if (fields.password !== undefined) await page.getByLabel('كلمة المرور', { exact: true }).fill(fields.password)
-	const confirm = fields.confirmPassword ?? fields.password
-	if (confirm !== undefined) await page.getByLabel('تأكيد كلمة المرور').fill(confirm)
-}
-
-test('an admin adds a user: errors are explained, nothing is stored until valid, then the user can sign in', async ({ page, browser }) => {
-	const email = `officer-${Date.now()}@e2e.test`
-	await signIn(page, undefined, '/admin/users/new')
-	await expect(page).toHaveURL('/admin/users/new')
+test('an admin adds a user: errors are explained, nothing is stored until valid, then the user can sign in', async ({ page, pageAs }) => {
+	const email = `officer-${unique()}@e2e.test`
+	await page.goto('/admin/users/new')
 	await expect(page.getByRole('navigation', { name: 'مسار التنقل' }).getByRole('link', { name: 'لوحة التحكم' })).toHaveAttribute('href', '/admin')
 	await expectNoAxeViolations(page)
 
@@ -37,24 +19,21 @@ test('an admin adds a user: errors are explained, nothing is stored until valid,
 
 	await fillUserForm(page, { mobile: '0551234567', role: 'case_officer', password: 'Officer-Pass-7' })
 	await page.getByRole('button', { name: 'إضافة المستخدم' }).click()
-	await expect(page).toHaveURL(/\/admin\/users\?notice=added/)
+	await expect(page).toHaveURL('/admin/users')
 	await expect(page.getByRole('status')).toHaveText('تم إضافة بنجاح')
 
-	const other = await browser.newContext()
-	const officer = await other.newPage()
+	const officer = await pageAs('visitor')
 	await signIn(officer, { email, password: 'Officer-Pass-7' })
 	await expect(officer).toHaveURL('/admin')
 	// A case officer may not manage users.
 	const forbidden = await officer.goto('/admin/users')
 	expect(forbidden?.status()).toBe(403)
 	await expect(officer.getByRole('heading', { level: 1 })).toHaveText('غير مسموح')
-	await other.close()
 })
 
-test('server-side validation holds without JavaScript: the error summary links to each field', async ({ browser }) => {
-	const context = await browser.newContext({ javaScriptEnabled: false })
-	const page = await context.newPage()
-	await signIn(page, undefined, '/admin/users/new')
+test('server-side validation holds without JavaScript: the error summary links to each field', async ({ pageAs }) => {
+	const page = await pageAs('admin', { javaScriptEnabled: false })
+	await page.goto('/admin/users/new')
 	await page.getByLabel('البريد الإلكتروني').fill('admin@e2e.test')
 	await page.getByRole('button', { name: 'إضافة المستخدم' }).click()
 	await expect(page).toHaveTitle(/^خطأ: /)
@@ -68,50 +47,60 @@ test('server-side validation holds without JavaScript: the error summary links t
 	await fillUserForm(page, { name: 'مكرر', mobile: '0551234567', password: 'Dup-Pass-123' })
 	await page.getByRole('button', { name: 'إضافة المستخدم' }).click()
 	await expect(page.getByRole('alert')).toContainText('هذا البريد الإلكتروني مسجل لمستخدم آخر')
-	await context.close()
 })
 
-test('a stopped account is signed out and cannot sign in; the admin cannot stop their own account', async ({ page, browser }) => {
-	const email = `editor-${Date.now()}@e2e.test`
-	await signIn(page, undefined, '/admin/users/new')
-	await fillUserForm(page, { name: 'ريم الشهري', email, mobile: '0509876543', role: 'content_editor', password: 'Editor-Pass-3' })
-	await page.getByRole('button', { name: 'إضافة المستخدم' }).click()
-	await expect(page.getByRole('status')).toHaveText('تم إضافة بنجاح')
+test('a stopped account is signed out and cannot sign in', async ({ page, pageAs }) => {
+	const email = `editor-${unique()}@e2e.test`
+	await addUser(page, { name: 'ريم الشهري', email, mobile: '0509876543', role: 'content_editor', password: 'Editor-Pass-3' })
 
-	const other = await browser.newContext()
-	const editor = await other.newPage()
+	const editor = await pageAs('visitor')
 	await signIn(editor, { email, password: 'Editor-Pass-3' })
 	await expect(editor).toHaveURL('/admin')
 
-	// Find the new user's row across pages (5 per page) and stop the account.
-	await page.goto('/admin/users?page=99')
-	const row = page.getByRole('row', { name: new RegExp(email) })
-	await expect(row).toBeVisible()
+	const row = await findUserRow(page, email)
 	await row.getByRole('button', { name: /إيقاف/ }).click()
 	await expect(page.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
-	await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText('موقوف')
+	await expect(page.getByRole('row', { name: email })).toContainText('موقوف')
 
 	await editor.goto('/admin')
 	await expect(editor).toHaveURL(/\/login/)
 	await signIn(editor, { email, password: 'Editor-Pass-3' })
 	await expect(editor.getByRole('alert')).toContainText('الرجاء التحقق من بيانات الدخول')
-	await other.close()
-
-	await page.goto('/admin/users')
-	await page.getByRole('row', { name: /admin@e2e\.test/ }).getByRole('button', { name: /إيقاف/ }).click()
-	await expect(page.getByRole('status')).toHaveText('لا يمكنك إيقاف حسابك أنت.')
 })
 
-test('editing a user keeps the password unless a new one is typed; every users screen passes axe-core', async ({ page, browser }) => {
-	const email = `edit-${Date.now()}@e2e.test`
-	await signIn(page, undefined, '/admin/users/new')
+test('an admin cannot stop their own account, not even by posting the form by hand', async ({ page, pageAs }) => {
+	// An admin of its own: were the refusal broken, only this account would be stopped.
+	const email = `own-admin-${unique()}@e2e.test`
+	await addUser(page, { name: 'نايف الحربي', email, mobile: '0531234567', role: 'admin', password: 'Own-Admin-Pass-5' })
+	const own = await pageAs('visitor')
+	await signIn(own, { email, password: 'Own-Admin-Pass-5' })
+	await expect(own).toHaveURL('/admin')
+
+	const row = await findUserRow(own, email)
+	await expect(row).toContainText('حسابك')
+	await expect(row.getByRole('button', { name: /إيقاف/ })).toHaveCount(0)
+	const userId = (await row.getByRole('link', { name: /تعديل/ }).getAttribute('href'))!.split('/')[3]!
+	await own.evaluate((id) => {
+		const form = Object.assign(document.createElement('form'), { method: 'post' })
+		for (const [name, value] of [['intent', 'toggle-active'], ['userId', id]]) form.append(Object.assign(document.createElement('input'), { type: 'hidden', name, value }))
+		document.body.append(form)
+		form.submit()
+	}, userId)
+	await expect(own.getByRole('status')).toHaveText('لا يمكنك إيقاف حسابك أنت.')
+	await expect(own.getByRole('row', { name: email })).toContainText('فعّال')
+	await own.goto('/admin/users')
+	await expect(own).toHaveURL('/admin/users')
+})
+
+test('editing a user keeps the password unless a new one is typed; every users screen passes axe-core', async ({ page, pageAs }) => {
+	const email = `edit-${unique()}@e2e.test`
+	await page.goto('/admin/users/new')
 	await fillUserForm(page, { name: 'سلمان العنزي', email, mobile: '0541112233', password: 'First-Pass-1' })
 	await page.getByRole('button', { name: 'إضافة المستخدم' }).click()
 	await expect(page.getByRole('status')).toHaveText('تم إضافة بنجاح')
 	await expectNoAxeViolations(page)
 
-	await page.goto('/admin/users?page=99')
-	await page.getByRole('row', { name: new RegExp(email) }).getByRole('link', { name: /تعديل/ }).click()
+	await (await findUserRow(page, email)).getByRole('link', { name: /تعديل/ }).click()
 	await expect(page.getByLabel('الاسم')).toHaveValue('سلمان العنزي')
 	await expect(page.getByLabel('رقم الجوال')).toHaveValue('0541112233')
 	await expect(page.getByRole('navigation', { name: 'مسار التنقل' })).toContainText('المستخدمون')
@@ -119,18 +108,34 @@ test('editing a user keeps the password unless a new one is typed; every users s
 	await page.getByLabel('الاسم').fill('سلمان بن فهد العنزي')
 	await page.getByRole('button', { name: 'حفظ التعديلات' }).click()
 	await expect(page.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
-	await page.goto('/admin/users?page=99')
-	await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText('سلمان بن فهد العنزي')
+	await expect(await findUserRow(page, email)).toContainText('سلمان بن فهد العنزي')
 
-	const other = await browser.newContext()
-	const user = await other.newPage()
+	const user = await pageAs('visitor')
 	await signIn(user, { email, password: 'First-Pass-1' })
 	await expect(user).toHaveURL('/admin')
-	await other.close()
 
 	await page.goto('/admin/cases')
 	await expect(page.getByRole('heading', { level: 1 })).toContainText('الطلبات المرسلة')
 	await expectNoAxeViolations(page)
 	const missing = await page.goto('/admin/users/999999/edit')
 	expect(missing?.status()).toBe(404)
+})
+
+test('each staff role is shown only the screens it may use, and refused the others', async ({ pageAs }) => {
+	// What each role may open is used by the tests of those screens; here, what it may not.
+	const roles = {
+		case_officer: { shown: ['/admin/cases'], refused: ['/admin/users', '/admin/content/members'] },
+		content_editor: { shown: ['/admin/foundation', '/admin/content/members', '/admin/inquiries'], refused: ['/admin/users', '/admin/cases'] },
+	} as const
+	for (const [role, { shown, refused }] of Object.entries(roles)) {
+		const staff = await pageAs(role as keyof typeof roles)
+		await staff.goto('/admin')
+		const cards = staff.getByRole('main').getByRole('listitem')
+		for (const path of shown) await expect(cards.filter({ has: staff.locator(`a[href="${path}"]`) }), `${role}: a card for ${path}`).toHaveCount(1)
+		for (const path of refused) await expect(cards.filter({ has: staff.locator(`a[href="${path}"]`) }), `${role}: no card for ${path}`).toHaveCount(0)
+		for (const path of refused) {
+			expect((await staff.goto(path))?.status(), `${role} ${path}`).toBe(403)
+			await expect(staff.getByRole('heading', { level: 1 })).toHaveText('غير مسموح')
+		}
+	}
 })

@@ -1,7 +1,7 @@
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { randomNationalId } from '#tests/fixtures/needy-families.ts'
-import { expectNoAxeViolations, signIn } from './utils.ts'
+import { expect, expectNoAxeViolations, test } from './utils.ts'
 
 const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(minimalPdf()) })
 const fakePdf = { name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('this is only text pretending to be a PDF') }
@@ -30,10 +30,10 @@ async function fillReferrer(page: Page, index: number, name: string, type: strin
 	await person.getByLabel('صفة المعرّف').selectOption({ label: type })
 }
 
-// One at a time: the intake test below pauses applications for a moment.
-test.describe.configure({ mode: 'serial' })
+// Applications stay open throughout: pausing and closing them is tested in site-wide.spec.ts, once
+// every other test has finished.
 
-test('a family applies on a phone: every step, its errors, files, check and submit; then the lookup shows it', async ({ page, browser }) => {
+test('a family applies on a phone: every step, its errors, files, check and submit; then the lookup shows it', async ({ page, pageAs }) => {
 	// The whole journey (seven steps, their errors, four uploads): a longer budget than one screen's.
 	test.setTimeout(120_000)
 	const nationalId = randomNationalId()
@@ -54,7 +54,9 @@ test('a family applies on a phone: every step, its errors, files, check and subm
 	await next(page)
 
 	// The private link and the reference, shown once the case exists.
-	await expect(page.getByText('تم حفظ بياناتك وإنشاء طلبك.')).toBeVisible()
+	// No e-mail was given: nothing is said about sending the link anywhere.
+	await expect(page.getByRole('status')).toHaveText('تم حفظ بياناتك وإنشاء طلبك.')
+	await expect(page.locator('main')).not.toContainText('بريدك')
 	const reference = (await page.locator('strong[dir="ltr"]').textContent())!.trim()
 	expect(reference).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/)
 	const privateUrl = (await page.getByText(/\/apply\/r\//).textContent())!.trim()
@@ -131,6 +133,11 @@ test('a family applies on a phone: every step, its errors, files, check and subm
 	await identity.getByLabel(/اختر ملف PDF/).setInputFiles(pdf('هوية.pdf'))
 	await identity.getByRole('button', { name: 'رفع الملف' }).click()
 	await expect(identity.getByRole('listitem').filter({ hasText: 'هوية.pdf' })).toBeVisible()
+	// Announced in the files' live region, and only once: a reload does not repeat it.
+	await expect(identity.getByRole('status')).toHaveText('تم إضافة الملف بنجاح')
+	expect(page.url()).not.toContain('uploaded')
+	await page.reload()
+	await expect(identity.getByRole('status')).toHaveText('')
 	const family = page.getByRole('region', { name: /سجل الأسرة/ })
 	await family.getByLabel(/اختر ملف PDF/).setInputFiles(pdf('سجل.pdf'))
 	await family.getByRole('button', { name: 'رفع الملف' }).click()
@@ -182,27 +189,22 @@ test('a family applies on a phone: every step, its errors, files, check and subm
 	await expect(page.getByRole('link', { name: 'استعلم عن حالة طلبك' })).toHaveAttribute('href', '/apply/status')
 
 	// Another browser without the token sees nothing.
-	const stranger = await browser.newContext()
-	const other = await stranger.newPage()
+	const other = await pageAs('visitor')
 	const forgedToken = 'A'.repeat(43)
 	expect((await other.goto(`/apply/r/${forgedToken}`))?.status()).toBe(404)
 	expect((await other.request.get(fileHref!.replace(/\/apply\/r\/[^/]+/, `/apply/r/${forgedToken}`))).status()).toBe(404)
 	const forged = await other.request.post('/apply/needy-families/new', { headers: { Origin: 'http://evil.example' }, form: { Full_Name: 'x' } })
 	expect(forged.status()).toBe(403)
-	await stranger.close()
 
-	// Staff see the submitted application in the back office.
-	const staffContext = await browser.newContext()
-	const staff = await staffContext.newPage()
-	await signIn(staff, undefined, '/admin/cases')
+	// Case officers see the submitted application in the back office.
+	const staff = await pageAs('case_officer')
+	await staff.goto('/admin/cases')
 	await expect(staff.getByRole('row', { name: new RegExp(reference) })).toContainText('جديد')
 	await expectNoAxeViolations(staff)
-	await staffContext.close()
 })
 
-test('the same application works with JavaScript turned off, up to the confirmation', async ({ browser }) => {
-	const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } })
-	const page = await context.newPage()
+test('the same application works with JavaScript turned off, up to the confirmation', async ({ pageAs }) => {
+	const page = await pageAs('visitor', { javaScriptEnabled: false, viewport: { width: 375, height: 740 } })
 	const nationalId = randomNationalId()
 	await page.goto('/apply/needy-families/new')
 	await next(page)
@@ -260,55 +262,25 @@ test('the same application works with JavaScript turned off, up to the confirmat
 	await page.getByLabel(/أقر بأن جميع البيانات/).check()
 	await page.getByRole('button', { name: 'إرسال الطلب' }).click()
 	await onStep(page, 'تم إرسال طلبك')
-	await context.close()
 })
 
-test('an admin pauses and closes intake; applicants see the notice, then cannot start; reopening restores it', async ({ page, browser }) => {
-	await signIn(page, undefined, '/admin/intake')
-	await expectNoAxeViolations(page)
-	const programme = page.locator('form').filter({ hasText: 'طلب دعم الأسر المحتاجة' })
-	const setState = async (label: RegExp) => {
-		await programme.getByRole('radio', { name: label }).check()
-		await programme.getByRole('button', { name: /حفظ/ }).click()
-		await expect(page.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
-	}
-	const visitor = await (await browser.newContext()).newPage()
-	try {
-		await programme.getByRole('textbox', { name: /تنبيه التوقف المؤقت/ }).fill('الدعم متوقف حالياً حتى نهاية الربع، وستُراجع الطلبات عند استئنافه.')
-		await setState(/موقوف مؤقتاً/)
-		await visitor.goto('/apply/needy-families')
-		await expect(visitor.getByRole('status')).toHaveText('الدعم متوقف حالياً حتى نهاية الربع، وستُراجع الطلبات عند استئنافه.')
-		await expect(visitor.getByRole('link', { name: 'ابدأ الطلب' })).toBeVisible()
-
-		await setState(/مغلق/)
-		await visitor.goto('/apply/needy-families')
-		await expect(visitor.getByText('التقديم على هذا البرنامج مغلق حالياً')).toBeVisible()
-		await expect(visitor.getByRole('link', { name: 'ابدأ الطلب' })).toHaveCount(0)
-		await visitor.goto('/apply/needy-families/new')
-		await expect(visitor).toHaveURL('/apply/needy-families')
-	} finally {
-		await setState(/مفتوح/)
-	}
-	await visitor.goto('/apply/needy-families')
-	await expect(visitor.getByRole('link', { name: 'ابدأ الطلب' })).toBeVisible()
-})
-
-test('a staff member filling in a form for a family may accept an ID that fails the checksum, with a reason', async ({ page }) => {
+test('a staff member filling in a form for a family may accept an ID that fails the checksum, with a reason', async ({ page, pageAs }) => {
 	const valid = randomNationalId()
 	const failing = `${valid.slice(0, 9)}${(Number(valid[9]) + 1) % 10}`
 	// Applicants are never offered the override.
 	await page.goto('/apply/needy-families/new')
 	await expect(page.getByText('للموظفين فقط')).toHaveCount(0)
 
-	await signIn(page, undefined, '/apply/needy-families/new')
-	await onStep(page, 'البيانات الأساسية')
-	await fillBasic(page, failing)
-	await next(page)
-	await expectErrors(page, 'رقم الهوية غير صحيح، تأكد من كتابته كما في البطاقة')
-	await page.getByLabel(/قبول رقم الهوية رغم عدم اجتيازه التحقق/).check()
-	await next(page)
-	await expectErrors(page, 'الرجاء كتابة سبب قبول رقم الهوية')
-	await page.getByLabel('سبب القبول').fill('طابقنا الرقم مع بطاقة الأحوال الأصلية')
-	await next(page)
-	await expect(page.getByText('تم حفظ بياناتك وإنشاء طلبك.')).toBeVisible()
+	const staff = await pageAs('case_officer')
+	await staff.goto('/apply/needy-families/new')
+	await onStep(staff, 'البيانات الأساسية')
+	await fillBasic(staff, failing)
+	await next(staff)
+	await expectErrors(staff, 'رقم الهوية غير صحيح، تأكد من كتابته كما في البطاقة')
+	await staff.getByLabel(/قبول رقم الهوية رغم عدم اجتيازه التحقق/).check()
+	await next(staff)
+	await expectErrors(staff, 'الرجاء كتابة سبب قبول رقم الهوية')
+	await staff.getByLabel('سبب القبول').fill('طابقنا الرقم مع بطاقة الأحوال الأصلية')
+	await next(staff)
+	await expect(staff.getByText('تم حفظ بياناتك وإنشاء طلبك.')).toBeVisible()
 })

@@ -1,5 +1,5 @@
 import type { Route } from './+types/cases'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { countSubmittedCases, listSubmittedCases } from '#app/cases/case-store.server.ts'
 import { statusInfo } from '#app/cases/status.ts'

@@ -1,10 +1,11 @@
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/content-delete'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { deleteEntry, getEntry } from '#app/content/store.server.ts'
 import { contentCrumbs, findContentType } from '#app/content/types.ts'
 import { areaRoles } from '#app/domain/roles.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
 
@@ -30,7 +31,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export async function action({ params, context }: Route.ActionArgs) {
 	const { type, db, entry, user } = await open(params, context)
 	await deleteEntry(db, type, entry.id, user.id)
-	return redirect(`/admin/content/${type.type}?notice=deleted`)
+	return redirectWithFlash(`/admin/content/${type.type}`, { tone: 'success', message: type.messages.deleted })
 }
 
 export default function ContentDelete({ loaderData }: Route.ComponentProps) {

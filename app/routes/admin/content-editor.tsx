@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/content-editor'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import type { Database } from '#app/db/client.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { fileFields, type ContentType, type FileField } from '#app/content/definition.ts'
@@ -18,9 +18,10 @@ import { ResponsiveImage, type ImageData } from '#app/images/responsive-image.ts
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { pdfUpload, receiveUploads } from '#app/storage/upload.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { flashContext, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { formatFileSize } from '#app/utils/format.ts'
 import { sanitizeRichText } from '#app/utils/sanitize-html.server.ts'
-import { ErrorList, ErrorSummary, Field, PageTitle, SelectField, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
+import { ErrorList, ErrorSummary, Field, Notice, PageTitle, SelectField, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { RichTextEditor } from '#app/components/rich-text-editor.tsx'
 import type { AdminHandle } from './layout.tsx'
 
@@ -68,7 +69,7 @@ async function open(params: { type: string; id?: string }, context: Route.Loader
 
 const listPath = (type: ContentType) => (type.kind === 'singleton' ? `/admin/content/${type.type}/edit` : `/admin/content/${type.type}`)
 
-export async function loader({ params, context, request }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
 	const { type, db, entry } = await open(params, context)
 	const [shown] = entry ? await withMedia(db, type, [entry]) : []
 	return {
@@ -77,7 +78,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 		data: shown?.data ?? {},
 		images: shown?.images ?? {},
 		documents: shown?.documents ?? {},
-		saved: new URL(request.url).searchParams.get('saved') === '1',
+		notice: context.get(flashContext),
 	}
 }
 
@@ -91,7 +92,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 	if (files.length) {
 		const storage = getFileStorage()
 		const kinds = Object.fromEntries(files.map((field) => [uploadName(field), field.kind === 'image' ? imageUpload : pdfUpload]))
-		const upload = await receiveUploads(request, storage, { maxFileBytes: getEnv().UPLOAD_MAX_MB * 1024 * 1024 }, kinds)
+		const upload = await receiveUploads(request, storage, { maxFileBytes: getEnv().uploadMaxBytes }, kinds)
 		fields = upload.fields
 		if (!upload.ok) errors[files[0]!.name] = [brokenUpload]
 		else for (const field of files) {
@@ -149,7 +150,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 		return data({ result: submission.reply({ fieldErrors }), uploaded }, { status: 400 })
 	}
 	await removeReplacedFiles(db, files, stored, values)
-	return redirect(type.kind === 'singleton' ? `${listPath(type)}?saved=1` : `${listPath(type)}?notice=${entry ? 'updated' : 'added'}`)
+	return redirectWithFlash(listPath(type), { tone: 'success', message: entry ? type.messages.updated : type.messages.added })
 }
 
 /**
@@ -190,11 +191,7 @@ export default function ContentEditor({ loaderData, actionData }: Route.Componen
 			<PageTitle title={title} error={failed && summary.length > 0} />
 			<h1 className="text-2xl font-bold text-brand-900">{title}</h1>
 			<div className="mt-6 max-w-3xl">
-				{loaderData.saved && !actionData ? (
-					<p role="status" className="mb-6 rounded-lg border-s-4 border-brand-700 bg-brand-50 p-4 font-semibold text-brand-900">
-						{type.messages.updated}
-					</p>
-				) : null}
+				{loaderData.notice ? <Notice tone={loaderData.notice.tone}>{loaderData.notice.message}</Notice> : null}
 				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
 				<Form
 					method="post"

@@ -1,11 +1,12 @@
 import { data, Link, redirect } from 'react-router'
 import type { Route } from './+types/content-list'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { countEntries, listEntries } from '#app/content/store.server.ts'
 import { findContentType } from '#app/content/types.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { pageParam, paginate } from '#app/utils/pagination.ts'
+import { flashContext } from '#app/utils/flash.server.ts'
 import { Notice, PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
@@ -21,11 +22,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const db = await getDb()
 	const pagination = paginate({ total: await countEntries(db, type), perPage: type.perPage, page: pageParam(request) })
 	const rows = await listEntries(db, type, { offset: pagination.offset, limit: type.perPage })
-	const notice = new URL(request.url).searchParams.get('notice')
 	return {
 		typeName: type.type,
 		pagination,
-		notice: notice === 'added' || notice === 'updated' || notice === 'deleted' ? type.messages[notice] : null,
+		notice: context.get(flashContext),
 		rows: rows.map((row) => ({ id: row.id, cells: type.listColumns.map((column) => String((row.data as Record<string, unknown>)[column] ?? '')) })),
 	}
 }
@@ -48,7 +48,7 @@ export default function ContentList({ loaderData }: Route.ComponentProps) {
 					</Link>
 				</div>
 			</div>
-			<div className="mt-4">{notice ? <Notice tone="success">{notice}</Notice> : null}</div>
+			<div className="mt-4">{notice ? <Notice tone={notice.tone}>{notice.message}</Notice> : null}</div>
 			{rows.length === 0 ? (
 				<p className="rounded-xl bg-white p-5">لا يوجد محتوى بعد.</p>
 			) : (

@@ -12,7 +12,7 @@ interface Card {
 	roles: readonly UserRole[]
 }
 
-/** Spec §2 dashboard cards; each appears once its screen exists, and only to roles that may use it. */
+/** Dashboard cards, one per back-office screen; each appears once its screen exists, and only to roles that may use it (docs/product.md#roles). */
 const cards: readonly Card[] = [
 	{ to: '/admin/users', title: 'المستخدمون', text: 'قائمة موظفي المؤسسة وصلاحياتهم وتفعيل حساباتهم.', roles: areaRoles.users },
 	{ to: '/admin/users/new', title: 'إضافة مستخدم', text: 'إنشاء حساب لموظف جديد.', roles: areaRoles.users },

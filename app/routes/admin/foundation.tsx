@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form } from 'react-router'
 import type { Route } from './+types/foundation'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { foundationSchema } from '#app/domain/foundation-schema.ts'
 import { getFoundationInfo, updateFoundationInfo } from '#app/domain/foundation.server.ts'
 import { formatPhone } from '#app/utils/format.ts'
+import { flashContext, notices, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { sanitizeRichText } from '#app/utils/sanitize-html.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { ErrorSummary, Field, Notice, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
@@ -15,11 +16,11 @@ import type { AdminHandle } from './layout.tsx'
 
 export const handle: AdminHandle = { breadcrumb: 'بيانات المؤسسة' }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
 	requireRole(context, areaRoles.content)
 	const { name, about, email, location, phone, phone2, twitter, linkedin, youtube, facebook, instagram, mapUrl } = await getFoundationInfo(await getDb())
 	return {
-		saved: new URL(request.url).searchParams.get('saved') === '1',
+		notice: context.get(flashContext),
 		values: { name, about, email, location, phone: formatPhone(phone), phone2: formatPhone(phone2), twitter, linkedin, youtube, facebook, instagram, mapUrl },
 	}
 }
@@ -33,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		return data({ result: submission.reply({ fieldErrors: { about: ['الرجاء كتابة نبذة عن المؤسسة'] } }) }, { status: 400 })
 	}
 	await updateFoundationInfo(await getDb(), { ...submission.value, about })
-	return redirect('/admin/foundation?saved=1')
+	return redirectWithFlash('/admin/foundation', notices.updated)
 }
 
 const links = [
@@ -62,7 +63,7 @@ export default function FoundationEditor({ loaderData, actionData }: Route.Compo
 			<h1 className="text-2xl font-bold text-brand-900">بيانات المؤسسة</h1>
 			<p className="mt-1 text-stone-700">تظهر في تذييل الموقع وصفحة التواصل وصفحة النبذة.</p>
 			<div className="mt-6 max-w-3xl">
-				{loaderData.saved && !actionData ? <Notice tone="success">تم تحديث بيانات بنجاح</Notice> : null}
+				{loaderData.notice ? <Notice tone={loaderData.notice.tone}>{loaderData.notice.message}</Notice> : null}
 				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
 				<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-6">
 					<Field label="اسم المؤسسة" errors={fields.name.errors} inputProps={getInputProps(fields.name, { type: 'text' })} />

@@ -1,6 +1,6 @@
 import { Form, Link } from 'react-router'
 import type { Route } from './+types/inquiries'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { countInquiries, listInquiries } from '#app/domain/contact.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'

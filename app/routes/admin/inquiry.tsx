@@ -1,6 +1,6 @@
 import { data, Form, redirect } from 'react-router'
 import type { Route } from './+types/inquiry'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { readInquiry, setHandled } from '#app/domain/contact.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'

@@ -1,12 +1,13 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/intake'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getIntake, setIntake } from '#app/cases/intake.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
+import { flashContext, notices, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { ErrorList, Notice, PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
 
@@ -25,12 +26,11 @@ const intakeSchema = z.object({
 	closedNotice: z.string({ error: 'الرجاء كتابة نص الإغلاق' }).trim().min(1, 'الرجاء كتابة نص الإغلاق').max(500),
 })
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
 	requireRole(context, areaRoles.users)
 	const db = await getDb()
-	const saved = new URL(request.url).searchParams.get('saved')
 	return {
-		saved,
+		notice: context.get(flashContext),
 		programmes: await Promise.all(
 			applicationDefinitions.map(async (definition) => ({ type: definition.type, title: definition.title, intake: await getIntake(db, definition.type) })),
 		),
@@ -44,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const { type, ...intake } = submission.value
 	if (!findDefinition(type)) throw data('برنامج غير معروف', { status: 400 })
 	await setIntake(await getDb(), type, intake, user.id)
-	return redirect(`/admin/intake?saved=${encodeURIComponent(type)}`)
+	return redirectWithFlash('/admin/intake', { ...notices.updated, field: type })
 }
 
 export default function Intake({ loaderData, actionData }: Route.ComponentProps) {
@@ -59,7 +59,7 @@ export default function Intake({ loaderData, actionData }: Route.ComponentProps)
 					return (
 					<Form key={programme.type} method="post" className="space-y-4 rounded-xl border border-stone-200 bg-white p-5">
 						<h2 className="text-lg font-bold">{programme.title}</h2>
-						{loaderData.saved === programme.type ? <Notice tone="success">تم تحديث بيانات بنجاح</Notice> : null}
+						{loaderData.notice?.field === programme.type ? <Notice tone={loaderData.notice.tone}>{loaderData.notice.message}</Notice> : null}
 						<input type="hidden" name="type" value={programme.type} />
 						<fieldset>
 							<legend className="font-semibold">حالة الاستقبال</legend>

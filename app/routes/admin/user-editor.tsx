@@ -1,19 +1,20 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { z } from 'zod'
 import type { Route } from './+types/user-editor'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { deleteUserSessions } from '#app/auth/session.server.ts'
 import { areaRoles, roleLabels, userRoles } from '#app/domain/roles.ts'
 import { editUserSchema, newUserSchema } from '#app/domain/user-schema.ts'
 import { countOtherActiveAdmins, createUser, DuplicateEmailError, getUser, updateUser } from '#app/domain/users.server.ts'
 import { formatSaudiMobile, normaliseSaudiMobile } from '#app/utils/format.ts'
+import { notices, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { ErrorSummary, Field, useSubmitCount, PageTitle, SelectField, validationTiming } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
 
-// One screen and one action for adding and editing a user (spec §2 "user form").
+// One screen and one action for adding and editing a user (docs/product.md#other-forms).
 
 export const handle: AdminHandle = {
 	breadcrumb: (data) => [{ to: '/admin/users', label: 'المستخدمون' }, { label: (data as { user: unknown }).user ? 'تعديل مستخدم' : 'إضافة مستخدم' }],
@@ -48,7 +49,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	const db = await getDb()
 	const formData = await request.formData()
 	const submission = await parseWithZod(formData, {
-		schema: (target ? editUserSchema : newUserSchema).superRefine(async (value, ctx) => {
+		schema: (target ? editUserSchema({ hasMobile: Boolean(target.mobile) }) : newUserSchema).superRefine(async (value, ctx) => {
 			if (!target || target.role !== 'admin' || !target.active) return
 			const demoted = value.role !== 'admin' || !value.active
 			if (demoted && target.id === me.id) {
@@ -63,7 +64,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }) }, { status: 400 })
 	}
 	const { password, confirmPassword: _confirm, ...fields } = submission.value
-	const values = { ...fields, mobile: normaliseSaudiMobile(fields.mobile)! }
+	const values = { ...fields, mobile: fields.mobile ? normaliseSaudiMobile(fields.mobile)! : '' }
 	try {
 		if (target) {
 			await updateUser(db, target.id, { ...values, password })
@@ -84,13 +85,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 			{ status: 400 },
 		)
 	}
-	return redirect(`/admin/users?notice=${target ? 'updated' : 'added'}`)
+	return redirectWithFlash('/admin/users', target ? notices.updated : notices.added)
 }
 
 export default function UserEditor({ loaderData, actionData }: Route.ComponentProps) {
 	const { user } = loaderData
-	const schema = user ? editUserSchema : newUserSchema
-	const [form, fields] = useForm<z.input<typeof editUserSchema>>({
+	const mobileOptional = Boolean(user && !user.mobile)
+	const schema = user ? editUserSchema({ hasMobile: !mobileOptional }) : newUserSchema
+	const [form, fields] = useForm<z.input<ReturnType<typeof editUserSchema>>>({
 		id: user ? `user-${user.id}` : 'user-new',
 		lastResult: actionData?.result,
 		defaultValue: user
@@ -122,7 +124,7 @@ export default function UserEditor({ loaderData, actionData }: Route.ComponentPr
 						inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', dir: 'ltr' }}
 					/>
 					<Field
-						label="رقم الجوال"
+						label={mobileOptional ? 'رقم الجوال (اختياري)' : 'رقم الجوال'}
 						hint="10 أرقام تبدأ بـ 05، مثل 0551234567"
 						errors={fields.mobile.errors}
 						inputProps={{ ...getInputProps(fields.mobile, { type: 'tel' }), autoComplete: 'tel', inputMode: 'numeric', dir: 'ltr' }}

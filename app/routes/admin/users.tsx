@@ -1,11 +1,12 @@
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/users'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { deleteUserSessions } from '#app/auth/session.server.ts'
 import { areaRoles, roleLabels } from '#app/domain/roles.ts'
 import { countOtherActiveAdmins, countUsers, getUser, listUsers, setActive } from '#app/domain/users.server.ts'
 import { paginate, pageParam } from '#app/utils/pagination.ts'
+import { flashContext, notices, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
 import { formatDateTime, formatSaudiMobile } from '#app/utils/format.ts'
 import { Notice, PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
@@ -16,25 +17,24 @@ export const handle: AdminHandle = { breadcrumb: 'المستخدمون' }
 
 const PER_PAGE = 5
 
-/** Messages shown after a redirect back to the list; the query only picks one, it carries no text. */
-const notices = {
-	added: { tone: 'success', text: 'تم إضافة بنجاح' },
-	updated: { tone: 'success', text: 'تم تحديث بيانات بنجاح' },
-	self: { tone: 'error', text: 'لا يمكنك إيقاف حسابك أنت.' },
-	'last-admin': { tone: 'error', text: 'لا يمكن إيقاف آخر مدير نظام فعّال.' },
-} as const
+/** Refusals shown once after a redirect back to the list. */
+const refusals = {
+	self: { tone: 'error', message: 'لا يمكنك إيقاف حسابك أنت.' },
+	'last-admin': { tone: 'error', message: 'لا يمكن إيقاف آخر مدير نظام فعّال.' },
+} satisfies Record<string, Flash>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-	requireRole(context, areaRoles.users)
+	const me = requireRole(context, areaRoles.users)
 	const db = await getDb()
 	const pagination = paginate({ total: await countUsers(db), perPage: PER_PAGE, page: pageParam(request) })
 	const { rows } = await listUsers(db, { offset: pagination.offset, limit: PER_PAGE })
-	const noticeKey = new URL(request.url).searchParams.get('notice')
 	return {
 		pagination,
-		notice: noticeKey && noticeKey in notices ? notices[noticeKey as keyof typeof notices] : null,
+		notice: context.get(flashContext),
 		users: rows.map((user) => ({
 			id: user.id,
+			// Stopping one's own account is refused, so it is not offered.
+			isMe: user.id === me.id,
 			name: user.name,
 			email: user.email,
 			mobile: formatSaudiMobile(user.mobile),
@@ -53,22 +53,17 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const user = Number.isInteger(id) ? await getUser(db, id) : undefined
 	if (formData.get('intent') !== 'toggle-active' || !user) throw data('طلب غير صالح', { status: 400 })
 
-	const back = new URL(request.url)
-	back.searchParams.delete('notice')
+	const url = new URL(request.url)
+	const back = url.pathname + url.search
 	if (user.active) {
-		if (user.id === me.id) return redirectWithNotice(back, 'self')
-		if (user.role === 'admin' && (await countOtherActiveAdmins(db, user.id)) === 0) return redirectWithNotice(back, 'last-admin')
+		if (user.id === me.id) return redirectWithFlash(back, refusals.self)
+		if (user.role === 'admin' && (await countOtherActiveAdmins(db, user.id)) === 0) return redirectWithFlash(back, refusals['last-admin'])
 		await setActive(db, user.id, false)
 		await deleteUserSessions(db, user.id)
 	} else {
 		await setActive(db, user.id, true)
 	}
-	return redirectWithNotice(back, 'updated')
-}
-
-function redirectWithNotice(url: URL, notice: keyof typeof notices) {
-	url.searchParams.set('notice', notice)
-	return redirect(url.pathname + url.search)
+	return redirectWithFlash(back, notices.updated)
 }
 
 export default function Users({ loaderData }: Route.ComponentProps) {
@@ -82,7 +77,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
 					إضافة مستخدم
 				</Link>
 			</div>
-			<div className="mt-4">{notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}</div>
+			<div className="mt-4">{notice ? <Notice tone={notice.tone}>{notice.message}</Notice> : null}</div>
 			<DataTable label="جدول المستخدمين" caption={`قائمة المستخدمين، الصفحة ${pagination.page} من ${pagination.lastPage}`} headings={['#', 'الاسم', 'البريد الإلكتروني', 'الجوال', 'الصلاحية', 'الحالة', 'آخر دخول', 'الإجراءات']}>
 						{users.map((user, index) => (
 							<tr key={user.id} className="border-t border-stone-200">
@@ -102,14 +97,18 @@ export default function Users({ loaderData }: Route.ComponentProps) {
 										<Link to={`/admin/users/${user.id}/edit`} className="btn-secondary min-h-9 px-3 py-1 text-sm">
 											تعديل<span className="sr-only"> {user.name}</span>
 										</Link>
-										<Form method="post">
-											<input type="hidden" name="intent" value="toggle-active" />
-											<input type="hidden" name="userId" value={user.id} />
-											<button type="submit" className="btn-secondary min-h-9 px-3 py-1 text-sm">
-												{user.active ? 'إيقاف' : 'تفعيل'}
-												<span className="sr-only"> {user.name}</span>
-											</button>
-										</Form>
+										{user.isMe ? (
+											<span className="self-center text-sm text-stone-600">حسابك</span>
+										) : (
+											<Form method="post">
+												<input type="hidden" name="intent" value="toggle-active" />
+												<input type="hidden" name="userId" value={user.id} />
+												<button type="submit" className="btn-secondary min-h-9 px-3 py-1 text-sm">
+													{user.active ? 'إيقاف' : 'تفعيل'}
+													<span className="sr-only"> {user.name}</span>
+												</button>
+											</Form>
+										)}
 									</div>
 								</td>
 							</tr>

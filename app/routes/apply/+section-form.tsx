@@ -6,6 +6,7 @@ import { ErrorSummary, Honeypot, PageTitle, TextareaField, useSubmitCount, valid
 import type { SectionDef } from '#app/forms/definition.ts'
 import { SectionInputs, summaryItems, type Fieldset } from '#app/forms/field-inputs.tsx'
 import { sectionSchema } from '#app/forms/schema.ts'
+import { uploadInputId } from './+upload-form.tsx'
 
 interface SectionFormProps {
 	section: SectionDef
@@ -43,7 +44,9 @@ export function SectionForm({ section, stepLabel, formTitle, defaults, lastResul
 	const [submitCount, countSubmit] = useSubmitCount()
 	const fieldset = fields as unknown as Fieldset
 	const overrideErrors = lastResult?.error?.overrideNote
-	const summary = [...summaryItems(section.fields, fieldset, form.errors), ...(overrideErrors ?? []).map((message) => ({ message, fieldId: 'overrideNote' }))]
+	// A missing required file links to its slot's file input (the slots come first on the page).
+	const fileErrors = (section.files ?? []).flatMap((slot) => (lastResult?.error?.[uploadInputId(slot.slot)] ?? []).map((message) => ({ message, fieldId: uploadInputId(slot.slot) })))
+	const summary = [...fileErrors, ...summaryItems(section.fields, fieldset, form.errors), ...(overrideErrors ?? []).map((message) => ({ message, fieldId: 'overrideNote' }))]
 	const failed = submitCount > 0 || lastResult?.status === 'error'
 	return (
 		<div className="mx-auto max-w-2xl px-4 py-6">

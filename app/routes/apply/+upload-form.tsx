@@ -1,33 +1,37 @@
 import { useState, type FormEvent } from 'react'
 import { useRevalidator } from 'react-router'
 import { Honeypot } from '#app/components/forms.tsx'
+import { fileTooLarge, pdfUploadHint } from '#app/forms/messages.ts'
 
-/** Why an upload was refused; the upload route names one in the query when it redirects back. */
-export const uploadErrorMessages = {
-	'too-large': 'حجم الملف أكبر من المسموح. اختر ملفاً أصغر.',
+export const FILE_ADDED = 'تم إضافة الملف بنجاح'
+
+/** Why an upload was refused; the upload route sends one back to the page as a one-time notice. */
+const uploadErrorMessages = {
 	'not-pdf': 'الملف ليس PDF. اختر ملفاً بصيغة PDF.',
 	'no-file': 'الرجاء اختيار ملف.',
 	'bad-request': 'لم يكتمل رفع الملف. حاول مرة أخرى.',
 	'bad-slot': 'نوع المرفق غير معروف.',
 } as const
 
-export type UploadError = keyof typeof uploadErrorMessages
+export type UploadError = 'too-large' | keyof typeof uploadErrorMessages
 
-export function uploadErrors(searchParams: URLSearchParams): Record<string, string> {
-	const code = searchParams.get('uploadError')
-	const slot = searchParams.get('slot')
-	return code && slot && code in uploadErrorMessages ? { [slot]: uploadErrorMessages[code as UploadError] } : {}
+/** An upload refusal in words; «too large» names the limit (`maxBytes`, UPLOAD_MAX_MB in bytes). */
+export function uploadErrorMessage(error: UploadError, maxBytes: number): string {
+	return error === 'too-large' ? fileTooLarge(maxBytes) : uploadErrorMessages[error]
 }
+
+/** The id of a slot's file input: the error summary links a missing file to it. */
+export const uploadInputId = (slot: string) => `upload-${slot}`
 
 /**
  * One file slot's upload. Without JavaScript it is a plain multipart POST that redirects back;
  * with it, the same request goes through XMLHttpRequest so a progress bar can show.
  */
-export function UploadForm({ action, slot, label, error }: { action: string; slot: string; label: string; error?: string }) {
+export function UploadForm({ action, slot, label, error, maxBytes }: { action: string; slot: string; label: string; error?: string; maxBytes: number }) {
 	const revalidator = useRevalidator()
 	const [progress, setProgress] = useState<number | null>(null)
 	const [clientError, setClientError] = useState<string | null>(null)
-	const inputId = `upload-${slot}`
+	const inputId = uploadInputId(slot)
 	const message = clientError ?? error
 
 	function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -36,6 +40,11 @@ export function UploadForm({ action, slot, label, error }: { action: string; slo
 		event.preventDefault()
 		if (!file) {
 			setClientError(uploadErrorMessages['no-file'])
+			return
+		}
+		// The server refuses it anyway; saying so now saves sending megabytes for nothing.
+		if (file.size > maxBytes) {
+			setClientError(fileTooLarge(maxBytes))
 			return
 		}
 		setClientError(null)
@@ -52,7 +61,7 @@ export function UploadForm({ action, slot, label, error }: { action: string; slo
 			} catch {
 				code = request.status === 200 ? undefined : 'bad-request'
 			}
-			if (code) setClientError(uploadErrorMessages[code] ?? uploadErrorMessages['bad-request'])
+			if (code) setClientError(code === 'too-large' || code in uploadErrorMessages ? uploadErrorMessage(code, maxBytes) : uploadErrorMessages['bad-request'])
 			else {
 				form.reset()
 				void revalidator.revalidate()
@@ -72,6 +81,9 @@ export function UploadForm({ action, slot, label, error }: { action: string; slo
 			<label htmlFor={inputId} className="block text-sm font-semibold">
 				اختر ملف PDF: {label}
 			</label>
+			<p id={`${inputId}-hint`} className="text-sm text-stone-600">
+				{pdfUploadHint(maxBytes)}
+			</p>
 			{message ? (
 				<p id={`${inputId}-error`} role="alert" className="text-sm font-semibold text-red-800">
 					<span className="sr-only">خطأ: </span>
@@ -84,7 +96,7 @@ export function UploadForm({ action, slot, label, error }: { action: string; slo
 				type="file"
 				accept="application/pdf,.pdf"
 				aria-invalid={message ? true : undefined}
-				aria-describedby={message ? `${inputId}-error` : undefined}
+				aria-describedby={message ? `${inputId}-hint ${inputId}-error` : `${inputId}-hint`}
 				className="block w-full text-sm file:me-3 file:min-h-11 file:rounded-lg file:border-0 file:bg-brand-100 file:px-4 file:font-semibold file:text-brand-900"
 			/>
 			{progress !== null ? (

@@ -1,7 +1,7 @@
 import { data } from 'react-router'
 import type { Route } from './+types/file'
 import { findAttachment } from '#app/cases/case-store.server.ts'
-import { loadApplication } from '#app/cases/applicant.server.ts'
+import { loadApplication } from './+applicant.server.ts'
 import { pdfDownload } from '#app/storage/download.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 

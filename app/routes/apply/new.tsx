@@ -1,12 +1,14 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Link, redirect } from 'react-router'
 import type { Route } from './+types/new'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { DuplicateApplicantError, startCase } from '#app/cases/case-store.server.ts'
 import { getUser } from '#app/auth/session.server.ts'
-import { limitByIp, OVERRIDE_NOTE_MISSING, privateLink, publicLimits, readIdChecksumOverride } from '#app/cases/applicant.server.ts'
+import { OVERRIDE_NOTE_MISSING, privateLink, readIdChecksumOverride } from './+applicant.server.ts'
+import { limitByIp, publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getIntake } from '#app/cases/intake.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formDefaults } from '#app/forms/form-values.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
@@ -30,6 +32,13 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 	return { type: definition.type, pausedNotice: intake.state === 'paused' ? intake.pausedNotice : null, staff: Boolean(await getUser(request)) }
 }
 
+/** What the applicant is told once the case exists: only what is true about the e-mail. */
+function createdMessage(emailed: boolean | null): string {
+	const created = 'تم حفظ بياناتك وإنشاء طلبك.'
+	if (emailed === null) return created
+	return emailed ? `${created} أرسلنا رابط طلبك الخاص إلى بريدك الإلكتروني.` : `${created} لم يُرسل الرابط إلى بريدك الإلكتروني، فانسخه الآن واحتفظ به.`
+}
+
 export async function action({ request, params }: Route.ActionArgs) {
 	const { definition } = await openDefinition(params.type)
 	await limitByIp(request, publicLimits.start)
@@ -44,10 +53,10 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const db = await getDb()
 	try {
 		const { row, token } = await startCase(db, definition, submission.value, override ?? undefined)
-		if (row.email) {
-			await getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition.title, link: privateLink(request, token) })
-		}
-		return redirect(`/apply/r/${token}?created=1`)
+		const emailed = row.email
+			? await getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition.title, link: privateLink(request, token) })
+			: null
+		return redirectWithFlash(`/apply/r/${token}`, { tone: 'success', message: createdMessage(emailed), field: 'created' })
 	} catch (error) {
 		if (!(error instanceof DuplicateApplicantError)) throw error
 		return data({ result: submission.reply({ formErrors: [DUPLICATE_MESSAGE] }), duplicate: true }, { status: 409 })

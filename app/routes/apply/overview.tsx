@@ -1,19 +1,20 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/overview'
 import { isEditable, latestApplicantMessage } from '#app/cases/case-store.server.ts'
-import { loadApplication, privateLink } from '#app/cases/applicant.server.ts'
+import { loadApplication, privateLink } from './+applicant.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { statusInfo } from '#app/cases/status.ts'
 import { canVisit, CHECK_STEP, resumeStep } from '#app/forms/journey.ts'
 import { formatDateWithHijri } from '#app/utils/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
+import { flashContext } from '#app/utils/flash.server.ts'
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const { db, row, definition, completed } = await loadApplication(params.token)
 	const message = await latestApplicantMessage(db, row.id)
 	const base = `/apply/r/${params.token}`
 	return {
-		created: new URL(request.url).searchParams.get('created') === '1',
+		created: context.get(flashContext)?.field === 'created' ? context.get(flashContext)!.message : null,
 		link: privateLink(request, params.token),
 		title: definition.title,
 		reference: row.reference,
@@ -41,7 +42,11 @@ export default function Overview({ loaderData: data }: Route.ComponentProps) {
 			<h1 className="text-2xl font-bold text-brand-900">{data.title}</h1>
 
 			<div className={`rounded-xl border-2 p-5 ${data.created ? 'border-brand-600 bg-brand-50' : 'border-stone-200 bg-white'}`}>
-				{data.created ? <p className="text-lg font-bold text-brand-900">تم حفظ بياناتك وإنشاء طلبك.</p> : null}
+				{data.created ? (
+					<p role="status" className="text-lg font-bold text-brand-900">
+						{data.created}
+					</p>
+				) : null}
 				<p className="mt-1">
 					رقم الطلب:{' '}
 					<strong className="text-xl tracking-wider" dir="ltr">
@@ -52,7 +57,7 @@ export default function Overview({ loaderData: data }: Route.ComponentProps) {
 				<p className="mt-1 break-all rounded-lg bg-white p-3 font-mono text-sm" dir="ltr">
 					{data.link}
 				</p>
-				<p className="mt-2 text-sm text-stone-700">لا تشارك هذا الرابط مع أحد. إن أدخلت بريدك الإلكتروني أرسلناه إليه.</p>
+				<p className="mt-2 text-sm text-stone-700">لا تشارك هذا الرابط مع أحد.</p>
 			</div>
 
 			{data.status ? (

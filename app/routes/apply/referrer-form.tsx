@@ -1,6 +1,6 @@
 import { PageTitle } from '#app/components/forms.tsx'
 
-// The referrer form (spec §5): printed, filled in and signed by the tribe sheikh, the village head
+// The referrer form (docs/product.md#needy-families, 1-5): printed, filled in and signed by the tribe sheikh, the village head
 // or the mosque imam, then attached to the application.
 
 const lines = ['اسم رب الأسرة', 'رقم هوية رب الأسرة', 'اسم المعرّف', 'صفة المعرّف (شيخ القبيلة / عمدة الحي / إمام المسجد)', 'رقم جوال المعرّف', 'العنوان الوطني للمعرّف']

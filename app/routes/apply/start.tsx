@@ -1,6 +1,6 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/start'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { getIntake } from '#app/cases/intake.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { PageHeader } from '#app/components/page-header.tsx'

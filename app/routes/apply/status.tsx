@@ -3,9 +3,10 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/status'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { latestApplicantMessage, lookupCases, rotateResumeToken } from '#app/cases/case-store.server.ts'
-import { limitByIp, privateLink, publicLimits } from '#app/cases/applicant.server.ts'
+import { privateLink } from './+applicant.server.ts'
+import { countIpHit, publicLimits } from '#app/utils/ip-limit.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { statusInfo } from '#app/cases/status.ts'
 import { nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
@@ -23,9 +24,13 @@ const lookupSchema = z.object({
 })
 
 export async function action({ request }: Route.ActionArgs) {
-	await limitByIp(request, publicLimits.lookup)
 	const formData = await request.formData()
 	const submission = parseWithZod(formData, { schema: lookupSchema })
+	// Said in the form, as the sign-in page does: what they typed stays, and they learn when to retry.
+	const limited = await countIpHit(request, publicLimits.lookup)
+	if (limited) {
+		return data({ result: submission.reply({ formErrors: [limited.message] }), cases: null, sent: null, limited: true }, { status: 429, headers: limited.headers })
+	}
 	if (submission.status !== 'success' || isHoneypotFilled(formData)) {
 		return data({ result: submission.reply(), cases: null, sent: null }, { status: 400 })
 	}
@@ -54,7 +59,7 @@ export async function action({ request }: Route.ActionArgs) {
 				submitted: row.submittedAt ? formatDateWithHijri(row.submittedAt) : null,
 				status,
 				message: message?.note ?? null,
-				canSendLink: Boolean(row.email),
+				canSendLink: Boolean(row.email) && getNotifier().emails,
 				maskedEmail: row.email ? row.email.replace(/^(.)[^@]*/, '$1•••') : null,
 			}
 		}),
@@ -71,6 +76,7 @@ export default function Status({ actionData }: Route.ComponentProps) {
 	})
 	const [submitCount, countSubmit] = useSubmitCount()
 	const summary = [
+		...(form.errors ?? []).map((message) => ({ message })),
 		...(fields.nationalId.errors ?? []).map((message) => ({ message, fieldId: fields.nationalId.id })),
 		...(fields.mobile.errors ?? []).map((message) => ({ message, fieldId: fields.mobile.id })),
 	]
@@ -81,7 +87,7 @@ export default function Status({ actionData }: Route.ComponentProps) {
 			<PageTitle title="الاستعلام عن طلب" error={failed && summary.length > 0} />
 			<PageHeader title="الاستعلام عن طلب" lead="اكتب رقم الهوية ورقم الجوال اللذين قدمت بهما الطلب." crumbs={[{ to: '/apply', label: 'تقديم طلب' }]} />
 			<div className="mx-auto max-w-2xl space-y-6 px-4 py-8">
-				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
+				{failed ? <ErrorSummary key={submitCount} items={summary} title={actionData && 'limited' in actionData ? 'محاولات كثيرة' : undefined} /> : null}
 				<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-5">
 					<Honeypot />
 					<Field label="رقم الهوية أو الإقامة" errors={fields.nationalId.errors} inputProps={{ ...getInputProps(fields.nationalId, { type: 'text' }), inputMode: 'numeric', dir: 'ltr', autoComplete: 'off' }} />

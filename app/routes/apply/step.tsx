@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect, useSearchParams } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/step'
 import {
 	addRow,
@@ -13,7 +13,8 @@ import {
 	TooManyRowsError,
 } from '#app/cases/case-store.server.ts'
 import { getUser } from '#app/auth/session.server.ts'
-import { limitByIp, loadApplication, OVERRIDE_NOTE_MISSING, publicLimits, readIdChecksumOverride } from '#app/cases/applicant.server.ts'
+import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride } from './+applicant.server.ts'
+import { limitByIp, publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { collectionOf, type SectionDef } from '#app/forms/definition.ts'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
@@ -23,10 +24,13 @@ import { formDefaults, rowDefaults } from '#app/forms/form-values.ts'
 import { canVisit, findSection, nextStep, previousStep, resumeStep, CHECK_STEP } from '#app/forms/journey.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { rowSchema, sectionSchema } from '#app/forms/schema.ts'
-import { formatDate } from '#app/utils/format.ts'
+import { requiredFile, tooFewRows, tooManyRows } from '#app/forms/messages.ts'
+import { formatDate, formatFileSize } from '#app/utils/format.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { flashContext, notices, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
 import { ErrorSummary, Honeypot, isHoneypotFilled, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { SectionForm } from './+section-form.tsx'
-import { UploadForm, uploadErrors } from './+upload-form.tsx'
+import { UploadForm, uploadInputId } from './+upload-form.tsx'
 
 export const handle = { hydrate: true }
 
@@ -41,7 +45,7 @@ async function openStep(params: { token: string; step: string }) {
 	return { ...application, section, base }
 }
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const { db, row, definition, state, section, base } = await openStep(params)
 	const index = definition.sections.indexOf(section)
 	const previous = previousStep(definition, section.key)
@@ -70,6 +74,8 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 		files,
 		staff: Boolean(await getUser(request)),
 		idOverridden: row.idChecksumOverride,
+		notice: context.get(flashContext),
+		uploadMaxBytes: getEnv().uploadMaxBytes,
 	}
 }
 
@@ -91,25 +97,25 @@ export async function action({ params, request }: Route.ActionArgs) {
 			await addRow(db, definition, row, section.key, submission.value, collection.max)
 		} catch (error) {
 			if (!(error instanceof TooManyRowsError)) throw error
-			return data({ result: submission.reply({ formErrors: [`${collection.max} على الأكثر`] }), form: 'row' as const }, { status: 400 })
+			return data({ result: submission.reply({ formErrors: [tooManyRows(collection)] }), form: 'row' as const }, { status: 400 })
 		}
-		return redirect(`${base}/${section.key}${returnToCheck ? '?return=check' : ''}#rows`)
+		return redirectWithFlash(`${base}/${section.key}${returnToCheck ? '?return=check' : ''}#rows`, notices.added)
 	}
 	if (collection && intent === 'delete-row') {
 		await removeRow(db, definition, row, section.key, String(formData.get('rowKey') ?? ''))
-		return redirect(`${base}/${section.key}${returnToCheck ? '?return=check' : ''}#rows`)
+		return redirectWithFlash(`${base}/${section.key}${returnToCheck ? '?return=check' : ''}#rows`, notices.deleted)
 	}
 	if (collection) {
 		const rows = (saved[collection.name] ?? []) as unknown[]
 		if (rows.length < collection.min) {
-			return data({ result: { status: 'error' as const, error: { '': [`الرجاء إضافة ${collection.itemLabel} واحد على الأقل`] } }, form: 'next' as const }, { status: 400 })
+			return data({ result: { status: 'error' as const, error: { '': [tooFewRows(collection)] } }, form: 'next' as const }, { status: 400 })
 		}
 		return redirect(forward)
 	}
 	if (section.files && intent === 'delete-file') {
 		const removed = await removeAttachment(db, row, String(formData.get('fileId') ?? ''))
 		if (removed) await getFileStorage().remove(removed.storageKey)
-		return redirect(`${base}/${section.key}#files`)
+		return redirectWithFlash(`${base}/${section.key}#files`, { tone: 'success', message: 'تم حذف الملف', field: removed?.slot })
 	}
 
 	const override = await readIdChecksumOverride(request, formData)
@@ -127,7 +133,8 @@ export async function action({ params, request }: Route.ActionArgs) {
 	const missing = (section.files ?? []).filter((slot) => slot.required && !(state.fileCounts[slot.slot] ?? 0))
 	if (missing.length) {
 		return data(
-			{ result: submission.reply({ formErrors: missing.map((slot) => `الرجاء إرفاق ${slot.label}`) }), form: 'section' as const },
+			// Keyed by the slot's file input, so the error summary links each message to its upload control.
+			{ result: submission.reply({ fieldErrors: Object.fromEntries(missing.map((slot) => [uploadInputId(slot.slot), [requiredFile(slot.label)]])) }), form: 'section' as const },
 			{ status: 400 },
 		)
 	}
@@ -161,16 +168,38 @@ export default function Step({ loaderData, actionData }: Route.ComponentProps) {
 							</Link>
 						</p>
 					) : null}
-					{section.files ? <FilesList section={section} files={loaderData.files} base={loaderData.base} /> : null}
+					{section.files ? <FilesList
+							section={section}
+							files={loaderData.files}
+							base={loaderData.base}
+							notice={loaderData.notice}
+							maxBytes={loaderData.uploadMaxBytes}
+							errors={actionData?.form === 'section' ? actionData.result.error : undefined}
+						/> : null}
 				</>
 			}
 		/>
 	)
 }
 
-function FilesList({ section, files, base }: { section: SectionDef; files: Route.ComponentProps['loaderData']['files']; base: string }) {
-	const [searchParams] = useSearchParams()
-	const failed = uploadErrors(searchParams)
+function FilesList({
+	section,
+	files,
+	base,
+	notice,
+	maxBytes,
+	errors,
+}: {
+	section: SectionDef
+	files: Route.ComponentProps['loaderData']['files']
+	base: string
+	notice: Flash | null
+	maxBytes: number
+	/** The failed submit's errors: a missing required file is keyed by its input's id. */
+	errors?: Record<string, string[] | null>
+}) {
+	const failed: Record<string, string> = notice?.tone === 'error' && notice.field ? { [notice.field]: notice.message } : {}
+	const added = notice?.tone === 'success' ? notice.field : undefined
 	return (
 		<div id="files" className="mt-6 space-y-4">
 			{section.files!.map((slot) => {
@@ -180,21 +209,25 @@ function FilesList({ section, files, base }: { section: SectionDef; files: Route
 						<h2 id={`slot-${slot.slot}`} className="font-bold">
 							{slot.label} {slot.required ? <span className="text-sm font-normal text-red-800">(مطلوب)</span> : <span className="text-sm font-normal text-stone-600">(اختياري)</span>}
 						</h2>
+						{/* Always present, so a screen reader announces the notice when a JavaScript upload adds it. */}
+						<p role="status" className={added === slot.slot ? 'mt-2 rounded-lg border-s-4 border-brand-700 bg-brand-50 p-3 font-semibold text-brand-900' : undefined}>
+							{added === slot.slot ? notice!.message : null}
+						</p>
 						{inSlot.length ? (
 							<ul className="mt-2 divide-y divide-stone-200">
 								{inSlot.map((file) => (
 									<li key={file.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
 										<span>
-											<bdi className="font-semibold">{file.name}</bdi> — PDF، <bdi>{file.date}</bdi>
+											<bdi className="font-semibold">{file.name}</bdi> — <bdi>PDF</bdi>، <bdi>{formatFileSize(file.size)}</bdi>، <bdi className="whitespace-nowrap">{file.date}</bdi>
 										</span>
 										<span className="flex gap-2">
-											<a href={file.href} className="link">
+											<a href={file.href} className="link inline-flex min-h-11 items-center px-2">
 												عرض<span className="sr-only"> {file.name}</span>
 											</a>
 											<Form method="post">
 												<input type="hidden" name="intent" value="delete-file" />
 												<input type="hidden" name="fileId" value={file.id} />
-												<button type="submit" className="link text-red-800">
+												<button type="submit" className="link inline-flex min-h-11 items-center px-2 text-red-800">
 													حذف<span className="sr-only"> {file.name}</span>
 												</button>
 											</Form>
@@ -203,7 +236,7 @@ function FilesList({ section, files, base }: { section: SectionDef; files: Route
 								))}
 							</ul>
 						) : null}
-						{slot.multiple || inSlot.length === 0 ? <UploadForm action={`${base}/files/upload`} slot={slot.slot} label={slot.label} error={failed[slot.slot]} /> : null}
+						{slot.multiple || inSlot.length === 0 ? <UploadForm action={`${base}/files/upload`} slot={slot.slot} label={slot.label} error={failed[slot.slot] ?? errors?.[uploadInputId(slot.slot)]?.[0]} maxBytes={maxBytes} /> : null}
 					</section>
 				)
 			})}
@@ -234,7 +267,9 @@ function CollectionStep({
 	const [submitCount, countSubmit] = useSubmitCount()
 	const fieldset = fields as unknown as Fieldset
 	const nextErrors = actionData?.form === 'next' ? (actionData.result.error?.[''] ?? []) : []
-	const summary = [...nextErrors.map((message) => ({ message })), ...summaryItems(collection.fields, fieldset, form.errors)]
+	// «Add at least one»: the link leads to the add form's first field.
+	const firstField = collection.fields[0] ? fieldset[collection.fields[0].name]?.id : undefined
+	const summary = [...nextErrors.map((message) => ({ message, fieldId: firstField })), ...summaryItems(collection.fields, fieldset, form.errors)]
 	const failed = submitCount > 0 || actionData?.result.status === 'error'
 	const group = loaderData.rows[0]
 	const rows = group?.kind === 'group' ? group.group.rows : []
@@ -253,6 +288,9 @@ function CollectionStep({
 			{section.description ? <p className="mt-2 text-stone-700">{section.description}</p> : null}
 
 			<div id="rows" className="mt-6">
+				<div role="status" className={loaderData.notice ? 'mb-3 rounded-lg border-s-4 border-brand-700 bg-brand-50 p-3 font-semibold text-brand-900' : undefined}>
+					{loaderData.notice?.message}
+				</div>
 				<h2 className="text-lg font-bold">
 					{collection.label} ({rows.length})
 				</h2>

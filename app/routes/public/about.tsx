@@ -1,5 +1,5 @@
 import type { Route } from './+types/about'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { loadHomeBlocks } from '#app/content/home.server.ts'
 import { getFoundationInfo } from '#app/domain/foundation.server.ts'
 import { PageHeader } from '#app/components/page-header.tsx'

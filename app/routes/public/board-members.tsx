@@ -1,5 +1,5 @@
 import type { Route } from './+types/board-members'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { withMedia } from '#app/content/public.server.ts'
 import { listEntries } from '#app/content/store.server.ts'
 import { members } from '#app/content/types.ts'

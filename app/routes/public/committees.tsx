@@ -1,5 +1,5 @@
 import type { Route } from './+types/committees'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { listEntries } from '#app/content/store.server.ts'
 import { committees } from '#app/content/types.ts'
 import { textLines } from '#app/content/schema.ts'
@@ -16,7 +16,7 @@ export async function loader() {
 	}
 }
 
-/** Spec §2: an accordion, one committee open at a time — native <details> sharing a name does that without JavaScript. */
+/** docs/product.md#public-site: an accordion, one committee open at a time — native <details> sharing a name does that without JavaScript. */
 export default function Committees({ loaderData }: Route.ComponentProps) {
 	return (
 		<>

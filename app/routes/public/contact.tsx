@@ -1,22 +1,25 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form } from 'react-router'
 import type { Route } from './+types/contact'
-import { getDb } from '#app/bootstrap.server.ts'
-import { limitByIp } from '#app/cases/applicant.server.ts'
+import { getDb } from '#app/db/database.server.ts'
+import { limitByIp } from '#app/utils/ip-limit.server.ts'
 import { contactSchema } from '#app/domain/contact-schema.ts'
 import { markEmailed, storeInquiry } from '#app/domain/contact.server.ts'
 import { contactChannels, type ContactChannel } from '#app/domain/foundation.ts'
 import { getFoundationInfo } from '#app/domain/foundation.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
+import { flashContext, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
 import { ErrorSummary, Field, Honeypot, isHoneypotFilled, Notice, PageTitle, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 
 const contactLimit = { bucket: 'contact:ip', limit: 5, windowSeconds: 10 * 60 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+const sent: Flash = { tone: 'success', message: 'تم إرسال الرسالة بنجاح' }
+
+export async function loader({ context }: Route.LoaderArgs) {
 	const { name, location, email, phone, phone2, mapUrl } = await getFoundationInfo(await getDb())
-	return { name, location, email, phone, phone2, mapUrl, sent: new URL(request.url).searchParams.get('sent') }
+	return { name, location, email, phone, phone2, mapUrl, notice: context.get(flashContext) }
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -25,7 +28,7 @@ export async function action({ request }: Route.ActionArgs) {
 	const submission = parseWithZod(formData, { schema: contactSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	// A bot filled the hidden field: answer as if sent, store nothing.
-	if (isHoneypotFilled(formData)) return redirect(`/contact?sent=${Date.now()}`)
+	if (isHoneypotFilled(formData)) return redirectWithFlash('/contact', sent)
 	const db = await getDb()
 	const { UserName: name, Email: email, Mobile: mobile, Subject: subject, InquiryText: message } = submission.value
 	try {
@@ -36,8 +39,7 @@ export async function action({ request }: Route.ActionArgs) {
 		console.error('contact: could not store the message', error)
 		return data({ result: submission.reply({ formErrors: ['حدث خطأ'] }) }, { status: 500 })
 	}
-	// A new value each time, so the form below starts empty again after every message.
-	return redirect(`/contact?sent=${Date.now()}#contact-form`)
+	return redirectWithFlash('/contact#contact-form', sent)
 }
 
 export default function Contact({ loaderData: info, actionData }: Route.ComponentProps) {
@@ -76,13 +78,14 @@ export default function Contact({ loaderData: info, actionData }: Route.Componen
 						</details>
 					) : null}
 				</div>
-				<ContactForm key={info.sent ?? 'form'} sent={Boolean(info.sent) && !actionData} lastResult={actionData?.result} />
+				{/* A new key after each message sent, so the form starts empty again. */}
+				<ContactForm key={info.notice?.issued ?? 'form'} notice={actionData ? null : info.notice} lastResult={actionData?.result} />
 			</div>
 		</>
 	)
 }
 
-function ContactForm({ sent, lastResult }: { sent: boolean; lastResult?: SubmissionResult<string[]> }) {
+function ContactForm({ notice, lastResult }: { notice: Flash | null; lastResult?: SubmissionResult<string[]> }) {
 	const [form, fields] = useForm({
 		id: 'contact',
 		lastResult,
@@ -103,7 +106,7 @@ function ContactForm({ sent, lastResult }: { sent: boolean; lastResult?: Submiss
 				نموذج التواصل
 			</h2>
 			<div className="mt-4">
-				{sent ? <Notice tone="success">تم إرسال الرسالة بنجاح</Notice> : null}
+				{notice ? <Notice tone={notice.tone}>{notice.message}</Notice> : null}
 				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
 			</div>
 			<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5">

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/home'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { currentAnnouncement, loadHomeBlocks, loadSlides } from '#app/content/home.server.ts'
 import { Slider } from '#app/components/slider.tsx'
 import { getFoundationInfo } from '#app/domain/foundation.server.ts'

@@ -1,6 +1,6 @@
 import { data } from 'react-router'
 import type { Route } from './+types/image-page'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { withMedia } from '#app/content/public.server.ts'
 import { getSingleton } from '#app/content/store.server.ts'
 import { organizationChart, qualityCertificate, registrationCertificate } from '#app/content/types.ts'
@@ -9,7 +9,7 @@ import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
 import { formatFileSize } from '#app/utils/format.ts'
 
-/** Pages that are one editable image (spec §2: organisational chart, certificates). */
+/** Pages that are one editable image (docs/product.md#public-site: organisation chart, certificates). */
 const pages = { '/organization-chart': organizationChart, '/certificates/registration': registrationCertificate, '/certificates/quality': qualityCertificate }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,6 +1,6 @@
 import { Outlet, useRouteError, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/layout'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { getUser } from '#app/auth/session.server.ts'
 import { getFoundationInfo } from '#app/domain/foundation.server.ts'
 import { listEntries } from '#app/content/store.server.ts'

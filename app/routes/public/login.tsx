@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/login'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { attemptSignIn } from '#app/auth/sign-in.server.ts'
 import {
 	createSession,
@@ -14,6 +14,7 @@ import {
 	sessionCookie,
 } from '#app/auth/session.server.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
+import { tryAgainAfter } from '#app/utils/arabic-count.ts'
 import { ErrorSummary, Field, useSubmitCount, Honeypot, isHoneypotFilled, PageTitle, validationTiming } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 
@@ -50,7 +51,7 @@ export async function action({ request }: Route.ActionArgs) {
 	if (!outcome.ok) {
 		const limited = outcome.reason === 'limited'
 		const message = limited
-			? `محاولات دخول كثيرة. حاول مرة أخرى بعد ${Math.ceil(outcome.retryAfter / 60)} دقيقة.`
+			? `محاولات دخول كثيرة. ${tryAgainAfter(outcome.retryAfter)}`
 			: SIGN_IN_FAILED
 		return data(
 			{ result: submission.reply({ formErrors: [message], hideFields: ['password'] }) },

@@ -1,5 +1,5 @@
 import type { Route } from './+types/services'
-import { getDb } from '#app/bootstrap.server.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { listProgrammes } from '#app/content/programmes.server.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'

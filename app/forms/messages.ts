@@ -1,0 +1,66 @@
+import { countOf, type CountedNoun } from '#app/utils/arabic-count.ts'
+import { formatFileSize, formatNumber } from '#app/utils/format.ts'
+
+// Every message the form engine builds from a label or a number, in one place so their Arabic can
+// be read and checked together (messages.test.ts renders each with 1, 2, 3, 11 and 100). A count
+// always goes through countOf, so its noun agrees with the number: «حرف واحد», «حرفان», «10 أحرف»,
+// «50 حرفاً», «300 حرف». Labels are the fields' own («الاسم الرباعي», «تاريخ الميلاد»).
+// The fixed identifier messages (national ID, IBAN, mobile, e-mail) are in app/domain/validators.ts:
+// none of them takes a label or a number.
+
+/** «حرف» as the subject of «… على الأكثر» (nominative, hence the dual «حرفان»). */
+export const characters: CountedNoun = { one: 'حرف واحد', two: 'حرفان', few: 'أحرف', many: 'حرفاً', other: 'حرف' }
+
+/** A label without its «(اختياري)», for messages that quote it inside a sentence. */
+const bare = (label: string) => label.replace(/\s*\(اختياري\)$/, '')
+
+/** A required text, number, amount or date is empty: «الرجاء كتابة الاسم الرباعي». */
+export const requiredText = (label: string) => `الرجاء كتابة ${label}`
+
+/** A required choice is empty, or not one of its options: «الرجاء اختيار صلة القرابة». */
+export const requiredChoice = (label: string) => `الرجاء اختيار ${label}`
+
+/** A required file slot is empty: «الرجاء إرفاق سجل الأسرة». */
+export const requiredFile = (label: string) => `الرجاء إرفاق ${label}`
+
+/** A file over the upload limit; the limit in the same words the hint uses: «حجم الملف أكبر من 10 ميغابايت…». */
+export const fileTooLarge = (maxBytes: number) => `حجم الملف أكبر من ${formatFileSize(maxBytes)}. اختر ملفاً أصغر.`
+
+/** The hint beside a PDF upload: «ملف PDF، حتى 10 ميغابايت». */
+export const pdfUploadHint = (maxBytes: number) => `ملف PDF، حتى ${formatFileSize(maxBytes)}`
+
+/** A choice that belongs to another answer is missing while that answer is given: the second bank of a second IBAN. */
+export const requiredChoiceWith = (label: string, otherLabel: string) => `${requiredChoice(bare(label))} لأنك كتبت ${bare(otherLabel)}`
+
+/** «50 حرفاً على الأكثر» (also used alone, where the field is obvious). */
+export const maxCharacters = (max: number) => `${countOf(max, characters)} على الأكثر`
+
+/** A text is longer than its field takes: «الاسم: 200 حرف على الأكثر». */
+export const tooLong = (label: string, max: number) => `${label}: ${maxCharacters(max)}`
+
+/** A whole number outside its range: «العمر: الرجاء كتابة رقم من 0 إلى 120». */
+export const numberOutOfRange = (label: string, min: number, max: number) => `${label}: الرجاء كتابة رقم من ${formatNumber(min)} إلى ${formatNumber(max)}`
+
+/** A date of the past (birth, establishment, injury) after today; date labels are «تاريخ …», masculine. */
+export const dateAfterToday = (label: string) => `${label} لا يمكن أن يكون بعد اليوم`
+
+export const invalidDate = 'الرجاء كتابة تاريخ صحيح'
+export const invalidWholeNumber = 'الرجاء كتابة رقم صحيح'
+export const invalidAmount = 'الرجاء كتابة المبلغ بالأرقام، مثل 1500 أو 1500.50'
+
+/** What a repeatable group needs to name its rows in a count («3 معرّفين»). */
+interface CountedGroup {
+	min: number
+	max: number
+	counted: CountedNoun
+}
+
+/**
+ * Too few rows: «الرجاء إضافة فرد واحد على الأقل» for a list that grows row by row, «الرجاء إضافة
+ * 3 معرّفين» for a group of fixed size.
+ */
+export const tooFewRows = ({ min, max, counted }: CountedGroup) =>
+	min === max ? `الرجاء إضافة ${countOf(min, counted)}` : `الرجاء إضافة ${countOf(min, counted)} على الأقل`
+
+/** Too many rows: «لا يمكن إضافة أكثر من 20 فرداً». */
+export const tooManyRows = ({ max, counted }: CountedGroup) => `لا يمكن إضافة أكثر من ${countOf(max, counted)}`

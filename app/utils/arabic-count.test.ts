@@ -1,0 +1,27 @@
+import { describe, expect, test } from 'vitest'
+import { countOf, minutes, tryAgainAfter } from './arabic-count.ts'
+
+const files = { one: 'ملف واحد', two: 'ملفين', few: 'ملفات', many: 'ملفاً', other: 'ملف' }
+
+describe('countOf', () => {
+	test.each([
+		[1, 'ملف واحد'],
+		[2, 'ملفين'],
+		[3, '3 ملفات'],
+		[10, '10 ملفات'],
+		[11, '11 ملفاً'],
+		[99, '99 ملفاً'],
+		[100, '100 ملف'],
+		[103, '103 ملفات'],
+		[0, '0 ملف'],
+	])('%i → %s', (count, expected) => {
+		expect(countOf(count, files)).toBe(expected)
+	})
+
+	test('minutes read as Arabic', () => {
+		expect(countOf(15, minutes)).toBe('15 دقيقةً')
+		expect(tryAgainAfter(30)).toBe('حاول مرة أخرى بعد دقيقة واحدة.')
+		expect(tryAgainAfter(120)).toBe('حاول مرة أخرى بعد دقيقتين.')
+		expect(tryAgainAfter(9 * 60 + 1)).toBe('حاول مرة أخرى بعد 10 دقائق.')
+	})
+})
