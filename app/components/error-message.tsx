@@ -1,5 +1,5 @@
 import { isRouteErrorResponse } from 'react-router'
-import { PageTitle } from './forms.tsx'
+import { PageTitle, TOO_MANY_TRIES } from './forms.tsx'
 
 /** The Arabic title and explanation of an error a visitor can reach. */
 export function ErrorMessage({ error }: { error: unknown }) {
@@ -13,7 +13,7 @@ export function ErrorMessage({ error }: { error: unknown }) {
 			title = 'غير مسموح'
 			text = typeof error.data === 'string' && error.data ? error.data : 'ليست لديك صلاحية لهذا الطلب.'
 		} else if (error.status === 429) {
-			title = 'محاولات كثيرة'
+			title = TOO_MANY_TRIES
 			text = typeof error.data === 'string' && error.data ? error.data : 'محاولات كثيرة من جهازك. حاول مرة أخرى بعد قليل.'
 		} else if (error.status === 405) {
 			title = 'طلب غير مدعوم'

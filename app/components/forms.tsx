@@ -102,6 +102,9 @@ export function SelectField({ label, errors, selectProps, options, className }: 
 	)
 }
 
+/** The error summary's title when the form was refused for too many tries, not for what was typed. */
+export const TOO_MANY_TRIES = 'محاولات كثيرة'
+
 export interface SummaryItem {
 	/** The id of the field the message is about. */
 	fieldId?: string
@@ -192,17 +195,20 @@ export function PageTitle({ title, error = false }: { title: string; error?: boo
 	return <title>{`${error ? 'خطأ: ' : ''}${title} | مؤسسة عطاء الخيرية`}</title>
 }
 
-export function Notice({ tone, children }: { tone: 'success' | 'error'; children: ReactNode }) {
+const noticeTones = {
+	success: 'rounded-lg border-s-4 border-brand-700 bg-brand-50 p-4 font-semibold text-brand-900',
+	error: 'rounded-lg border-s-4 border-red-700 bg-red-50 p-4 font-semibold text-red-900',
+} as const
+
+/**
+ * A one-time notice (app/utils/flash.server.ts). With `live`, its region is there even when empty,
+ * so a notice that arrives without a page load (a JavaScript upload, a revalidation) is announced.
+ */
+export function FlashNotice({ notice, live = false, className = 'mb-6' }: { notice: { tone: 'success' | 'error'; message: string } | null | undefined; live?: boolean; className?: string }) {
+	if (!notice && !live) return null
 	return (
-		<div
-			role="status"
-			className={
-				tone === 'success'
-					? 'mb-6 rounded-lg border-s-4 border-brand-700 bg-brand-50 p-4 font-semibold text-brand-900'
-					: 'mb-6 rounded-lg border-s-4 border-red-700 bg-red-50 p-4 font-semibold text-red-900'
-			}
-		>
-			{children}
+		<div role="status" className={notice ? `${className} ${noticeTones[notice.tone]}` : undefined}>
+			{notice?.message}
 		</div>
 	)
 }

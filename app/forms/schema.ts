@@ -72,7 +72,10 @@ function fieldSchema(field: RowFieldDef, options: SchemaOptions): z.ZodType {
 				.string({ error: requiredText(field.label) })
 				.regex(/^\d{4}-\d{2}-\d{2}$/, m.invalidDate)
 				// A real day: Date.parse rolls 2024-02-31 over into March rather than refusing it.
-				.refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), m.invalidDate)
+				.refine((value) => {
+					const day = new Date(`${value}T00:00:00Z`)
+					return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value)
+				}, m.invalidDate)
 			// ISO dates compare as text; «today» is Riyadh's, wherever the browser or server is.
 			const date = field.past ? valid.refine((value) => value <= todayInRiyadh(), m.dateAfterToday(field.label)) : valid
 			return required ? date : date.optional()

@@ -7,6 +7,7 @@ import { createContext, createCookieSessionStorage, redirect, type MiddlewareFun
 import { z } from 'zod'
 import { getDb } from '#app/db/database.server.ts'
 import { appSecrets } from '#app/db/schema.ts'
+import { readCookie } from '#app/auth/cookies.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 
 const flashSchema = z.object({
@@ -21,6 +22,9 @@ const flashSchema = z.object({
 export type Flash = z.infer<typeof flashSchema>
 
 const KEY = 'flash'
+
+/** `__Host-` pins the cookie to our host and path when it can be Secure (as the session cookie). */
+const cookieName = () => (getEnv().cookieSecure ? '__Host-ataa_flash' : 'ataa_flash')
 const SECRET_NAME = 'flash-cookie'
 
 export const flashContext = createContext<Flash | null>(null)
@@ -40,7 +44,7 @@ function storage(): Promise<SessionStorage> {
 		.then((secret) => {
 			const secure = getEnv().cookieSecure
 			return createCookieSessionStorage({
-				cookie: { name: secure ? '__Host-ataa_flash' : 'ataa_flash', httpOnly: true, sameSite: 'lax', path: '/', secure, secrets: [secret], maxAge: 5 * 60 },
+				cookie: { name: cookieName(), httpOnly: true, sameSite: 'lax', path: '/', secure, secrets: [secret], maxAge: 5 * 60 },
 			})
 		})
 		.catch((error: unknown) => {
@@ -65,14 +69,12 @@ export async function redirectWithFlash(url: string, flash: Flash, headers?: Hea
 	return redirect(url, { headers: all })
 }
 
-const hasFlashCookie = (request: Request) => /(?:^|;\s*)(?:__Host-)?ataa_flash=/.test(request.headers.get('Cookie') ?? '')
-
 /**
  * Reads the notice on the GET that the redirect leads to and clears it in the same response; a GET
  * that itself redirects leaves it for the page at the end of the chain.
  */
 export const flashMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-	if (request.method !== 'GET' || !hasFlashCookie(request)) return next()
+	if (request.method !== 'GET' || !readCookie(request, cookieName())) return next()
 	const flashes = await storage()
 	const session = await flashes.getSession(request.headers.get('Cookie'))
 	const parsed = flashSchema.safeParse(session.get(KEY))
@@ -89,5 +91,4 @@ export const notices = {
 	added: { tone: 'success', message: 'تم إضافة بنجاح' },
 	updated: { tone: 'success', message: 'تم تحديث بيانات بنجاح' },
 	deleted: { tone: 'success', message: 'تم الحذف بنجاح' },
-	saved: { tone: 'success', message: 'تم حفظ التغييرات بنجاح' },
 } satisfies Record<string, Flash>

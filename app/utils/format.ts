@@ -34,7 +34,11 @@ function toDate(value: Date | string | number): Date {
 
 /** Gregorian, in the old site's yyyy-MMM-dd order with the Arabic month name: «2026-نوفمبر-22» (docs/product.md#business-constants). */
 export function formatDate(value: Date | string | number): string {
-	const parts = gregorianParts.formatToParts(toDate(value))
+	return yearMonthDay(gregorianParts, toDate(value))
+}
+
+function yearMonthDay(format: Intl.DateTimeFormat, date: Date): string {
+	const parts = format.formatToParts(date)
 	const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? ''
 	return `${get('year')}-${get('month')}-${get('day')}`
 }
@@ -74,9 +78,7 @@ const isoDayParts = new Intl.DateTimeFormat('en-u-ca-gregory-nu-latn', { timeZon
 
 /** Today in Riyadh as yyyy-mm-dd (what a date input holds), wherever the code runs. */
 export function todayInRiyadh(now: Date = new Date()): string {
-	const parts = isoDayParts.formatToParts(now)
-	const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? ''
-	return `${get('year')}-${get('month')}-${get('day')}`
+	return yearMonthDay(isoDayParts, now)
 }
 
 /** Saudi riyals for ar-SA. */

@@ -21,7 +21,7 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { flashContext, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { formatFileSize } from '#app/utils/format.ts'
 import { sanitizeRichText } from '#app/utils/sanitize-html.server.ts'
-import { ErrorList, ErrorSummary, Field, Notice, PageTitle, SelectField, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
+import { ErrorList, ErrorSummary, Field, FlashNotice, PageTitle, SelectField, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { RichTextEditor } from '#app/components/rich-text-editor.tsx'
 import type { AdminHandle } from './layout.tsx'
 
@@ -191,7 +191,7 @@ export default function ContentEditor({ loaderData, actionData }: Route.Componen
 			<PageTitle title={title} error={failed && summary.length > 0} />
 			<h1 className="text-2xl font-bold text-brand-900">{title}</h1>
 			<div className="mt-6 max-w-3xl">
-				{loaderData.notice ? <Notice tone={loaderData.notice.tone}>{loaderData.notice.message}</Notice> : null}
+				<FlashNotice notice={loaderData.notice} />
 				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
 				<Form
 					method="post"

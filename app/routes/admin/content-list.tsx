@@ -7,7 +7,7 @@ import { findContentType } from '#app/content/types.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { pageParam, paginate } from '#app/utils/pagination.ts'
 import { flashContext } from '#app/utils/flash.server.ts'
-import { Notice, PageTitle } from '#app/components/forms.tsx'
+import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import type { AdminHandle } from './layout.tsx'
@@ -48,7 +48,9 @@ export default function ContentList({ loaderData }: Route.ComponentProps) {
 					</Link>
 				</div>
 			</div>
-			<div className="mt-4">{notice ? <Notice tone={notice.tone}>{notice.message}</Notice> : null}</div>
+			<div className="mt-4">
+				<FlashNotice notice={notice} />
+			</div>
 			{rows.length === 0 ? (
 				<p className="rounded-xl bg-white p-5">لا يوجد محتوى بعد.</p>
 			) : (

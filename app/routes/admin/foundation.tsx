@@ -10,7 +10,7 @@ import { formatPhone } from '#app/utils/format.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { sanitizeRichText } from '#app/utils/sanitize-html.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
-import { ErrorSummary, Field, Notice, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
+import { ErrorSummary, Field, FlashNotice, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { RichTextEditor } from '#app/components/rich-text-editor.tsx'
 import type { AdminHandle } from './layout.tsx'
 
@@ -63,7 +63,7 @@ export default function FoundationEditor({ loaderData, actionData }: Route.Compo
 			<h1 className="text-2xl font-bold text-brand-900">بيانات المؤسسة</h1>
 			<p className="mt-1 text-stone-700">تظهر في تذييل الموقع وصفحة التواصل وصفحة النبذة.</p>
 			<div className="mt-6 max-w-3xl">
-				{loaderData.notice ? <Notice tone={loaderData.notice.tone}>{loaderData.notice.message}</Notice> : null}
+				<FlashNotice notice={loaderData.notice} />
 				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
 				<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-6">
 					<Field label="اسم المؤسسة" errors={fields.name.errors} inputProps={getInputProps(fields.name, { type: 'text' })} />

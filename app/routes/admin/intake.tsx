@@ -8,7 +8,7 @@ import { getIntake, setIntake } from '#app/cases/intake.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/utils/flash.server.ts'
-import { ErrorList, Notice, PageTitle } from '#app/components/forms.tsx'
+import { ErrorList, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
 
 export const handle: AdminHandle = { breadcrumb: 'استقبال الطلبات' }
@@ -59,7 +59,7 @@ export default function Intake({ loaderData, actionData }: Route.ComponentProps)
 					return (
 					<Form key={programme.type} method="post" className="space-y-4 rounded-xl border border-stone-200 bg-white p-5">
 						<h2 className="text-lg font-bold">{programme.title}</h2>
-						{loaderData.notice?.field === programme.type ? <Notice tone={loaderData.notice.tone}>{loaderData.notice.message}</Notice> : null}
+						<FlashNotice notice={loaderData.notice?.field === programme.type ? loaderData.notice : null} />
 						<input type="hidden" name="type" value={programme.type} />
 						<fieldset>
 							<legend className="font-semibold">حالة الاستقبال</legend>

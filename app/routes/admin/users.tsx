@@ -8,7 +8,7 @@ import { countOtherActiveAdmins, countUsers, getUser, listUsers, setActive } fro
 import { paginate, pageParam } from '#app/utils/pagination.ts'
 import { flashContext, notices, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
 import { formatDateTime, formatSaudiMobile } from '#app/utils/format.ts'
-import { Notice, PageTitle } from '#app/components/forms.tsx'
+import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import type { AdminHandle } from './layout.tsx'
@@ -77,7 +77,9 @@ export default function Users({ loaderData }: Route.ComponentProps) {
 					إضافة مستخدم
 				</Link>
 			</div>
-			<div className="mt-4">{notice ? <Notice tone={notice.tone}>{notice.message}</Notice> : null}</div>
+			<div className="mt-4">
+				<FlashNotice notice={notice} />
+			</div>
 			<DataTable label="جدول المستخدمين" caption={`قائمة المستخدمين، الصفحة ${pagination.page} من ${pagination.lastPage}`} headings={['#', 'الاسم', 'البريد الإلكتروني', 'الجوال', 'الصلاحية', 'الحالة', 'آخر دخول', 'الإجراءات']}>
 						{users.map((user, index) => (
 							<tr key={user.id} className="border-t border-stone-200">

@@ -13,7 +13,7 @@ import { nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { formatDateWithHijri } from '#app/utils/format.ts'
-import { ErrorSummary, Field, Honeypot, isHoneypotFilled, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
+import { ErrorSummary, Field, Honeypot, isHoneypotFilled, PageTitle, TOO_MANY_TRIES, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 
 const lookupSchema = z.object({
@@ -87,7 +87,7 @@ export default function Status({ actionData }: Route.ComponentProps) {
 			<PageTitle title="الاستعلام عن طلب" error={failed && summary.length > 0} />
 			<PageHeader title="الاستعلام عن طلب" lead="اكتب رقم الهوية ورقم الجوال اللذين قدمت بهما الطلب." crumbs={[{ to: '/apply', label: 'تقديم طلب' }]} />
 			<div className="mx-auto max-w-2xl space-y-6 px-4 py-8">
-				{failed ? <ErrorSummary key={submitCount} items={summary} title={actionData && 'limited' in actionData ? 'محاولات كثيرة' : undefined} /> : null}
+				{failed ? <ErrorSummary key={submitCount} items={summary} title={actionData && 'limited' in actionData ? TOO_MANY_TRIES : undefined} /> : null}
 				<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-5">
 					<Honeypot />
 					<Field label="رقم الهوية أو الإقامة" errors={fields.nationalId.errors} inputProps={{ ...getInputProps(fields.nationalId, { type: 'text' }), inputMode: 'numeric', dir: 'ltr', autoComplete: 'off' }} />

@@ -28,7 +28,7 @@ import { requiredFile, tooFewRows, tooManyRows } from '#app/forms/messages.ts'
 import { formatDate, formatFileSize } from '#app/utils/format.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { flashContext, notices, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
-import { ErrorSummary, Honeypot, isHoneypotFilled, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
+import { ErrorSummary, FlashNotice, Honeypot, isHoneypotFilled, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { SectionForm } from './+section-form.tsx'
 import { UploadForm, uploadInputId } from './+upload-form.tsx'
 
@@ -209,10 +209,7 @@ function FilesList({
 						<h2 id={`slot-${slot.slot}`} className="font-bold">
 							{slot.label} {slot.required ? <span className="text-sm font-normal text-red-800">(مطلوب)</span> : <span className="text-sm font-normal text-stone-600">(اختياري)</span>}
 						</h2>
-						{/* Always present, so a screen reader announces the notice when a JavaScript upload adds it. */}
-						<p role="status" className={added === slot.slot ? 'mt-2 rounded-lg border-s-4 border-brand-700 bg-brand-50 p-3 font-semibold text-brand-900' : undefined}>
-							{added === slot.slot ? notice!.message : null}
-						</p>
+						<FlashNotice notice={added === slot.slot ? notice : null} live className="mt-2" />
 						{inSlot.length ? (
 							<ul className="mt-2 divide-y divide-stone-200">
 								{inSlot.map((file) => (
@@ -288,9 +285,7 @@ function CollectionStep({
 			{section.description ? <p className="mt-2 text-stone-700">{section.description}</p> : null}
 
 			<div id="rows" className="mt-6">
-				<div role="status" className={loaderData.notice ? 'mb-3 rounded-lg border-s-4 border-brand-700 bg-brand-50 p-3 font-semibold text-brand-900' : undefined}>
-					{loaderData.notice?.message}
-				</div>
+				<FlashNotice notice={loaderData.notice} live className="mb-3" />
 				<h2 className="text-lg font-bold">
 					{collection.label} ({rows.length})
 				</h2>

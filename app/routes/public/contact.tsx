@@ -10,7 +10,7 @@ import { contactChannels, type ContactChannel } from '#app/domain/foundation.ts'
 import { getFoundationInfo } from '#app/domain/foundation.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { flashContext, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
-import { ErrorSummary, Field, Honeypot, isHoneypotFilled, Notice, PageTitle, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
+import { ErrorSummary, Field, Honeypot, isHoneypotFilled, FlashNotice, PageTitle, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 
 const contactLimit = { bucket: 'contact:ip', limit: 5, windowSeconds: 10 * 60 }
@@ -106,7 +106,7 @@ function ContactForm({ notice, lastResult }: { notice: Flash | null; lastResult?
 				نموذج التواصل
 			</h2>
 			<div className="mt-4">
-				{notice ? <Notice tone={notice.tone}>{notice.message}</Notice> : null}
+				<FlashNotice notice={notice} />
 				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
 			</div>
 			<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5">

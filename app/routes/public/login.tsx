@@ -15,7 +15,7 @@ import {
 } from '#app/auth/session.server.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
 import { tryAgainAfter } from '#app/utils/arabic-count.ts'
-import { ErrorSummary, Field, useSubmitCount, Honeypot, isHoneypotFilled, PageTitle, validationTiming } from '#app/components/forms.tsx'
+import { ErrorSummary, Field, TOO_MANY_TRIES, useSubmitCount, Honeypot, isHoneypotFilled, PageTitle, validationTiming } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 
 export const handle = { hydrate: true }
@@ -54,7 +54,7 @@ export async function action({ request }: Route.ActionArgs) {
 			? `محاولات دخول كثيرة. ${tryAgainAfter(outcome.retryAfter)}`
 			: SIGN_IN_FAILED
 		return data(
-			{ result: submission.reply({ formErrors: [message], hideFields: ['password'] }) },
+			{ result: submission.reply({ formErrors: [message], hideFields: ['password'] }), limited },
 			{ status: limited ? 429 : 400, headers: limited ? { 'Retry-After': String(outcome.retryAfter) } : undefined },
 		)
 	}
@@ -101,7 +101,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
 				}
 			/>
 			<div className="mx-auto max-w-md px-4 py-10">
-				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
+				{failed ? <ErrorSummary key={submitCount} items={summary} title={actionData && 'limited' in actionData && actionData.limited ? TOO_MANY_TRIES : undefined} /> : null}
 				<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-6 shadow-sm">
 					<input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
 					<Honeypot />
