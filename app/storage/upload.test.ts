@@ -82,6 +82,10 @@ describe('receivePdfUpload', () => {
 		await storage.remove(key)
 	})
 
+	test('the test PDFs are exactly the size asked for, even where the xref offset gains a digit', () => {
+		for (const size of [1024, 9_999, 10_000, 10_000_000]) expect(pdfOfSize(size).length).toBe(size)
+	})
+
 	test('accepts a file of exactly the limit; one byte more is too large and leaves nothing', async () => {
 		const atLimit = await receivePdfUpload(post(form({ bytes: pdfOfSize(1024), name: 'a.pdf' })), storage, { maxFileBytes: 1024 })
 		expect(atLimit).toMatchObject({ ok: true, file: { size: 1024 } })

@@ -1,34 +1,10 @@
-import type { Page } from '@playwright/test'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { randomNationalId } from '#tests/fixtures/needy-families.ts'
 import { expect, expectNoAxeViolations, test } from './utils.ts'
+import { expectErrors, fillBasic, fillReferrer, next, onStep } from './apply-steps.ts'
 
 const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(minimalPdf()) })
 const fakePdf = { name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('this is only text pretending to be a PDF') }
-
-async function expectErrors(page: Page, ...messages: string[]) {
-	const summary = page.getByRole('alert').filter({ hasText: 'يوجد خطأ في البيانات المدخلة' })
-	await expect(summary).toBeVisible()
-	for (const message of messages) await expect(summary).toContainText(message)
-	await expect(page).toHaveTitle(/^خطأ: /)
-}
-
-const next = (page: Page) => page.getByRole('button', { name: 'حفظ ومتابعة' }).click()
-const onStep = (page: Page, title: string) => expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
-
-async function fillBasic(page: Page, nationalId: string) {
-	await page.getByLabel('الاسم الرباعي').fill('عبدالله محمد سعد القحطاني')
-	await page.getByLabel('رقم الهوية أو الإقامة').fill(nationalId)
-	await page.getByLabel('رقم الجوال', { exact: true }).fill('0551234567')
-	await page.getByLabel('المدينة').fill('الرياض')
-}
-
-async function fillReferrer(page: Page, index: number, name: string, type: string) {
-	const person = page.getByRole('group', { name: `المعرّف ${index}` })
-	await person.getByLabel('الاسم').fill(name)
-	await person.getByLabel('العنوان الوطني').fill(`RRSA${1000 + index}`)
-	await person.getByLabel('صفة المعرّف').selectOption({ label: type })
-}
 
 // Applications stay open throughout: pausing and closing them is tested in site-wide.spec.ts, once
 // every other test has finished.

@@ -1,21 +1,13 @@
 import { expect, test, type Page } from '@playwright/test'
 import { pdfOfSize } from '#tests/fixtures/pdf.ts'
 import { randomNationalId } from '#tests/fixtures/needy-families.ts'
+import { next, onStep } from './apply-steps.ts'
 
 // The form engine as an applicant meets it: a birth date in the future, optional choices that start
 // empty, a missing file linked to its upload control, file sizes and the upload limit in decimal
 // units, and check-your-answers showing only what was given.
 
-/** A PDF of exactly `size` bytes (pdfOfSize overshoots by the digits its xref offset gains). */
-function exactPdf(size: number) {
-	const first = pdfOfSize(size)
-	const bytes = first.length === size ? first : pdfOfSize(size - (first.length - size))
-	expect(bytes.length).toBe(size)
-	return Buffer.from(bytes)
-}
-const pdf = (name: string, size: number) => ({ name, mimeType: 'application/pdf', buffer: exactPdf(size) })
-const next = (page: Page) => page.getByRole('button', { name: 'حفظ ومتابعة' }).click()
-const onStep = (page: Page, title: string) => expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+const pdf = (name: string, size: number) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(pdfOfSize(size)) })
 const summary = (page: Page) => page.getByRole('alert').filter({ hasText: 'يوجد خطأ في البيانات المدخلة' })
 
 test('an application through the engine: dates, optional choices, missing files, sizes and the answers shown', async ({ page }) => {
