@@ -26,13 +26,16 @@ const app = express()
 app.disable('x-powered-by')
 app.set('trust proxy', trustProxy)
 
+/** The one response our own pages frame: a case file's preview on the staff case view. */
+const framedByUs = /^\/admin\/cases\/[^/]+\/files\/[^/]+$/
+
 app.use((req, res, next) => {
 	// The app reads the client's address from this header; whatever a client sent under it is replaced.
 	req.headers['x-ataa-client-ip'] = req.ip ?? 'unknown'
 	res.set({
 		'X-Content-Type-Options': 'nosniff',
 		'Referrer-Policy': 'strict-origin-when-cross-origin',
-		'X-Frame-Options': 'DENY',
+		'X-Frame-Options': framedByUs.test(req.path) ? 'SAMEORIGIN' : 'DENY',
 		'Cross-Origin-Opener-Policy': 'same-origin',
 		'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 	})

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { openDatabase, type Database, type DatabaseHandle } from '#app/db/client.server.ts'
 import { seedDemoContent } from '#app/db/seed.server.ts'
 import { sweepUnreferencedMedia } from '#app/content/media-sweep.server.ts'
@@ -49,12 +50,15 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 	try {
 		const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? undefined : `${env.dataDir}/pgdata` })
 		await handle.migrate()
-		await seedDemoContent(handle.db)
+		await seedDemoContent(handle.db, { cases: env.demoCases })
 		await seedContent(handle.db, getFileStorage())
 		// A day-old temp file is no upload in progress, even on another server sharing DATA_DIR.
 		const storage = getFileStorage()
 		await Promise.all([purgeExpiredSessions(handle.db), purgeOld(handle.db), storage.sweepTemp(24 * 60 * 60 * 1000), sweepUnreferencedMedia(handle.db, storage)])
 		await ensureFirstAdmin(handle.db, env, log)
+		// PGlite runs no autovacuum: without fresh statistics and a visibility map its planner
+		// ignores the list indexes (bench:cases). A PostgreSQL server does this by itself.
+		if (handle.kind === 'pglite') await handle.db.execute(sql`vacuum (analyze) cases`)
 		return { handle, release }
 	} catch (error) {
 		release()

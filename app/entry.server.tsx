@@ -41,7 +41,8 @@ function contentSecurityPolicy(nonce: string): string {
 		"img-src 'self' data:",
 		"font-src 'self'",
 		"connect-src 'self'",
-		`frame-src ${frameSources.join(' ')}`,
+		// 'self': the staff case view previews an applicant's PDF in a frame.
+		`frame-src 'self' ${frameSources.join(' ')}`,
 		"object-src 'none'",
 		"base-uri 'self'",
 		"form-action 'self'",
@@ -87,4 +88,24 @@ export default function handleRequest(
 		)
 		setTimeout(abort, streamTimeout + 1000).unref()
 	})
+}
+
+/**
+ * Errors thrown while answering a request. A failed query's message lists its parameters (national
+ * IDs, mobiles, amounts): log what failed and why, never the values. Aborted requests are not errors.
+ */
+export function handleError(error: unknown, { request }: { request: Request }) {
+	if (request.signal.aborted) return
+	console.error(`[error] ${request.method} ${new URL(request.url).pathname}:`, describeError(error))
+}
+
+export function describeError(error: unknown): string {
+	if (!(error instanceof Error)) return String(error)
+	const cause = error.cause instanceof Error ? error.cause : undefined
+	// Drizzle's query errors: «Failed query: <sql>\nparams: <values>»; the driver's own error is the cause.
+	if (error.name === 'DrizzleQueryError' || /\nparams: /.test(error.message)) {
+		const query = error.message.split('\nparams:')[0]!
+		return `${query}${cause ? ` — ${cause.message}` : ''}`
+	}
+	return error.stack ?? error.message
 }

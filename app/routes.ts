@@ -41,12 +41,21 @@ export default [
 		// Old site's paths answer 301 here; anything else is a 404 inside the site's frame.
 		route('*', 'routes/public/not-found.tsx'),
 	]),
+	// The printable report has no back-office frame around it; it checks the session itself.
+	route('admin/cases/:reference/print', 'routes/admin/case-print.tsx'),
 	route('admin', 'routes/admin/layout.tsx', [
 		index('routes/admin/dashboard.tsx'),
 		route('users', 'routes/admin/users.tsx'),
 		route('users/new', 'routes/admin/user-editor.tsx', { id: 'admin-user-new' }),
 		route('users/:id/edit', 'routes/admin/user-editor.tsx', { id: 'admin-user-edit' }),
 		route('cases', 'routes/admin/cases.tsx'),
+		route('associations', 'routes/admin/cases.tsx', { id: 'admin-associations' }),
+		route('cases/export/:format', 'routes/admin/cases-export.ts'),
+		route('associations/export/:format', 'routes/admin/cases-export.ts', { id: 'admin-associations-export' }),
+		route('cases/new', 'routes/admin/case-new.tsx'),
+		route('cases/:reference', 'routes/admin/case.tsx'),
+		route('cases/:reference/edit/:section', 'routes/admin/case-edit.tsx'),
+		route('cases/:reference/files/:fileId', 'routes/admin/case-file.ts'),
 		route('intake', 'routes/admin/intake.tsx'),
 		route('foundation', 'routes/admin/foundation.tsx'),
 		route('inquiries', 'routes/admin/inquiries.tsx'),

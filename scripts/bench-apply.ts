@@ -1,7 +1,9 @@
-// Load benchmark for online applications: N simulated families complete the needy-families form
+// Load benchmark for online applications: N simulated applicants complete one programme's form
 // against a production build (C at a time), then every acknowledged save is looked up in the database.
-//   npm run bench:apply -- [--applicants 50] [--concurrency 10] [--database postgres://127.0.0.1/…] [--timeout 600]
-// Env fallbacks: BENCH_APPLICANTS, BENCH_CONCURRENCY, BENCH_DATABASE_URL, BENCH_TIMEOUT.
+// The answers and files come from the programme's definition (app/forms/sample-answers.ts), so any
+// programme in app/forms/registry.ts can be benchmarked.
+//   npm run bench:apply -- [--type needy-families] [--applicants 50] [--concurrency 10] [--database postgres://127.0.0.1/…] [--timeout 600]
+// Env fallbacks: BENCH_TYPE, BENCH_APPLICANTS, BENCH_CONCURRENCY, BENCH_DATABASE_URL, BENCH_TIMEOUT.
 // Only ever talks to this machine; the server, its data and any bench database are removed at the end.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -10,58 +12,52 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import pg from 'pg'
+import sharp from 'sharp'
 import { openDatabase, type DatabaseHandle } from '#app/db/client.server.ts'
 import { findCaseByReference, findCaseByToken, listAttachments, loadSavedState, type CaseRow } from '#app/cases/case-store.server.ts'
-import type { SavedState } from '#app/forms/journey.ts'
+import { collectionOf, type ApplicationDef, type FieldDef, type SectionDef } from '#app/forms/definition.ts'
+import { CHECK_STEP, type SavedState } from '#app/forms/journey.ts'
+import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
+import { sampleAnswers, sampleFiles, type SampleAnswers, type SampleFile } from '#app/forms/sample-answers.ts'
+import { rowSchema, sectionSchema } from '#app/forms/schema.ts'
 import { localFileStorage } from '#app/storage/file-storage.server.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
-import { randomNationalId, validIban } from '#tests/fixtures/needy-families.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { buildIfNeeded } from './build-if-needed.mjs'
 import { freePort } from './lib/free-port.ts'
+import { localDatabaseUrl, positiveInt, UsageError } from './lib/bench-options.ts'
+import { createBenchDatabase, dropBenchDatabase } from './lib/bench-postgres.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const FORM = 'needy-families'
+const DEFAULT_TYPE = 'needy-families'
 const REQUEST_TIMEOUT_MS = 60_000
 // The first start draws and encodes the demo images before it answers.
 const HEALTH_TIMEOUT_MS = 180_000
-const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
-class UsageError extends Error {}
 
 interface Options {
+	definition: ApplicationDef
 	applicants: number
 	concurrency: number
 	database: string | undefined
 	timeoutSeconds: number
 }
 
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
-	if (value === undefined || value === '') return fallback
-	const number = Number(value)
-	if (!Number.isInteger(number) || number < 1) throw new UsageError(`${name} must be a whole number ≥ 1 (got "${value}")`)
-	return number
-}
 
 function readOptions(): Options {
 	const { values } = parseArgs({
 		args: process.argv.slice(2),
-		options: { applicants: { type: 'string' }, concurrency: { type: 'string' }, database: { type: 'string' }, timeout: { type: 'string' } },
+		options: { type: { type: 'string' }, applicants: { type: 'string' }, concurrency: { type: 'string' }, database: { type: 'string' }, timeout: { type: 'string' } },
 	})
+	const type = values.type || process.env.BENCH_TYPE || DEFAULT_TYPE
+	const definition = findDefinition(type)
+	if (!definition) throw new UsageError(`--type must be one of ${applicationDefinitions.map((known) => known.type).join(', ')} (got "${type}")`)
 	const database = values.database ?? process.env.BENCH_DATABASE_URL
 	if (database !== undefined) {
-		let url: URL
-		try {
-			url = new URL(database)
-		} catch {
-			throw new UsageError('--database must be a URL like postgres://postgres@127.0.0.1:5432/postgres')
-		}
-		if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new UsageError('--database must start with postgres://')
-		// The bench creates and drops databases: never anywhere but this machine.
-		if (!LOCAL_HOSTS.has(url.hostname)) throw new UsageError('--database must point at 127.0.0.1 or localhost')
+		localDatabaseUrl(database)
 	}
 	return {
+		definition,
 		applicants: positiveInt('--applicants', values.applicants ?? process.env.BENCH_APPLICANTS, 50),
 		concurrency: positiveInt('--concurrency', values.concurrency ?? process.env.BENCH_CONCURRENCY, 10),
 		database,
@@ -80,27 +76,12 @@ let benchDatabase: { adminUrl: string; name: string } | undefined
 let verifyHandle: DatabaseHandle | undefined
 const serverLog: string[] = []
 
-function databaseUrl(adminUrl: string, name: string): string {
-	const url = new URL(adminUrl)
-	url.pathname = `/${name}`
-	return url.toString()
-}
 
-async function withAdminClient<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-	const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 })
-	await client.connect()
-	try {
-		return await work(client)
-	} finally {
-		await client.end()
-	}
-}
 
-async function createBenchDatabase(adminUrl: string): Promise<string> {
-	const name = `ataa_bench_${randomBytes(5).toString('hex')}`
-	await withAdminClient(adminUrl, (client) => client.query(`create database ${name}`))
+async function benchDatabaseOn(adminUrl: string): Promise<string> {
+	const { name, url } = await createBenchDatabase(adminUrl)
 	benchDatabase = { adminUrl, name }
-	return databaseUrl(adminUrl, name)
+	return url
 }
 
 async function startServer(port: number, dataDir: string, url: string | undefined): Promise<void> {
@@ -115,6 +96,9 @@ async function startServer(port: number, dataDir: string, url: string | undefine
 	// An inherited DATABASE_URL must not turn a PGlite run into a run against someone's database.
 	delete env.DATABASE_URL
 	if (url) env.DATABASE_URL = url
+	// Made-up applicants give made-up e-mail addresses and mobiles: nothing may be sent to them.
+	delete env.SMTP_URL
+	delete env.SMS_URL
 	const child = spawn(process.execPath, [path.join(root, 'server.mjs')], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] })
 	server = child
 	spawned = child
@@ -168,7 +152,7 @@ async function cleanUp(): Promise<void> {
 			async () => {
 				if (!benchDatabase) return
 				const { adminUrl, name } = benchDatabase
-				await withAdminClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`))
+				await dropBenchDatabase(adminUrl, name)
 				benchDatabase = undefined
 			},
 		],
@@ -186,24 +170,59 @@ async function cleanUp(): Promise<void> {
 
 // ——— One applicant ———
 
-const STEPS = [
-	'basic',
-	'bank',
-	'financial',
-	'family:add-1',
-	'family:add-2',
-	'family:next',
-	'referrers',
-	'services',
-	'upload:identity',
-	'upload:family_report',
-	'files',
-	'check',
-] as const
-type StepName = (typeof STEPS)[number]
+type Group = Extract<FieldDef, { kind: 'group' }>
+type FileKind = 'pdf' | 'photo'
+
+/** One request of an applicant's journey, derived from the definition and the applicant's answers. */
+type Step =
+	/** The first section, which creates the case (POST /apply/<type>/new). */
+	| { name: string; kind: 'start'; section: SectionDef; values: Record<string, unknown> }
+	/** Any other section, its fields posted at once (a fixed-size group as `name[i].field`). */
+	| { name: string; kind: 'section'; section: SectionDef; values: Record<string, unknown>; next: string }
+	/** One row of a collection section (intent=add-row). */
+	| { name: string; kind: 'row'; section: SectionDef; group: Group; index: number; values: Record<string, unknown> }
+	/** A collection section's «save and continue» (intent=next). */
+	| { name: string; kind: 'rows'; section: SectionDef; group: Group; count: number; next: string }
+	/** One file into a required slot. */
+	| { name: string; kind: 'upload'; file: SampleFile; fileKind: FileKind }
+	/** The check page's submit. */
+	| { name: string; kind: 'check' }
+
+/**
+ * The journey through a definition: the first section starts the case; each section's required
+ * files are uploaded before it is saved (its save is refused without them), those of the first
+ * section right after it; a collection is filled row by row; then the check page.
+ */
+function planOf(definition: ApplicationDef, answers: SampleAnswers): Step[] {
+	const answered = definition.sections.filter((section) => answers[section.key] !== undefined)
+	const uploads = (section: SectionDef): Step[] =>
+		sampleFiles(definition)
+			.filter((file) => file.section === section.key && file.required)
+			.map((file) => ({ name: `upload:${file.slot}`, kind: 'upload', file, fileKind: file.accept[0] === 'photo' ? 'photo' : 'pdf' }))
+	const steps: Step[] = []
+	answered.forEach((section, index) => {
+		const values = answers[section.key]!
+		const next = answered[index + 1]?.key ?? CHECK_STEP
+		if (index === 0) {
+			steps.push({ name: section.key, kind: 'start', section, values }, ...uploads(section))
+			return
+		}
+		steps.push(...uploads(section))
+		const group = collectionOf(section)
+		if (!group) {
+			steps.push({ name: section.key, kind: 'section', section, values, next })
+			return
+		}
+		const rows = (values[group.name] ?? []) as Record<string, unknown>[]
+		rows.forEach((row, rowIndex) => steps.push({ name: `${section.key}:add-${rowIndex + 1}`, kind: 'row', section, group, index: rowIndex, values: row }))
+		steps.push({ name: `${section.key}:next`, kind: 'rows', section, group, count: rows.length, next })
+	})
+	steps.push({ name: 'check', kind: 'check' })
+	return steps
+}
 
 interface Save {
-	step: StepName
+	step: string
 	ok: boolean
 	ms: number
 	status: number
@@ -215,32 +234,65 @@ interface Applicant {
 	index: number
 	ip: string
 	nationalId: string
+	plan: Step[]
 	token: string | undefined
 	reference: string | undefined
 	saves: Save[]
 }
 
-const members = [
-	{ FamilyName: 'نورة', RelationShip: 'wife', Age: '38', Gander: 'female', Level_Edu: 'secondary', Social_Status: 'married', Health_Status: 'healthy' },
-	{ FamilyName: 'سعد', RelationShip: 'son', Age: '9', Gander: 'male', Level_Edu: 'primary', Social_Status: 'single', Health_Status: 'chronic' },
-]
-const persons = [
-	{ Name: 'الشيخ فهد العتيبي', NationalAddress: 'RRSA2345', RelatedPerson: 'tribe_sheikh' },
-	{ Name: 'إمام مسجد الحي', NationalAddress: 'RRSB1234', RelatedPerson: 'mosque_imam' },
-	{ Name: 'جار الأسرة', NationalAddress: 'RRSC9876', RelatedPerson: 'other' },
-]
-const MESSAGE = 'نرجو النظر في حالتنا.'
 const pdf = minimalPdf()
+/** A photo as a phone sends it (JPEG), made once in main(): the server re-encodes it to WebP. */
+let photo: Uint8Array<ArrayBuffer> = new Uint8Array()
 const usedIds = new Set<string>()
 
-function uniqueNationalId(): string {
-	for (;;) {
-		const id = randomNationalId()
-		if (!usedIds.has(id)) {
-			usedIds.add(id)
-			return id
+/**
+ * The applicant's answers: the definition's full sample for seed = the applicant's number, or the
+ * next seed along when that national ID is taken (a second open case with it would be refused).
+ */
+function answersFor(definition: ApplicationDef, index: number): { answers: SampleAnswers; nationalId: string } {
+	const first = definition.sections[0]!.key
+	for (let attempt = 0; ; attempt++) {
+		const answers = sampleAnswers(definition, { seed: index + attempt * 1_000_003, variant: 'full' })
+		const nationalId = String(answers[first]?.[definition.applicant.nationalId] ?? '')
+		if (!usedIds.has(nationalId)) {
+			usedIds.add(nationalId)
+			return { answers, nationalId }
 		}
 	}
+}
+
+const text = (value: unknown) => (value === undefined || value === null ? '' : String(value))
+
+/**
+ * A form's inputs as a browser without JavaScript posts them: every text input and select (empty
+ * ones as ''), ticked radios and checkboxes only, a group's rows as `name[i].field` (Conform).
+ */
+function inputsOf(fields: readonly FieldDef[], values: Record<string, unknown>, prefix = ''): [string, string][] {
+	const inputs: [string, string][] = []
+	for (const field of fields) {
+		const name = `${prefix}${field.name}`
+		const value = values[field.name]
+		switch (field.kind) {
+			case 'group': {
+				const rows = (value ?? []) as Record<string, unknown>[]
+				rows.forEach((row, index) => inputs.push(...inputsOf(field.fields, row, `${name}[${index}].`)))
+				break
+			}
+			case 'checkboxes':
+				for (const chosen of (value ?? []) as unknown[]) inputs.push([name, text(chosen)])
+				if (field.other) inputs.push([`${name}Other`, text(values[`${field.name}Other`])])
+				break
+			case 'checkbox':
+				if (value === true) inputs.push([name, 'on'])
+				break
+			case 'radio':
+				if (value !== undefined && value !== '') inputs.push([name, text(value)])
+				break
+			default:
+				inputs.push([name, text(value)])
+		}
+	}
+	return inputs
 }
 
 /** A browser without JavaScript sends every input, the empty honeypot included. */
@@ -267,12 +319,14 @@ function excerptOf(text: string): string {
 
 const REFERENCE = /(?<![A-Za-z0-9_-])[A-HJ-NP-Y2-9]{4}-[A-HJ-NP-Y2-9]{4}(?![A-Za-z0-9_-])/
 
-async function runApplicant(index: number, origin: string): Promise<Applicant> {
+async function runApplicant(definition: ApplicationDef, index: number, origin: string): Promise<Applicant> {
+	const { answers, nationalId } = answersFor(definition, index)
 	const applicant: Applicant = {
 		index,
-		// Each family its own address, so the per-IP limits count them as real families.
+		// Each applicant its own address, so the per-IP limits count them as real families.
 		ip: `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`,
-		nationalId: uniqueNationalId(),
+		nationalId,
+		plan: planOf(definition, answers),
 		token: undefined,
 		reference: undefined,
 		saves: [],
@@ -280,7 +334,7 @@ async function runApplicant(index: number, origin: string): Promise<Applicant> {
 	const headers = { Origin: origin, 'X-Forwarded-For': applicant.ip }
 
 	/** One save; true when the server acknowledged it as expected. */
-	async function save(step: StepName, url: string, body: URLSearchParams | FormData, expect: (status: number, location: string, text: string) => boolean, accept?: string) {
+	async function save(step: string, url: string, body: URLSearchParams | FormData, expect: (status: number, location: string, text: string) => boolean, accept?: string) {
 		const started = performance.now()
 		let status = 0
 		let location = ''
@@ -308,115 +362,66 @@ async function runApplicant(index: number, origin: string): Promise<Applicant> {
 	const redirectTo = (wanted: string) => (status: number, location: string) =>
 		(status === 302 || status === 303) && new URL(location, origin).pathname === wanted
 
-	const started = await save(
-		'basic',
-		`/apply/${FORM}/new`,
-		form({
-			Full_Name: 'عبدالله محمد سعد القحطاني',
-			Identify_Id: applicant.nationalId,
-			Gander: 'male',
-			Nationalty: 'saudi',
-			BirthDate: '',
-			Social_Situation: 'married',
-			Career: 'unemployed',
-			Salary: '',
-			Income_Source: '',
-			Family_Role: 'head',
-			Phone: `05${String(10_000_000 + index).slice(-8)}`,
-			Email: '',
-			Housing_Status: 'owned',
-			Housing_Type: 'villa',
-			city: 'الرياض',
-			Neighborhood: '',
-		}),
-		(status, location) => {
-			if (status !== 302 && status !== 303) return false
-			const url = new URL(location, origin)
-			return /^\/apply\/r\/[A-Za-z0-9_-]{43}$/.test(url.pathname) && url.searchParams.get('created') === '1'
-		},
-	)
-	if (!started.ok) return applicant
-	const token = new URL(started.location, origin).pathname.split('/').at(-1)!
-	applicant.token = token
-	const base = `/apply/r/${token}`
-
-	const flow: (() => Promise<{ ok: boolean }>)[] = [
-		() =>
-			save(
-				'bank',
-				`${base}/bank`,
-				form({ Bank_Name_1: 'alrajhi', Bank_No_1: validIban, Bank_Name_2: 'snb', Bank_No_2: 'SA' }),
-				redirectTo(`${base}/financial`),
-			),
-		() =>
-			save(
-				'financial',
-				`${base}/financial`,
-				form({ Net_Income: '2500', Salary: '', Retirement: '', Social_Insurance: '1200.50', Social_Insurance_2: '', Subsidies: '', Other_Money_Sources: '' }),
-				redirectTo(`${base}/family`),
-			),
-		() => save('family:add-1', `${base}/family`, form({ intent: 'add-row', ...members[0]! }), redirectTo(`${base}/family`)),
-		() => save('family:add-2', `${base}/family`, form({ intent: 'add-row', ...members[1]! }), redirectTo(`${base}/family`)),
-		() => save('family:next', `${base}/family`, new URLSearchParams({ intent: 'next' }), redirectTo(`${base}/referrers`)),
-		() =>
-			save(
-				'referrers',
-				`${base}/referrers`,
-				form(
-					Object.fromEntries(
-						persons.flatMap((person, i) => [
-							[`persons[${i}].Name`, person.Name],
-							[`persons[${i}].NationalAddress`, person.NationalAddress],
-							[`persons[${i}].PhoneNumber`, ''],
-							[`persons[${i}].RelatedPerson`, person.RelatedPerson],
-						]),
-					),
-				),
-				redirectTo(`${base}/services`),
-			),
-		() =>
-			save(
-				'services',
-				`${base}/services`,
-				form({}, [
-					['services', 'food_basket'],
-					['services', 'bills'],
-					['servicesOther', ''],
-				]),
-				redirectTo(`${base}/files`),
-			),
-		...(['identity', 'family_report'] as const).map((slot) => () => {
-			// Field order as in the upload form: the slot before the file.
-			const body = new FormData()
-			body.append('slot', slot)
-			body.append('file', new File([pdf], `${slot}.pdf`, { type: 'application/pdf' }))
-			return save(
-				`upload:${slot}`,
-				`${base}/files/upload`,
-				body,
-				(status, _location, text) => {
-					if (status !== 200) return false
-					try {
-						return (JSON.parse(text) as { ok?: unknown }).ok === true
-					} catch {
-						return false
-					}
-				},
-				'application/json',
-			)
-		}),
-		() => save('files', `${base}/files`, form({ PatientMassage: MESSAGE }), redirectTo(`${base}/check`)),
-		() => save('check', `${base}/check`, form({ acknowledge: 'on' }), redirectTo(`${base}/done`)),
-	]
-	for (const step of flow) {
-		// A failed step leaves the case where the next steps cannot be reached: stop this family here.
-		if (!(await step()).ok) break
+	const run = async (step: Step, base: string): Promise<{ ok: boolean; location: string }> => {
+		switch (step.kind) {
+			case 'start':
+				// The new case's private page, /apply/r/<token>, says it was created.
+				return save(step.name, `/apply/${definition.type}/new`, form({}, inputsOf(step.section.fields, step.values)), (status, location) => {
+					if (status !== 302 && status !== 303) return false
+					return /^\/apply\/r\/[A-Za-z0-9_-]{43}$/.test(new URL(location, origin).pathname)
+				})
+			case 'section':
+				return save(step.name, `${base}/${step.section.key}`, form({}, inputsOf(step.section.fields, step.values)), redirectTo(`${base}/${step.next}`))
+			case 'row':
+				return save(step.name, `${base}/${step.section.key}`, form({ intent: 'add-row' }, inputsOf(step.group.fields, step.values)), redirectTo(`${base}/${step.section.key}`))
+			case 'rows':
+				return save(step.name, `${base}/${step.section.key}`, new URLSearchParams({ intent: 'next' }), redirectTo(`${base}/${step.next}`))
+			case 'upload': {
+				// Field order as in the upload form: the slot before the file.
+				const body = new FormData()
+				body.append('slot', step.file.slot)
+				body.append(
+					'file',
+					step.fileKind === 'photo'
+						? new File([photo], `${step.file.slot}.jpg`, { type: 'image/jpeg' })
+						: new File([pdf], `${step.file.slot}.pdf`, { type: 'application/pdf' }),
+				)
+				return save(
+					step.name,
+					`${base}/files/upload`,
+					body,
+					(status, _location, text) => {
+						if (status !== 200) return false
+						try {
+							return (JSON.parse(text) as { ok?: unknown }).ok === true
+						} catch {
+							return false
+						}
+					},
+					'application/json',
+				)
+			}
+			case 'check':
+				return save(step.name, `${base}/${CHECK_STEP}`, form({ acknowledge: 'on' }), redirectTo(`${base}/done`))
+		}
 	}
 
-	// The reference the family would write down, to check it against the stored case.
+	let base = ''
+	for (const step of applicant.plan) {
+		const result = await run(step, base)
+		// A failed step leaves the case where the next steps cannot be reached: stop this applicant here.
+		if (!result.ok) break
+		if (step.kind === 'start') {
+			applicant.token = new URL(result.location, origin).pathname.split('/').at(-1)!
+			base = `/apply/r/${applicant.token}`
+		}
+	}
+	if (!applicant.token) return applicant
+
+	// The reference the applicant would write down, to check it against the stored case.
 	try {
 		const response = await fetch(`${origin}${base}`, { headers, redirect: 'manual', signal: AbortSignal.any([abort.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) })
-		const html = (await response.text()).replaceAll(token, '')
+		const html = (await response.text()).replaceAll(applicant.token, '')
 		applicant.reference = html.match(REFERENCE)?.[0]
 	} catch {
 		// Not a save; verification goes by the token anyway.
@@ -430,7 +435,7 @@ async function runAll(options: Options, origin: string): Promise<Applicant[]> {
 	const worker = async () => {
 		while (next < options.applicants && !abort.signal.aborted) {
 			const index = ++next
-			results.push(await runApplicant(index, origin))
+			results.push(await runApplicant(options.definition, index, origin))
 		}
 	}
 	await Promise.all(Array.from({ length: Math.min(options.concurrency, options.applicants) }, worker))
@@ -442,13 +447,22 @@ async function runAll(options: Options, origin: string): Promise<Applicant[]> {
 
 interface Lost {
 	index: number
-	step: StepName | 'reference'
+	step: string
 	why: string
 }
 
 type Answers = Record<string, unknown> | undefined
 
 const asRecords = (value: unknown) => (Array.isArray(value) ? (value as Record<string, unknown>[]) : [])
+
+/** A value as JSON with its keys sorted and without rows' `_key`: stored and expected answers compare equal. */
+function canonical(value: unknown): string {
+	return JSON.stringify(value, (key, inner: unknown) => {
+		if (key === '_key') return undefined
+		if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) return inner
+		return Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+	})
+}
 
 async function fileIsStored(storageRoot: string, key: string, size: number): Promise<boolean> {
 	try {
@@ -475,34 +489,40 @@ async function verify(handle: DatabaseHandle, applicants: Applicant[], storageRo
 		const state: SavedState = await loadSavedState(db, row.id)
 		const files = await listAttachments(db, row.id)
 		const answers = (key: string) => state.answers[key] as Answers
-		const family = asRecords(answers('family')?.members)
-		const checkFile = async (slot: string): Promise<string | null> => {
-			if (state.fileCounts[slot] !== 1) return `${state.fileCounts[slot] ?? 0} files in slot ${slot}`
-			const file = files.find((candidate) => candidate.slot === slot)!
-			return (await fileIsStored(storageRoot, file.storageKey, file.size)) && file.size === pdf.length ? null : `${slot}: stored file unreadable or wrong size`
+		/** What the server should have stored: the answers as the section's schema gives them back. */
+		const sameSection = (section: SectionDef, values: Record<string, unknown>) =>
+			canonical(answers(section.key)) === canonical(sectionSchema(section).parse(values)) ? null : `${section.key} answers missing or wrong`
+		const checkFile = async (file: SampleFile, kind: FileKind): Promise<string | null> => {
+			if (state.fileCounts[file.slot] !== 1) return `${state.fileCounts[file.slot] ?? 0} files in slot ${file.slot}`
+			const stored = files.find((candidate) => candidate.slot === file.slot)!
+			const expected = kind === 'pdf' ? stored.size === pdf.length : stored.contentType === 'image/webp'
+			return (await fileIsStored(storageRoot, stored.storageKey, stored.size)) && expected ? null : `${file.slot}: stored file unreadable or not the one sent`
 		}
-		const checks: Record<StepName, () => Promise<string | null> | string | null> = {
-			basic: () => (answers('basic')?.Identify_Id === applicant.nationalId && row.nationalId === applicant.nationalId ? null : 'basic answers missing or wrong'),
-			bank: () => (answers('bank')?.Bank_No_1 === validIban ? null : 'bank answers missing or wrong'),
-			financial: () => (Number(answers('financial')?.Net_Income) === 2500 ? null : 'financial answers missing or wrong'),
-			'family:add-1': () => (family[0]?.FamilyName === members[0]!.FamilyName ? null : `member 1 missing (${family.length} stored)`),
-			'family:add-2': () => (family.length === 2 && family[1]?.FamilyName === members[1]!.FamilyName ? null : `member 2 missing (${family.length} stored)`),
-			'family:next': () => (family.length >= 1 ? null : 'family has no members'),
-			referrers: () => {
-				const stored = asRecords(answers('referrers')?.persons)
-				return stored.length === 3 && stored.some((person) => person.RelatedPerson === 'tribe_sheikh') ? null : `${stored.length} referrers stored`
-			},
-			services: () => {
-				const stored = answers('services')?.services
-				return Array.isArray(stored) && stored.includes('food_basket') && stored.includes('bills') ? null : 'services missing or wrong'
-			},
-			'upload:identity': () => checkFile('identity'),
-			'upload:family_report': () => checkFile('family_report'),
-			files: () => (answers('files')?.PatientMassage === MESSAGE ? null : 'files section answers missing or wrong'),
-			check: () => (row.submittedAt !== null ? null : 'not submitted'),
+		const check = async (step: Step): Promise<string | null> => {
+			switch (step.kind) {
+				case 'start':
+					if (row.nationalId !== applicant.nationalId) return `case stored with national ID ${row.nationalId}`
+					return sameSection(step.section, step.values)
+				case 'section':
+					return sameSection(step.section, step.values)
+				case 'row': {
+					const stored = asRecords(answers(step.section.key)?.[step.group.name])
+					const wanted = rowSchema(step.group.fields).parse(step.values)
+					return canonical(stored[step.index]) === canonical(wanted) ? null : `${step.group.name} row ${step.index + 1} missing or wrong (${stored.length} stored)`
+				}
+				case 'rows': {
+					const stored = asRecords(answers(step.section.key)?.[step.group.name])
+					return stored.length === step.count ? null : `${stored.length} ${step.group.name} rows stored, ${step.count} added`
+				}
+				case 'upload':
+					return checkFile(step.file, step.fileKind)
+				case 'check':
+					return row.submittedAt !== null ? null : 'not submitted'
+			}
 		}
 		for (const save of acknowledged) {
-			const why = await checks[save.step]()
+			const step = applicant.plan.find((candidate) => candidate.name === save.step)!
+			const why = await check(step)
 			if (why) lost.push({ index: applicant.index, step: save.step, why })
 		}
 		if (applicant.reference !== undefined) {
@@ -526,16 +546,21 @@ function report(options: Options, kind: string, applicants: Applicant[], lost: L
 	const saves = applicants.flatMap((applicant) => applicant.saves)
 	const acknowledged = saves.filter((save) => save.ok)
 	const failed = saves.filter((save) => !save.ok)
-	const notReached = applicants.length * STEPS.length - saves.length
+	const planned = applicants.reduce((total, applicant) => total + applicant.plan.length, 0)
+	const notReached = planned - saves.length
+	// Every step any applicant was to take, in journey order (plans differ only if a `when` skips a section).
+	const steps = [...new Set(applicants.flatMap((applicant) => applicant.plan.map((step) => step.name)))]
+	const lengths = [...new Set(applicants.map((applicant) => applicant.plan.length))].sort((a, b) => a - b)
+	const perApplicant = lengths.length > 1 ? `${lengths[0]}–${lengths.at(-1)}` : String(lengths[0] ?? 0)
 	const latencies = saves.map((save) => save.ms).sort((a, b) => a - b)
 	const submitted = applicants.filter((applicant) => applicant.saves.some((save) => save.step === 'check' && save.ok)).length
 	const lines = [
 		'',
-		'Ataa apply benchmark (needy-families, production build)',
+		`Ataa apply benchmark (${options.definition.type}, production build)`,
 		`  applicants      ${applicants.length} of ${options.applicants} (${submitted} submitted)`,
 		`  concurrency     ${options.concurrency}`,
 		`  database        ${kind}`,
-		`  saves           ${saves.length} (${STEPS.length} per applicant${notReached ? `, ${notReached} not reached after a failure` : ''})`,
+		`  saves           ${saves.length} (${perApplicant} per applicant${notReached ? `, ${notReached} not reached after a failure` : ''})`,
 		`  acknowledged    ${acknowledged.length}`,
 		`  failed saves    ${failed.length}`,
 		`  lost saves      ${lost.length} (${acknowledged.length - lost.filter((item) => item.step !== 'reference').length} acknowledged saves found in the database)`,
@@ -545,7 +570,7 @@ function report(options: Options, kind: string, applicants: Applicant[], lost: L
 		`  latency ms      p50 ${ms(percentile(latencies, 50))}  p95 ${ms(percentile(latencies, 95))}  p99 ${ms(percentile(latencies, 99))}  max ${ms(latencies.at(-1) ?? NaN)}`,
 		'',
 		`  ${'step'.padEnd(22)}${'n'.padStart(6)}${'p50'.padStart(9)}${'p95'.padStart(9)}${'max'.padStart(9)}`,
-		...STEPS.map((step) => {
+		...steps.map((step) => {
 			const times = saves.filter((save) => save.step === step).map((save) => save.ms).sort((a, b) => a - b)
 			return `  ${step.padEnd(22)}${String(times.length).padStart(6)}${ms(percentile(times, 50)).padStart(9)}${ms(percentile(times, 95)).padStart(9)}${ms(times.at(-1) ?? NaN).padStart(9)}`
 		}),
@@ -573,13 +598,14 @@ function report(options: Options, kind: string, applicants: Applicant[], lost: L
 async function main(options: Options): Promise<boolean> {
 	buildIfNeeded()
 	tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-bench-'))
-	const url = options.database ? await createBenchDatabase(options.database) : undefined
+	const url = options.database ? await benchDatabaseOn(options.database) : undefined
 	const kind = url ? `PostgreSQL (${benchDatabase!.name}, dropped afterwards)` : 'PGlite (embedded)'
 	const port = await freePort()
 	const origin = `http://127.0.0.1:${port}`
+	photo = new Uint8Array(await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 196, g: 164, b: 132 } } }).jpeg().toBuffer())
 	console.log(`Starting the production server on ${origin} (${kind})…`)
 	await startServer(port, tempDir, url)
-	console.log(`Running ${options.applicants} applicants, ${options.concurrency} at a time…`)
+	console.log(`Running ${options.applicants} applicants of ${options.definition.type}, ${options.concurrency} at a time…`)
 
 	const started = performance.now()
 	const applicants = await runAll(options, origin)

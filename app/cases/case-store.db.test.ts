@@ -35,8 +35,8 @@ const file = (slot: string) => ({ slot, originalName: `${slot}.pdf`, contentType
 async function completeCase(nationalId = randomNationalId()) {
 	const { row, token } = await startCase(handle.db, needyFamilies, basicAnswers(nationalId))
 	for (const [key, value] of Object.entries(sectionAnswers)) await saveSection(handle.db, needyFamilies, row, key, value)
-	await addAttachment(handle.db, row, file('identity'))
-	await addAttachment(handle.db, row, file('family_report'))
+	await addAttachment(handle.db, needyFamilies, row, file('identity'))
+	await addAttachment(handle.db, needyFamilies, row, file('family_report'))
 	return { row, token, nationalId }
 }
 
@@ -95,7 +95,7 @@ describe('case store', () => {
 		expect(submitted.status).toBe(1)
 		expect(submitted.submittedAt).toBeInstanceOf(Date)
 		await expect(saveSection(handle.db, needyFamilies, submitted, 'financial', { Net_Income: '1' })).rejects.toBeInstanceOf(CaseLockedError)
-		await expect(addAttachment(handle.db, submitted, file('other'))).rejects.toBeInstanceOf(CaseLockedError)
+		await expect(addAttachment(handle.db, needyFamilies, submitted, file('other'))).rejects.toBeInstanceOf(CaseLockedError)
 
 		// Staff send it back as incomplete: the applicant may edit and send it again; it is new again.
 		const [reopened] = await handle.db.update(cases).set({ status: 4 }).where(eq(cases.id, submitted.id)).returning()
@@ -107,9 +107,9 @@ describe('case store', () => {
 
 	test('a removed file no longer counts, but stays in the history', async () => {
 		const { row } = await completeCase()
-		const extra = await addAttachment(handle.db, row, file('other'))
+		const extra = await addAttachment(handle.db, needyFamilies, row, file('other'))
 		expect((await loadSavedState(handle.db, row.id)).fileCounts.other).toBe(1)
-		await removeAttachment(handle.db, row, extra.id)
+		await removeAttachment(handle.db, needyFamilies, row, extra.id)
 		expect((await loadSavedState(handle.db, row.id)).fileCounts.other).toBeUndefined()
 		const kinds = (await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, row.id))).map((e) => e.kind)
 		expect(kinds.filter((kind) => kind === 'file_removed')).toHaveLength(1)
@@ -150,8 +150,8 @@ describe('staff override of the national ID checksum', () => {
 		// The applicant can go on editing and submit: the override holds for this case.
 		await saveSection(handle.db, needyFamilies, row, 'basic', basicAnswers(nationalId, '0559998877'))
 		for (const [key, value] of Object.entries(sectionAnswers)) await saveSection(handle.db, needyFamilies, row, key, value)
-		await addAttachment(handle.db, row, file('identity'))
-		await addAttachment(handle.db, row, file('family_report'))
+		await addAttachment(handle.db, needyFamilies, row, file('identity'))
+		await addAttachment(handle.db, needyFamilies, row, file('family_report'))
 		expect((await submitCase(handle.db, needyFamilies, row)).status).toBe(1)
 	})
 })
@@ -194,6 +194,9 @@ describe('flags for staff', () => {
 		const other = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId(), '0561234567'))
 		await saveSection(handle.db, needyFamilies, other.row, 'bank', { Bank_Name_1: 'snb', Bank_No_1: 'SA4420000001234567891234' })
 		await addRow(handle.db, needyFamilies, other.row, 'family', { FamilyName: 'الأب', RelationShip: 'father', Identify_Id: applicantId }, 20)
+		// A draft is nobody's second application yet.
+		expect(await caseFlags(handle.db, needyFamilies, row)).toEqual([])
+		await handle.db.update(cases).set({ submittedAt: sql`now()` }).where(eq(cases.id, other.row.id))
 
 		const flags = await caseFlags(handle.db, needyFamilies, row)
 		expect(flags.map((flag) => flag.kind).sort()).toEqual(['id_in_family', 'same_iban', 'same_mobile'])

@@ -8,6 +8,7 @@ import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { randomBytes } from 'node:crypto'
 import { hashResumeToken, isWellFormedToken, newReference, newResumeToken } from './tokens.server.ts'
 import { INCOMPLETE, OPEN_STATUSES } from './status.ts'
+import { canTransition } from './workflow.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 
 // The case store: every write is one transaction that also appends to the case's history.
@@ -26,8 +27,34 @@ export class CaseLockedError extends Error {}
 export class IncompleteCaseError extends Error {}
 
 /** Whether the applicant may still change the case: a draft, or sent back by staff as incomplete. */
-export function isEditable(row: Pick<CaseRow, 'submittedAt' | 'status'>): boolean {
-	return row.submittedAt === null || row.status === INCOMPLETE
+export function isEditable(row: Pick<CaseRow, 'submittedAt' | 'status' | 'deletedAt'>): boolean {
+	return row.deletedAt === null && (row.submittedAt === null || row.status === INCOMPLETE)
+}
+
+type Reopenable = Pick<CaseRow, 'submittedAt' | 'status' | 'deletedAt' | 'reopened'>
+
+/**
+ * Whether the applicant may change this section's answers: in a draft, every section; in a case
+ * sent back as incomplete, only the sections staff asked about (docs/product.md#incomplete-cases).
+ */
+export function canEditSection(row: Reopenable, sectionKey: string): boolean {
+	if (!isEditable(row)) return false
+	return row.submittedAt === null || !row.reopened || row.reopened.sections.includes(sectionKey)
+}
+
+/** Whether the applicant may add or remove files in this slot (as `canEditSection`, per slot). */
+export function canEditSlot(row: Reopenable, definition: ApplicationDef, slot: string): boolean {
+	if (!isEditable(row)) return false
+	if (row.submittedAt === null || !row.reopened) return true
+	const section = definition.sections.find((candidate) => candidate.files?.some((file) => file.slot === slot))
+	return row.reopened.slots.includes(slot) || (section !== undefined && row.reopened.sections.includes(section.key))
+}
+
+/** Whether a step has anything the applicant may change: its answers or one of its file slots. */
+export function canOpenStep(row: Reopenable, definition: ApplicationDef, sectionKey: string): boolean {
+	const section = definition.sections.find((candidate) => candidate.key === sectionKey)
+	if (!section) return false
+	return canEditSection(row, sectionKey) || (section.files ?? []).some((file) => canEditSlot(row, definition, file.slot))
 }
 
 function validate(definition: ApplicationDef, sectionKey: string, values: unknown, allowIdChecksumFailure = false): SectionAnswers {
@@ -57,6 +84,7 @@ async function hasOpenCase(db: Database, type: string, nationalId: string, excep
 				eq(cases.type, type),
 				eq(cases.nationalId, nationalId),
 				isNotNull(cases.submittedAt),
+				isNull(cases.deletedAt),
 				inArray(cases.status, [...OPEN_STATUSES]),
 				exceptId ? sql`${cases.id} <> ${exceptId}` : undefined,
 			),
@@ -82,6 +110,8 @@ export async function startCase(
 	definition: ApplicationDef,
 	input: unknown,
 	override?: IdChecksumOverride,
+	/** Staff fill the form for a walk-in or phone applicant: the case is marked as paper intake. */
+	paperIntake?: { actorId: number },
 ): Promise<{ row: CaseRow; token: string }> {
 	const firstKey = definition.sections[0]!.key
 	const answers = validate(definition, firstKey, input, override !== undefined)
@@ -98,11 +128,13 @@ export async function startCase(
 						reference: newReference(),
 						resumeTokenHash: hashResumeToken(token),
 						idChecksumOverride: override !== undefined,
+						paperIntake: paperIntake !== undefined,
+						createdBy: paperIntake?.actorId,
 						...columns,
 					})
 					.returning()
 				await tx.insert(caseSections).values({ caseId: row!.id, section: firstKey, answers })
-				await tx.insert(caseEvents).values({ caseId: row!.id, kind: 'created', actorId: override?.actorId, data: { section: firstKey } })
+				await tx.insert(caseEvents).values({ caseId: row!.id, kind: 'created', actorId: paperIntake?.actorId ?? override?.actorId, data: { section: firstKey, paper: paperIntake !== undefined } })
 				if (override) {
 					await tx.insert(caseEvents).values({ caseId: row!.id, kind: 'internal_note', actorId: override.actorId, note: overrideNote(override.note) })
 				}
@@ -153,7 +185,7 @@ export async function saveSection(
 	input: unknown,
 	override?: IdChecksumOverride,
 ): Promise<SectionAnswers> {
-	if (!isEditable(row)) throw new CaseLockedError()
+	if (!canEditSection(row, sectionKey)) throw new CaseLockedError()
 	const allowIdChecksumFailure = row.idChecksumOverride || override !== undefined
 	const answers = validate(definition, sectionKey, input, allowIdChecksumFailure)
 	const isFirst = sectionKey === definition.sections[0]!.key
@@ -204,9 +236,12 @@ export interface NewAttachment {
 	storageKey: string
 }
 
-export async function addAttachment(db: Database, row: CaseRow, file: NewAttachment): Promise<AttachmentRow> {
-	if (!isEditable(row)) throw new CaseLockedError()
+export async function addAttachment(db: Database, definition: ApplicationDef, row: CaseRow, file: NewAttachment): Promise<AttachmentRow> {
+	if (!canEditSlot(row, definition, file.slot)) throw new CaseLockedError()
 	return db.transaction(async (tx) => {
+		// Checked again under the lock: staff may have changed the case while the file was uploading.
+		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.id)).for('update')
+		if (!locked || !canEditSlot(locked, definition, file.slot)) throw new CaseLockedError()
 		const [attachment] = await tx.insert(attachments).values({ caseId: row.id, ...file }).returning()
 		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'file_added', data: { slot: file.slot, name: file.originalName } })
 		return attachment!
@@ -214,13 +249,16 @@ export async function addAttachment(db: Database, row: CaseRow, file: NewAttachm
 }
 
 /** Removes a file from the application (before submitting); the row stays for the history. */
-export async function removeAttachment(db: Database, row: CaseRow, attachmentId: string): Promise<AttachmentRow | undefined> {
+export async function removeAttachment(db: Database, definition: ApplicationDef, row: CaseRow, attachmentId: string): Promise<AttachmentRow | undefined> {
 	if (!isEditable(row)) throw new CaseLockedError()
+	const file = await findAttachment(db, row.id, attachmentId)
+	if (!file) return undefined
+	if (!canEditSlot(row, definition, file.slot)) throw new CaseLockedError()
 	return db.transaction(async (tx) => {
 		const [removed] = await tx
 			.update(attachments)
 			.set({ deletedAt: sql`now()` })
-			.where(and(eq(attachments.id, attachmentId), eq(attachments.caseId, row.id), isNull(attachments.deletedAt)))
+			.where(and(eq(attachments.id, file.id), eq(attachments.caseId, row.id), isNull(attachments.deletedAt)))
 			.returning()
 		if (removed) {
 			await tx.insert(caseEvents).values({ caseId: row.id, kind: 'file_removed', data: { slot: removed.slot, name: removed.originalName } })
@@ -229,18 +267,38 @@ export async function removeAttachment(db: Database, row: CaseRow, attachmentId:
 	})
 }
 
-/** Sends the application: every section complete; a case sent back as incomplete becomes new again. */
+/** A case sent back as incomplete, sent again without any of the asked-for changes. */
+export class NothingChangedError extends Error {}
+
+/**
+ * Sends the application: every section complete; a case sent back as incomplete becomes new again,
+ * but only once the applicant changed something staff asked about. The case row is locked, so a
+ * double tap sends once and an officer's change in between is not overwritten.
+ */
 export async function submitCase(db: Database, definition: ApplicationDef, row: CaseRow): Promise<CaseRow> {
 	if (!isEditable(row)) throw new CaseLockedError()
 	const completed = completedSections(definition, await loadSavedState(db, row.id))
 	if (definition.sections.some((section) => !completed.has(section.key))) throw new IncompleteCaseError()
 	return db.transaction(async (tx) => {
+		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.id)).for('update')
+		if (!locked || !isEditable(locked)) throw new CaseLockedError()
+		const resubmitted = locked.submittedAt !== null
+		// Sending an incomplete case again is a status change too, and the workflow table allows it.
+		if (resubmitted && !canTransition(definition.kind, locked.status, 1, 'applicant')) throw new CaseLockedError()
+		if (resubmitted && locked.reopened) {
+			const [changed] = await tx
+				.select({ id: caseEvents.id })
+				.from(caseEvents)
+				.where(and(eq(caseEvents.caseId, row.id), inArray(caseEvents.kind, ['section_saved', 'file_added', 'file_removed']), sql`${caseEvents.at} >= ${locked.statusChangedAt.toISOString()}::timestamptz`))
+				.limit(1)
+			if (!changed) throw new NothingChangedError()
+		}
 		const [updated] = await tx
 			.update(cases)
-			.set({ submittedAt: sql`coalesce(${cases.submittedAt}, now())`, status: 1, updatedAt: sql`now()` })
+			.set({ submittedAt: sql`coalesce(${cases.submittedAt}, now())`, status: 1, statusChangedAt: sql`now()`, reopened: null, updatedAt: sql`now()` })
 			.where(eq(cases.id, row.id))
 			.returning()
-		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'submitted', data: { resubmitted: row.submittedAt !== null } })
+		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'submitted', data: { resubmitted, ...(resubmitted ? { from: locked.status, to: 1 } : {}) } })
 		return updated!
 	})
 }
@@ -261,7 +319,7 @@ export async function lookupCases(db: Database, nationalId: string, mobile: stri
 	return db
 		.select()
 		.from(cases)
-		.where(and(eq(cases.nationalId, nationalId), eq(cases.mobile, mobile)))
+		.where(and(eq(cases.nationalId, nationalId), eq(cases.mobile, mobile), isNull(cases.deletedAt)))
 		.orderBy(desc(cases.createdAt))
 }
 
@@ -292,13 +350,13 @@ async function changeRows(
 	sectionKey: string,
 	change: (rows: Row[]) => Row[],
 ): Promise<Row[]> {
-	if (!isEditable(row)) throw new CaseLockedError()
+	if (!canEditSection(row, sectionKey)) throw new CaseLockedError()
 	const section = definition.sections.find((s) => s.key === sectionKey)
 	const collection = section && collectionOf(section)
 	if (!collection) throw new Error(`${sectionKey} is not a collection`)
 	return db.transaction(async (tx) => {
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.id)).for('update')
-		if (!locked || !isEditable(locked)) throw new CaseLockedError()
+		if (!locked || !canEditSection(locked, sectionKey)) throw new CaseLockedError()
 		const [current] = await tx
 			.select({ answers: caseSections.answers })
 			.from(caseSections)
@@ -329,14 +387,4 @@ export function addRow(db: Database, definition: ApplicationDef, row: CaseRow, s
 /** Removes the row with this key; removing one already gone changes nothing. */
 export function removeRow(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, key: string): Promise<Row[]> {
 	return changeRows(db, definition, row, sectionKey, (rows) => rows.filter((candidate) => candidate._key !== key))
-}
-
-export async function countSubmittedCases(db: Database): Promise<number> {
-	const [row] = await db.select({ value: sql<number>`count(*)::int` }).from(cases).where(isNotNull(cases.submittedAt))
-	return Number(row?.value ?? 0)
-}
-
-/** Submitted cases, newest first, for the back office. */
-export function listSubmittedCases(db: Database, options: { offset: number; limit: number }): Promise<CaseRow[]> {
-	return db.select().from(cases).where(isNotNull(cases.submittedAt)).orderBy(desc(cases.submittedAt)).offset(options.offset).limit(options.limit)
 }

@@ -1,4 +1,4 @@
-import { and, eq, ne, or, sql, type SQL } from 'drizzle-orm'
+import { and, eq, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { caseSections, cases } from '#app/db/schema.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
@@ -34,7 +34,8 @@ function fieldsOfFormat(definition: ApplicationDef, format: 'iban' | 'nationalId
 }
 
 export async function caseFlags(db: Database, definition: ApplicationDef, row: CaseRow): Promise<CaseFlag[]> {
-	const others = and(ne(cases.id, row.id), ne(cases.nationalId, row.nationalId))
+	// Sent, not deleted: a draft or a deleted case is nobody's second application (and its page is a 404).
+	const others = and(ne(cases.id, row.id), ne(cases.nationalId, row.nationalId), isNotNull(cases.submittedAt), isNull(cases.deletedAt))
 	const found = async (kind: CaseFlag['kind'], condition: SQL | undefined) => {
 		if (!condition) return []
 		const rows = await db

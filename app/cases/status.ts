@@ -16,6 +16,23 @@ export type CaseStatus = keyof typeof caseStatuses
 export const OPEN_STATUSES: readonly CaseStatus[] = [1, 2, 4]
 
 export const INCOMPLETE: CaseStatus = 4
+export const SUPPORT_PROVIDED: CaseStatus = 3
+export const ARCHIVED: CaseStatus = 6
+
+/** The staff list's status filter, in the old system's words (docs/product.md#case-statuses). */
+export const statusFilterLabels: Record<CaseStatus, string> = {
+	1: 'طلب جديد',
+	2: 'تحت الدراسة',
+	3: 'تم تقديم الدعم',
+	4: 'غير مكتمل',
+	5: 'تم إيقاف الدعم',
+	6: 'الأرشيف',
+}
+
+/** Staff see an archived case as archived; applicants see it as closed. */
+export function staffStatusName(status: number): string {
+	return status === ARCHIVED ? 'مؤرشف' : statusInfo(status).name
+}
 
 export function statusInfo(status: number) {
 	return caseStatuses[status as CaseStatus] ?? caseStatuses[1]

@@ -28,3 +28,6 @@ export function hashResumeToken(token: string): string {
 export function isWellFormedToken(token: string): boolean {
 	return /^[A-Za-z0-9_-]{43}$/.test(token)
 }
+
+/** The applicant's private link on this site, for a token (shown once, or sent by e-mail or SMS). */
+export const privateLink = (request: Request, token: string) => `${new URL(request.url).origin}/apply/r/${token}`

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres'
@@ -59,7 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 		}
 	}
 	if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true })
-	const client = new PGlite(options.dataDir)
+	const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } })
 	const db = drizzlePglite(client, { schema })
 	return {
 		db: db as unknown as Database,

@@ -2,9 +2,11 @@ import { sql } from 'drizzle-orm'
 import {
 	boolean,
 	check,
+	date,
 	index,
 	integer,
 	jsonb,
+	numeric,
 	pgEnum,
 	pgTable,
 	primaryKey,
@@ -103,6 +105,9 @@ export const intakeSettings = pgTable('intake_settings', {
 	updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
 })
 
+/** The SQL of `cases.search_name`; app/cases/arabic-search.ts folds a query the same way. */
+const SEARCH_FOLD_SQL = `lower(translate(regexp_replace(applicant_name, '[\\u064B-\\u065F\\u0670\\u0640]', '', 'g'), 'أإآٱىةؤئ', 'اااايهوي'))`
+
 /**
  * One aid application. The columns staff filter on are promoted out of the answers; the resume
  * token is stored hashed. `submittedAt` null means a draft the applicant is still filling in.
@@ -125,6 +130,24 @@ export const cases = pgTable(
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 		submittedAt: timestamp('submitted_at', { withTimezone: true }),
+		/** When the case last changed status (or was sent): how long it has waited. */
+		statusChangedAt: timestamp('status_changed_at', { withTimezone: true }).notNull().defaultNow(),
+		/** The case officer it is assigned to. */
+		assignedTo: integer('assigned_to').references(() => users.id, { onDelete: 'set null' }),
+		/** Sent back as incomplete: the sections and file slots the applicant may change (app/cases/workflow.ts). */
+		reopened: jsonb('reopened').$type<Reopened>(),
+		/** Started by staff for a walk-in or phone applicant (paper intake). */
+		paperIntake: boolean('paper_intake').notNull().default(false),
+		createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+		/** Deleted by staff: hidden everywhere until an admin restores it. */
+		deletedAt: timestamp('deleted_at', { withTimezone: true }),
+		deletedBy: integer('deleted_by').references(() => users.id, { onDelete: 'set null' }),
+		deletedReason: text('deleted_reason'),
+		/**
+		 * The name as searched: tashkeel and tatweel dropped, hamza/alef forms, ى/ي and ة/ه folded,
+		 * lower case. The same folding is `foldArabic` in app/cases/arabic-search.ts (tested to agree).
+		 */
+		searchName: text('search_name').generatedAlwaysAs(sql`${sql.raw(SEARCH_FOLD_SQL)}`),
 	},
 	(table) => [
 		uniqueIndex('cases_reference_unique').on(table.reference),
@@ -132,8 +155,54 @@ export const cases = pgTable(
 		index('cases_national_id_idx').on(table.nationalId, table.type),
 		index('cases_mobile_idx').on(table.mobile),
 		index('cases_status_idx').on(table.status, table.submittedAt),
+		index('cases_submitted_idx').on(table.submittedAt),
+		index('cases_waiting_idx').on(table.statusChangedAt),
+		index('cases_assigned_idx').on(table.assignedTo, table.status),
+		index('cases_search_name_trgm').using('gin', sql`${table.searchName} gin_trgm_ops`),
+		// The staff lists count sent, undeleted cases by status and programme on every page (bench:cases).
+		index('cases_list_idx')
+			.on(table.status, table.type, table.submittedAt)
+			.where(sql`${table.submittedAt} is not null and ${table.deletedAt} is null`),
 		check('cases_status_range', sql`${table.status} between 1 and 6`),
 	],
+)
+
+export interface Reopened {
+	sections: string[]
+	slots: string[]
+}
+
+/** Aid given on a case (support provided): the ledger staff read before deciding. */
+export const caseAid = pgTable(
+	'case_aid',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		caseId: uuid('case_id')
+			.notNull()
+			.references(() => cases.id, { onDelete: 'cascade' }),
+		/** Saudi riyals. */
+		amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+		/** app/cases/aid.ts `aidKinds`. */
+		kind: text('kind').notNull(),
+		givenOn: date('given_on', { mode: 'string' }).notNull(),
+		note: text('note').notNull().default(''),
+		createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [index('case_aid_case_idx').on(table.caseId), check('case_aid_amount_positive', sql`${table.amount} > 0`)],
+)
+
+/** Staff actions that are not about one case's content: exports, and the like (who, when, what). */
+export const auditLog = pgTable(
+	'audit_log',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+		actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+		action: text('action').notNull(),
+		data: jsonb('data').notNull().default({}),
+	},
+	(table) => [index('audit_log_at_idx').on(table.at)],
 )
 
 /** A section's answers, validated by the definition on every write. */
@@ -180,6 +249,13 @@ export const caseEventKind = pgEnum('case_event_kind', [
 	'internal_note',
 	'applicant_message',
 	'link_sent',
+	'assigned',
+	'aid_recorded',
+	'answers_corrected',
+	'printed',
+	'deleted',
+	'restored',
+	'notified',
 ])
 
 /** Append-only history: who did what to a case, when. Notes are internal or a message to the applicant. */

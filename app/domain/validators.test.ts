@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import {
+	nationalIdWithCheckDigit,
+	saudiIbanFromBban,
 	emailField,
 	ibanField,
 	ibanProblem,
@@ -56,6 +58,10 @@ describe('national ID', () => {
 		// Hand-checked: 1,0,1,2,3,4,5,6,7 → 2+0+2+2+6+4+1+6+5 = 28 → check digit 2.
 		expect(withIdCheckDigit('101234567')).toBe('1012345672')
 		expect(withIdCheckDigit('200000000')).toBe('2000000006')
+	})
+
+	test('nationalIdWithCheckDigit completes a prefix as the hand-checked helper does', () => {
+		for (const prefix of ['101234567', '200000000', '110000000', '234567890']) expect(nationalIdWithCheckDigit(prefix)).toBe(withIdCheckDigit(prefix))
 	})
 
 	test.each(validIds)('%s is valid', (id) => {
@@ -269,4 +275,9 @@ describe('emailField', () => {
 		expect(emailField().safeParse(undefined)).toEqual({ success: true, data: undefined })
 		expect(messagesOf(emailField({ required: true }).safeParse(undefined))).toEqual(['الرجاء كتابة البريد الإلكتروني'])
 	})
+})
+
+test('saudiIbanFromBban gives the check digits of a known IBAN', () => {
+	expect(saudiIbanFromBban('80000000608010167519')).toBe('SA0380000000608010167519')
+	expect(isValidSaudiIban(saudiIbanFromBban('10123456789012345678'))).toBe(true)
 })

@@ -47,6 +47,12 @@ export function isValidNationalId(input: string): boolean {
 	return nationalIdProblem(input) === null
 }
 
+/** A 9-digit prefix completed with its check digit: the ID generators of demo data, samples and tests. */
+export function nationalIdWithCheckDigit(prefix: string): string {
+	for (let last = 0; last <= 9; last++) if (nationalIdChecksumOk(`${prefix}${last}`)) return `${prefix}${last}`
+	throw new Error(`no check digit completes ${prefix}`)
+}
+
 // ─── IBAN ───────────────────────────────────────────────────────────────────────────────────────
 
 export type IbanProblem = 'empty' | 'format' | 'checksum'
@@ -83,6 +89,11 @@ export function ibanProblem(input: string): IbanProblem | null {
 
 export function isValidSaudiIban(input: string): boolean {
 	return ibanProblem(input) === null
+}
+
+/** A Saudi IBAN from its 20-character BBAN (bank code and account), with its ISO 13616 check digits. */
+export function saudiIbanFromBban(bban: string): string {
+	return `SA${String(98 - mod97(`${bban}SA00`)).padStart(2, '0')}${bban}`
 }
 
 // ─── Mobile ─────────────────────────────────────────────────────────────────────────────────────

@@ -15,6 +15,12 @@ interface FieldBase {
 	label: string
 	hint?: string
 	required?: boolean
+	/**
+	 * The label's grammatical gender, for the messages whose verb agrees with it
+	 * (app/forms/messages.ts): 'f' for a feminine label («سنة التأسيس لا يمكن أن تكون بعد اليوم»);
+	 * masculine when absent («تاريخ الميلاد لا يمكن أن يكون بعد اليوم»).
+	 */
+	gender?: 'f'
 }
 
 /** Text with a Saudi format rule: the validators in app/domain/validators.ts. */
@@ -39,8 +45,10 @@ export type FieldDef =
 			fields: readonly RowFieldDef[]
 			min: number
 			max: number
-			/** «فرد الأسرة» — names one row in headings and buttons. */
+			/** Names one row: numbered rows «فرد 2», «المعرّف 1», and a list's add form «إضافة فرد» (so indefinite there). */
 			itemLabel: string
+			/** What a list that grows row by row says before its first row: «لم تُضف أحداً بعد.», «لم تُضف مشروعاً بعد.». */
+			emptyText: string
 			/** A row as counted in messages («الرجاء إضافة 3 معرّفين»): app/utils/arabic-count.ts. */
 			counted: CountedNoun
 	  })
@@ -64,12 +72,22 @@ type ChoiceDef = {
 /** Fields a repeatable row may hold (no nested groups). */
 export type RowFieldDef = Exclude<FieldDef, { kind: 'group' }>
 
+/** What a file slot takes, judged by the bytes: PDF documents, or photos (re-encoded, app/cases/attachment-upload.server.ts). */
+export type FileKind = 'pdf' | 'photo'
+
 export interface FileSlot {
 	slot: string
 	label: string
 	hint?: string
 	required?: boolean
 	multiple?: boolean
+	/** What the slot takes; PDF only when absent. */
+	accept?: readonly FileKind[]
+}
+
+/** The kinds of file a slot takes. */
+export function slotAccepts(slot: FileSlot): readonly FileKind[] {
+	return slot.accept ?? ['pdf']
 }
 
 export interface SectionRule {
@@ -83,6 +101,11 @@ export interface SectionDef {
 	code: string
 	title: string
 	description?: string
+	/**
+	 * Links shown under the description, e.g. a template to print. `newTab` opens the page in a new
+	 * tab, and the link then says so («… (يفتح في صفحة جديدة)»).
+	 */
+	links?: readonly { to: string; label: string; newTab?: boolean }[]
 	fields: readonly FieldDef[]
 	files?: readonly FileSlot[]
 	rules?: readonly SectionRule[]
@@ -91,6 +114,11 @@ export interface SectionDef {
 export interface ApplicationDef {
 	/** The URL segment and stored case type, e.g. 'needy-families'. */
 	type: string
+	/**
+	 * Who applies, which decides the staff list the case is in (/admin/cases or
+	 * /admin/associations) and its status transitions (app/cases/workflow.ts).
+	 */
+	kind: 'individual' | 'association'
 	/** The form's name (the old FormName), shown to applicants and staff. */
 	title: string
 	/** The printable report's title (docs/product.md#printable-reports). */
@@ -99,10 +127,16 @@ export interface ApplicationDef {
 	eligibility: readonly string[]
 	documents: readonly string[]
 	sections: readonly SectionDef[]
-	/** The field of the first section that names the applicant, holds the national ID, the mobile, the e-mail. */
-	applicant: { name: string; nationalId: string; mobile: string; email?: string }
+	/**
+	 * The fields of the first section that name the applicant and hold the national ID (an
+	 * association's licence number), the mobile, the e-mail, and the answers the staff lists show
+	 * (a person's nationality, an association's specialty).
+	 */
+	applicant: { name: string; nationalId: string; mobile: string; email?: string; nationality?: string; specialty?: string }
 	/** Acknowledgement the applicant ticks before submitting. */
 	acknowledgement: string
+	/** «ماذا بعد؟» on the page shown once the application is sent: what happens next, in order. */
+	afterSubmit: readonly string[]
 }
 
 /** A collection section: one repeatable group edited row by row (add, list, delete). */

@@ -15,9 +15,11 @@ import {
 	requiredFile,
 	requiredText,
 	tooFewRows,
+	tooFewToRemove,
 	tooLong,
 	tooManyRows,
 } from './messages.ts'
+import type { CountedNoun } from '#app/utils/arabic-count.ts'
 
 // Every message template, rendered with the numbers where Arabic changes its noun (1, 2, 3–10,
 // 11–99, 100+), checked word for word.
@@ -41,6 +43,18 @@ describe('the engine messages read as correct Arabic', () => {
 		expect(invalidDate).toBe('الرجاء كتابة تاريخ صحيح')
 		expect(invalidWholeNumber).toBe('الرجاء كتابة رقم صحيح')
 		expect(invalidAmount).toBe('الرجاء كتابة المبلغ بالأرقام، مثل 1500 أو 1500.50')
+	})
+
+	test('a sentence whose verb agrees with the label follows the label\'s gender', () => {
+		expect(dateAfterToday('تاريخ الإصابة')).toBe('تاريخ الإصابة لا يمكن أن يكون بعد اليوم')
+		expect(dateAfterToday('سنة التأسيس', 'f')).toBe('سنة التأسيس لا يمكن أن تكون بعد اليوم')
+		expect(dateAfterToday('بداية المرض (اختياري)', 'f')).toBe('بداية المرض لا يمكن أن تكون بعد اليوم')
+		// The other templates quote a label where its gender does not change a word.
+		expect(requiredText('سنة التأسيس')).toBe('الرجاء كتابة سنة التأسيس')
+		expect(requiredChoice('الجهة المشرفة')).toBe('الرجاء اختيار الجهة المشرفة')
+		expect(requiredFile('شهادة التسجيل')).toBe('الرجاء إرفاق شهادة التسجيل')
+		expect(tooLong('نبذة عن الجمعية', 500)).toBe('نبذة عن الجمعية: 500 حرف على الأكثر')
+		expect(numberOutOfRange('مساحة الغرف', 1, 20)).toBe('مساحة الغرف: الرجاء كتابة رقم من 1 إلى 20')
 	})
 
 	test('a length limit agrees with its number', () => {
@@ -103,6 +117,35 @@ describe('the engine messages read as correct Arabic', () => {
 		])
 		expect(tooFewRows(members)).toBe('الرجاء إضافة فرد واحد على الأقل')
 		expect(tooManyRows(members)).toBe('لا يمكن إضافة أكثر من 20 فرداً')
+	})
+
+	test('a list of a feminine noun counts it in the dual and the plural as well', () => {
+		const rooms: CountedNoun = { one: 'غرفة واحدة', two: 'غرفتين', few: 'غرف', many: 'غرفةً', other: 'غرفة' }
+		expect(counts.map((n) => tooFewRows({ min: n, max: 200, counted: rooms }))).toEqual([
+			'الرجاء إضافة غرفة واحدة على الأقل',
+			'الرجاء إضافة غرفتين على الأقل',
+			'الرجاء إضافة 3 غرف على الأقل',
+			'الرجاء إضافة 11 غرفةً على الأقل',
+			'الرجاء إضافة 100 غرفة على الأقل',
+		])
+		expect(counts.map((n) => tooManyRows({ min: 0, max: n, counted: rooms }))).toEqual([
+			'لا يمكن إضافة أكثر من غرفة واحدة',
+			'لا يمكن إضافة أكثر من غرفتين',
+			'لا يمكن إضافة أكثر من 3 غرف',
+			'لا يمكن إضافة أكثر من 11 غرفةً',
+			'لا يمكن إضافة أكثر من 100 غرفة',
+		])
+	})
+
+	test('staff removing a row the list cannot spare are told its minimum, counted', () => {
+		expect(counts.map((n) => tooFewToRemove({ ...members, min: n }))).toEqual([
+			'لا يمكن الحذف: يجب ألا تقل القائمة عن فرد واحد',
+			'لا يمكن الحذف: يجب ألا تقل القائمة عن فردين',
+			'لا يمكن الحذف: يجب ألا تقل القائمة عن 3 أفراد',
+			'لا يمكن الحذف: يجب ألا تقل القائمة عن 11 فرداً',
+			'لا يمكن الحذف: يجب ألا تقل القائمة عن 100 فرد',
+		])
+		expect(tooFewToRemove(members)).toBe('لا يمكن الحذف: يجب ألا تقل القائمة عن فرد واحد')
 	})
 
 	test('the upload limit is said in the units sizes are shown in', () => {

@@ -4,7 +4,9 @@ import { formatFileSize, formatNumber } from '#app/utils/format.ts'
 // Every message the form engine builds from a label or a number, in one place so their Arabic can
 // be read and checked together (messages.test.ts renders each with 1, 2, 3, 11 and 100). A count
 // always goes through countOf, so its noun agrees with the number: «حرف واحد», «حرفان», «10 أحرف»,
-// «50 حرفاً», «300 حرف». Labels are the fields' own («الاسم الرباعي», «تاريخ الميلاد»).
+// «50 حرفاً», «300 حرف». Labels are the fields' own («الاسم الرباعي», «تاريخ الميلاد»), so a
+// template quotes a label where its gender and number do not matter («الرجاء كتابة …», «…: …»);
+// where a verb must agree with it, the field's `gender` says which form (definition.ts).
 // The fixed identifier messages (national ID, IBAN, mobile, e-mail) are in app/domain/validators.ts:
 // none of them takes a label or a number.
 
@@ -41,8 +43,12 @@ export const tooLong = (label: string, max: number) => `${label}: ${maxCharacter
 /** A whole number outside its range: «العمر: الرجاء كتابة رقم من 0 إلى 120». */
 export const numberOutOfRange = (label: string, min: number, max: number) => `${label}: الرجاء كتابة رقم من ${formatNumber(min)} إلى ${formatNumber(max)}`
 
-/** A date of the past (birth, establishment, injury) after today; date labels are «تاريخ …», masculine. */
-export const dateAfterToday = (label: string) => `${label} لا يمكن أن يكون بعد اليوم`
+/**
+ * A date of the past (birth, establishment, injury) after today; the verb agrees with the label:
+ * «تاريخ الميلاد لا يمكن أن يكون بعد اليوم», «سنة التأسيس لا يمكن أن تكون بعد اليوم» (gender 'f').
+ * The label is quoted without its «(اختياري)».
+ */
+export const dateAfterToday = (label: string, gender?: 'f') => `${bare(label)} لا يمكن أن ${gender === 'f' ? 'تكون' : 'يكون'} بعد اليوم`
 
 export const invalidDate = 'الرجاء كتابة تاريخ صحيح'
 export const invalidWholeNumber = 'الرجاء كتابة رقم صحيح'
@@ -64,3 +70,6 @@ export const tooFewRows = ({ min, max, counted }: CountedGroup) =>
 
 /** Too many rows: «لا يمكن إضافة أكثر من 20 فرداً». */
 export const tooManyRows = ({ max, counted }: CountedGroup) => `لا يمكن إضافة أكثر من ${countOf(max, counted)}`
+
+/** Staff delete a row the list cannot spare: «لا يمكن الحذف: يجب ألا تقل القائمة عن فرد واحد». */
+export const tooFewToRemove = ({ min, counted }: CountedGroup) => `لا يمكن الحذف: يجب ألا تقل القائمة عن ${countOf(min, counted)}`

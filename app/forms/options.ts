@@ -111,3 +111,177 @@ export const familyServices = options([
 	['service_bills', 'فواتير الخدمات'],
 	['winter_clothing', 'كسوة شتوية'],
 ])
+
+/** Home restoration, housing information (docs/product.md#home-restoration, 3-4): the home's condition. */
+export const housingConditions = options([
+	['good', 'جيد'],
+	['medium', 'متوسط'],
+	['dilapidated', 'متهالك'],
+])
+
+export const yesNo = options([
+	['yes', 'نعم'],
+	['no', 'لا'],
+])
+
+/** The estimated cost of the works, in riyals (the old system's bands). */
+export const housingCostBands = options([
+	['500-1500', 'من 500 إلى 1,500 ريال'],
+	['1500-5000', 'من 1,500 إلى 5,000 ريال'],
+	['5000-15000', 'من 5,000 إلى 15,000 ريال'],
+	['15000+', 'أكثر من 15,000 ريال'],
+])
+
+// Medical case (docs/product.md#medical-case): the patient's health (4-5), needs (4-6) and other
+// conditions (4-7), in the old system's order; a required choice starts on its first option.
+
+export const remedies = options([
+	['none', 'لا يوجد'],
+	['surgical', 'جراحي'],
+	['chemical', 'كيميائي'],
+	['radiation', 'إشعاعي'],
+])
+
+export const currentRemedies = options([
+	['none', 'لا يوجد'],
+	['supporting', 'علاجات مساندة'],
+	['chemo_sessions', 'جلسات كيميائية'],
+	['radiation_sessions', 'جلسات إشعاعية'],
+])
+
+export const patientConditions = options([
+	['good', 'جيدة'],
+	['average', 'متوسطة'],
+	['tired', 'يبدو عليه التعب'],
+	['bedridden', 'طريح الفراش'],
+])
+
+export const selfService = options([
+	['self', 'يخدم نفسه'],
+	['some_help', 'يحتاج إلى بعض المساعدة'],
+	['cannot', 'لا يستطيع خدمة نفسه'],
+])
+
+export const homeCare = options([
+	['none', 'لا يوجد'],
+	['nursing', 'تمريض منزلي'],
+	['checkup', 'متابعة طبية دورية'],
+	['psychological', 'خدمات نفسية'],
+])
+
+export const sensesSpeech = options([
+	['sound', 'سليمة'],
+	['hearing', 'مشكلات في السمع'],
+	['vision', 'مشكلات في البصر'],
+	['speech', 'مشكلات في النطق'],
+])
+
+export const otherDiseases = options([
+	['none', 'لا يوجد'],
+	['chronic', 'أمراض مزمنة'],
+	['infectious', 'أمراض معدية'],
+	['emergency', 'حالات طارئة'],
+])
+
+export const educationalNeeds = options([
+	['none', 'لا يوجد'],
+	['private_teacher', 'معلم خاص'],
+	['private_school', 'مدرسة خاصة'],
+	['school_transport', 'نقل مدرسي'],
+])
+
+export const appointmentNeeds = options([
+	['none', 'لا يوجد'],
+	['transport', 'نقل فقط'],
+	['housing', 'سكن'],
+	['transport_housing', 'نقل وسكن'],
+])
+
+export const medicalCentreVisits = options([
+	['alone', 'بمفرده'],
+	['one_companion', 'مع مرافق واحد'],
+	['companions', 'مع عدة مرافقين'],
+])
+
+export const hospitalDifficulties = options([
+	['appointments', 'ترتيب المواعيد'],
+	['long_wait', 'طول الانتظار'],
+	['costs', 'تكاليف العلاج'],
+	['transfer', 'التحويل إلى المستشفى'],
+])
+
+export const medicalNeeds = options([
+	['none', 'لا يوجد'],
+	['nurse', 'ممرض'],
+	['checkup', 'فحص طبي'],
+	['supervision', 'إشراف مستمر'],
+])
+
+export const supportServices = options([
+	['none', 'لا يوجد'],
+	['physiotherapy', 'علاج طبيعي'],
+	['speech', 'تدريب على النطق'],
+	['psychological', 'عيادة نفسية'],
+])
+
+export const auxiliaryDevices = options([
+	['none', 'لا يوجد'],
+	['wheelchair', 'كرسي متحرك'],
+	['other', 'أخرى'],
+])
+
+export const psychologicalSupport = options([
+	['none', 'لا يوجد'],
+	['needs', 'يحتاج'],
+	['other', 'أخرى'],
+])
+
+export const homeModes = options([
+	['suitable', 'واسع ومناسب'],
+	['maintenance', 'يحتاج إلى صيانة'],
+	['narrow', 'ضيق'],
+	['unsuitable', 'غير مناسب'],
+])
+
+export const patientSupplies = options([
+	['suitable', 'متوفرة ومناسبة'],
+	['average', 'متوسطة'],
+	['poor', 'ضعيفة'],
+	['unsuitable', 'غير مناسبة'],
+])
+
+export const patientTravel = options([
+	['family', 'الأسرة'],
+	['taxi', 'سيارات الأجرة'],
+	['foundation', 'المؤسسة'],
+	['other_party', 'جهة أخرى'],
+])
+
+export const nutrition = options([
+	['unrestricted', 'بلا قيود'],
+	['special_diet', 'حمية خاصة'],
+	['special_food', 'أغذية خاصة'],
+	['regimen', 'نظام غذائي علاجي'],
+])
+
+/** The foundation's services a patient may ask for (4-8). */
+export const patientServices = options([
+	['financial_support', 'دعم مالي'],
+	['bills', 'سداد 50% من الفواتير'],
+	['house_rent', 'إيجار مسكن'],
+	['food_basket', 'سلة غذائية'],
+	['medical_supplies', 'مستلزمات طبية'],
+	['service_bills', 'فواتير الخدمات'],
+	['physiotherapy', 'علاج طبيعي'],
+	['winter_clothing', 'كسوة شتوية'],
+])
+
+/** Other bodies already helping the patient (4-9). */
+export const otherProviders = options([
+	['al_ber', 'جمعية البر الخيرية'],
+	['medical_authority', 'جهة طبية'],
+	['al_rajhi', 'جمعية الراجحي الخيرية'],
+	['sanad', 'جمعية سند (الرياض)'],
+	['rehabilitation', 'مركز التأهيل الشامل'],
+	['social_insurance', 'الضمان الاجتماعي'],
+])

@@ -64,6 +64,11 @@ describe('schemas derived from the needy-families definition', () => {
 		}
 	})
 
+	test('a feminine date label gets the feminine verb when the field says so', () => {
+		const schema = rowSchema([{ kind: 'date', name: 'Founded', label: 'سنة التأسيس', gender: 'f', past: true }])
+		expect(messages(schema.safeParse({ Founded: '2999-01-01' }))).toEqual(['سنة التأسيس لا يمكن أن تكون بعد اليوم'])
+	})
+
 	test('referrers: each one\'s capacity is asked, never assumed (it decides the «one official» rule)', () => {
 		const persons = sectionAnswers.referrers.persons.map(({ RelatedPerson: _, ...person }) => person)
 		expect(messages(sectionSchema(section('referrers')).safeParse({ persons }))).toEqual(['الرجاء اختيار صفة المعرّف', 'الرجاء اختيار صفة المعرّف', 'الرجاء اختيار صفة المعرّف'])

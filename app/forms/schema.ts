@@ -77,7 +77,7 @@ function fieldSchema(field: RowFieldDef, options: SchemaOptions): z.ZodType {
 					return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value)
 				}, m.invalidDate)
 			// ISO dates compare as text; «today» is Riyadh's, wherever the browser or server is.
-			const date = field.past ? valid.refine((value) => value <= todayInRiyadh(), m.dateAfterToday(field.label)) : valid
+			const date = field.past ? valid.refine((value) => value <= todayInRiyadh(), m.dateAfterToday(field.label, field.gender)) : valid
 			return required ? date : date.optional()
 		}
 		case 'select':

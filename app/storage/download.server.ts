@@ -3,11 +3,18 @@ import { data } from 'react-router'
 import { FileNotFoundError, type FileStorage } from './file-storage.server.ts'
 
 /**
- * A stored PDF as a download, never shown on our origin (server.mjs adds nosniff to every response).
+ * A stored PDF as a download (server.mjs adds nosniff to every response); `inline` only for staff's
+ * preview of an applicant's PDF, already checked by its bytes when it was uploaded.
  * The plain filename is for old clients; the UTF-8 one keeps an Arabic name. A file missing from
  * storage is a 404, not an error page.
  */
-export async function pdfDownload(storage: FileStorage, file: { storageKey: string; size: number; originalName: string }, cacheControl: string): Promise<Response> {
+export async function pdfDownload(
+	storage: FileStorage,
+	/** `contentType`: an applicant's photo is image/webp; PDF when absent. */
+	file: { storageKey: string; size: number; originalName: string; contentType?: string },
+	cacheControl: string,
+	disposition: 'attachment' | 'inline' = 'attachment',
+): Promise<Response> {
 	let stream: Readable
 	try {
 		stream = await storage.read(file.storageKey)
@@ -17,9 +24,9 @@ export async function pdfDownload(storage: FileStorage, file: { storageKey: stri
 	}
 	return new Response(Readable.toWeb(stream) as ReadableStream, {
 		headers: {
-			'Content-Type': 'application/pdf',
+			'Content-Type': file.contentType ?? 'application/pdf',
 			'Content-Length': String(file.size),
-			'Content-Disposition': `attachment; filename="document.pdf"; filename*=UTF-8''${encodeURIComponent(file.originalName)}`,
+			'Content-Disposition': `${disposition}; filename="${file.contentType === 'image/webp' ? 'photo.webp' : 'document.pdf'}"; filename*=UTF-8''${encodeURIComponent(file.originalName)}`,
 			'Cache-Control': cacheControl,
 		},
 	})

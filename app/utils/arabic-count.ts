@@ -34,3 +34,5 @@ export const minutes: CountedNoun = { one: 'دقيقة واحدة', two: 'دقي
 export function tryAgainAfter(seconds: number): string {
 	return `حاول مرة أخرى بعد ${countOf(Math.max(1, Math.ceil(seconds / 60)), minutes)}.`
 }
+
+export const days: CountedNoun = { one: 'يوم واحد', two: 'يومين', few: 'أيام', many: 'يوماً', other: 'يوم' }

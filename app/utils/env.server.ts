@@ -42,8 +42,21 @@ const envSchema = z.object({
 		.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
 		.optional(),
 	MAIL_FROM: z.string().min(3).default('مؤسسة عطاء الخيرية <no-reply@ataa.org.sa>'),
+	/** The foundation's address told of each new application; unset means the foundation info e-mail. */
+	NOTIFY_EMAIL: z.email().optional(),
+	/** SMS gateway: POST with JSON { to: "9665XXXXXXXX", text, sender? }; unset means SMS only go to the log. */
+	SMS_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+	/** Sent as Authorization: Bearer <token>. */
+	SMS_TOKEN: z.string().min(1).optional(),
+	/** The sender name the gateway shows, when it takes one. */
+	SMS_SENDER: z.string().min(1).optional(),
 	/** Largest upload (an applicant's PDF, a staff image), in megabytes of 1,000,000 bytes: see uploadMaxBytes. */
 	UPLOAD_MAX_MB: z.coerce.number({ error: 'must be a number of megabytes' }).positive().max(100).default(10),
+	/**
+	 * Add 60 generated demo cases on the first start. On unless NODE_ENV=production: their mobiles
+	 * look real, and a status change would text them.
+	 */
+	DEMO_CASES: booleanString.optional(),
 	/** Honour X-Forwarded-* headers (set when behind a reverse proxy). */
 	TRUST_PROXY: booleanString.default(false),
 })
@@ -56,6 +69,8 @@ export type Env = z.infer<typeof envSchema> & {
 	 * bytes, so the limit enforced and «حتى 10 ميغابايت» said to people are the same number.
 	 */
 	uploadMaxBytes: number
+	/** DEMO_CASES, or on outside production. */
+	demoCases: boolean
 }
 
 export class EnvError extends Error {
@@ -74,6 +89,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
 		dataDir: path.resolve(env.DATA_DIR),
 		cookieSecure: env.COOKIE_SECURE ?? env.NODE_ENV === 'production',
 		uploadMaxBytes: Math.round(env.UPLOAD_MAX_MB * 1_000_000),
+		demoCases: env.DEMO_CASES ?? env.NODE_ENV !== 'production',
 	}
 }
 

@@ -27,6 +27,14 @@ describe('parseEnv', () => {
 		expect(env.APP_ORIGIN).toEqual(['https://ataa.org.sa', 'https://www.ataa.org.sa'])
 	})
 
+	test('the SMS gateway and the foundation\'s notification address are optional; the gateway must be an http(s) URL', () => {
+		const none = parseEnv({})
+		expect([none.SMS_URL, none.SMS_TOKEN, none.SMS_SENDER, none.NOTIFY_EMAIL]).toEqual([undefined, undefined, undefined, undefined])
+		const env = parseEnv({ SMS_URL: 'https://sms.example.org/api/send', SMS_TOKEN: 'secret', SMS_SENDER: 'ATAA', NOTIFY_EMAIL: 'cases@ataa.org.sa' })
+		expect(env).toMatchObject({ SMS_URL: 'https://sms.example.org/api/send', SMS_TOKEN: 'secret', SMS_SENDER: 'ATAA', NOTIFY_EMAIL: 'cases@ataa.org.sa' })
+		expect(parseEnv({ SMS_URL: 'http://127.0.0.1:8080/sms' }).SMS_URL).toBe('http://127.0.0.1:8080/sms')
+	})
+
 	test.each([
 		[{ PORT: 'abc' }, 'PORT'],
 		[{ PORT: '70000' }, 'PORT'],
@@ -35,6 +43,10 @@ describe('parseEnv', () => {
 		[{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
 		[{ APP_ORIGIN: 'https://ataa.org.sa/path' }, 'APP_ORIGIN'],
 		[{ COOKIE_SECURE: 'maybe' }, 'COOKIE_SECURE'],
+		[{ SMS_URL: 'sms.example.org/send' }, 'SMS_URL'],
+		[{ SMS_URL: 'ftp://sms.example.org/send' }, 'SMS_URL'],
+		[{ SMS_URL: 'https://' }, 'SMS_URL'],
+		[{ NOTIFY_EMAIL: 'cases' }, 'NOTIFY_EMAIL'],
 	])('a bad value stops start-up with a message naming it: %o', (source, name) => {
 		expect(() => parseEnv(source)).toThrow(EnvError)
 		expect(() => parseEnv(source)).toThrow(new RegExp(`- ${name}:`))

@@ -115,7 +115,7 @@ test('editing a user keeps the password unless a new one is typed; every users s
 	await expect(user).toHaveURL('/admin')
 
 	await page.goto('/admin/cases')
-	await expect(page.getByRole('heading', { level: 1 })).toContainText('الطلبات المرسلة')
+	await expect(page.getByRole('heading', { level: 1 })).toContainText('طلبات الأفراد')
 	await expectNoAxeViolations(page)
 	const missing = await page.goto('/admin/users/999999/edit')
 	expect(missing?.status()).toBe(404)

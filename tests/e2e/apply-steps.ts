@@ -1,5 +1,6 @@
 // Steps of an application as an applicant takes them, shared by the application journeys.
 import { expect, type Page } from '@playwright/test'
+import { expectNoAxeViolations } from './utils.ts'
 
 export async function expectErrors(page: Page, ...messages: string[]) {
 	const summary = page.getByRole('alert').filter({ hasText: 'يوجد خطأ في البيانات المدخلة' })
@@ -23,4 +24,34 @@ export async function fillReferrer(page: Page, index: number, name: string, type
 	await person.getByLabel('الاسم').fill(name)
 	await person.getByLabel('العنوان الوطني').fill(`RRSA${1000 + index}`)
 	await person.getByLabel('صفة المعرّف').selectOption({ label: type })
+}
+
+/** The status lookup by national ID and mobile, as an applicant does it. */
+export async function lookUp(page: Page, nationalId: string, mobile = '0551234567') {
+	await page.goto('/apply/status')
+	await page.getByLabel('رقم الهوية أو الإقامة').fill(nationalId)
+	await page.getByLabel('رقم الجوال').fill(mobile)
+	await page.getByRole('button', { name: 'استعلام' }).click()
+}
+
+/**
+ * From a programme's page through the three steps every individual programme shares (the
+ * person, the bank, the income), to the fourth step.
+ */
+export async function startWithSharedSteps(page: Page, type: string, options: { nationalId: string; netIncome: string; firstStepLabel: string }) {
+	const { nationalId, netIncome, firstStepLabel } = options
+	await page.goto(`/apply/${type}`)
+	await expectNoAxeViolations(page)
+	await page.getByRole('link', { name: 'ابدأ الطلب' }).click()
+	await onStep(page, 'البيانات الأساسية')
+	await expect(page.getByText(firstStepLabel)).toBeVisible()
+	await fillBasic(page, nationalId)
+	await next(page)
+	await page.getByRole('link', { name: 'متابعة الطلب' }).click()
+	await onStep(page, 'البيانات البنكية')
+	await page.getByLabel('رقم الحساب (الآيبان)').fill('SA0380000000608010167519')
+	await next(page)
+	await onStep(page, 'الوضع المالي')
+	await page.getByLabel(/صافي دخل الأسرة الشهري/).fill(netIncome)
+	await next(page)
 }

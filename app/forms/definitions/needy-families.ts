@@ -1,4 +1,4 @@
-import type { ApplicationDef } from '../definition.ts'
+import type { ApplicationDef, SectionDef } from '../definition.ts'
 import {
 	banks,
 	careers,
@@ -18,6 +18,7 @@ import {
 /** Needy families, one-off («cut-off») support (docs/product.md#needy-families): steps 1-1 … 1-7. */
 export const needyFamilies: ApplicationDef = {
 	type: 'needy-families',
+	kind: 'individual',
 	title: 'طلب دعم الأسر المحتاجة (الدعم المقطوع)',
 	reportTitle: 'طلب دعم مقطوع',
 	summary: 'دعم مقطوع للأسر المحتاجة يعينها على متطلبات الحياة الأساسية، بعد دراسة حالتها من باحثي المؤسسة.',
@@ -32,8 +33,13 @@ export const needyFamilies: ApplicationDef = {
 		'إثبات السكن وكشف حساب بنكي (اختياري)',
 		'نموذج المعرّف موقعاً ومختوماً (اختياري)',
 	],
-	applicant: { name: 'Full_Name', nationalId: 'Identify_Id', mobile: 'Phone', email: 'Email' },
+	applicant: { name: 'Full_Name', nationalId: 'Identify_Id', mobile: 'Phone', email: 'Email', nationality: 'Nationalty' },
 	acknowledgement: 'أقر بأن جميع البيانات والمرفقات المقدمة صحيحة، وأتحمل مسؤولية أي معلومة غير صحيحة.',
+	afterSubmit: [
+		'يدرس أحد باحثي المؤسسة طلبك ومرفقاته.',
+		'قد نتصل بك على رقم جوالك لاستكمال البيانات أو لزيارة الأسرة.',
+		'إن احتاج الطلب إلى استكمال فستجد رسالة منا في رابط طلبك، ويمكنك تعديله وإرساله من جديد.',
+	],
 	sections: [
 		{
 			key: 'basic',
@@ -96,6 +102,7 @@ export const needyFamilies: ApplicationDef = {
 					name: 'members',
 					label: 'أفراد الأسرة',
 					itemLabel: 'فرد',
+					emptyText: 'لم تُضف أحداً بعد.',
 					counted: { one: 'فرد واحد', two: 'فردين', few: 'أفراد', many: 'فرداً', other: 'فرد' },
 					min: 1,
 					max: 20,
@@ -118,12 +125,14 @@ export const needyFamilies: ApplicationDef = {
 			title: 'المعرّفون',
 			description:
 				'ثلاثة أشخاص يعرفون الأسرة، أحدهم على الأقل معرّف رسمي: شيخ القبيلة أو عمدة الحي أو إمام أقرب مسجد. اطبع نموذج المعرّف ليوقّعه ثم أرفقه مع المستندات.',
+			links: [{ to: '/apply/referrer-form', label: 'نموذج المعرّف للطباعة', newTab: true }],
 			fields: [
 				{
 					kind: 'group',
 					name: 'persons',
 					label: 'المعرّفون',
 					itemLabel: 'المعرّف',
+					emptyText: 'لم تُضف معرّفاً بعد.',
 					counted: { one: 'معرّف واحد', two: 'معرّفَين', few: 'معرّفين', many: 'معرّفاً', other: 'معرّف' },
 					min: 3,
 					max: 3,
@@ -170,4 +179,12 @@ export const needyFamilies: ApplicationDef = {
 			fields: [{ kind: 'textarea', name: 'PatientMassage', label: 'رسالة المستفيد (اختياري)', hint: 'ما تريد أن يعرفه الباحث عن حالة الأسرة', maxLength: 2000 }],
 		},
 	],
+}
+
+/**
+ * One of these sections under another programme's step code: the person, bank and income
+ * questions are the same in home restoration and the medical case.
+ */
+export function needyFamiliesSection(key: string, code: string): SectionDef {
+	return { ...needyFamilies.sections.find((section) => section.key === key)!, code }
 }

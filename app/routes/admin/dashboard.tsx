@@ -1,8 +1,18 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/dashboard'
 import { staffContext } from '#app/auth/user-context.server.ts'
+import { countsByStatusAndType, longestWaiting, newCasesPerWeek, typesOfKind } from '#app/cases/case-admin.server.ts'
+import { caseStatuses, staffStatusName, statusInfo, type CaseStatus } from '#app/cases/status.ts'
+import { waitedFor } from '#app/cases/waited.ts'
+import type { CaseKind } from '#app/cases/workflow.ts'
+import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
+import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
+import { formatNumber } from '#app/utils/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
+import { DataTable } from '#app/components/data-table.tsx'
+import { WeeklyChart, weeksNoun } from '#app/components/weekly-chart.tsx'
+import { countOf } from '#app/utils/arabic-count.ts'
 import type { UserRole } from '#app/db/schema.ts'
 
 interface Card {
@@ -30,26 +40,176 @@ const cards: readonly Card[] = [
 	{ to: '/admin/content/committees', title: 'اللجان', text: 'اللجان وأعضاؤها ومهامها.', roles: areaRoles.content },
 	{ to: '/admin/content/chairman-speech/edit', title: 'كلمة رئيس مجلس الإدارة', text: 'نص الكلمة والصورة الشخصية.', roles: areaRoles.content },
 	{ to: '/admin/inquiries', title: 'رسائل التواصل', text: 'الرسائل الواردة من نموذج التواصل.', roles: areaRoles.content },
-	{ to: '/admin/cases', title: 'الطلبات', text: 'طلبات الدعم المرسلة من المستفيدين.', roles: areaRoles.cases },
+	{ to: '/admin/cases', title: 'طلبات الأفراد', text: 'طلبات الدعم المرسلة من الأسر والمرضى والمستفيدين.', roles: areaRoles.cases },
+	{ to: '/admin/associations', title: 'طلبات الجمعيات', text: 'طلبات الدعم المرسلة من الجمعيات والمؤسسات.', roles: areaRoles.cases },
+	{ to: '/admin/cases/new', title: 'طلب ورقي جديد', text: 'بدء طلب لمستفيد حضر إلى المؤسسة أو اتصل هاتفياً.', roles: areaRoles.cases },
 	{ to: '/admin/intake', title: 'استقبال الطلبات', text: 'فتح التقديم على البرامج أو إيقافه مؤقتاً أو إغلاقه.', roles: areaRoles.users },
 ]
 
-export function loader({ context }: Route.LoaderArgs) {
+/** The weeks the chart of new cases covers. */
+const CHART_WEEKS = 12
+
+const statuses = Object.keys(caseStatuses).map(Number) as CaseStatus[]
+
+const listBase: Record<CaseKind, string> = { individual: '/admin/cases', association: '/admin/associations' }
+const newWaitingLabels: Record<CaseKind, string> = { individual: 'طلبات جديدة بانتظار الدراسة', association: 'طلبات جمعيات جديدة بانتظار الدراسة' }
+
+export async function loader({ context }: Route.LoaderArgs) {
 	const user = context.get(staffContext)
+	const shortcuts = cards.filter((card) => card.roles.includes(user.role)).map(({ to, title, text }) => ({ to, title, text }))
+	// Case figures are for the roles that work on cases: nothing of them is read for anyone else.
+	if (!(areaRoles.cases as readonly UserRole[]).includes(user.role)) return { name: user.name, cards: shortcuts, cases: null }
+
+	const db = await getDb()
+	const now = new Date()
+	const [counts, weeks, waiting, mine] = await Promise.all([countsByStatusAndType(db), newCasesPerWeek(db, CHART_WEEKS, now), longestWaiting(db, 5), longestWaiting(db, 10, user.id)])
+	const tally = (type: string, status: number) => counts.find((row) => row.type === type && row.status === status)?.count ?? 0
+	const caseRow = (row: Awaited<ReturnType<typeof longestWaiting>>[number]) => ({
+		reference: row.reference,
+		name: row.applicantName,
+		programme: findDefinition(row.type)?.title ?? row.type,
+		status: { name: staffStatusName(row.status), badge: statusInfo(row.status).badge },
+		waited: waitedFor(row.statusChangedAt, now),
+	})
+	const kinds = (['individual', 'association'] as const).filter((kind) => typesOfKind(kind).length > 0)
+
 	return {
 		name: user.name,
-		cards: cards.filter((card) => card.roles.includes(user.role)).map(({ to, title, text }) => ({ to, title, text })),
+		cards: shortcuts,
+		cases: {
+			// The headline: new cases nobody has studied yet, one figure per list (individuals, associations).
+			newWaiting: kinds.map((kind) => ({
+				label: newWaitingLabels[kind],
+				count: typesOfKind(kind).reduce((sum, type) => sum + tally(type, 1), 0),
+				to: `${listBase[kind]}?status=1`,
+			})),
+			statuses: statuses.map((status) => ({ status, name: staffStatusName(status) })),
+			programmes: applicationDefinitions.map((definition) => {
+				const cells = statuses.map((status) => ({
+					status,
+					count: tally(definition.type, status),
+					to: `${listBase[definition.kind]}?${new URLSearchParams({ status: String(status), type: definition.type })}`,
+				}))
+				return { type: definition.type, title: definition.title, cells, total: cells.reduce((sum, cell) => sum + cell.count, 0) }
+			}),
+			weeks,
+			waiting: waiting.map(caseRow),
+			mine: mine.map(caseRow),
+		},
 	}
 }
 
+type CaseLine = NonNullable<Awaited<ReturnType<typeof loader>>['cases']>['waiting'][number]
+
+function CaseTable({ label, caption, rows }: { label: string; caption: string; rows: readonly CaseLine[] }) {
+	return (
+		<DataTable label={label} caption={caption} headings={['رقم الطلب', 'الاسم', 'البرنامج', 'الحالة', 'الانتظار']}>
+			{rows.map((row) => (
+				<tr key={row.reference} className="border-t border-stone-200 align-top">
+					<td className="p-3 font-semibold whitespace-nowrap" dir="ltr">
+						<Link to={`/admin/cases/${row.reference}`} className="link">
+							{row.reference}
+						</Link>
+					</td>
+					<td className="p-3">{row.name}</td>
+					<td className="p-3">{row.programme}</td>
+					<td className="p-3">
+						<span className={`rounded-full px-3 py-1 text-xs font-bold whitespace-nowrap ${row.status.badge}`}>{row.status.name}</span>
+					</td>
+					<td className="p-3 whitespace-nowrap">{row.waited}</td>
+				</tr>
+			))}
+		</DataTable>
+	)
+}
+
+const panel = 'min-w-0 rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:p-5'
+
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
+	const figures = loaderData.cases
 	return (
 		<>
 			<PageTitle title="لوحة التحكم" />
 			<h1 className="text-2xl font-bold text-brand-900">أهلاً {loaderData.name}</h1>
+
+			{figures ? (
+				<>
+					<ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+						{figures.newWaiting.map((item) => (
+							<li key={item.to}>
+								<Link to={item.to} className="block h-full rounded-xl border border-stone-200 bg-white p-5 shadow-sm hover:border-brand-600">
+									<span className="block text-3xl font-bold text-brand-800">{formatNumber(item.count)}</span>
+									<span className="mt-1 block text-stone-700">{item.label}</span>
+								</Link>
+							</li>
+						))}
+					</ul>
+
+					<div className="mt-6 grid gap-6 lg:grid-cols-2">
+						<section aria-labelledby="counts-heading" className={`${panel} lg:col-span-2`}>
+							<h2 id="counts-heading" className="text-lg font-bold text-brand-900">
+								الطلبات حسب الحالة والبرنامج
+							</h2>
+							<DataTable label="جدول أعداد الطلبات" caption="أعداد الطلبات المرسلة حسب البرنامج والحالة" headings={['البرنامج', ...figures.statuses.map((status) => status.name), 'المجموع']} className="mt-3">
+								{figures.programmes.map((programme) => (
+									<tr key={programme.type} className="border-t border-stone-200">
+										<th scope="row" className="p-3 text-start font-semibold">
+											{programme.title}
+										</th>
+										{programme.cells.map((cell) => (
+											<td key={cell.status} className="p-3">
+												{/* An empty list is not worth a link: zero stays plain. */}
+												{cell.count ? (
+													<Link to={cell.to} className="link">
+														{formatNumber(cell.count)}
+													</Link>
+												) : (
+													<span className="text-stone-600">0</span>
+												)}
+											</td>
+										))}
+										<td className="p-3 font-bold">{formatNumber(programme.total)}</td>
+									</tr>
+								))}
+							</DataTable>
+						</section>
+
+						<section aria-labelledby="weeks-heading" className={panel}>
+							<h2 id="weeks-heading" className="text-lg font-bold text-brand-900">
+								الطلبات الجديدة أسبوعياً
+							</h2>
+							<p className="mb-3 text-sm text-stone-700">آخر {countOf(figures.weeks.length, weeksNoun)}، يبدأ كل أسبوع يوم السبت؛ الأحدث على اليسار.</p>
+							<WeeklyChart weeks={figures.weeks} />
+						</section>
+
+						<section aria-labelledby="waiting-heading" className={panel}>
+							<h2 id="waiting-heading" className="text-lg font-bold text-brand-900">
+								الأطول انتظاراً
+							</h2>
+							<p className="mb-3 text-sm text-stone-700">الطلبات المفتوحة التي مضى أطول وقت على آخر تغيير في حالتها.</p>
+							{figures.waiting.length ? <CaseTable label="جدول الطلبات الأطول انتظاراً" caption="الطلبات المفتوحة الأطول انتظاراً" rows={figures.waiting} /> : <p className="text-stone-700">لا توجد طلبات مفتوحة تنتظر إجراءً.</p>}
+						</section>
+
+						<section aria-labelledby="mine-heading" className={`${panel} lg:col-span-2`}>
+							<div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
+								<h2 id="mine-heading" className="text-lg font-bold text-brand-900">
+									طلباتي
+								</h2>
+								<Link to="/admin/cases?assigned=me" className="link">
+									عرض كل طلباتي
+								</Link>
+							</div>
+							{figures.mine.length ? <CaseTable label="جدول طلباتي المفتوحة" caption="الطلبات المفتوحة المسندة إليك، الأطول انتظاراً أولاً" rows={figures.mine} /> : <p className="text-stone-700">لا توجد طلبات مفتوحة مسندة إليك حالياً.</p>}
+						</section>
+					</div>
+
+					<h2 className="mt-8 text-lg font-bold text-brand-900">اختصارات</h2>
+				</>
+			) : null}
+
 			<p className="mt-1 text-stone-700">اختر ما تريد إدارته.</p>
 			{loaderData.cards.length ? (
-				<ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+				<ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
 					{loaderData.cards.map((card) => (
 						<li key={card.to}>
 							<Link to={card.to} className="block h-full rounded-xl border border-stone-200 bg-white p-5 shadow-sm hover:border-brand-600">
@@ -60,7 +220,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 					))}
 				</ul>
 			) : (
-				<p className="mt-6 rounded-xl bg-white p-5">لا توجد شاشات متاحة لدورك حالياً.</p>
+				<p className="mt-4 rounded-xl bg-white p-5">لا توجد شاشات متاحة لدورك حالياً.</p>
 			)}
 		</>
 	)

@@ -17,7 +17,7 @@ interface SectionFormProps {
 	lastResult?: SubmissionResult<string[]> | null
 	backTo: string
 	submitLabel?: string
-	/** Shown above the fields (e.g. a notice or the referrer form link). */
+	/** Shown above the fields, under the section's links (e.g. a notice or the file slots). */
 	intro?: ReactNode
 	/** Where the form posts (a query such as ?return=check); the current page by default. */
 	action?: string
@@ -25,6 +25,18 @@ interface SectionFormProps {
 	staff?: boolean
 	/** Staff already accepted this case's national ID despite its checksum. */
 	idOverridden?: boolean
+}
+
+/** A step's links under its description (`SectionDef.links`), e.g. a template to print. */
+export function SectionLinks({ section }: { section: SectionDef }) {
+	return section.links?.map((link) => (
+		<p key={link.to} className="mt-3">
+			<Link to={link.to} className="link" target={link.newTab ? '_blank' : undefined}>
+				{link.label}
+				{link.newTab ? ' (يفتح في صفحة جديدة)' : null}
+			</Link>
+		</p>
+	))
 }
 
 /** One step of an application: the GOV.UK question page, driven by the section's definition. */
@@ -60,6 +72,7 @@ export function SectionForm({ section, stepLabel, formTitle, defaults, lastResul
 			</p>
 			<h1 className="mt-1 text-2xl font-bold text-brand-900">{section.title}</h1>
 			{section.description ? <p className="mt-2 text-stone-700">{section.description}</p> : null}
+			<SectionLinks section={section} />
 			{intro}
 			<Form method="post" action={action} {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="mt-6 space-y-6">
 				<Honeypot />

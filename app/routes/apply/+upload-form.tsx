@@ -2,15 +2,20 @@ import { useState, type FormEvent } from 'react'
 import { useRevalidator } from 'react-router'
 import { Honeypot } from '#app/components/forms.tsx'
 import { fileTooLarge, pdfUploadHint } from '#app/forms/messages.ts'
+import { formatFileSize } from '#app/utils/format.ts'
+import type { FileKind } from '#app/forms/definition.ts'
 
 export const FILE_ADDED = 'تم إضافة الملف بنجاح'
 
 /** Why an upload was refused; the upload route sends one back to the page as a one-time notice. */
 const uploadErrorMessages = {
 	'not-pdf': 'الملف ليس PDF. اختر ملفاً بصيغة PDF.',
+	'not-accepted': 'الملف ليس PDF ولا صورة. اختر ملف PDF أو صورة بصيغة JPEG أو PNG أو WebP.',
+	'unreadable-photo': 'تعذرت قراءة الصورة. التقطها من جديد أو اختر صورة بصيغة JPEG.',
 	'no-file': 'الرجاء اختيار ملف.',
 	'bad-request': 'لم يكتمل رفع الملف. حاول مرة أخرى.',
 	'bad-slot': 'نوع المرفق غير معروف.',
+	'locked-slot': 'لا يمكن تعديل هذا المرفق: لم تطلب المؤسسة تعديله.',
 } as const
 
 export type UploadError = 'too-large' | keyof typeof uploadErrorMessages
@@ -20,6 +25,20 @@ export function uploadErrorMessage(error: UploadError, maxBytes: number): string
 	return error === 'too-large' ? fileTooLarge(maxBytes) : uploadErrorMessages[error]
 }
 
+/**
+ * The `accept` attribute of a slot's file input. Photos are asked for as JPEG, PNG or WebP: a phone
+ * then converts its own HEIC photos to JPEG as it sends them.
+ */
+export function acceptAttribute(kinds: readonly FileKind[]): string {
+	return kinds.map((kind) => (kind === 'pdf' ? 'application/pdf,.pdf' : 'image/jpeg,image/png,image/webp')).join(',')
+}
+
+/** The hint beside an upload: «ملف PDF، حتى 10 ميغابايت», or with photos «ملف PDF أو صورة، حتى …». */
+export function uploadHint(kinds: readonly FileKind[], maxBytes: number): string {
+	if (!kinds.includes('photo')) return pdfUploadHint(maxBytes)
+	return `${kinds.includes('pdf') ? 'ملف PDF أو صورة' : 'صورة'} (JPEG أو PNG أو WebP)، حتى ${formatFileSize(maxBytes)}`
+}
+
 /** The id of a slot's file input: the error summary links a missing file to it. */
 export const uploadInputId = (slot: string) => `upload-${slot}`
 
@@ -27,7 +46,22 @@ export const uploadInputId = (slot: string) => `upload-${slot}`
  * One file slot's upload. Without JavaScript it is a plain multipart POST that redirects back;
  * with it, the same request goes through XMLHttpRequest so a progress bar can show.
  */
-export function UploadForm({ action, slot, label, error, maxBytes }: { action: string; slot: string; label: string; error?: string; maxBytes: number }) {
+export function UploadForm({
+	action,
+	slot,
+	label,
+	error,
+	maxBytes,
+	kinds = ['pdf'],
+}: {
+	action: string
+	slot: string
+	label: string
+	error?: string
+	maxBytes: number
+	/** What the slot takes (app/forms/definition.ts `slotAccepts`). */
+	kinds?: readonly FileKind[]
+}) {
 	const revalidator = useRevalidator()
 	const [progress, setProgress] = useState<number | null>(null)
 	const [clientError, setClientError] = useState<string | null>(null)
@@ -79,10 +113,10 @@ export function UploadForm({ action, slot, label, error, maxBytes }: { action: s
 			<input type="hidden" name="slot" value={slot} />
 			<Honeypot />
 			<label htmlFor={inputId} className="block text-sm font-semibold">
-				اختر ملف PDF: {label}
+				{kinds.includes('photo') ? (kinds.includes('pdf') ? 'اختر ملف PDF أو صورة' : 'اختر صورة') : 'اختر ملف PDF'}: {label}
 			</label>
 			<p id={`${inputId}-hint`} className="text-sm text-stone-600">
-				{pdfUploadHint(maxBytes)}
+				{uploadHint(kinds, maxBytes)}
 			</p>
 			{message ? (
 				<p id={`${inputId}-error`} role="alert" className="text-sm font-semibold text-red-800">
@@ -94,7 +128,7 @@ export function UploadForm({ action, slot, label, error, maxBytes }: { action: s
 				id={inputId}
 				name="file"
 				type="file"
-				accept="application/pdf,.pdf"
+				accept={acceptAttribute(kinds)}
 				aria-invalid={message ? true : undefined}
 				aria-describedby={message ? `${inputId}-hint ${inputId}-error` : `${inputId}-hint`}
 				className="block w-full text-sm file:me-3 file:min-h-11 file:rounded-lg file:border-0 file:bg-brand-100 file:px-4 file:font-semibold file:text-brand-900"

@@ -1,8 +1,12 @@
 import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/check'
-import { IncompleteCaseError, isEditable, listAttachments, submitCase } from '#app/cases/case-store.server.ts'
-import { loadApplication } from './+applicant.server.ts'
-import { limitByIp, publicLimits } from '#app/utils/ip-limit.server.ts'
+import type { Database } from '#app/db/client.server.ts'
+import { getFoundationInfo } from '#app/domain/foundation.server.ts'
+import { getNotifier } from '#app/notify/notifier.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { canOpenStep, IncompleteCaseError, isEditable, listAttachments, NothingChangedError, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
+import { loadApplication, limitVisitor } from './+applicant.server.ts'
+import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { describeSection } from '#app/forms/describe.ts'
 import { canVisit, CHECK_STEP, resumeStep } from '#app/forms/journey.ts'
@@ -32,7 +36,8 @@ export async function loader({ params }: Route.LoaderArgs) {
 		sections: definition.sections.map((section) => ({
 			key: section.key,
 			title: section.title,
-			change: `${base}/${section.key}?return=${CHECK_STEP}`,
+			// A case sent back as incomplete: only what staff asked about can be changed.
+			change: canOpenStep(row, definition, section.key) ? `${base}/${section.key}?return=${CHECK_STEP}` : null,
 			answers: describeSection(section, state.answers[section.key]),
 			files: (section.files ?? []).map((slot) => ({
 				label: slot.label,
@@ -44,17 +49,38 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 export async function action({ params, request }: Route.ActionArgs) {
 	const { db, row, definition, base } = await openCheck(params.token)
-	await limitByIp(request, publicLimits.save)
+	await limitVisitor(request, publicLimits.save)
 	const formData = await request.formData()
 	if (isHoneypotFilled(formData)) throw data('طلب غير صالح', { status: 400 })
 	if (formData.get('acknowledge') !== 'on') return data({ error: ACK_MISSING }, { status: 400 })
 	try {
 		await submitCase(db, definition, row)
 	} catch (error) {
+		if (error instanceof NothingChangedError) return data({ error: 'لم تعدّل بعد شيئاً مما طلبته المؤسسة. عدّل الأقسام أو المرفقات المطلوبة ثم أرسل الطلب.' }, { status: 400 })
 		if (!(error instanceof IncompleteCaseError)) throw error
 		return data({ error: 'بعض الخطوات لم تكتمل بعد. أكملها ثم أرسل الطلب.' }, { status: 400 })
 	}
+	// The foundation hears of new applications; a corrected one shows in its list as new again.
+	if (row.submittedAt === null) await tellFoundation(db, request, row, definition.title)
 	return redirect(`${base}/done`)
+}
+
+/** The foundation hears of each sent application by e-mail (NOTIFY_EMAIL, else its own address). */
+async function tellFoundation(db: Database, request: Request, row: CaseRow, formTitle: string) {
+	try {
+		const to = getEnv().NOTIFY_EMAIL ?? (await getFoundationInfo(db)).email
+		if (!to) return
+		await getNotifier().sendNewSubmission({
+			to,
+			reference: row.reference,
+			formTitle,
+			applicantName: row.applicantName,
+			adminLink: `${new URL(request.url).origin}/admin/cases/${row.reference}`,
+		})
+	} catch (error) {
+		// The application is sent whatever happens to the e-mail; the dashboard counts it either way.
+		console.error(`[notify] new-case e-mail for ${row.reference} failed:`, (error as Error).message)
+	}
 }
 
 export default function Check({ loaderData, actionData }: Route.ComponentProps) {
@@ -74,9 +100,11 @@ export default function Check({ loaderData, actionData }: Route.ComponentProps) 
 							<h2 id={`check-${section.key}`} className="text-lg font-bold">
 								{section.title}
 							</h2>
-							<Link to={section.change} className="link">
-								تغيير<span className="sr-only"> {section.title}</span>
-							</Link>
+							{section.change ? (
+								<Link to={section.change} className="link">
+									تغيير<span className="sr-only"> {section.title}</span>
+								</Link>
+							) : null}
 						</div>
 						<dl className="mt-3 space-y-2 text-sm">
 							{section.answers.map((item) =>

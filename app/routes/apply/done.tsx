@@ -9,7 +9,13 @@ export async function loader({ params }: Route.LoaderArgs) {
 	const { row, definition } = await loadApplication(params.token)
 	if (!row.submittedAt) throw redirect(`/apply/r/${params.token}`)
 	const intake = await getIntake(await getDb(), definition.type)
-	return { title: definition.title, reference: row.reference, paused: intake.state === 'paused' ? intake.pausedNotice : null, token: params.token }
+	return {
+		title: definition.title,
+		reference: row.reference,
+		paused: intake.state === 'paused' ? intake.pausedNotice : null,
+		token: params.token,
+		afterSubmit: definition.afterSubmit,
+	}
 }
 
 export default function Done({ loaderData }: Route.ComponentProps) {
@@ -33,9 +39,9 @@ export default function Done({ loaderData }: Route.ComponentProps) {
 					ماذا بعد؟
 				</h2>
 				<ol className="mt-3 list-decimal space-y-2 ps-6">
-					<li>يدرس أحد باحثي المؤسسة طلبك ومرفقاته.</li>
-					<li>قد نتصل بك على رقم جوالك لاستكمال البيانات أو لزيارة الأسرة.</li>
-					<li>إن احتاج الطلب إلى استكمال فستجد رسالة منا في رابط طلبك، ويمكنك تعديله وإرساله من جديد.</li>
+					{loaderData.afterSubmit.map((line) => (
+						<li key={line}>{line}</li>
+					))}
 				</ol>
 				<p className="mt-4">
 					تابع حالة طلبك في أي وقت من{' '}

@@ -3,9 +3,9 @@ import { data, Link, redirect } from 'react-router'
 import type { Route } from './+types/new'
 import { getDb } from '#app/db/database.server.ts'
 import { DuplicateApplicantError, startCase } from '#app/cases/case-store.server.ts'
-import { getUser } from '#app/auth/session.server.ts'
-import { OVERRIDE_NOTE_MISSING, privateLink, readIdChecksumOverride } from './+applicant.server.ts'
-import { limitByIp, publicLimits } from '#app/utils/ip-limit.server.ts'
+import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff } from './+applicant.server.ts'
+import { privateLink } from '#app/cases/tokens.server.ts'
+import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getIntake } from '#app/cases/intake.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
@@ -27,9 +27,20 @@ async function openDefinition(type: string) {
 	return { definition, intake }
 }
 
+/** A signed-in staff member starting a form for a walk-in or phone applicant (?paper=1). */
+async function paperIntakeBy(request: Request) {
+	if (new URL(request.url).searchParams.get('paper') !== '1') return null
+	return (await getCaseStaff(request)) ?? null
+}
+
 export async function loader({ params, request }: Route.LoaderArgs) {
 	const { definition, intake } = await openDefinition(params.type)
-	return { type: definition.type, pausedNotice: intake.state === 'paused' ? intake.pausedNotice : null, staff: Boolean(await getUser(request)) }
+	return {
+		type: definition.type,
+		pausedNotice: intake.state === 'paused' ? intake.pausedNotice : null,
+		staff: Boolean(await getCaseStaff(request)),
+		paper: Boolean(await paperIntakeBy(request)),
+	}
 }
 
 /** What the applicant is told once the case exists: only what is true about the e-mail. */
@@ -41,7 +52,7 @@ function createdMessage(emailed: boolean | null): string {
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const { definition } = await openDefinition(params.type)
-	await limitByIp(request, publicLimits.start)
+	await limitVisitor(request, publicLimits.start)
 	const formData = await request.formData()
 	const first = definition.sections[0]!
 	const override = await readIdChecksumOverride(request, formData)
@@ -52,7 +63,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 	}
 	const db = await getDb()
 	try {
-		const { row, token } = await startCase(db, definition, submission.value, override ?? undefined)
+		const paper = await paperIntakeBy(request)
+		const { row, token } = await startCase(db, definition, submission.value, override ?? undefined, paper ? { actorId: paper.id } : undefined)
 		const emailed = row.email
 			? await getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition.title, link: privateLink(request, token) })
 			: null
@@ -66,6 +78,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function NewApplication({ loaderData, actionData }: Route.ComponentProps) {
 	const definition = findDefinition(loaderData.type)!
 	const first = definition.sections[0]!
+	// «رقم الهوية أو الإقامة» for a person, the licence number for an association: the duplicate rule's key.
+	const idLabel = first.fields.find((field) => field.name === definition.applicant.nationalId)?.label ?? 'رقم الهوية'
 	return (
 		<SectionForm
 			section={first}
@@ -73,10 +87,16 @@ export default function NewApplication({ loaderData, actionData }: Route.Compone
 			stepLabel={`الخطوة 1 من ${definition.sections.length}`}
 			defaults={formDefaults(first, undefined)}
 			lastResult={actionData?.result}
-			backTo={`/apply/${definition.type}`}
+			backTo={loaderData.paper ? '/admin/cases/new' : `/apply/${definition.type}`}
 			staff={loaderData.staff}
+			action={loaderData.paper ? '?paper=1' : undefined}
 			intro={
 				<>
+					{loaderData.paper ? (
+						<p className="mt-4 rounded-lg border-2 border-dashed border-gold-500 p-4 font-semibold text-gold-700">
+							طلب ورقي: تعبئه نيابة عن متقدم حضر أو اتصل. احتفظ برابط الطلب الخاص لتكمل بقية الخطوات، وأعطه للمتقدم إن أمكن.
+						</p>
+					) : null}
 					{loaderData.pausedNotice ? (
 						<p role="status" className="mt-4 rounded-lg border-s-4 border-gold-500 bg-gold-100 p-4 font-semibold text-gold-700">
 							{loaderData.pausedNotice}
@@ -84,7 +104,7 @@ export default function NewApplication({ loaderData, actionData }: Route.Compone
 					) : null}
 					{actionData?.duplicate ? (
 						<p className="mt-4 rounded-lg bg-red-50 p-4 text-red-900">
-							يوجد طلب مفتوح لهذا البرنامج برقم الهوية نفسه.{' '}
+							{`يوجد طلب مفتوح لهذا البرنامج ب${idLabel} نفسه.`}{' '}
 							<Link to="/apply/status" className="font-semibold underline">
 								استعلم عن حالة طلبك
 							</Link>

@@ -1,7 +1,8 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/overview'
-import { isEditable, latestApplicantMessage } from '#app/cases/case-store.server.ts'
-import { loadApplication, privateLink } from './+applicant.server.ts'
+import { canOpenStep, isEditable, latestApplicantMessage } from '#app/cases/case-store.server.ts'
+import { loadApplication } from './+applicant.server.ts'
+import { privateLink } from '#app/cases/tokens.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { statusInfo } from '#app/cases/status.ts'
 import { canVisit, CHECK_STEP, resumeStep } from '#app/forms/journey.ts'
@@ -13,6 +14,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const { db, row, definition, completed } = await loadApplication(params.token)
 	const message = await latestApplicantMessage(db, row.id)
 	const base = `/apply/r/${params.token}`
+	const incomplete = row.submittedAt !== null && isEditable(row)
+	const openable = (key: string) => canOpenStep(row, definition, key)
 	return {
 		created: context.get(flashContext)?.field === 'created' ? context.get(flashContext)!.message : null,
 		link: privateLink(request, params.token),
@@ -22,15 +25,18 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		submitted: row.submittedAt ? formatDateWithHijri(row.submittedAt) : null,
 		status: row.submittedAt ? { ...statusInfo(row.status), id: row.status } : null,
 		message: message?.note ?? null,
-		continueTo: `${base}/${resumeStep(definition, completed)}`,
+		incomplete,
+		continueTo: `${base}/${incomplete ? (definition.sections.find((section) => openable(section.key))?.key ?? CHECK_STEP) : resumeStep(definition, completed)}`,
 		sections: [
 			...definition.sections.map((section) => ({
 				title: section.title,
 				to: `${base}/${section.key}`,
 				done: completed.has(section.key),
-				open: canVisit(definition, section.key, completed),
+				open: canVisit(definition, section.key, completed) && openable(section.key),
+				// Sent back as incomplete: the sections staff asked about are the ones to change.
+				asked: incomplete && openable(section.key),
 			})),
-			{ title: 'مراجعة البيانات والإرسال', to: `${base}/${CHECK_STEP}`, done: false, open: canVisit(definition, CHECK_STEP, completed) },
+			{ title: 'مراجعة البيانات والإرسال', to: `${base}/${CHECK_STEP}`, done: false, open: canVisit(definition, CHECK_STEP, completed), asked: false },
 		],
 	}
 }
@@ -86,15 +92,15 @@ export default function Overview({ loaderData: data }: Route.ComponentProps) {
 									</span>
 								)}
 								<span
-									className={`shrink-0 rounded-full px-3 py-1 text-xs font-bold ${section.done ? 'bg-brand-100 text-brand-900' : section.open ? 'bg-sky-100 text-sky-900' : 'bg-stone-100 text-stone-700'}`}
+									className={`shrink-0 rounded-full px-3 py-1 text-xs font-bold ${section.asked ? 'bg-orange-100 text-orange-900' : section.done ? 'bg-brand-100 text-brand-900' : section.open ? 'bg-sky-100 text-sky-900' : 'bg-stone-100 text-stone-700'}`}
 								>
-									{section.done ? 'مكتمل' : section.open ? 'لم يكتمل' : 'لا يمكن البدء بعد'}
+									{section.asked ? 'مطلوب تعديله' : data.incomplete && section.done ? 'لا يحتاج تعديلاً' : section.done ? 'مكتمل' : section.open ? 'لم يكتمل' : 'لا يمكن البدء بعد'}
 								</span>
 							</li>
 						))}
 					</ol>
 					<Link to={data.continueTo} className="btn-primary">
-						متابعة الطلب
+						{data.incomplete ? 'تعديل المطلوب' : 'متابعة الطلب'}
 					</Link>
 				</>
 			) : null}

@@ -58,7 +58,7 @@ describe('the files step', () => {
 
 	test('uploaded files show their size in decimal kilobytes, and each upload control states the limit', async () => {
 		const { row, token } = await caseAtFilesStep()
-		await addAttachment(app.handle.db, row, { slot: 'identity', originalName: 'هوية.pdf', contentType: 'application/pdf', size: 52_163, sha256: 'ab'.repeat(32), storageKey: 'cd'.repeat(32) })
+		await addAttachment(app.handle.db, needyFamilies, row, { slot: 'identity', originalName: 'هوية.pdf', contentType: 'application/pdf', size: 52_163, sha256: 'ab'.repeat(32), storageKey: 'cd'.repeat(32) })
 		const html = await render(token)
 		expect(html).toContain('<bdi>52 كيلوبايت</bdi>')
 		expect(html).toContain('ملف PDF، حتى 10 ميغابايت')

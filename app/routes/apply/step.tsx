@@ -4,6 +4,10 @@ import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/step'
 import {
 	addRow,
+	canEditSection,
+	canEditSlot,
+	canOpenStep,
+	CaseLockedError,
 	DuplicateApplicantError,
 	isEditable,
 	listAttachments,
@@ -12,11 +16,10 @@ import {
 	saveSection,
 	TooManyRowsError,
 } from '#app/cases/case-store.server.ts'
-import { getUser } from '#app/auth/session.server.ts'
-import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride } from './+applicant.server.ts'
-import { limitByIp, publicLimits } from '#app/utils/ip-limit.server.ts'
+import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff } from './+applicant.server.ts'
+import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
-import { collectionOf, type SectionDef } from '#app/forms/definition.ts'
+import { collectionOf, slotAccepts, type ApplicationDef, type SectionDef } from '#app/forms/definition.ts'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { describeSection } from '#app/forms/describe.ts'
 import { SectionInputs, summaryItems, type Fieldset } from '#app/forms/field-inputs.tsx'
@@ -29,8 +32,9 @@ import { formatDate, formatFileSize } from '#app/utils/format.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { flashContext, notices, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
 import { ErrorSummary, FlashNotice, Honeypot, isHoneypotFilled, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
-import { SectionForm } from './+section-form.tsx'
+import { SectionForm, SectionLinks } from './+section-form.tsx'
 import { UploadForm, uploadInputId } from './+upload-form.tsx'
+import { CollectionRows } from './+collection-rows.tsx'
 
 export const handle = { hydrate: true }
 
@@ -42,7 +46,16 @@ async function openStep(params: { token: string; step: string }) {
 	const section = findSection(definition, params.step)
 	if (!section) throw data(null, { status: 404 })
 	if (!canVisit(definition, section.key, completed)) throw redirect(`${base}/${resumeStep(definition, completed)}`)
+	// A case sent back as incomplete opens only what staff asked the applicant to change.
+	if (!canOpenStep(row, definition, section.key)) throw redirect(base)
 	return { ...application, section, base }
+}
+
+/** The step after this one that the applicant may change, else the check page. */
+function forwardFrom(definition: ApplicationDef, row: Parameters<typeof canOpenStep>[0], step: string): string {
+	let next = nextStep(definition, step)
+	while (next !== CHECK_STEP && !canOpenStep(row, definition, next)) next = nextStep(definition, next)
+	return next
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -55,6 +68,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 				id: file.id,
 				slot: file.slot,
 				name: file.originalName,
+				type: file.contentType === 'application/pdf' ? 'PDF' : 'صورة',
 				size: file.size,
 				date: formatDate(file.createdAt),
 				href: `${base}/files/${file.id}`,
@@ -72,8 +86,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		rows: collection ? describeSection(section, state.answers[section.key]) : [],
 		rowKeys: collection ? ((state.answers[section.key]?.[collection.name] ?? []) as { _key?: string }[]).map((r) => r._key ?? '') : [],
 		files,
-		staff: Boolean(await getUser(request)),
+		staff: Boolean(await getCaseStaff(request)),
 		idOverridden: row.idChecksumOverride,
+		fieldsEditable: canEditSection(row, section.key),
+		editableSlots: (section.files ?? []).filter((slot) => canEditSlot(row, definition, slot.slot)).map((slot) => slot.slot),
+		answers: describeSection(section, state.answers[section.key]),
 		notice: context.get(flashContext),
 		uploadMaxBytes: getEnv().uploadMaxBytes,
 	}
@@ -81,12 +98,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 export async function action({ params, request }: Route.ActionArgs) {
 	const { db, row, definition, state, section, base } = await openStep(params)
-	await limitByIp(request, publicLimits.save)
+	await limitVisitor(request, publicLimits.save)
 	const formData = await request.formData()
 	if (isHoneypotFilled(formData)) throw data('طلب غير صالح', { status: 400 })
 	const intent = formData.get('intent')
 	const returnToCheck = new URL(request.url).searchParams.get('return') === CHECK_STEP
-	const forward = returnToCheck ? `${base}/${CHECK_STEP}` : `${base}/${nextStep(definition, section.key)}`
+	const forward = returnToCheck ? `${base}/${CHECK_STEP}` : `${base}/${forwardFrom(definition, row, section.key)}`
 	const collection = collectionOf(section)
 	const saved = state.answers[section.key] ?? {}
 
@@ -113,9 +130,22 @@ export async function action({ params, request }: Route.ActionArgs) {
 		return redirect(forward)
 	}
 	if (section.files && intent === 'delete-file') {
-		const removed = await removeAttachment(db, row, String(formData.get('fileId') ?? ''))
+		let removed
+		try {
+			removed = await removeAttachment(db, definition, row, String(formData.get('fileId') ?? ''))
+		} catch (error) {
+			if (!(error instanceof CaseLockedError)) throw error
+			return redirectWithFlash(`${base}/${section.key}#files`, { tone: 'error', message: 'لا يمكن حذف هذا المرفق: لم تطلب المؤسسة تعديله.' })
+		}
 		if (removed) await getFileStorage().remove(removed.storageKey)
 		return redirectWithFlash(`${base}/${section.key}#files`, { tone: 'success', message: 'تم حذف الملف', field: removed?.slot })
+	}
+	const missing = (section.files ?? []).filter((slot) => slot.required && !(state.fileCounts[slot.slot] ?? 0))
+	const missingFiles = () => Object.fromEntries(missing.map((slot) => [uploadInputId(slot.slot), [requiredFile(slot.label)]]))
+	if (!canEditSection(row, section.key)) {
+		// Only some of this step's files were asked for: its answers stay as they are.
+		if (missing.length) return data({ result: { status: 'error' as const, error: missingFiles() }, form: 'section' as const }, { status: 400 })
+		return redirect(forward)
 	}
 
 	const override = await readIdChecksumOverride(request, formData)
@@ -130,13 +160,9 @@ export async function action({ params, request }: Route.ActionArgs) {
 		if (!(error instanceof DuplicateApplicantError)) throw error
 		return data({ result: submission.reply({ formErrors: ['المستفيد مسجل مسبقاً'] }), form: 'section' as const }, { status: 409 })
 	}
-	const missing = (section.files ?? []).filter((slot) => slot.required && !(state.fileCounts[slot.slot] ?? 0))
 	if (missing.length) {
-		return data(
-			// Keyed by the slot's file input, so the error summary links each message to its upload control.
-			{ result: submission.reply({ fieldErrors: Object.fromEntries(missing.map((slot) => [uploadInputId(slot.slot), [requiredFile(slot.label)]])) }), form: 'section' as const },
-			{ status: 400 },
-		)
+		// Keyed by the slot's file input, so the error summary links each message to its upload control.
+		return data({ result: submission.reply({ fieldErrors: missingFiles() }), form: 'section' as const }, { status: 400 })
 	}
 	return redirect(forward)
 }
@@ -147,6 +173,48 @@ export default function Step({ loaderData, actionData }: Route.ComponentProps) {
 	const action = loaderData.returnToCheck ? '?return=check' : undefined
 	// Keyed by the rows, so the add form starts empty again once a row is added or removed.
 	if (collectionOf(section)) return <CollectionStep key={loaderData.rowKeys.join(',')} section={section} formTitle={definition.title} loaderData={loaderData} actionData={actionData} />
+	const files = section.files ? (
+		<FilesList
+			section={section}
+			files={loaderData.files}
+			base={loaderData.base}
+			notice={loaderData.notice}
+			maxBytes={loaderData.uploadMaxBytes}
+			editableSlots={loaderData.editableSlots}
+			errors={actionData?.form === 'section' ? actionData.result.error : undefined}
+		/>
+	) : null
+	if (!loaderData.fieldsEditable) {
+		const errors = actionData?.form === 'section' ? Object.entries(actionData.result.error ?? {}) : []
+		return (
+			<div className="mx-auto max-w-2xl px-4 py-6">
+				<PageTitle title={`${section.title} - ${definition.title}`} error={errors.length > 0} />
+				<Link to={loaderData.backTo} className="link inline-flex min-h-11 items-center">
+					<span aria-hidden="true">→</span>&nbsp;رجوع
+				</Link>
+				{errors.length ? <ErrorSummary items={errors.flatMap(([fieldId, messages]) => (messages ?? []).map((message) => ({ message, fieldId })))} /> : null}
+				<p className="mt-2 text-sm font-semibold text-stone-600">
+					{definition.title} — {loaderData.stepLabel}
+				</p>
+				<h1 className="mt-1 text-2xl font-bold text-brand-900">{section.title}</h1>
+				<p className="mt-2 text-stone-700">طلبت المؤسسة تعديل بعض المرفقات فقط في هذه الخطوة؛ بقية البيانات كما أرسلتها.</p>
+				{files}
+				{loaderData.answers.length ? (
+					<div className="mt-6 rounded-xl border border-stone-200 bg-white p-4">
+						<h2 className="font-bold">بياناتك في هذه الخطوة (لا تحتاج تعديلاً)</h2>
+						<AnswerLines lines={loaderData.answers.flatMap((item) => (item.kind === 'line' ? [item.line] : []))} className="mt-2 space-y-1 text-sm" />
+					</div>
+				) : null}
+				<Form method="post" action={action} className="mt-6">
+					<Honeypot />
+					<input type="hidden" name="intent" value="continue" />
+					<button type="submit" className="btn-primary w-full sm:w-auto">
+						متابعة
+					</button>
+				</Form>
+			</div>
+		)
+	}
 	return (
 		<SectionForm
 			key={section.key}
@@ -159,25 +227,7 @@ export default function Step({ loaderData, actionData }: Route.ComponentProps) {
 			action={action}
 			staff={loaderData.staff}
 			idOverridden={loaderData.idOverridden}
-			intro={
-				<>
-					{section.key === 'referrers' ? (
-						<p className="mt-3">
-							<Link to="/apply/referrer-form" className="link" target="_blank">
-								نموذج المعرّف للطباعة (يفتح في صفحة جديدة)
-							</Link>
-						</p>
-					) : null}
-					{section.files ? <FilesList
-							section={section}
-							files={loaderData.files}
-							base={loaderData.base}
-							notice={loaderData.notice}
-							maxBytes={loaderData.uploadMaxBytes}
-							errors={actionData?.form === 'section' ? actionData.result.error : undefined}
-						/> : null}
-				</>
-			}
+			intro={files}
 		/>
 	)
 }
@@ -188,6 +238,7 @@ function FilesList({
 	base,
 	notice,
 	maxBytes,
+	editableSlots,
 	errors,
 }: {
 	section: SectionDef
@@ -195,6 +246,8 @@ function FilesList({
 	base: string
 	notice: Flash | null
 	maxBytes: number
+	/** The slots the applicant may change (all of them, unless staff reopened only some). */
+	editableSlots: readonly string[]
 	/** The failed submit's errors: a missing required file is keyed by its input's id. */
 	errors?: Record<string, string[] | null>
 }) {
@@ -202,38 +255,45 @@ function FilesList({
 	const added = notice?.tone === 'success' ? notice.field : undefined
 	return (
 		<div id="files" className="mt-6 space-y-4">
+			<FlashNotice notice={notice?.tone === 'error' && !notice.field ? notice : null} live />
 			{section.files!.map((slot) => {
 				const inSlot = files.filter((file) => file.slot === slot.slot)
+				const editable = editableSlots.includes(slot.slot)
+				// Sent back as incomplete: a slot not asked about and left empty has nothing to show.
+				if (!editable && inSlot.length === 0) return null
 				return (
 					<section key={slot.slot} aria-labelledby={`slot-${slot.slot}`} className="rounded-xl border border-stone-300 bg-white p-4">
 						<h2 id={`slot-${slot.slot}`} className="font-bold">
 							{slot.label} {slot.required ? <span className="text-sm font-normal text-red-800">(مطلوب)</span> : <span className="text-sm font-normal text-stone-600">(اختياري)</span>}
 						</h2>
+						{slot.hint ? <p className="text-sm text-stone-600">{slot.hint}</p> : null}
 						<FlashNotice notice={added === slot.slot ? notice : null} live className="mt-2" />
 						{inSlot.length ? (
 							<ul className="mt-2 divide-y divide-stone-200">
 								{inSlot.map((file) => (
 									<li key={file.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
 										<span>
-											<bdi className="font-semibold">{file.name}</bdi> — <bdi>PDF</bdi>، <bdi>{formatFileSize(file.size)}</bdi>، <bdi className="whitespace-nowrap">{file.date}</bdi>
+											<bdi className="font-semibold">{file.name}</bdi> — <bdi>{file.type}</bdi>، <bdi>{formatFileSize(file.size)}</bdi>، <bdi className="whitespace-nowrap">{file.date}</bdi>
 										</span>
 										<span className="flex gap-2">
 											<a href={file.href} className="link inline-flex min-h-11 items-center px-2">
 												عرض<span className="sr-only"> {file.name}</span>
 											</a>
-											<Form method="post">
-												<input type="hidden" name="intent" value="delete-file" />
-												<input type="hidden" name="fileId" value={file.id} />
-												<button type="submit" className="link inline-flex min-h-11 items-center px-2 text-red-800">
-													حذف<span className="sr-only"> {file.name}</span>
-												</button>
-											</Form>
+											{editable ? (
+												<Form method="post">
+													<input type="hidden" name="intent" value="delete-file" />
+													<input type="hidden" name="fileId" value={file.id} />
+													<button type="submit" className="link inline-flex min-h-11 items-center px-2 text-red-800">
+														حذف<span className="sr-only"> {file.name}</span>
+													</button>
+												</Form>
+											) : null}
 										</span>
 									</li>
 								))}
 							</ul>
 						) : null}
-						{slot.multiple || inSlot.length === 0 ? <UploadForm action={`${base}/files/upload`} slot={slot.slot} label={slot.label} error={failed[slot.slot] ?? errors?.[uploadInputId(slot.slot)]?.[0]} maxBytes={maxBytes} /> : null}
+						{editable && (slot.multiple || inSlot.length === 0) ? <UploadForm action={`${base}/files/upload`} slot={slot.slot} label={slot.label} kinds={slotAccepts(slot)} error={failed[slot.slot] ?? errors?.[uploadInputId(slot.slot)]?.[0]} maxBytes={maxBytes} /> : null}
 					</section>
 				)
 			})}
@@ -283,30 +343,11 @@ function CollectionStep({
 			</p>
 			<h1 className="mt-1 text-2xl font-bold text-brand-900">{section.title}</h1>
 			{section.description ? <p className="mt-2 text-stone-700">{section.description}</p> : null}
+			<SectionLinks section={section} />
 
 			<div id="rows" className="mt-6">
 				<FlashNotice notice={loaderData.notice} live className="mb-3" />
-				<h2 className="text-lg font-bold">
-					{collection.label} ({rows.length})
-				</h2>
-				{rows.length ? (
-					<ul className="mt-3 space-y-3">
-						{rows.map((row, index) => (
-							<li key={index} className="rounded-xl border border-stone-300 bg-white p-4">
-								<AnswerLines lines={row} className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm" />
-								<Form method="post" action={query || undefined} className="mt-2">
-									<input type="hidden" name="intent" value="delete-row" />
-									<input type="hidden" name="rowKey" value={loaderData.rowKeys[index]} />
-									<button type="submit" className="link text-red-800">
-										حذف<span className="sr-only"> {row[0]?.value}</span>
-									</button>
-								</Form>
-							</li>
-						))}
-					</ul>
-				) : (
-					<p className="mt-2 text-stone-700">لم تُضف أحداً بعد.</p>
-				)}
+				<CollectionRows label={collection.label} rows={rows} rowKeys={loaderData.rowKeys} emptyText={collection.emptyText} action={query || undefined} />
 			</div>
 
 			{rows.length < collection.max ? (

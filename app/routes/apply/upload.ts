@@ -1,59 +1,77 @@
 import fs from 'node:fs/promises'
 import { data, redirect } from 'react-router'
 import type { Route } from './+types/upload'
-import { addAttachment, isEditable } from '#app/cases/case-store.server.ts'
-import { loadApplication } from './+applicant.server.ts'
-import { limitByIp, publicLimits } from '#app/utils/ip-limit.server.ts'
+import { addAttachment, canEditSlot, CaseLockedError, isEditable } from '#app/cases/case-store.server.ts'
+import { loadApplication, limitVisitor } from './+applicant.server.ts'
+import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
-import { receivePdfUpload } from '#app/storage/upload.server.ts'
+import { receiveUpload, type ReceivedFile } from '#app/storage/upload.server.ts'
+import { attachmentUpload, kindOfMime, reencodePhoto, UnreadablePhotoError } from '#app/cases/attachment-upload.server.ts'
+import { slotAccepts } from '#app/forms/definition.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { flashCookie, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { FILE_ADDED, uploadErrorMessage, type UploadError } from './+upload-form.tsx'
 
-/** Streams one PDF into the case's files (busboy, checked by its bytes, size-limited). */
+/**
+ * Streams one file into the case (busboy, size-limited), judged by its bytes against what its slot
+ * takes: a PDF as it is, a photo re-encoded (app/cases/attachment-upload.server.ts). A slot may be
+ * in any section; the page to return to is that section's.
+ */
 export async function action({ params, request }: Route.ActionArgs) {
 	const { db, row, definition } = await loadApplication(params.token)
-	await limitByIp(request, publicLimits.save)
-	const filesSection = definition.sections.find((section) => section.files)
+	await limitVisitor(request, publicLimits.save)
 	const base = `/apply/r/${params.token}`
-	if (!filesSection || !isEditable(row)) throw redirect(base)
+	if (!isEditable(row) || !definition.sections.some((section) => section.files?.length)) throw redirect(base)
 	const wantsJson = request.headers.get('Accept')?.includes('application/json')
 	const maxFileBytes = getEnv().uploadMaxBytes
+	const sectionOf = (slotName: string) => definition.sections.find((section) => section.files?.some((slot) => slot.slot === slotName))
 	// The page says «تم إضافة الملف بنجاح» (or why not) once, beside the slot. With JavaScript the
 	// form shows an error itself; the success notice rides on the revalidation that lists the file.
 	const reply = async (error: UploadError | null, slot: string) => {
 		const notice = error ? { tone: 'error' as const, message: uploadErrorMessage(error, maxFileBytes), field: slot } : { tone: 'success' as const, message: FILE_ADDED, field: slot }
-		if (!wantsJson) return redirectWithFlash(`${base}/${filesSection.key}#files`, notice)
+		const section = sectionOf(slot) ?? definition.sections.find((candidate) => candidate.files?.length)!
+		if (!wantsJson) return redirectWithFlash(`${base}/${section.key}#files`, notice)
 		return data({ ok: error === null, error }, { status: error ? 400 : 200, headers: error ? undefined : { 'Set-Cookie': await flashCookie(notice) } })
 	}
 
 	const storage = getFileStorage()
-	const result = await receivePdfUpload(request, storage, { maxFileBytes })
+	const result = await receiveUpload(request, storage, { maxFileBytes }, attachmentUpload)
 	const slotName = result.fields.slot ?? ''
-	if (result.ok && result.file && result.fields.website) {
-		// The honeypot was filled in: a bot, not a family. Keep nothing.
-		await fs.rm(result.file.tempPath, { force: true })
-		return reply('bad-request', slotName)
+	const slot = sectionOf(slotName)?.files?.find((candidate) => candidate.slot === slotName)
+	const refuse = async (error: UploadError) => {
+		if (result.ok && result.file) await fs.rm(result.file.tempPath, { force: true })
+		return reply(error, slotName)
 	}
-	if (!result.ok) return reply(result.error, slotName)
+	// The honeypot was filled in: a bot, not a family. Keep nothing.
+	if (result.ok && result.file && result.fields.website) return refuse('bad-request')
+	if (!result.ok) return reply(result.error === 'not-accepted' ? (slot && slotAccepts(slot).includes('photo') ? 'not-accepted' : 'not-pdf') : result.error, slotName)
 	if (!result.file) return reply('no-file', slotName)
-	const slot = filesSection.files!.find((candidate) => candidate.slot === slotName)
-	if (!slot) {
-		await fs.rm(result.file.tempPath, { force: true })
-		return reply('bad-slot', slotName)
+	if (!slot) return refuse('bad-slot')
+	if (!canEditSlot(row, definition, slot.slot)) return refuse('locked-slot')
+	const kind = kindOfMime(result.file.mime)
+	if (!kind || !slotAccepts(slot).includes(kind)) return refuse(slotAccepts(slot).includes('photo') ? 'not-accepted' : 'not-pdf')
+	let file: ReceivedFile = result.file
+	if (kind === 'photo') {
+		try {
+			file = await reencodePhoto(storage, result.file)
+		} catch (error) {
+			if (error instanceof UnreadablePhotoError) return reply('unreadable-photo', slotName)
+			throw error
+		}
 	}
-	const key = await storage.adopt(result.file.tempPath)
+	const key = await storage.adopt(file.tempPath)
 	try {
-		await addAttachment(db, row, {
+		await addAttachment(db, definition, row, {
 			slot: slot.slot,
-			originalName: result.file.originalName,
-			contentType: result.file.mime,
-			size: result.file.size,
-			sha256: result.file.sha256,
+			originalName: file.originalName,
+			contentType: file.mime,
+			size: file.size,
+			sha256: file.sha256,
 			storageKey: key,
 		})
 	} catch (error) {
 		await storage.remove(key)
+		if (error instanceof CaseLockedError) return reply('locked-slot', slot.slot)
 		throw error
 	}
 	return reply(null, slot.slot)

@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { eq, inArray, sql } from 'drizzle-orm'
+import type { DatabaseHandle } from '#app/db/client.server.ts'
+import { auditLog, caseAid, caseEvents, cases } from '#app/db/schema.ts'
+import { createUser, type PublicUser } from '#app/domain/users.server.ts'
+import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
+import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
+import { createTestDatabase } from '#tests/db.ts'
+import { foldArabic } from './arabic-search.ts'
+import { todayInRiyadh } from '#app/utils/format.ts'
+import {
+	aidLedger,
+	assignCases,
+	bulkChangeStatus,
+	CaseChangeError,
+	changeStatus,
+	correctSection,
+	countCases,
+	listCases,
+	readCaseFilter,
+	restoreCase,
+	softDeleteCase,
+} from './case-admin.server.ts'
+import { addAttachment, canEditSection, canEditSlot, CaseLockedError, findCaseByReference, lookupCases, NothingChangedError, saveSection, startCase, submitCase } from './case-store.server.ts'
+import { csvExport } from './export.server.ts'
+import { notifyStatusChange } from './notify-applicant.server.ts'
+import { logNotifier, setNotifier, type Notifier, type StatusUpdateMessage } from '#app/notify/notifier.server.ts'
+import { findCaseByToken } from './case-store.server.ts'
+
+let handle: DatabaseHandle
+let officer: PublicUser
+let editor: PublicUser
+beforeAll(async () => {
+	handle = await createTestDatabase()
+	officer = await createUser(handle.db, { name: 'سارة الباحثة', email: 'officer@example.org', mobile: '+966500000001', password: 'Passw0rd!x', role: 'case_officer', active: true })
+	editor = await createUser(handle.db, { name: 'محرر', email: 'editor@example.org', mobile: '+966500000002', password: 'Passw0rd!x', role: 'content_editor', active: true })
+})
+afterAll(() => handle.close())
+
+const file = (slot: string) => ({ slot, originalName: `${slot}.pdf`, contentType: 'application/pdf', size: 1234, sha256: 'ab'.repeat(32), storageKey: 'cd'.repeat(32) })
+
+let mobileCounter = 10_000_000
+async function submitted(name = 'عبدالله محمد سعد القحطاني', nationalId = randomNationalId()) {
+	const mobile = `05${String(mobileCounter++).padStart(8, '0')}`
+	const { row } = await startCase(handle.db, needyFamilies, { ...basicAnswers(nationalId, mobile), Full_Name: name })
+	for (const [key, value] of Object.entries(sectionAnswers)) await saveSection(handle.db, needyFamilies, row, key, value)
+	await addAttachment(handle.db, needyFamilies, row, file('identity'))
+	await addAttachment(handle.db, needyFamilies, row, file('family_report'))
+	return submitCase(handle.db, needyFamilies, row)
+}
+
+const filter = (query: string, me = officer.id) => readCaseFilter(new URLSearchParams(query), 'individual', me)
+const references = async (query: string) => (await listCases(handle.db, filter(query), { offset: 0, limit: 50 })).map((row) => row.reference)
+
+describe('the staff list', () => {
+	test('the name search ignores hamza forms, ى/ي, ة/ه, tashkeel and tatweel — the same folding in SQL and TypeScript', async () => {
+		const row = await submitted('أحمد موسى عائشة الـزهراني')
+		for (const query of ['احمد', 'أَحْمَد', 'موسي', 'عايشه', 'عائشة', 'الزهراني', 'الــزهراني']) {
+			expect(await references(`q=${encodeURIComponent(query)}`), query).toContain(row.reference)
+		}
+		const [stored] = await handle.db.select({ searchName: cases.searchName }).from(cases).where(eq(cases.id, row.id))
+		expect(stored!.searchName).toBe(foldArabic('أحمد موسى عائشة الـزهراني'))
+		expect(await references('q=%25')).not.toContain(row.reference)
+	})
+
+	test('national ID, mobile in any spelling and reference find the case', async () => {
+		const nationalId = randomNationalId()
+		const row = await submitted('نورة سعد', nationalId)
+		const local = `0${row.mobile.slice(4)}`
+		for (const query of [nationalId, nationalId.slice(0, 6), local, local.slice(1), `+966${local.slice(1)}`, row.reference, row.reference.toLowerCase().replace('-', '')]) {
+			expect(await references(`q=${encodeURIComponent(query)}`), query).toContain(row.reference)
+		}
+	})
+
+	test('archived cases are hidden unless asked for; status, officer, dates and sort filter', async () => {
+		const archived = await submitted('مغلق الطلب')
+		await changeStatus(handle.db, archived.id, { to: 6, note: 'أرشفة' }, officer)
+		expect(await references('')).not.toContain(archived.reference)
+		expect(await references('status=6')).toContain(archived.reference)
+
+		const mine = await submitted('طلب مسند')
+		await assignCases(handle.db, [mine.id], officer.id, officer)
+		expect(await references('assigned=me')).toEqual([mine.reference])
+
+		// The filter counts days in Riyadh: between 21:00 and 24:00 UTC that is already tomorrow.
+		const today = todayInRiyadh()
+		expect(await references(`from=${today}&to=${today}`)).toContain(mine.reference)
+		expect(await references('from=2000-01-01&to=2000-01-02')).toEqual([])
+
+		await handle.db.update(cases).set({ statusChangedAt: sql`now() - interval '30 days'` }).where(eq(cases.id, mine.id))
+		expect((await references('sort=waiting'))[0]).toBe(mine.reference)
+		expect(await countCases(handle.db, filter('status=1'))).toBeGreaterThan(0)
+	})
+})
+
+describe('status changes', () => {
+	test('study done then support provided with the aid recorded; 1 → 3 refused and nothing changes', async () => {
+		const row = await submitted()
+		await expect(changeStatus(handle.db, row.id, { to: 3, note: 'مباشرة', aid: { amount: 100, kind: 'cash', givenOn: '2026-11-01', note: '' } }, officer)).rejects.toThrow(
+			'لا يمكن نقل الطلب من «جديد» إلى «تم تقديم الدعم»',
+		)
+		await expect(changeStatus(handle.db, row.id, { to: 2, note: 'x' }, editor)).rejects.toBeInstanceOf(CaseChangeError)
+		await expect(changeStatus(handle.db, row.id, { to: 2, note: '  ' }, officer)).rejects.toThrow('الرجاء كتابة ملاحظة تغيير الحالة')
+		expect((await findCaseByReference(handle.db, row.reference))!.status).toBe(1)
+
+		await changeStatus(handle.db, row.id, { to: 2, note: 'تمت زيارة الأسرة' }, officer)
+		await expect(changeStatus(handle.db, row.id, { to: 3, note: 'صرف' }, officer)).rejects.toThrow('الرجاء تسجيل الدعم المقدم')
+		await changeStatus(handle.db, row.id, { to: 3, note: 'صرف', message: 'تم صرف الدعم', aid: { amount: 1500, kind: 'cash', givenOn: '2026-11-20', note: 'تحويل بنكي' } }, officer)
+
+		const events = await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, row.id))
+		const changes = events.filter((event) => event.kind === 'status_changed')
+		expect(changes.map((event) => [event.data, event.note, event.actorId])).toEqual([
+			[{ from: 1, to: 2 }, 'تمت زيارة الأسرة', officer.id],
+			[{ from: 2, to: 3 }, 'صرف', officer.id],
+		])
+		expect(events.filter((event) => event.kind === 'applicant_message').map((event) => event.note)).toEqual(['تم صرف الدعم'])
+		expect(await aidLedger(handle.db, row.nationalId)).toEqual([{ reference: row.reference, type: 'needy-families', amount: 1500, kind: 'cash', givenOn: '2026-11-20', note: 'تحويل بنكي' }])
+	})
+
+	test('the aid ledger follows the national ID across cases', async () => {
+		const nationalId = randomNationalId()
+		const first = await submitted('أسرة أولى', nationalId)
+		await changeStatus(handle.db, first.id, { to: 2, note: 'د' }, officer)
+		await changeStatus(handle.db, first.id, { to: 3, note: 'ص', aid: { amount: 500, kind: 'food_basket', givenOn: '2026-01-10', note: '' } }, officer)
+		const second = await submitted('أسرة أولى', nationalId)
+		const ledger = await aidLedger(handle.db, second.nationalId)
+		expect(ledger.map((entry) => entry.reference)).toEqual([first.reference])
+	})
+
+	test('incomplete opens only the ticked parts; resubmitting returns the case to new with history', async () => {
+		const row = await submitted()
+		await expect(changeStatus(handle.db, row.id, { to: 4, note: 'ناقص', message: 'أرفق السجل', reopened: { sections: [], slots: [] } }, officer)).rejects.toThrow('الرجاء اختيار ما يحتاج إلى استكمال')
+		await expect(changeStatus(handle.db, row.id, { to: 4, note: 'ناقص', reopened: { sections: [], slots: ['family_report'] } }, officer)).rejects.toThrow('الرجاء كتابة رسالة للمتقدم')
+		const { row: reopened } = await changeStatus(handle.db, row.id, { to: 4, note: 'ناقص', message: 'أرفق سجل الأسرة محدثاً', reopened: { sections: [], slots: ['family_report'] } }, officer)
+		expect(reopened.reopened).toEqual({ sections: [], slots: ['family_report'] })
+		expect(canEditSlot(reopened, needyFamilies, 'family_report')).toBe(true)
+		expect(canEditSlot(reopened, needyFamilies, 'identity')).toBe(false)
+		expect(canEditSection(reopened, 'bank')).toBe(false)
+		await expect(saveSection(handle.db, needyFamilies, reopened, 'financial', { Net_Income: 1 })).rejects.toBeInstanceOf(CaseLockedError)
+		await expect(addAttachment(handle.db, needyFamilies, reopened, file('identity'))).rejects.toBeInstanceOf(CaseLockedError)
+		// Sent again without the asked-for change: refused.
+		await expect(submitCase(handle.db, needyFamilies, reopened)).rejects.toBeInstanceOf(NothingChangedError)
+		await addAttachment(handle.db, needyFamilies, reopened, file('family_report'))
+
+		const again = await submitCase(handle.db, needyFamilies, reopened)
+		expect(again).toMatchObject({ status: 1, reopened: null })
+		const [last] = await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, row.id)).orderBy(sql`${caseEvents.id} desc`).limit(1)
+		expect(last).toMatchObject({ kind: 'submitted', data: { resubmitted: true, from: 4, to: 1 } })
+	})
+
+	test('a bulk change writes one history entry per case and reports the ones refused', async () => {
+		const a = await submitted()
+		const b = await submitted()
+		const done = await submitted()
+		await changeStatus(handle.db, done.id, { to: 6, note: 'أرشفة' }, officer)
+		const result = await bulkChangeStatus(handle.db, [a.reference, b.reference, done.reference, 'ZZZZ-ZZZZ'], 2, 'دراسة جماعية', officer)
+		expect(result.changed.map((row) => row.reference).sort()).toEqual([a.reference, b.reference].sort())
+		expect(result.refused.map((item) => item.reference)).toEqual([done.reference, 'ZZZZ-ZZZZ'])
+		for (const row of [a, b]) {
+			const events = await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, row.id))
+			expect(events.filter((event) => event.kind === 'status_changed').map((event) => event.note)).toEqual(['دراسة جماعية'])
+		}
+		await expect(bulkChangeStatus(handle.db, [a.reference], 3, 'x', officer)).rejects.toBeInstanceOf(CaseChangeError)
+	})
+})
+
+describe('corrections, deletion and export', () => {
+	test('a correction keeps each changed field before and after, and updates the list columns', async () => {
+		const row = await submitted()
+		const result = await correctSection(handle.db, needyFamilies, row, 'basic', { ...basicAnswers(row.nationalId, '0559998877'), Full_Name: 'اسم مصحح' }, officer)
+		expect(result).toMatchObject({ ok: true })
+		const [event] = await handle.db.select().from(caseEvents).where(sql`${caseEvents.caseId} = ${row.id} and ${caseEvents.kind} = 'answers_corrected'`)
+		expect(event!.data).toMatchObject({ section: 'basic', changes: expect.arrayContaining([{ label: 'الاسم الرباعي', before: 'عبدالله محمد سعد القحطاني', after: 'اسم مصحح' }]) })
+		expect(await findCaseByReference(handle.db, row.reference)).toMatchObject({ applicantName: 'اسم مصحح', mobile: '+966559998877' })
+		expect(await correctSection(handle.db, needyFamilies, row, 'financial', { Net_Income: 'كثير' }, officer)).toMatchObject({ ok: false })
+	})
+
+	test('a deleted case leaves the lists and the lookup until an admin restores it', async () => {
+		const row = await submitted('طلب للحذف')
+		await softDeleteCase(handle.db, row.id, 'طلب مكرر', officer)
+		expect(await references(`q=${row.reference}`)).toEqual([])
+		expect(await references(`q=${row.reference}&deleted=1`)).toEqual([row.reference])
+		expect(await lookupCases(handle.db, row.nationalId, row.mobile)).toEqual([])
+		await restoreCase(handle.db, row.id, officer)
+		expect(await references(`q=${row.reference}`)).toEqual([row.reference])
+		const kinds = (await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, row.id))).map((event) => event.kind)
+		expect(kinds).toEqual(expect.arrayContaining(['deleted', 'restored']))
+	})
+
+	test('the export reads every case even when many share one submission instant', async () => {
+		const made = [await submitted('توأم أول'), await submitted('توأم ثان'), await submitted('توأم ثالث')]
+		await handle.db.update(cases).set({ submittedAt: sql`'2026-03-01 10:00:00.123456+00'::timestamptz` }).where(inArray(cases.id, made.map((row) => row.id)))
+		const { eachCaseForExport } = await import('./case-admin.server.ts')
+		const seen: string[] = []
+		for await (const item of eachCaseForExport(handle.db, filter('from=2026-03-01&to=2026-03-01'), 2)) seen.push(item.row.reference)
+		expect(seen.sort()).toEqual(made.map((row) => row.reference).sort())
+	})
+
+	test('an impossible date in the filter is ignored, not an error', async () => {
+		expect(filter('from=2026-02-30&to=2026-13-01')).toMatchObject({ from: null, to: null })
+		expect(filter('from=2024-02-29')).toMatchObject({ from: '2024-02-29' })
+	})
+
+	test('the CSV export starts with a BOM and holds the Arabic name and the answers', async () => {
+		const row = await submitted('خالد التصدير العتيبي')
+		const response = new Response(csvExport(handle.db, filter(`q=${row.reference}`), ['needy-families']))
+		const bytes = new Uint8Array(await response.arrayBuffer())
+		expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+		const text = new TextDecoder().decode(bytes)
+		const lines = text.trim().split('\n')
+		expect(lines[0]).toContain('رقم الطلب')
+		expect(text).toContain('خالد التصدير العتيبي')
+		expect(text).toContain(row.reference)
+		expect(text).toContain('الرياض')
+	})
+
+	test('staff correct a repeatable list row by row; the last row cannot go', async () => {
+		const row = await submitted()
+		const saved = { members: [{ ...sectionAnswers.family.members[0]!, _key: 'a'.repeat(16) }] }
+		await correctSection(handle.db, needyFamilies, row, 'family', saved, officer)
+		const result = await correctSection(handle.db, needyFamilies, row, 'family', { members: [] }, officer)
+		expect(result).toMatchObject({ ok: false })
+		const added = await correctSection(handle.db, needyFamilies, row, 'family', { members: [...saved.members, { FamilyName: 'سلمى', RelationShip: 'daughter', _key: 'b'.repeat(16) }] }, officer)
+		expect(added, JSON.stringify(added)).toMatchObject({ ok: true, changes: [{ label: 'أفراد الأسرة' }] })
+	})
+
+	test('the applicant is told with a fresh link only when a message got through', async () => {
+		const { row: started, token } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId(), '0557778899'))
+		const sent: StatusUpdateMessage[] = []
+		const request = new Request('https://ataa.example/admin/cases/x')
+		try {
+			setNotifier({ ...logNotifier, sendStatusUpdate: async (message) => (sent.push(message), { email: false, sms: true }) } satisfies Notifier)
+			const result = await notifyStatusChange(handle.db, request, started, { to: 4, message: 'أرفق السجل' }, officer)
+			expect(result).toEqual({ email: false, sms: true })
+			expect(sent[0]).toMatchObject({ mobile: '+966557778899', statusName: 'غير مكتمل', applicantMessage: 'أرفق السجل', link: expect.stringMatching(/^https:\/\/ataa\.example\/apply\/r\//) })
+			const fresh = sent[0]!.link!.split('/').at(-1)!
+			expect(await findCaseByToken(handle.db, token)).toBeUndefined()
+			expect((await findCaseByToken(handle.db, fresh))?.id).toBe(started.id)
+
+			setNotifier(logNotifier)
+			await notifyStatusChange(handle.db, request, started, { to: 2 }, officer)
+			expect((await findCaseByToken(handle.db, fresh))?.id).toBe(started.id)
+			const kinds = (await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, started.id))).map((event) => [event.kind, event.data])
+			expect(kinds).toEqual(expect.arrayContaining([['notified', { email: false, sms: true }], ['notified', { email: false, sms: false }]]))
+		} finally {
+			setNotifier(logNotifier)
+		}
+	})
+
+	test('every aid row needs a positive amount (the database says so too)', async () => {
+		const row = await submitted()
+		await expect(handle.db.insert(caseAid).values({ caseId: row.id, amount: 0, kind: 'cash', givenOn: '2026-01-01' })).rejects.toThrow()
+		expect(await handle.db.select().from(auditLog)).toEqual([])
+	})
+})

@@ -1,0 +1,546 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, like, ne, or, sql, type SQL } from 'drizzle-orm'
+import type { Database } from '#app/db/client.server.ts'
+import { auditLog, caseAid, caseEvents, caseSections, cases, users, type Reopened } from '#app/db/schema.ts'
+import { areaRoles } from '#app/domain/roles.ts'
+import type { PublicUser } from '#app/domain/users.server.ts'
+import type { ApplicationDef } from '#app/forms/definition.ts'
+import { describeSection } from '#app/forms/describe.ts'
+import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
+import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
+import { normaliseSaudiMobile, toWesternDigits } from '#app/utils/format.ts'
+import { containsPattern, foldArabic } from './arabic-search.ts'
+import type { CaseRow } from './case-store.server.ts'
+import { ARCHIVED, INCOMPLETE, OPEN_STATUSES, SUPPORT_PROVIDED, type CaseStatus } from './status.ts'
+import { normaliseReference } from './tokens.server.ts'
+import { transitionRefusal, type CaseKind } from './workflow.ts'
+
+// The back office's side of cases: the filtered lists, the decisions (status, assignment, aid,
+// corrections, deletion) and their history. Every change is one transaction with its history rows.
+
+export const CASE_LIST_PAGE_SIZE = 50
+
+export interface CaseFilter {
+	kind: CaseKind
+	/** One status, or null for every status but archived (the old lists hid them). */
+	status: CaseStatus | null
+	type: string | null
+	assignedTo: number | null
+	/** Submitted from / to (inclusive), yyyy-mm-dd in Riyadh. */
+	from: string | null
+	to: string | null
+	q: string
+	sort: 'submitted' | 'waiting'
+	/** Deleted cases only (admin). */
+	deleted: boolean
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+
+/** A real calendar day written yyyy-mm-dd (not 2026-02-30). */
+export function isCalendarDay(value: string): boolean {
+	if (!DAY.test(value)) return false
+	const date = new Date(`${value}T00:00:00Z`)
+	return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
+}
+
+export function typesOfKind(kind: CaseKind): string[] {
+	return applicationDefinitions.filter((definition) => definition.kind === kind).map((definition) => definition.type)
+}
+
+/** The filter in a list's query string; anything malformed is ignored, never an error. */
+export function readCaseFilter(params: URLSearchParams, kind: CaseKind, me: number): CaseFilter {
+	const status = Number(params.get('status'))
+	const type = params.get('type')
+	const assigned = params.get('assigned')
+	const day = (name: string) => {
+		const value = toWesternDigits(params.get(name) ?? '').trim()
+		return isCalendarDay(value) ? value : null
+	}
+	return {
+		kind,
+		status: Number.isInteger(status) && status >= 1 && status <= 6 ? (status as CaseStatus) : null,
+		type: type && typesOfKind(kind).includes(type) ? type : null,
+		assignedTo: assigned === 'me' ? me : assigned && /^\d+$/.test(assigned) ? Number(assigned) : null,
+		from: day('from'),
+		to: day('to'),
+		q: (params.get('q') ?? '').trim().slice(0, 100),
+		sort: params.get('sort') === 'waiting' ? 'waiting' : 'submitted',
+		deleted: params.get('deleted') === '1',
+	}
+}
+
+/** The filter as a query string again (export links, the export record). */
+export function filterParams(filter: CaseFilter, me: number): URLSearchParams {
+	const params = new URLSearchParams()
+	if (filter.q) params.set('q', filter.q)
+	if (filter.status) params.set('status', String(filter.status))
+	if (filter.type) params.set('type', filter.type)
+	if (filter.assignedTo) params.set('assigned', filter.assignedTo === me ? 'me' : String(filter.assignedTo))
+	if (filter.from) params.set('from', filter.from)
+	if (filter.to) params.set('to', filter.to)
+	if (filter.sort === 'waiting') params.set('sort', 'waiting')
+	if (filter.deleted) params.set('deleted', '1')
+	return params
+}
+
+/**
+ * The search box: a reference, a national ID (whole or its first digits), a mobile in any usual
+ * spelling, or part of a name folded as `cases.search_name` is.
+ */
+export function searchCondition(query: string): SQL | undefined {
+	const text = toWesternDigits(query).trim()
+	if (!text) return undefined
+	const matches: SQL[] = []
+	const reference = normaliseReference(text)
+	if (reference) matches.push(eq(cases.reference, reference))
+	const mobile = normaliseSaudiMobile(text)
+	if (mobile) matches.push(eq(cases.mobile, mobile))
+	const digits = text.replace(/[\s-]/g, '')
+	if (/^\d{10}$/.test(digits)) matches.push(eq(cases.nationalId, digits))
+	else if (/^\d{4,9}$/.test(digits)) matches.push(like(cases.nationalId, `${digits}%`))
+	const folded = foldArabic(text).replace(/\s+/g, ' ')
+	if (/\p{L}/u.test(folded)) matches.push(like(cases.searchName, containsPattern(folded)))
+	return matches.length ? or(...matches) : sql`false`
+}
+
+export function caseListWhere(filter: CaseFilter): SQL {
+	const types = filter.type ? [filter.type] : typesOfKind(filter.kind)
+	const riyadhDay = (day: string, plusDays: number) => sql`((${day}::date + ${plusDays}::int)::timestamp at time zone 'Asia/Riyadh')`
+	return and(
+		isNotNull(cases.submittedAt),
+		filter.deleted ? isNotNull(cases.deletedAt) : isNull(cases.deletedAt),
+		types.length ? inArray(cases.type, types) : sql`false`,
+		filter.status ? eq(cases.status, filter.status) : filter.deleted ? undefined : ne(cases.status, ARCHIVED),
+		filter.assignedTo ? eq(cases.assignedTo, filter.assignedTo) : undefined,
+		filter.from ? sql`${cases.submittedAt} >= ${riyadhDay(filter.from, 0)}` : undefined,
+		filter.to ? sql`${cases.submittedAt} < ${riyadhDay(filter.to, 1)}` : undefined,
+		searchCondition(filter.q),
+	)!
+}
+
+function listOrder(filter: CaseFilter) {
+	return filter.sort === 'waiting' ? [asc(cases.statusChangedAt), asc(cases.id)] : [desc(cases.submittedAt), desc(cases.id)]
+}
+
+export async function countCases(db: Database, filter: CaseFilter): Promise<number> {
+	const [row] = await db.select({ value: sql<number>`count(*)::int` }).from(cases).where(caseListWhere(filter))
+	return Number(row?.value ?? 0)
+}
+
+export interface CaseListRow {
+	id: string
+	reference: string
+	type: string
+	status: number
+	applicantName: string
+	nationalId: string
+	mobile: string
+	submittedAt: Date
+	statusChangedAt: Date
+	assignedName: string | null
+	/** The first section's answers: nationality, specialty… for the list's columns. */
+	first: SectionAnswers
+}
+
+/** One page of the filtered list, with what its columns show. */
+export async function listCases(db: Database, filter: CaseFilter, page: { offset: number; limit: number }): Promise<CaseListRow[]> {
+	const rows = await db
+		.select({
+			id: cases.id,
+			reference: cases.reference,
+			type: cases.type,
+			status: cases.status,
+			applicantName: cases.applicantName,
+			nationalId: cases.nationalId,
+			mobile: cases.mobile,
+			submittedAt: cases.submittedAt,
+			statusChangedAt: cases.statusChangedAt,
+			assignedName: users.name,
+		})
+		.from(cases)
+		.leftJoin(users, eq(users.id, cases.assignedTo))
+		.where(caseListWhere(filter))
+		.orderBy(...listOrder(filter))
+		.offset(page.offset)
+		.limit(page.limit)
+	const firsts = await firstSections(db, rows)
+	return rows.map((row) => ({ ...row, submittedAt: row.submittedAt!, first: firsts.get(row.id) ?? {} }))
+}
+
+async function firstSections(db: Database, rows: readonly { id: string; type: string }[]): Promise<Map<string, SectionAnswers>> {
+	if (!rows.length) return new Map()
+	const keys = [...new Set(rows.map((row) => findDefinition(row.type)?.sections[0]?.key ?? ''))]
+	const found = await db
+		.select({ caseId: caseSections.caseId, answers: caseSections.answers })
+		.from(caseSections)
+		.where(and(inArray(caseSections.caseId, rows.map((row) => row.id)), inArray(caseSections.section, keys)))
+	return new Map(found.map((row) => [row.caseId, row.answers as SectionAnswers]))
+}
+
+/**
+ * The filtered list in pages of `batch`, by keyset (never OFFSET), for exports: memory stays at
+ * one batch however many cases there are.
+ */
+export async function* eachCaseForExport(
+	db: Database,
+	filter: CaseFilter,
+	batch = 500,
+): AsyncGenerator<{ row: typeof cases.$inferSelect & { assignedName: string | null }; answers: Record<string, SectionAnswers> }> {
+	// The last row's id: its submitted_at is compared as the database holds it (microseconds), never
+	// through a JavaScript Date (milliseconds), which would skip rows in the same millisecond.
+	let after: string | null = null
+	for (;;) {
+		const where = and(
+			caseListWhere({ ...filter, sort: 'submitted' }),
+			after ? sql`(${cases.submittedAt}, ${cases.id}) < (select last.submitted_at, last.id from cases as last where last.id = ${after}::uuid)` : undefined,
+		)
+		const rows = await db
+			.select({ row: cases, assignedName: users.name })
+			.from(cases)
+			.leftJoin(users, eq(users.id, cases.assignedTo))
+			.where(where)
+			.orderBy(desc(cases.submittedAt), desc(cases.id))
+			.limit(batch)
+		if (!rows.length) return
+		const sections = await db
+			.select({ caseId: caseSections.caseId, section: caseSections.section, answers: caseSections.answers })
+			.from(caseSections)
+			.where(inArray(caseSections.caseId, rows.map((item) => item.row.id)))
+		const byCase = new Map<string, Record<string, SectionAnswers>>()
+		for (const section of sections) {
+			const answers = byCase.get(section.caseId) ?? {}
+			answers[section.section] = section.answers as SectionAnswers
+			byCase.set(section.caseId, answers)
+		}
+		for (const item of rows) yield { row: { ...item.row, assignedName: item.assignedName }, answers: byCase.get(item.row.id) ?? {} }
+		if (rows.length < batch) return
+		after = rows.at(-1)!.row.id
+	}
+}
+
+export class CaseChangeError extends Error {}
+
+export interface AidInput {
+	/** Saudi riyals. */
+	amount: number
+	kind: string
+	/** yyyy-mm-dd */
+	givenOn: string
+	note: string
+}
+
+export interface StatusChange {
+	to: number
+	/** Internal note: why (every change has one). */
+	note: string
+	/** Said to the applicant on their private link, in the lookup and in the notification. */
+	message?: string
+	/** With «incomplete»: what the applicant may change. */
+	reopened?: Reopened
+	/** With «support provided»: what was given. */
+	aid?: AidInput
+}
+
+function kindOf(row: Pick<CaseRow, 'type'>): CaseKind {
+	return findDefinition(row.type)?.kind ?? 'individual'
+}
+
+/**
+ * Moves a case to another status, as the workflow table allows for this staff member, with its
+ * note, its message to the applicant, what is reopened or what aid was given: all or nothing.
+ * The case row is locked, so two officers deciding at once cannot both move it from the same status.
+ */
+export async function changeStatus(db: Database, caseId: string, change: StatusChange, actor: Pick<PublicUser, 'id' | 'role'>): Promise<{ row: CaseRow; from: number }> {
+	const note = change.note.trim()
+	if (!note) throw new CaseChangeError('الرجاء كتابة ملاحظة تغيير الحالة')
+	return db.transaction(async (tx) => {
+		const [locked] = await tx.select().from(cases).where(eq(cases.id, caseId)).for('update')
+		if (!locked || locked.deletedAt) throw new CaseChangeError('الطلب غير موجود أو محذوف')
+		if (!locked.submittedAt) throw new CaseChangeError('لم يُرسل هذا الطلب بعد')
+		const refusal = transitionRefusal(kindOf(locked), locked.status, change.to, actor.role)
+		if (refusal) throw new CaseChangeError(refusal)
+		const message = change.message?.trim() ?? ''
+		if (change.to === INCOMPLETE) {
+			if (!change.reopened || change.reopened.sections.length + change.reopened.slots.length === 0) throw new CaseChangeError('الرجاء اختيار ما يحتاج إلى استكمال: قسم أو مرفق على الأقل')
+			if (!message) throw new CaseChangeError('الرجاء كتابة رسالة للمتقدم توضح المطلوب')
+		}
+		if (change.to === SUPPORT_PROVIDED && !change.aid) throw new CaseChangeError('الرجاء تسجيل الدعم المقدم')
+		const [row] = await tx
+			.update(cases)
+			.set({ status: change.to, statusChangedAt: sql`now()`, updatedAt: sql`now()`, reopened: change.to === INCOMPLETE ? change.reopened! : null })
+			.where(eq(cases.id, caseId))
+			.returning()
+		await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'status_changed', note, data: { from: locked.status, to: change.to, ...(change.to === INCOMPLETE ? { reopened: change.reopened } : {}) } })
+		if (message) await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'applicant_message', note: message })
+		if (change.aid) {
+			await tx.insert(caseAid).values({ caseId, ...change.aid, createdBy: actor.id })
+			await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'aid_recorded', note: change.aid.note, data: { amount: change.aid.amount, kind: change.aid.kind, givenOn: change.aid.givenOn } })
+		}
+		return { row: row!, from: locked.status }
+	})
+}
+
+/** Statuses a bulk change may set: the others need per-case details (what to fix, what was given). */
+export const BULK_STATUSES: readonly CaseStatus[] = [2, 5, 6]
+
+export interface BulkResult {
+	changed: CaseRow[]
+	refused: { reference: string; reason: string }[]
+}
+
+/** One status and one note for many cases; each case is changed (and recorded) on its own. */
+export async function bulkChangeStatus(db: Database, references: readonly string[], to: number, note: string, actor: Pick<PublicUser, 'id' | 'role'>): Promise<BulkResult> {
+	const result: BulkResult = { changed: [], refused: [] }
+	if (!BULK_STATUSES.includes(to as CaseStatus)) throw new CaseChangeError('هذه الحالة تحتاج إلى تفاصيل لكل طلب؛ غيّرها من صفحة الطلب')
+	const rows = await caseIdsByReference(db, references)
+	for (const reference of references) {
+		const found = rows.find((row) => row.reference === reference)
+		if (!found) {
+			result.refused.push({ reference, reason: 'الطلب غير موجود' })
+			continue
+		}
+		try {
+			result.changed.push((await changeStatus(db, found.id, { to, note }, actor)).row)
+		} catch (error) {
+			if (!(error instanceof CaseChangeError)) throw error
+			result.refused.push({ reference, reason: error.message })
+		}
+	}
+	return result
+}
+
+export function caseIdsByReference(db: Database, references: readonly string[]): Promise<{ id: string; reference: string }[]> {
+	if (!references.length) return Promise.resolve([])
+	return db.select({ id: cases.id, reference: cases.reference }).from(cases).where(inArray(cases.reference, [...references]))
+}
+
+/** Active staff who may hold cases (admin and case officers), by name. */
+export function caseOfficers(db: Database): Promise<{ id: number; name: string }[]> {
+	return db
+		.select({ id: users.id, name: users.name })
+		.from(users)
+		.where(and(eq(users.active, true), inArray(users.role, [...areaRoles.cases])))
+		.orderBy(asc(users.name))
+}
+
+/** Gives cases to an officer (or to no one); each case records it. Returns how many changed. */
+export async function assignCases(db: Database, caseIds: readonly string[], officerId: number | null, actor: Pick<PublicUser, 'id'>): Promise<number> {
+	let officerName: string | null = null
+	if (officerId !== null) {
+		const officer = (await caseOfficers(db)).find((candidate) => candidate.id === officerId)
+		if (!officer) throw new CaseChangeError('الموظف المختار لا يستطيع استلام الطلبات')
+		officerName = officer.name
+	}
+	if (!caseIds.length) return 0
+	return db.transaction(async (tx) => {
+		const changed = await tx
+			.update(cases)
+			.set({ assignedTo: officerId, updatedAt: sql`now()` })
+			.where(and(inArray(cases.id, [...caseIds]), isNull(cases.deletedAt), officerId === null ? isNotNull(cases.assignedTo) : sql`${cases.assignedTo} is distinct from ${officerId}`))
+			.returning({ id: cases.id })
+		if (changed.length) {
+			await tx.insert(caseEvents).values(changed.map((row) => ({ caseId: row.id, actorId: actor.id, kind: 'assigned' as const, data: { officerId, officerName } })))
+		}
+		return changed.length
+	})
+}
+
+export async function addInternalNote(db: Database, caseId: string, note: string, actor: Pick<PublicUser, 'id'>): Promise<void> {
+	await db.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'internal_note', note })
+}
+
+export async function addApplicantMessage(db: Database, caseId: string, message: string, actor: Pick<PublicUser, 'id'>): Promise<void> {
+	await db.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'applicant_message', note: message })
+}
+
+/** Records aid given on a case that already has «support provided» (a second payment, a basket…). */
+export async function recordAid(db: Database, caseId: string, aid: AidInput, actor: Pick<PublicUser, 'id'>): Promise<void> {
+	await db.transaction(async (tx) => {
+		await tx.insert(caseAid).values({ caseId, ...aid, createdBy: actor.id })
+		await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'aid_recorded', note: aid.note, data: { amount: aid.amount, kind: aid.kind, givenOn: aid.givenOn } })
+	})
+}
+
+export async function softDeleteCase(db: Database, caseId: string, reason: string, actor: Pick<PublicUser, 'id'>): Promise<void> {
+	await db.transaction(async (tx) => {
+		const [row] = await tx
+			.update(cases)
+			.set({ deletedAt: sql`now()`, deletedBy: actor.id, deletedReason: reason, updatedAt: sql`now()` })
+			.where(and(eq(cases.id, caseId), isNull(cases.deletedAt)))
+			.returning({ id: cases.id })
+		if (row) await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'deleted', note: reason })
+	})
+}
+
+export async function restoreCase(db: Database, caseId: string, actor: Pick<PublicUser, 'id'>): Promise<void> {
+	await db.transaction(async (tx) => {
+		const [row] = await tx
+			.update(cases)
+			.set({ deletedAt: null, deletedBy: null, deletedReason: null, updatedAt: sql`now()` })
+			.where(and(eq(cases.id, caseId), isNotNull(cases.deletedAt)))
+			.returning({ id: cases.id })
+		if (row) await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'restored' })
+	})
+}
+
+export interface Correction {
+	label: string
+	before: string
+	after: string
+}
+
+/** What a correction changed, field by field, in words (a repeatable list counts as one field). */
+export function corrections(definition: ApplicationDef, sectionKey: string, before: SectionAnswers | undefined, after: SectionAnswers): Correction[] {
+	const section = definition.sections.find((candidate) => candidate.key === sectionKey)!
+	const old = describeSection(section, before)
+	const now = describeSection(section, after)
+	const words = (item: (typeof old)[number]) =>
+		item.kind === 'line' ? item.line.value : item.group.rows.map((row) => row.map((line) => line.value).filter(Boolean).join('، ')).join(' | ')
+	return now.flatMap((item, index) => {
+		const label = item.kind === 'line' ? item.line.label : item.group.label
+		const was = words(old[index]!)
+		const is = words(item)
+		return was === is ? [] : [{ label, before: was, after: is }]
+	})
+}
+
+/**
+ * Staff correct a section of a case (any status) through the same form applicants use; the
+ * history keeps each changed field before and after. Returns the corrections (none: nothing saved).
+ */
+export async function correctSection(
+	db: Database,
+	definition: ApplicationDef,
+	row: CaseRow,
+	sectionKey: string,
+	/** The section's new answers, or how to make them from what is saved (a list's row added or removed). */
+	input: unknown | ((saved: SectionAnswers | undefined) => unknown),
+	actor: Pick<PublicUser, 'id'>,
+): Promise<{ ok: true; changes: Correction[] } | { ok: false; issues: { path: PropertyKey[]; message: string }[] }> {
+	const section = definition.sections.find((candidate) => candidate.key === sectionKey)
+	if (!section) throw new CaseChangeError('قسم غير معروف')
+	const schema = sectionSchema(section, { allowIdChecksumFailure: row.idChecksumOverride })
+	// The case row is locked while the answers are read, changed and written: two officers
+	// correcting at once cannot overwrite each other's change.
+	return db.transaction(async (tx) => {
+		await tx.select({ id: cases.id }).from(cases).where(eq(cases.id, row.id)).for('update')
+		const [current] = await tx
+			.select({ answers: caseSections.answers })
+			.from(caseSections)
+			.where(and(eq(caseSections.caseId, row.id), eq(caseSections.section, sectionKey)))
+		const saved = current?.answers as SectionAnswers | undefined
+		const parsed = schema.safeParse(typeof input === 'function' ? (input as (saved: SectionAnswers | undefined) => unknown)(saved) : input)
+		if (!parsed.success) return { ok: false as const, issues: parsed.error.issues }
+		const answers = parsed.data as SectionAnswers
+		const changes = corrections(definition, sectionKey, saved, answers)
+		if (!changes.length) return { ok: true as const, changes }
+		await tx
+			.insert(caseSections)
+			.values({ caseId: row.id, section: sectionKey, answers })
+			.onConflictDoUpdate({ target: [caseSections.caseId, caseSections.section], set: { answers, updatedAt: sql`now()` } })
+		if (sectionKey === definition.sections[0]!.key) {
+			const text = (key: string | undefined) => (key && typeof answers[key] === 'string' ? (answers[key] as string) : '')
+			const { applicant } = definition
+			await tx
+				.update(cases)
+				.set({ applicantName: text(applicant.name), nationalId: text(applicant.nationalId), mobile: text(applicant.mobile), email: text(applicant.email), updatedAt: sql`now()` })
+				.where(eq(cases.id, row.id))
+		} else {
+			await tx.update(cases).set({ updatedAt: sql`now()` }).where(eq(cases.id, row.id))
+		}
+		await tx.insert(caseEvents).values({ caseId: row.id, actorId: actor.id, kind: 'answers_corrected', data: { section: sectionKey, changes } })
+		return { ok: true as const, changes }
+	})
+}
+
+export async function recordPrint(db: Database, caseId: string, actor: Pick<PublicUser, 'id'>): Promise<void> {
+	await db.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'printed' })
+}
+
+export async function recordNotified(db: Database, caseId: string, sent: { email: boolean; sms: boolean }, actor: Pick<PublicUser, 'id'>): Promise<void> {
+	await db.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'notified', data: sent })
+}
+
+export async function recordAudit(db: Database, actor: Pick<PublicUser, 'id'>, action: string, data: Record<string, unknown>): Promise<void> {
+	await db.insert(auditLog).values({ actorId: actor.id, action, data })
+}
+
+export interface HistoryEntry {
+	id: number
+	at: Date
+	kind: (typeof caseEvents.$inferSelect)['kind']
+	note: string
+	data: Record<string, unknown>
+	actorName: string | null
+}
+
+export async function caseHistory(db: Database, caseId: string): Promise<HistoryEntry[]> {
+	const rows = await db
+		.select({ id: caseEvents.id, at: caseEvents.at, kind: caseEvents.kind, note: caseEvents.note, data: caseEvents.data, actorName: users.name })
+		.from(caseEvents)
+		.leftJoin(users, eq(users.id, caseEvents.actorId))
+		.where(eq(caseEvents.caseId, caseId))
+		.orderBy(desc(caseEvents.at), desc(caseEvents.id))
+	return rows.map((row) => ({ ...row, data: (row.data ?? {}) as Record<string, unknown> }))
+}
+
+export interface AidEntry {
+	reference: string
+	type: string
+	amount: number
+	kind: string
+	givenOn: string
+	note: string
+}
+
+/** Every aid given to this national ID, on any programme's case: double aid shows before deciding. */
+export async function aidLedger(db: Database, nationalId: string): Promise<AidEntry[]> {
+	if (!nationalId) return []
+	const rows = await db
+		.select({ reference: cases.reference, type: cases.type, amount: caseAid.amount, kind: caseAid.kind, givenOn: caseAid.givenOn, note: caseAid.note })
+		.from(caseAid)
+		.innerJoin(cases, eq(cases.id, caseAid.caseId))
+		.where(and(eq(cases.nationalId, nationalId), isNull(cases.deletedAt)))
+		.orderBy(desc(caseAid.givenOn), desc(caseAid.id))
+	return rows.map((row) => ({ ...row, amount: Number(row.amount) }))
+}
+
+// The dashboard's figures.
+
+export async function countsByStatusAndType(db: Database): Promise<{ type: string; status: number; count: number }[]> {
+	const rows = await db
+		.select({ type: cases.type, status: cases.status, count: sql<number>`count(*)::int` })
+		.from(cases)
+		.where(and(isNotNull(cases.submittedAt), isNull(cases.deletedAt)))
+		.groupBy(cases.type, cases.status)
+	return rows.map((row) => ({ ...row, count: Number(row.count) }))
+}
+
+/** Cases submitted in each of the last `weeks` weeks (Saturday to Friday, Riyadh), oldest first. */
+export async function newCasesPerWeek(db: Database, weeks: number, now = new Date()): Promise<{ start: string; count: number }[]> {
+	// Weeks start on Saturday in Saudi Arabia: shift by two days around PostgreSQL's Monday weeks.
+	const week = sql`(date_trunc('week', (${cases.submittedAt} at time zone 'Asia/Riyadh') + interval '2 days') - interval '2 days')::date`
+	const thisWeek = sql`(date_trunc('week', (${now.toISOString()}::timestamptz at time zone 'Asia/Riyadh') + interval '2 days') - interval '2 days')::date`
+	const rows = await db
+		.select({ start: sql<string>`to_char(${week}, 'YYYY-MM-DD')`, count: sql<number>`count(*)::int` })
+		.from(cases)
+		.where(and(isNotNull(cases.submittedAt), isNull(cases.deletedAt), sql`${week} > ${thisWeek} - ${weeks * 7}::int`))
+		.groupBy(week)
+	const [current] = await db.select({ start: sql<string>`to_char(${thisWeek}, 'YYYY-MM-DD')` }).from(sql`(select 1) as one`)
+	const counts = new Map(rows.map((row) => [row.start, Number(row.count)]))
+	const last = new Date(`${current!.start}T00:00:00Z`)
+	return Array.from({ length: weeks }, (_, index) => {
+		const start = new Date(last.getTime() - (weeks - 1 - index) * 7 * 86_400_000).toISOString().slice(0, 10)
+		return { start, count: counts.get(start) ?? 0 }
+	})
+}
+
+/** Open cases (new, studied, incomplete) that have waited longest since their last change. */
+export function longestWaiting(db: Database, limit: number, assignedTo?: number) {
+	return db
+		.select({ reference: cases.reference, type: cases.type, status: cases.status, applicantName: cases.applicantName, statusChangedAt: cases.statusChangedAt })
+		.from(cases)
+		.where(and(isNotNull(cases.submittedAt), isNull(cases.deletedAt), inArray(cases.status, [...OPEN_STATUSES]), assignedTo ? eq(cases.assignedTo, assignedTo) : undefined))
+		.orderBy(asc(cases.statusChangedAt), asc(cases.id))
+		.limit(limit)
+}

@@ -1,0 +1,64 @@
+import type { ApplicationDef } from '#app/forms/definition.ts'
+import { formatMoney } from '#app/utils/format.ts'
+import { aidKindLabel } from './aid.ts'
+import { staffStatusName } from './status.ts'
+
+// A case's history in words, for the staff case view (app/routes/admin/case.tsx).
+
+export interface HistoryEvent {
+	kind: string
+	note: string
+	data: Record<string, unknown>
+}
+
+const sectionTitle = (definition: ApplicationDef | undefined, key: unknown) => definition?.sections.find((section) => section.key === key)?.title ?? String(key ?? '')
+const slotLabel = (definition: ApplicationDef | undefined, slot: unknown) =>
+	definition?.sections.flatMap((section) => section.files ?? []).find((file) => file.slot === slot)?.label ?? String(slot ?? '')
+
+/** What happened, in one line (the note, when any, is shown beside it). */
+export function describeEvent(event: HistoryEvent, definition: ApplicationDef | undefined): string {
+	const { data } = event
+	switch (event.kind) {
+		case 'created':
+			return 'بدء الطلب'
+		case 'section_saved':
+			return `حفظ «${sectionTitle(definition, data.section)}»`
+		case 'file_added':
+			return `إرفاق «${String(data.name ?? '')}» في «${slotLabel(definition, data.slot)}»`
+		case 'file_removed':
+			return `حذف المرفق «${String(data.name ?? '')}» من «${slotLabel(definition, data.slot)}»`
+		case 'submitted':
+			return data.resubmitted ? `أعاد المتقدم إرسال الطلب بعد الاستكمال: من «${staffStatusName(Number(data.from ?? 4))}» إلى «${staffStatusName(1)}»` : 'إرسال الطلب'
+		case 'status_changed': {
+			const reopened = data.reopened as { sections?: string[]; slots?: string[] } | undefined
+			const asked = reopened ? [...(reopened.sections ?? []).map((key) => sectionTitle(definition, key)), ...(reopened.slots ?? []).map((slot) => slotLabel(definition, slot))] : []
+			return `تغيير الحالة من «${staffStatusName(Number(data.from))}» إلى «${staffStatusName(Number(data.to))}»${asked.length ? ` — المطلوب: ${asked.join('، ')}` : ''}`
+		}
+		case 'internal_note':
+			return 'ملاحظة داخلية'
+		case 'applicant_message':
+			return 'رسالة إلى المتقدم'
+		case 'link_sent':
+			return 'إرسال رابط جديد للطلب إلى المتقدم'
+		case 'assigned':
+			return data.officerName ? `إسناد الطلب إلى ${String(data.officerName)}` : 'إلغاء إسناد الطلب'
+		case 'aid_recorded':
+			return `تسجيل دعم: ${formatMoney(Number(data.amount))} — ${aidKindLabel(String(data.kind))} بتاريخ ${String(data.givenOn)}`
+		case 'answers_corrected': {
+			const changes = (data.changes ?? []) as { label: string; before: string; after: string }[]
+			return `تصحيح «${sectionTitle(definition, data.section)}»: ${changes.map((change) => `${change.label}: «${change.before || '—'}» ← «${change.after || '—'}»`).join('؛ ')}`
+		}
+		case 'printed':
+			return 'طباعة تقرير الطلب'
+		case 'deleted':
+			return 'حذف الطلب'
+		case 'restored':
+			return 'استعادة الطلب المحذوف'
+		case 'notified': {
+			const said = [data.email ? 'بالبريد الإلكتروني' : '', data.sms ? 'برسالة نصية' : ''].filter(Boolean)
+			return said.length ? `إبلاغ المتقدم ${said.join(' و')}` : 'لم يُبلَّغ المتقدم (لا بريد ولا رسائل نصية مهيأة)'
+		}
+		default:
+			return event.kind
+	}
+}

@@ -1,0 +1,46 @@
+import type { Database } from '#app/db/client.server.ts'
+import type { PublicUser } from '#app/domain/users.server.ts'
+import { findDefinition } from '#app/forms/registry.ts'
+import { getNotifier } from '#app/notify/notifier.server.ts'
+import { recordNotified } from './case-admin.server.ts'
+import { rotateResumeToken, type CaseRow } from './case-store.server.ts'
+import { statusInfo } from './status.ts'
+import { privateLink } from './tokens.server.ts'
+
+/**
+ * Tells the applicant their case changed status: by e-mail when they gave one and mail works, and
+ * by SMS. Only the hash of their private link is kept, so the message carries a new link, which
+ * replaces the old one only once it has reached them (app/cases/case-store.server.ts
+ * `rotateResumeToken`). Recorded in the history either way; never fails the staff's action.
+ */
+export async function notifyStatusChange(
+	db: Database,
+	request: Request,
+	row: CaseRow,
+	change: { to: number; message?: string; messageOnly?: boolean },
+	actor: Pick<PublicUser, 'id'>,
+): Promise<{ email: boolean; sms: boolean }> {
+	const definition = findDefinition(row.type)
+	const status = statusInfo(change.to)
+	let sent = { email: false, sms: false }
+	try {
+		await rotateResumeToken(db, row, async (token) => {
+			sent = await getNotifier().sendStatusUpdate({
+				email: row.email,
+				mobile: row.mobile,
+				reference: row.reference,
+				formTitle: definition?.title ?? '',
+				statusName: status.name,
+				next: status.next,
+				applicantMessage: change.message,
+				messageOnly: change.messageOnly,
+				link: privateLink(request, token),
+			})
+			return sent.email || sent.sms
+		})
+		await recordNotified(db, row.id, sent, actor)
+	} catch (error) {
+		console.error(`[notify] status update of ${row.reference} failed:`, (error as Error).message)
+	}
+	return sent
+}

@@ -1,0 +1,336 @@
+import { data, Link, useRouteError } from 'react-router'
+import type { Route } from './+types/case-print'
+import { getDb } from '#app/db/database.server.ts'
+import { requireUser } from '#app/auth/session.server.ts'
+import { findCaseByReference, listAttachments, loadSavedState } from '#app/cases/case-store.server.ts'
+import { recordPrint } from '#app/cases/case-admin.server.ts'
+import { staffStatusName } from '#app/cases/status.ts'
+import { normaliseReference } from '#app/cases/tokens.server.ts'
+import { getFoundationInfo } from '#app/domain/foundation.server.ts'
+import { areaRoles } from '#app/domain/roles.ts'
+import { isGiven, type ApplicationDef } from '#app/forms/definition.ts'
+import { describeSection, type AnswerLine } from '#app/forms/describe.ts'
+import { findDefinition } from '#app/forms/registry.ts'
+import type { SectionAnswers } from '#app/forms/schema.ts'
+import { formatDate, formatDateTime, formatFileSize, formatHijri, formatMoney } from '#app/utils/format.ts'
+import { useNonce } from '#app/utils/nonce.tsx'
+import { LogoMark } from '#app/components/logo.tsx'
+import { ErrorMessage } from '#app/components/error-message.tsx'
+
+// The printable case report (docs/product.md#printable-reports): outside the back-office frame, so
+// it checks the session itself. Only sections that hold data are shown, in the definition's order;
+// the print styles (A4, rows never cut across pages) are in app/app.css. No client bundle: a few
+// lines of script with the page's nonce work the print button.
+
+/** A run of single answers (a two-column label/value table), or a repeatable group as a table. */
+export type ReportItem =
+	| { kind: 'lines'; lines: AnswerLine[] }
+	| {
+			kind: 'table'
+			label: string
+			columns: string[]
+			rows: string[][]
+			/** Under a table with amounts: each column's sum, formatted, or '' for columns that are not amounts. */
+			totals: string[] | null
+	  }
+
+export interface ReportFile {
+	id: string
+	slot: string
+	name: string
+	size: string
+	at: string
+}
+
+export interface ReportSection {
+	key: string
+	title: string
+	items: ReportItem[]
+	files: ReportFile[]
+}
+
+interface AttachmentInput {
+	id: string
+	slot: string
+	originalName: string
+	size: number
+	createdAt: Date
+}
+
+/** «رقم الجوال (اختياري)» says something to the applicant filling in the form, not on paper. */
+const paperLabel = (label: string) => label.replace(/\s*\(اختياري\)$/, '')
+
+/** The sections of the report: answers in words, empty answers, empty tables and empty sections left out. */
+export function reportSections(definition: ApplicationDef, answers: Readonly<Record<string, SectionAnswers | undefined>>, attachments: readonly AttachmentInput[]): ReportSection[] {
+	const slotLabels = new Map(definition.sections.flatMap((section) => (section.files ?? []).map((file) => [file.slot, file.label] as const)))
+	const fileOf = (file: AttachmentInput): ReportFile => ({
+		id: file.id,
+		slot: slotLabels.get(file.slot) ?? file.slot,
+		name: file.originalName,
+		size: formatFileSize(file.size),
+		at: formatDateTime(file.createdAt),
+	})
+	const sections = definition.sections.map((section): ReportSection => {
+		const saved = answers[section.key] ?? {}
+		const items: ReportItem[] = []
+		describeSection(section, saved).forEach((described, index) => {
+			if (described.kind === 'line') {
+				if (!described.line.value) return
+				const last = items.at(-1)
+				const line = { label: paperLabel(described.line.label), value: described.line.value }
+				if (last?.kind === 'lines') last.lines.push(line)
+				else items.push({ kind: 'lines', lines: [line] })
+				return
+			}
+			const field = section.fields[index]
+			if (field?.kind !== 'group' || !described.group.rows.length) return
+			// A column nobody filled in (an optional ID, say) is left off the paper.
+			const kept = field.fields.map((_, column) => column).filter((column) => described.group.rows.some((row) => row[column]?.value))
+			const rawRows = (saved[field.name] ?? []) as Record<string, unknown>[]
+			const hasAmounts = kept.some((column) => field.fields[column]!.kind === 'money')
+			items.push({
+				kind: 'table',
+				label: described.group.label,
+				columns: kept.map((column) => paperLabel(field.fields[column]!.label)),
+				rows: described.group.rows.map((row) => kept.map((column) => row[column]?.value ?? '')),
+				totals: hasAmounts
+					? kept.map((column) => {
+							const sub = field.fields[column]!
+							if (sub.kind !== 'money') return ''
+							return formatMoney(rawRows.reduce((sum, row) => sum + (isGiven(row[sub.name]) ? Number(row[sub.name]) || 0 : 0), 0))
+						})
+					: null,
+			})
+		})
+		const slots = new Set((section.files ?? []).map((file) => file.slot))
+		return { key: section.key, title: section.title, items, files: attachments.filter((file) => slots.has(file.slot)).map(fileOf) }
+	})
+	// A file in a slot the definition no longer has still belongs on the paper.
+	const known = new Set(slotLabels.keys())
+	const strays = attachments.filter((file) => !known.has(file.slot)).map(fileOf)
+	if (strays.length) sections.push({ key: 'other-files', title: 'مرفقات أخرى', items: [], files: strays })
+	return sections.filter((section) => section.items.length > 0 || section.files.length > 0)
+}
+
+/** «2026-نوفمبر-22 الموافق 2 جمادى الآخرة 1448 هـ» */
+const bothCalendars = (value: Date) => `${formatDate(value)} الموافق ${formatHijri(value)}`
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+	const user = await requireUser(request, areaRoles.cases)
+	const db = await getDb()
+	const reference = normaliseReference(params.reference)
+	const row = reference ? await findCaseByReference(db, reference) : undefined
+	if (!row || (row.deletedAt && user.role !== 'admin')) throw data(null, { status: 404 })
+	const definition = findDefinition(row.type)
+	if (!definition) throw data(null, { status: 404 })
+	const [state, files, foundation] = await Promise.all([loadSavedState(db, row.id), listAttachments(db, row.id), getFoundationInfo(db)])
+	await recordPrint(db, row.id, user)
+	const now = new Date()
+	return {
+		foundation: { name: foundation.name, location: foundation.location },
+		report: {
+			title: definition.reportTitle,
+			reference: row.reference,
+			applicantName: row.applicantName,
+			status: staffStatusName(row.status),
+			deleted: row.deletedAt !== null,
+			submitted: row.submittedAt ? bothCalendars(row.submittedAt) : null,
+			sections: reportSections(definition, state.answers, files),
+		},
+		printed: { by: user.name, at: bothCalendars(now) },
+	}
+}
+
+/** A staff member's printout holds personal data: never kept by a browser or proxy cache. */
+export function headers() {
+	return { 'Cache-Control': 'private, no-store' }
+}
+
+// The button stays hidden until this runs (the CSP allows it through the nonce, never an onclick).
+const printScript = `(()=>{const b=document.getElementById('print-report');if(!b)return;b.hidden=false;b.addEventListener('click',()=>window.print())})()`
+
+const cell = 'border border-stone-300 px-2 py-1 align-top print:border-stone-500'
+const headCell = `${cell} bg-stone-100 text-start font-semibold print:bg-transparent`
+
+function LinesTable({ lines }: { lines: readonly AnswerLine[] }) {
+	return (
+		<table className="w-full border-collapse text-sm [overflow-wrap:anywhere]">
+			<tbody>
+				{lines.map((line, index) => (
+					<tr key={index}>
+						<th scope="row" className={`${headCell} w-2/5 font-normal text-stone-700 print:text-black`}>
+							{line.label}
+						</th>
+						<td className={`${cell} font-semibold break-words whitespace-pre-line`}>
+							<bdi>{line.value}</bdi>
+						</td>
+					</tr>
+				))}
+			</tbody>
+		</table>
+	)
+}
+
+function GroupTable({ item, sectionTitle }: { item: Extract<ReportItem, { kind: 'table' }>; sectionTitle: string }) {
+	return (
+		<table className="w-full border-collapse text-sm [overflow-wrap:anywhere]">
+			<caption className={item.label === sectionTitle ? 'sr-only' : 'mb-1 text-start font-semibold'}>{item.label}</caption>
+			<thead>
+				<tr>
+					<th scope="col" className={`${headCell} w-8`}>
+						م
+					</th>
+					{item.columns.map((column, index) => (
+						<th key={index} scope="col" className={headCell}>
+							{column}
+						</th>
+					))}
+				</tr>
+			</thead>
+			<tbody>
+				{item.rows.map((row, index) => (
+					<tr key={index}>
+						<td className={cell}>{index + 1}</td>
+						{row.map((value, column) => (
+							<td key={column} className={`${cell} break-words`}>
+								<bdi>{value}</bdi>
+							</td>
+						))}
+					</tr>
+				))}
+			</tbody>
+			{item.totals ? (
+				<tfoot>
+					<tr className="font-bold">
+						<th scope="row" className={headCell}>
+							الإجمالي
+						</th>
+						{item.totals.map((total, column) => (
+							<td key={column} className={cell}>
+								<bdi>{total}</bdi>
+							</td>
+						))}
+					</tr>
+				</tfoot>
+			) : null}
+		</table>
+	)
+}
+
+function FilesTable({ reference, files }: { reference: string; files: readonly ReportFile[] }) {
+	return (
+		<table className="w-full border-collapse text-sm [overflow-wrap:anywhere]">
+			<caption className="mb-1 text-start font-semibold">المرفقات</caption>
+			<thead>
+				<tr>
+					<th scope="col" className={headCell}>
+						المرفق
+					</th>
+					<th scope="col" className={headCell}>
+						اسم الملف
+					</th>
+					<th scope="col" className={headCell}>
+						الحجم
+					</th>
+					<th scope="col" className={headCell}>
+						تاريخ الرفع
+					</th>
+				</tr>
+			</thead>
+			<tbody>
+				{files.map((file) => (
+					<tr key={file.id}>
+						<td className={cell}>{file.slot}</td>
+						<td className={`${cell} break-all`}>
+							<a href={`/admin/cases/${reference}/files/${file.id}`} className="link print:text-black print:no-underline">
+								<bdi>{file.name}</bdi>
+							</a>
+						</td>
+						<td className={`${cell} whitespace-nowrap`}>
+							<bdi>{file.size}</bdi>
+						</td>
+						<td className={`${cell} whitespace-nowrap`}>
+							<bdi>{file.at}</bdi>
+						</td>
+					</tr>
+				))}
+			</tbody>
+		</table>
+	)
+}
+
+export default function CasePrint({ loaderData: { foundation, report, printed } }: Route.ComponentProps) {
+	const nonce = useNonce()
+	return (
+		<div className="min-h-dvh bg-stone-100 py-6 print:min-h-0 print:bg-white print:py-0">
+			{/* The applicant's full name alone, as the old reports: it also names the saved PDF. */}
+			<title>{report.applicantName}</title>
+			<nav aria-label="أدوات التقرير" className="mx-auto mb-4 flex max-w-[210mm] flex-wrap items-center gap-3 px-4 print:hidden">
+				<Link to={`/admin/cases/${report.reference}`} className="link">
+					العودة إلى الطلب
+				</Link>
+				<button id="print-report" type="button" hidden className="btn-primary ms-auto">
+					طباعة
+				</button>
+				<script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: printScript }} />
+			</nav>
+
+			<main className="mx-auto max-w-[210mm] bg-white p-4 text-stone-900 sm:p-[14mm] shadow-sm print:max-w-none print:p-0 print:text-black print:shadow-none">
+				<header className="flex items-center gap-4 border-b-2 border-brand-700 pb-4 print:border-black">
+					<LogoMark className="size-16 shrink-0" />
+					<div className="min-w-0">
+						<p className="text-lg font-bold text-brand-900 print:text-black">{foundation.name}</p>
+						<p className="text-xs text-stone-600 print:text-black">{foundation.location}</p>
+					</div>
+					<h1 className="ms-auto text-2xl font-bold text-brand-900 print:text-black">{report.title}</h1>
+				</header>
+
+				<dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr_auto_1fr] print:grid-cols-[auto_1fr_auto_1fr]">
+					<dt className="text-stone-700 print:text-black">رقم الطلب</dt>
+					<dd className="font-bold">
+						<bdi>{report.reference}</bdi>
+					</dd>
+					<dt className="text-stone-700 print:text-black">الحالة</dt>
+					<dd className="font-semibold">
+						{report.status}
+						{report.deleted ? ' — طلب محذوف' : null}
+					</dd>
+					<dt className="text-stone-700 print:text-black">اسم المتقدم</dt>
+					<dd className="font-semibold">{report.applicantName}</dd>
+					<dt className="text-stone-700 print:text-black">تاريخ التقديم</dt>
+					<dd className="font-semibold">{report.submitted ?? 'لم يُرسل بعد'}</dd>
+				</dl>
+
+				{report.sections.map((section) => (
+					<section key={section.key} aria-labelledby={`report-${section.key}`} className="mt-6">
+						<h2 id={`report-${section.key}`} className="mb-2 border-b border-stone-300 pb-1 text-lg font-bold text-brand-900 print:border-black print:text-black">
+							{section.title}
+						</h2>
+						<div className="space-y-3">
+							{section.items.map((item, index) =>
+								item.kind === 'lines' ? <LinesTable key={index} lines={item.lines} /> : <GroupTable key={index} item={item} sectionTitle={section.title} />,
+							)}
+							{section.files.length ? <FilesTable reference={report.reference} files={section.files} /> : null}
+						</div>
+					</section>
+				))}
+
+				<footer className="mt-8 border-t border-stone-300 pt-3 text-sm text-stone-700 print:border-black print:text-black">
+					طُبع بواسطة {printed.by} في {printed.at}
+				</footer>
+			</main>
+		</div>
+	)
+}
+
+export function ErrorBoundary() {
+	const error = useRouteError()
+	return (
+		<main className="mx-auto max-w-2xl p-8 text-center">
+			<ErrorMessage error={error} />
+			<Link to="/admin/cases" className="btn-primary mt-6">
+				العودة إلى الطلبات
+			</Link>
+		</main>
+	)
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "cases_list_idx" ON "cases" USING btree ("status","type","submitted_at") WHERE "cases"."submitted_at" is not null and "cases"."deleted_at" is null;

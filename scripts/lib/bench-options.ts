@@ -1,0 +1,26 @@
+// What the benchmark scripts share about their command line: a usage error, whole-number options
+// and a PostgreSQL URL that may only point at this machine (the benches create and drop databases).
+
+export class UsageError extends Error {}
+
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
+
+export function positiveInt(name: string, value: string | undefined, fallback: number): number {
+	if (value === undefined || value === '') return fallback
+	const number = Number(value)
+	if (!Number.isInteger(number) || number < 1) throw new UsageError(`${name} must be a whole number ≥ 1 (got "${value}")`)
+	return number
+}
+
+/** `--database`: a postgres:// URL on this machine, or a UsageError saying what is wrong. */
+export function localDatabaseUrl(database: string): string {
+	let url: URL
+	try {
+		url = new URL(database)
+	} catch {
+		throw new UsageError('--database must be a URL like postgres://postgres@127.0.0.1:5432/postgres')
+	}
+	if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new UsageError('--database must start with postgres://')
+	if (!LOCAL_HOSTS.has(url.hostname)) throw new UsageError('--database must point at 127.0.0.1 or localhost')
+	return database
+}
