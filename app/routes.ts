@@ -35,6 +35,11 @@ export default [
 		route('apply/r/:token/check', 'routes/apply/check.tsx'),
 		route('apply/r/:token/done', 'routes/apply/done.tsx'),
 		route('apply/r/:token/:step', 'routes/apply/step.tsx'),
+		// Registered institutions' own area, apart from staff's (app/accounts).
+		route('account', 'routes/account/index.tsx'),
+		route('account/login', 'routes/account/login.tsx'),
+		route('account/logout', 'routes/account/logout.ts'),
+		route('account/cases/:reference', 'routes/account/case.ts'),
 		...sectionPages
 			.filter((page) => !served.has(page.path))
 			.map((page) => route(page.path.slice(1), 'routes/public/section.tsx', { id: `section${page.path}` })),

@@ -3,6 +3,7 @@ import type { Database } from '#app/db/client.server.ts'
 import { users } from '#app/db/schema.ts'
 import { findUserByEmail, normaliseEmail, type User } from '#app/domain/users.server.ts'
 import { hit, peek, reset, type RateLimitRule } from '#app/utils/rate-limit.server.ts'
+import { tryAgainAfter } from '#app/utils/arabic-count.ts'
 import { getDummyHash, verifyPassword } from './password.server.ts'
 
 /** Failed sign-ins allowed per e-mail and per IP address in a window (docs/decisions/003). */
@@ -11,33 +12,61 @@ export const signInLimits = {
 	ip: { bucket: 'sign-in:ip', limit: 30, windowSeconds: 15 * 60 },
 } satisfies Record<string, RateLimitRule>
 
+const signInRules = { name: signInLimits.email, ip: signInLimits.ip }
+
+/** What a refused sign-in says, on every sign-in page: never whether the account exists. */
+export const signInMessages = {
+	invalid: 'الرجاء التحقق من بيانات الدخول',
+	limited: (retryAfter: number) => `محاولات دخول كثيرة. ${tryAgainAfter(retryAfter)}`,
+}
+
 export type SignInResult =
 	| { ok: true; user: User }
 	| { ok: false; reason: 'invalid' }
 	| { ok: false; reason: 'limited'; retryAfter: number }
+
+/** What `checkSignIn` answers: the account whose password matched, or why not. */
+export type SignInCheck<Account> =
+	| { ok: true; account: Account }
+	| { ok: false; reason: 'invalid' }
+	| { ok: false; reason: 'limited'; retryAfter: number }
+
+/**
+ * The sign-in rules shared by staff and institution accounts (docs/decisions/003): refused while
+ * the typed name or the IP address is over its limit, even with the right password; an unknown
+ * name is checked against a dummy hash so that a failure takes as long either way; each failure
+ * counts against both; a success clears the name's counter.
+ */
+export async function checkSignIn<Account extends { passwordHash: string; active: boolean }>(
+	db: Database,
+	rules: { name: RateLimitRule; ip: RateLimitRule },
+	input: { name: string; password: string; ip: string },
+	find: () => Promise<Account | undefined>,
+): Promise<SignInCheck<Account>> {
+	const [byName, byIp] = await Promise.all([peek(db, rules.name, input.name), peek(db, rules.ip, input.ip)])
+	if (byName.limited || byIp.limited) {
+		return { ok: false, reason: 'limited', retryAfter: Math.max(byName.retryAfter, byIp.retryAfter) }
+	}
+
+	const account = await find()
+	// Verify against a dummy hash for unknown names so the answer takes as long either way.
+	const valid = await verifyPassword(input.password, account?.passwordHash ?? (await getDummyHash()))
+	if (!account || !valid || !account.active) {
+		await Promise.all([hit(db, rules.name, input.name), hit(db, rules.ip, input.ip)])
+		return { ok: false, reason: 'invalid' }
+	}
+
+	await reset(db, rules.name, input.name)
+	return { ok: true, account }
+}
 
 export async function attemptSignIn(
 	db: Database,
 	input: { email: string; password: string; ip: string },
 ): Promise<SignInResult> {
 	const email = normaliseEmail(input.email)
-	const [byEmail, byIp] = await Promise.all([
-		peek(db, signInLimits.email, email),
-		peek(db, signInLimits.ip, input.ip),
-	])
-	if (byEmail.limited || byIp.limited) {
-		return { ok: false, reason: 'limited', retryAfter: Math.max(byEmail.retryAfter, byIp.retryAfter) }
-	}
-
-	const user = await findUserByEmail(db, email)
-	// Verify against a dummy hash for unknown e-mails so the answer takes as long either way.
-	const valid = await verifyPassword(input.password, user?.passwordHash ?? (await getDummyHash()))
-	if (!user || !valid || !user.active) {
-		await Promise.all([hit(db, signInLimits.email, email), hit(db, signInLimits.ip, input.ip)])
-		return { ok: false, reason: 'invalid' }
-	}
-
-	await reset(db, signInLimits.email, email)
-	await db.update(users).set({ lastSignInAt: sql`now()` }).where(eq(users.id, user.id))
-	return { ok: true, user }
+	const result = await checkSignIn(db, signInRules, { name: email, password: input.password, ip: input.ip }, () => findUserByEmail(db, email))
+	if (!result.ok) return result
+	await db.update(users).set({ lastSignInAt: sql`now()` }).where(eq(users.id, result.account.id))
+	return { ok: true, user: result.account }
 }

@@ -9,7 +9,7 @@ import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { normaliseSaudiMobile, toWesternDigits } from '#app/utils/format.ts'
 import { containsPattern, foldArabic } from './arabic-search.ts'
-import type { CaseRow } from './case-store.server.ts'
+import { applicantColumns, type CaseRow } from './case-store.server.ts'
 import { ARCHIVED, INCOMPLETE, OPEN_STATUSES, SUPPORT_PROVIDED, type CaseStatus } from './status.ts'
 import { normaliseReference } from './tokens.server.ts'
 import { transitionRefusal, type CaseKind } from './workflow.ts'
@@ -123,7 +123,10 @@ function listOrder(filter: CaseFilter) {
 }
 
 export async function countCases(db: Database, filter: CaseFilter): Promise<number> {
-	const [row] = await db.select({ value: sql<number>`count(*)::int` }).from(cases).where(caseListWhere(filter))
+	const [row] = await db
+		.select({ value: sql<number>`count(*)::int` })
+		.from(cases)
+		.where(caseListWhere(filter))
 	return Number(row?.value ?? 0)
 }
 
@@ -164,7 +167,11 @@ export async function listCases(db: Database, filter: CaseFilter, page: { offset
 		.offset(page.offset)
 		.limit(page.limit)
 	const firsts = await firstSections(db, rows)
-	return rows.map((row) => ({ ...row, submittedAt: row.submittedAt!, first: firsts.get(row.id) ?? {} }))
+	return rows.map((row) => ({
+		...row,
+		submittedAt: row.submittedAt!,
+		first: firsts.get(row.id) ?? {},
+	}))
 }
 
 async function firstSections(db: Database, rows: readonly { id: string; type: string }[]): Promise<Map<string, SectionAnswers>> {
@@ -173,7 +180,15 @@ async function firstSections(db: Database, rows: readonly { id: string; type: st
 	const found = await db
 		.select({ caseId: caseSections.caseId, answers: caseSections.answers })
 		.from(caseSections)
-		.where(and(inArray(caseSections.caseId, rows.map((row) => row.id)), inArray(caseSections.section, keys)))
+		.where(
+			and(
+				inArray(
+					caseSections.caseId,
+					rows.map((row) => row.id),
+				),
+				inArray(caseSections.section, keys),
+			),
+		)
 	return new Map(found.map((row) => [row.caseId, row.answers as SectionAnswers]))
 }
 
@@ -185,7 +200,10 @@ export async function* eachCaseForExport(
 	db: Database,
 	filter: CaseFilter,
 	batch = 500,
-): AsyncGenerator<{ row: typeof cases.$inferSelect & { assignedName: string | null }; answers: Record<string, SectionAnswers> }> {
+): AsyncGenerator<{
+	row: typeof cases.$inferSelect & { assignedName: string | null }
+	answers: Record<string, SectionAnswers>
+}> {
 	// The last row's id: its submitted_at is compared as the database holds it (microseconds), never
 	// through a JavaScript Date (milliseconds), which would skip rows in the same millisecond.
 	let after: string | null = null
@@ -203,16 +221,29 @@ export async function* eachCaseForExport(
 			.limit(batch)
 		if (!rows.length) return
 		const sections = await db
-			.select({ caseId: caseSections.caseId, section: caseSections.section, answers: caseSections.answers })
+			.select({
+				caseId: caseSections.caseId,
+				section: caseSections.section,
+				answers: caseSections.answers,
+			})
 			.from(caseSections)
-			.where(inArray(caseSections.caseId, rows.map((item) => item.row.id)))
+			.where(
+				inArray(
+					caseSections.caseId,
+					rows.map((item) => item.row.id),
+				),
+			)
 		const byCase = new Map<string, Record<string, SectionAnswers>>()
 		for (const section of sections) {
 			const answers = byCase.get(section.caseId) ?? {}
 			answers[section.section] = section.answers as SectionAnswers
 			byCase.set(section.caseId, answers)
 		}
-		for (const item of rows) yield { row: { ...item.row, assignedName: item.assignedName }, answers: byCase.get(item.row.id) ?? {} }
+		for (const item of rows)
+			yield {
+				row: { ...item.row, assignedName: item.assignedName },
+				answers: byCase.get(item.row.id) ?? {},
+			}
 		if (rows.length < batch) return
 		after = rows.at(-1)!.row.id
 	}
@@ -267,14 +298,45 @@ export async function changeStatus(db: Database, caseId: string, change: StatusC
 		if (change.to === SUPPORT_PROVIDED && !change.aid) throw new CaseChangeError('الرجاء تسجيل الدعم المقدم')
 		const [row] = await tx
 			.update(cases)
-			.set({ status: change.to, statusChangedAt: sql`now()`, updatedAt: sql`now()`, reopened: change.to === INCOMPLETE ? change.reopened! : null })
+			.set({
+				status: change.to,
+				statusChangedAt: sql`now()`,
+				updatedAt: sql`now()`,
+				reopened: change.to === INCOMPLETE ? change.reopened! : null,
+			})
 			.where(eq(cases.id, caseId))
 			.returning()
-		await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'status_changed', note, data: { from: locked.status, to: change.to, ...(change.to === INCOMPLETE ? { reopened: change.reopened } : {}) } })
-		if (message) await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'applicant_message', note: message })
+		await tx.insert(caseEvents).values({
+			caseId,
+			actorId: actor.id,
+			kind: 'status_changed',
+			note,
+			data: {
+				from: locked.status,
+				to: change.to,
+				...(change.to === INCOMPLETE ? { reopened: change.reopened } : {}),
+			},
+		})
+		if (message)
+			await tx.insert(caseEvents).values({
+				caseId,
+				actorId: actor.id,
+				kind: 'applicant_message',
+				note: message,
+			})
 		if (change.aid) {
 			await tx.insert(caseAid).values({ caseId, ...change.aid, createdBy: actor.id })
-			await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'aid_recorded', note: change.aid.note, data: { amount: change.aid.amount, kind: change.aid.kind, givenOn: change.aid.givenOn } })
+			await tx.insert(caseEvents).values({
+				caseId,
+				actorId: actor.id,
+				kind: 'aid_recorded',
+				note: change.aid.note,
+				data: {
+					amount: change.aid.amount,
+					kind: change.aid.kind,
+					givenOn: change.aid.givenOn,
+				},
+			})
 		}
 		return { row: row!, from: locked.status }
 	})
@@ -311,7 +373,10 @@ export async function bulkChangeStatus(db: Database, references: readonly string
 
 export function caseIdsByReference(db: Database, references: readonly string[]): Promise<{ id: string; reference: string }[]> {
 	if (!references.length) return Promise.resolve([])
-	return db.select({ id: cases.id, reference: cases.reference }).from(cases).where(inArray(cases.reference, [...references]))
+	return db
+		.select({ id: cases.id, reference: cases.reference })
+		.from(cases)
+		.where(inArray(cases.reference, [...references]))
 }
 
 /** Active staff who may hold cases (admin and case officers), by name. */
@@ -339,7 +404,14 @@ export async function assignCases(db: Database, caseIds: readonly string[], offi
 			.where(and(inArray(cases.id, [...caseIds]), isNull(cases.deletedAt), officerId === null ? isNotNull(cases.assignedTo) : sql`${cases.assignedTo} is distinct from ${officerId}`))
 			.returning({ id: cases.id })
 		if (changed.length) {
-			await tx.insert(caseEvents).values(changed.map((row) => ({ caseId: row.id, actorId: actor.id, kind: 'assigned' as const, data: { officerId, officerName } })))
+			await tx.insert(caseEvents).values(
+				changed.map((row) => ({
+					caseId: row.id,
+					actorId: actor.id,
+					kind: 'assigned' as const,
+					data: { officerId, officerName },
+				})),
+			)
 		}
 		return changed.length
 	})
@@ -350,14 +422,25 @@ export async function addInternalNote(db: Database, caseId: string, note: string
 }
 
 export async function addApplicantMessage(db: Database, caseId: string, message: string, actor: Pick<PublicUser, 'id'>): Promise<void> {
-	await db.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'applicant_message', note: message })
+	await db.insert(caseEvents).values({
+		caseId,
+		actorId: actor.id,
+		kind: 'applicant_message',
+		note: message,
+	})
 }
 
 /** Records aid given on a case that already has «support provided» (a second payment, a basket…). */
 export async function recordAid(db: Database, caseId: string, aid: AidInput, actor: Pick<PublicUser, 'id'>): Promise<void> {
 	await db.transaction(async (tx) => {
 		await tx.insert(caseAid).values({ caseId, ...aid, createdBy: actor.id })
-		await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'aid_recorded', note: aid.note, data: { amount: aid.amount, kind: aid.kind, givenOn: aid.givenOn } })
+		await tx.insert(caseEvents).values({
+			caseId,
+			actorId: actor.id,
+			kind: 'aid_recorded',
+			note: aid.note,
+			data: { amount: aid.amount, kind: aid.kind, givenOn: aid.givenOn },
+		})
 	})
 }
 
@@ -365,7 +448,12 @@ export async function softDeleteCase(db: Database, caseId: string, reason: strin
 	await db.transaction(async (tx) => {
 		const [row] = await tx
 			.update(cases)
-			.set({ deletedAt: sql`now()`, deletedBy: actor.id, deletedReason: reason, updatedAt: sql`now()` })
+			.set({
+				deletedAt: sql`now()`,
+				deletedBy: actor.id,
+				deletedReason: reason,
+				updatedAt: sql`now()`,
+			})
 			.where(and(eq(cases.id, caseId), isNull(cases.deletedAt)))
 			.returning({ id: cases.id })
 		if (row) await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'deleted', note: reason })
@@ -376,7 +464,12 @@ export async function restoreCase(db: Database, caseId: string, actor: Pick<Publ
 	await db.transaction(async (tx) => {
 		const [row] = await tx
 			.update(cases)
-			.set({ deletedAt: null, deletedBy: null, deletedReason: null, updatedAt: sql`now()` })
+			.set({
+				deletedAt: null,
+				deletedBy: null,
+				deletedReason: null,
+				updatedAt: sql`now()`,
+			})
 			.where(and(eq(cases.id, caseId), isNotNull(cases.deletedAt)))
 			.returning({ id: cases.id })
 		if (row) await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'restored' })
@@ -395,7 +488,16 @@ export function corrections(definition: ApplicationDef, sectionKey: string, befo
 	const old = describeSection(section, before)
 	const now = describeSection(section, after)
 	const words = (item: (typeof old)[number]) =>
-		item.kind === 'line' ? item.line.value : item.group.rows.map((row) => row.map((line) => line.value).filter(Boolean).join('، ')).join(' | ')
+		item.kind === 'line'
+			? item.line.value
+			: item.group.rows
+					.map((row) =>
+						row
+							.map((line) => line.value)
+							.filter(Boolean)
+							.join('، '),
+					)
+					.join(' | ')
 	return now.flatMap((item, index) => {
 		const label = item.kind === 'line' ? item.line.label : item.group.label
 		const was = words(old[index]!)
@@ -419,7 +521,9 @@ export async function correctSection(
 ): Promise<{ ok: true; changes: Correction[] } | { ok: false; issues: { path: PropertyKey[]; message: string }[] }> {
 	const section = definition.sections.find((candidate) => candidate.key === sectionKey)
 	if (!section) throw new CaseChangeError('قسم غير معروف')
-	const schema = sectionSchema(section, { allowIdChecksumFailure: row.idChecksumOverride })
+	const schema = sectionSchema(section, {
+		allowIdChecksumFailure: row.idChecksumOverride,
+	})
 	// The case row is locked while the answers are read, changed and written: two officers
 	// correcting at once cannot overwrite each other's change.
 	return db.transaction(async (tx) => {
@@ -437,18 +541,23 @@ export async function correctSection(
 		await tx
 			.insert(caseSections)
 			.values({ caseId: row.id, section: sectionKey, answers })
-			.onConflictDoUpdate({ target: [caseSections.caseId, caseSections.section], set: { answers, updatedAt: sql`now()` } })
-		if (sectionKey === definition.sections[0]!.key) {
-			const text = (key: string | undefined) => (key && typeof answers[key] === 'string' ? (answers[key] as string) : '')
-			const { applicant } = definition
-			await tx
-				.update(cases)
-				.set({ applicantName: text(applicant.name), nationalId: text(applicant.nationalId), mobile: text(applicant.mobile), email: text(applicant.email), updatedAt: sql`now()` })
-				.where(eq(cases.id, row.id))
-		} else {
-			await tx.update(cases).set({ updatedAt: sql`now()` }).where(eq(cases.id, row.id))
-		}
-		await tx.insert(caseEvents).values({ caseId: row.id, actorId: actor.id, kind: 'answers_corrected', data: { section: sectionKey, changes } })
+			.onConflictDoUpdate({
+				target: [caseSections.caseId, caseSections.section],
+				set: { answers, updatedAt: sql`now()` },
+			})
+		await tx
+			.update(cases)
+			.set({
+				...applicantColumns(definition, sectionKey, answers),
+				updatedAt: sql`now()`,
+			})
+			.where(eq(cases.id, row.id))
+		await tx.insert(caseEvents).values({
+			caseId: row.id,
+			actorId: actor.id,
+			kind: 'answers_corrected',
+			data: { section: sectionKey, changes },
+		})
 		return { ok: true as const, changes }
 	})
 }
@@ -476,12 +585,22 @@ export interface HistoryEntry {
 
 export async function caseHistory(db: Database, caseId: string): Promise<HistoryEntry[]> {
 	const rows = await db
-		.select({ id: caseEvents.id, at: caseEvents.at, kind: caseEvents.kind, note: caseEvents.note, data: caseEvents.data, actorName: users.name })
+		.select({
+			id: caseEvents.id,
+			at: caseEvents.at,
+			kind: caseEvents.kind,
+			note: caseEvents.note,
+			data: caseEvents.data,
+			actorName: users.name,
+		})
 		.from(caseEvents)
 		.leftJoin(users, eq(users.id, caseEvents.actorId))
 		.where(eq(caseEvents.caseId, caseId))
 		.orderBy(desc(caseEvents.at), desc(caseEvents.id))
-	return rows.map((row) => ({ ...row, data: (row.data ?? {}) as Record<string, unknown> }))
+	return rows.map((row) => ({
+		...row,
+		data: (row.data ?? {}) as Record<string, unknown>,
+	}))
 }
 
 export interface AidEntry {
@@ -497,7 +616,14 @@ export interface AidEntry {
 export async function aidLedger(db: Database, nationalId: string): Promise<AidEntry[]> {
 	if (!nationalId) return []
 	const rows = await db
-		.select({ reference: cases.reference, type: cases.type, amount: caseAid.amount, kind: caseAid.kind, givenOn: caseAid.givenOn, note: caseAid.note })
+		.select({
+			reference: cases.reference,
+			type: cases.type,
+			amount: caseAid.amount,
+			kind: caseAid.kind,
+			givenOn: caseAid.givenOn,
+			note: caseAid.note,
+		})
 		.from(caseAid)
 		.innerJoin(cases, eq(cases.id, caseAid.caseId))
 		.where(and(eq(cases.nationalId, nationalId), isNull(cases.deletedAt)))
@@ -509,7 +635,11 @@ export async function aidLedger(db: Database, nationalId: string): Promise<AidEn
 
 export async function countsByStatusAndType(db: Database): Promise<{ type: string; status: number; count: number }[]> {
 	const rows = await db
-		.select({ type: cases.type, status: cases.status, count: sql<number>`count(*)::int` })
+		.select({
+			type: cases.type,
+			status: cases.status,
+			count: sql<number>`count(*)::int`,
+		})
 		.from(cases)
 		.where(and(isNotNull(cases.submittedAt), isNull(cases.deletedAt)))
 		.groupBy(cases.type, cases.status)
@@ -522,7 +652,10 @@ export async function newCasesPerWeek(db: Database, weeks: number, now = new Dat
 	const week = sql`(date_trunc('week', (${cases.submittedAt} at time zone 'Asia/Riyadh') + interval '2 days') - interval '2 days')::date`
 	const thisWeek = sql`(date_trunc('week', (${now.toISOString()}::timestamptz at time zone 'Asia/Riyadh') + interval '2 days') - interval '2 days')::date`
 	const rows = await db
-		.select({ start: sql<string>`to_char(${week}, 'YYYY-MM-DD')`, count: sql<number>`count(*)::int` })
+		.select({
+			start: sql<string>`to_char(${week}, 'YYYY-MM-DD')`,
+			count: sql<number>`count(*)::int`,
+		})
 		.from(cases)
 		.where(and(isNotNull(cases.submittedAt), isNull(cases.deletedAt), sql`${week} > ${thisWeek} - ${weeks * 7}::int`))
 		.groupBy(week)
@@ -538,7 +671,13 @@ export async function newCasesPerWeek(db: Database, weeks: number, now = new Dat
 /** Open cases (new, studied, incomplete) that have waited longest since their last change. */
 export function longestWaiting(db: Database, limit: number, assignedTo?: number) {
 	return db
-		.select({ reference: cases.reference, type: cases.type, status: cases.status, applicantName: cases.applicantName, statusChangedAt: cases.statusChangedAt })
+		.select({
+			reference: cases.reference,
+			type: cases.type,
+			status: cases.status,
+			applicantName: cases.applicantName,
+			statusChangedAt: cases.statusChangedAt,
+		})
 		.from(cases)
 		.where(and(isNotNull(cases.submittedAt), isNull(cases.deletedAt), inArray(cases.status, [...OPEN_STATUSES]), assignedTo ? eq(cases.assignedTo, assignedTo) : undefined))
 		.orderBy(asc(cases.statusChangedAt), asc(cases.id))

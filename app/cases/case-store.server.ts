@@ -60,19 +60,35 @@ export function canOpenStep(row: Reopenable, definition: ApplicationDef, section
 function validate(definition: ApplicationDef, sectionKey: string, values: unknown, allowIdChecksumFailure = false): SectionAnswers {
 	const section = definition.sections.find((s) => s.key === sectionKey)
 	if (!section) throw new Error(`${definition.type} has no section ${sectionKey}`)
-	const result = sectionSchema(section, { partial: collectionOf(section) !== undefined, allowIdChecksumFailure }).safeParse(values)
+	const result = sectionSchema(section, {
+		partial: collectionOf(section) !== undefined,
+		allowIdChecksumFailure,
+	}).safeParse(values)
 	if (!result.success) throw new InvalidAnswersError(result.error.issues)
 	return result.data as SectionAnswers
 }
 
-function promoted(definition: ApplicationDef, answers: SectionAnswers) {
-	const text = (key: string | undefined) => (key && typeof answers[key] === 'string' ? (answers[key] as string) : '')
-	return {
-		applicantName: text(definition.applicant.name),
-		nationalId: text(definition.applicant.nationalId),
-		mobile: text(definition.applicant.mobile),
-		email: text(definition.applicant.email),
-	}
+/**
+ * The case's identity columns held by one section's answers: the applicant fields of the
+ * definition (`applicant`) that are fields of this section. A person's are all in the first
+ * section; an institution's name and permit number may come after its user's details.
+ */
+export function applicantColumns(definition: ApplicationDef, sectionKey: string, answers: SectionAnswers) {
+	const section = definition.sections.find((candidate) => candidate.key === sectionKey)
+	const own = (key: string | undefined): key is string => key !== undefined && section?.fields.some((field) => field.name === key) === true
+	const text = (key: string) => (typeof answers[key] === 'string' ? (answers[key] as string) : '')
+	const { applicant } = definition
+	const columns: {
+		applicantName?: string
+		nationalId?: string
+		mobile?: string
+		email?: string
+	} = {}
+	if (own(applicant.name)) columns.applicantName = text(applicant.name)
+	if (own(applicant.nationalId)) columns.nationalId = text(applicant.nationalId)
+	if (own(applicant.mobile)) columns.mobile = text(applicant.mobile)
+	if (own(applicant.email)) columns.email = text(applicant.email)
+	return columns
 }
 
 async function hasOpenCase(db: Database, type: string, nationalId: string, exceptId?: string): Promise<boolean> {
@@ -115,8 +131,14 @@ export async function startCase(
 ): Promise<{ row: CaseRow; token: string }> {
 	const firstKey = definition.sections[0]!.key
 	const answers = validate(definition, firstKey, input, override !== undefined)
-	const columns = promoted(definition, answers)
-	if (await hasOpenCase(db, definition.type, columns.nationalId)) throw new DuplicateApplicantError()
+	const columns = {
+		applicantName: '',
+		nationalId: '',
+		mobile: '',
+		email: '',
+		...applicantColumns(definition, firstKey, answers),
+	}
+	if (columns.nationalId && (await hasOpenCase(db, definition.type, columns.nationalId))) throw new DuplicateApplicantError()
 	const token = newResumeToken()
 	for (let attempt = 0; ; attempt++) {
 		try {
@@ -134,9 +156,19 @@ export async function startCase(
 					})
 					.returning()
 				await tx.insert(caseSections).values({ caseId: row!.id, section: firstKey, answers })
-				await tx.insert(caseEvents).values({ caseId: row!.id, kind: 'created', actorId: paperIntake?.actorId ?? override?.actorId, data: { section: firstKey, paper: paperIntake !== undefined } })
+				await tx.insert(caseEvents).values({
+					caseId: row!.id,
+					kind: 'created',
+					actorId: paperIntake?.actorId ?? override?.actorId,
+					data: { section: firstKey, paper: paperIntake !== undefined },
+				})
 				if (override) {
-					await tx.insert(caseEvents).values({ caseId: row!.id, kind: 'internal_note', actorId: override.actorId, note: overrideNote(override.note) })
+					await tx.insert(caseEvents).values({
+						caseId: row!.id,
+						kind: 'internal_note',
+						actorId: override.actorId,
+						note: overrideNote(override.note),
+					})
 				}
 				return row!
 			})
@@ -150,7 +182,10 @@ export async function startCase(
 
 export async function findCaseByToken(db: Database, token: string): Promise<CaseRow | undefined> {
 	if (!isWellFormedToken(token)) return undefined
-	const [row] = await db.select().from(cases).where(eq(cases.resumeTokenHash, hashResumeToken(token)))
+	const [row] = await db
+		.select()
+		.from(cases)
+		.where(eq(cases.resumeTokenHash, hashResumeToken(token)))
 	return row
 }
 
@@ -177,34 +212,43 @@ export async function loadSavedState(db: Database, caseId: string): Promise<Save
 }
 
 /** Saves one section (validated again here: the store never holds answers its definition rejects). */
-export async function saveSection(
-	db: Database,
-	definition: ApplicationDef,
-	row: CaseRow,
-	sectionKey: string,
-	input: unknown,
-	override?: IdChecksumOverride,
-): Promise<SectionAnswers> {
+export async function saveSection(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, input: unknown, override?: IdChecksumOverride): Promise<SectionAnswers> {
 	if (!canEditSection(row, sectionKey)) throw new CaseLockedError()
 	const allowIdChecksumFailure = row.idChecksumOverride || override !== undefined
 	const answers = validate(definition, sectionKey, input, allowIdChecksumFailure)
-	const isFirst = sectionKey === definition.sections[0]!.key
-	const columns = isFirst ? promoted(definition, answers) : undefined
-	if (columns && columns.nationalId !== row.nationalId && (await hasOpenCase(db, definition.type, columns.nationalId, row.id))) {
+	const columns = applicantColumns(definition, sectionKey, answers)
+	if (columns.nationalId !== undefined && columns.nationalId !== row.nationalId && (await hasOpenCase(db, definition.type, columns.nationalId, row.id))) {
 		throw new DuplicateApplicantError()
 	}
 	await db.transaction(async (tx) => {
 		await tx
 			.insert(caseSections)
 			.values({ caseId: row.id, section: sectionKey, answers })
-			.onConflictDoUpdate({ target: [caseSections.caseId, caseSections.section], set: { answers, updatedAt: sql`now()` } })
+			.onConflictDoUpdate({
+				target: [caseSections.caseId, caseSections.section],
+				set: { answers, updatedAt: sql`now()` },
+			})
 		await tx
 			.update(cases)
-			.set({ ...columns, ...(override ? { idChecksumOverride: true } : {}), updatedAt: sql`now()` })
+			.set({
+				...columns,
+				...(override ? { idChecksumOverride: true } : {}),
+				updatedAt: sql`now()`,
+			})
 			.where(eq(cases.id, row.id))
-		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'section_saved', actorId: override?.actorId, data: { section: sectionKey } })
+		await tx.insert(caseEvents).values({
+			caseId: row.id,
+			kind: 'section_saved',
+			actorId: override?.actorId,
+			data: { section: sectionKey },
+		})
 		if (override) {
-			await tx.insert(caseEvents).values({ caseId: row.id, kind: 'internal_note', actorId: override.actorId, note: overrideNote(override.note) })
+			await tx.insert(caseEvents).values({
+				caseId: row.id,
+				kind: 'internal_note',
+				actorId: override.actorId,
+				note: overrideNote(override.note),
+			})
 		}
 	})
 	return answers
@@ -242,8 +286,15 @@ export async function addAttachment(db: Database, definition: ApplicationDef, ro
 		// Checked again under the lock: staff may have changed the case while the file was uploading.
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.id)).for('update')
 		if (!locked || !canEditSlot(locked, definition, file.slot)) throw new CaseLockedError()
-		const [attachment] = await tx.insert(attachments).values({ caseId: row.id, ...file }).returning()
-		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'file_added', data: { slot: file.slot, name: file.originalName } })
+		const [attachment] = await tx
+			.insert(attachments)
+			.values({ caseId: row.id, ...file })
+			.returning()
+		await tx.insert(caseEvents).values({
+			caseId: row.id,
+			kind: 'file_added',
+			data: { slot: file.slot, name: file.originalName },
+		})
 		return attachment!
 	})
 }
@@ -261,7 +312,11 @@ export async function removeAttachment(db: Database, definition: ApplicationDef,
 			.where(and(eq(attachments.id, file.id), eq(attachments.caseId, row.id), isNull(attachments.deletedAt)))
 			.returning()
 		if (removed) {
-			await tx.insert(caseEvents).values({ caseId: row.id, kind: 'file_removed', data: { slot: removed.slot, name: removed.originalName } })
+			await tx.insert(caseEvents).values({
+				caseId: row.id,
+				kind: 'file_removed',
+				data: { slot: removed.slot, name: removed.originalName },
+			})
 		}
 		return removed
 	})
@@ -289,16 +344,31 @@ export async function submitCase(db: Database, definition: ApplicationDef, row: 
 			const [changed] = await tx
 				.select({ id: caseEvents.id })
 				.from(caseEvents)
-				.where(and(eq(caseEvents.caseId, row.id), inArray(caseEvents.kind, ['section_saved', 'file_added', 'file_removed']), sql`${caseEvents.at} >= ${locked.statusChangedAt.toISOString()}::timestamptz`))
+				.where(
+					and(eq(caseEvents.caseId, row.id), inArray(caseEvents.kind, ['section_saved', 'file_added', 'file_removed']), sql`${caseEvents.at} >= ${locked.statusChangedAt.toISOString()}::timestamptz`),
+				)
 				.limit(1)
 			if (!changed) throw new NothingChangedError()
 		}
 		const [updated] = await tx
 			.update(cases)
-			.set({ submittedAt: sql`coalesce(${cases.submittedAt}, now())`, status: 1, statusChangedAt: sql`now()`, reopened: null, updatedAt: sql`now()` })
+			.set({
+				submittedAt: sql`coalesce(${cases.submittedAt}, now())`,
+				status: 1,
+				statusChangedAt: sql`now()`,
+				reopened: null,
+				updatedAt: sql`now()`,
+			})
 			.where(eq(cases.id, row.id))
 			.returning()
-		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'submitted', data: { resubmitted, ...(resubmitted ? { from: locked.status, to: 1 } : {}) } })
+		await tx.insert(caseEvents).values({
+			caseId: row.id,
+			kind: 'submitted',
+			data: {
+				resubmitted,
+				...(resubmitted ? { from: locked.status, to: 1 } : {}),
+			},
+		})
 		return updated!
 	})
 }
@@ -315,11 +385,16 @@ export async function latestApplicantMessage(db: Database, caseId: string): Prom
 }
 
 /** Cases an applicant can see in the lookup: their national ID and mobile together. */
-export async function lookupCases(db: Database, nationalId: string, mobile: string): Promise<CaseRow[]> {
+/**
+ * The cases of one applicant: a person's by national ID and mobile; an association's or
+ * institution's (`types`: the programmes of that kind) by licence or permit number and its
+ * representative's mobile.
+ */
+export async function lookupCases(db: Database, nationalId: string, mobile: string, types?: readonly string[]): Promise<CaseRow[]> {
 	return db
 		.select()
 		.from(cases)
-		.where(and(eq(cases.nationalId, nationalId), eq(cases.mobile, mobile), isNull(cases.deletedAt)))
+		.where(and(eq(cases.nationalId, nationalId), eq(cases.mobile, mobile), isNull(cases.deletedAt), types ? inArray(cases.type, [...types]) : undefined))
 		.orderBy(desc(cases.createdAt))
 }
 
@@ -331,7 +406,10 @@ export async function rotateResumeToken(db: Database, row: CaseRow, deliver: (to
 	const token = newResumeToken()
 	if (!(await deliver(token))) return false
 	await db.transaction(async (tx) => {
-		await tx.update(cases).set({ resumeTokenHash: hashResumeToken(token), updatedAt: sql`now()` }).where(eq(cases.id, row.id))
+		await tx
+			.update(cases)
+			.set({ resumeTokenHash: hashResumeToken(token), updatedAt: sql`now()` })
+			.where(eq(cases.id, row.id))
 		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'link_sent', data: { to: 'email' } })
 	})
 	return true
@@ -343,13 +421,7 @@ type Row = Record<string, unknown> & { _key?: string }
  * Adds or removes one row of a collection (family members) in one transaction that holds the
  * case's row lock, so two requests at once (two tabs, a double tap) cannot overwrite each other.
  */
-async function changeRows(
-	db: Database,
-	definition: ApplicationDef,
-	row: CaseRow,
-	sectionKey: string,
-	change: (rows: Row[]) => Row[],
-): Promise<Row[]> {
+async function changeRows(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, change: (rows: Row[]) => Row[]): Promise<Row[]> {
 	if (!canEditSection(row, sectionKey)) throw new CaseLockedError()
 	const section = definition.sections.find((s) => s.key === sectionKey)
 	const collection = section && collectionOf(section)
@@ -363,13 +435,29 @@ async function changeRows(
 			.where(and(eq(caseSections.caseId, row.id), eq(caseSections.section, sectionKey)))
 		const saved = (current?.answers ?? {}) as SectionAnswers
 		const rows = change(((saved[collection.name] ?? []) as Row[]).slice())
-		const answers = validate(definition, sectionKey, { ...saved, [collection.name]: rows }, locked.idChecksumOverride)
+		// Only the list is checked here: the fields beside it are saved (and checked) by their own form.
+		const result = sectionSchema({ ...section, fields: [collection], rules: [] }, { partial: true, allowIdChecksumFailure: locked.idChecksumOverride }).safeParse({ [collection.name]: rows })
+		if (!result.success) throw new InvalidAnswersError(result.error.issues)
+		const answers = {
+			...saved,
+			[collection.name]: (result.data as SectionAnswers)[collection.name],
+		}
 		await tx
 			.insert(caseSections)
 			.values({ caseId: row.id, section: sectionKey, answers })
-			.onConflictDoUpdate({ target: [caseSections.caseId, caseSections.section], set: { answers, updatedAt: sql`now()` } })
-		await tx.update(cases).set({ updatedAt: sql`now()` }).where(eq(cases.id, row.id))
-		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'section_saved', data: { section: sectionKey } })
+			.onConflictDoUpdate({
+				target: [caseSections.caseId, caseSections.section],
+				set: { answers, updatedAt: sql`now()` },
+			})
+		await tx
+			.update(cases)
+			.set({ updatedAt: sql`now()` })
+			.where(eq(cases.id, row.id))
+		await tx.insert(caseEvents).values({
+			caseId: row.id,
+			kind: 'section_saved',
+			data: { section: sectionKey },
+		})
 		return answers[collection.name] as Row[]
 	})
 }
@@ -383,6 +471,17 @@ export function addRow(db: Database, definition: ApplicationDef, row: CaseRow, s
 		return [...rows, { ...values, _key: randomBytes(8).toString('hex') }]
 	})
 }
+
+/** Replaces the row with this key by new values (checked by the row schema), keeping its key and place. */
+export function changeRow(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, key: string, values: Row): Promise<Row[]> {
+	return changeRows(db, definition, row, sectionKey, (rows) => {
+		if (!rows.some((candidate) => candidate._key === key)) throw new RowGoneError()
+		return rows.map((candidate) => (candidate._key === key ? { ...values, _key: key } : candidate))
+	})
+}
+
+/** The row to change is no longer there (deleted in another tab). */
+export class RowGoneError extends Error {}
 
 /** Removes the row with this key; removing one already gone changes nothing. */
 export function removeRow(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, key: string): Promise<Row[]> {

@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore, type ClipboardEvent, type RefCallback } from 'react'
+import { useEffect, useId, useRef, useState, type ClipboardEvent, type RefCallback } from 'react'
 import { ErrorList } from '#app/components/forms.tsx'
+import { useHydrated } from '#app/utils/use-hydrated.ts'
 
 // A small editor for staff-written rich text. Without JavaScript it is a plain textarea of HTML,
 // so the form still works; either way the server sanitises what is posted (sanitizeRichText).
@@ -28,10 +29,6 @@ const CONTENT_STYLES =
 
 const BUTTON_STYLES =
 	'inline-flex min-h-11 min-w-11 items-center justify-center gap-1 rounded-md border border-stone-300 bg-white px-3 text-sm hover:bg-stone-100 aria-pressed:border-brand-700 aria-pressed:bg-brand-100'
-
-// False on the server and while hydrating, true after: the editor replaces the textarea then.
-const subscribeNever = () => () => {}
-const useHydrated = () => useSyncExternalStore(subscribeNever, () => true, () => false)
 
 const blockName = () => document.queryCommandValue('formatBlock').toLowerCase()
 const isOn = (command: string) => document.queryCommandState(command)
@@ -192,7 +189,17 @@ export function RichTextEditor({ name, label, hint, defaultValue, errors, id: gi
 					<input ref={hiddenRef} type="hidden" name={name} />
 				</>
 			) : (
-				<textarea ref={keepTyped} id={id} name={name} defaultValue={defaultValue} rows={12} dir="rtl" aria-invalid={errorId ? true : undefined} aria-describedby={describedBy} className="field-input mt-1" />
+				<textarea
+					ref={keepTyped}
+					id={id}
+					name={name}
+					defaultValue={defaultValue}
+					rows={12}
+					dir="rtl"
+					aria-invalid={errorId ? true : undefined}
+					aria-describedby={describedBy}
+					className="field-input mt-1"
+				/>
 			)}
 		</div>
 	)

@@ -15,6 +15,7 @@ import {
 	timestamp,
 	uniqueIndex,
 	uuid,
+	type AnyPgColumn,
 } from 'drizzle-orm/pg-core'
 import { userRoles, type UserRole } from '../domain/roles.ts'
 
@@ -143,6 +144,8 @@ export const cases = pgTable(
 		deletedAt: timestamp('deleted_at', { withTimezone: true }),
 		deletedBy: integer('deleted_by').references(() => users.id, { onDelete: 'set null' }),
 		deletedReason: text('deleted_reason'),
+		/** Started by a registered institution from its own area (/account): an association-support request. */
+		accountId: integer('account_id').references((): AnyPgColumn => institutionAccounts.id, { onDelete: 'set null' }),
 		/**
 		 * The name as searched: tashkeel and tatweel dropped, hamza/alef forms, ى/ي and ة/ه folded,
 		 * lower case. The same folding is `foldArabic` in app/cases/arabic-search.ts (tested to agree).
@@ -158,6 +161,7 @@ export const cases = pgTable(
 		index('cases_submitted_idx').on(table.submittedAt),
 		index('cases_waiting_idx').on(table.statusChangedAt),
 		index('cases_assigned_idx').on(table.assignedTo, table.status),
+		index('cases_account_idx').on(table.accountId),
 		index('cases_search_name_trgm').using('gin', sql`${table.searchName} gin_trgm_ops`),
 		// The staff lists count sent, undeleted cases by status and programme on every page (bench:cases).
 		index('cases_list_idx')
@@ -165,6 +169,49 @@ export const cases = pgTable(
 			.where(sql`${table.submittedAt} is not null and ${table.deletedAt} is null`),
 		check('cases_status_range', sql`${table.status} between 1 and 6`),
 	],
+)
+
+/**
+ * A registered institution's own account (docs/product.md#roles): made from its completed
+ * «institution registration» application, signed in at /account/login, never admitted to /admin.
+ * The user name and the e-mail are each unique whatever their letter case.
+ */
+export const institutionAccounts = pgTable(
+	'institution_accounts',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		/** The institution's name. */
+		name: text('name').notNull(),
+		userName: text('user_name').notNull(),
+		/** Stored lower-case. */
+		email: text('email').notNull(),
+		/** +9665XXXXXXXX */
+		mobile: text('mobile').notNull(),
+		passwordHash: text('password_hash').notNull(),
+		/** The registration application the account came from. */
+		registrationCaseId: uuid('registration_case_id').references(() => cases.id, { onDelete: 'set null' }),
+		active: boolean('active').notNull().default(true),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+	},
+	(table) => [
+		uniqueIndex('institution_accounts_user_name_unique').on(sql`lower(${table.userName})`),
+		uniqueIndex('institution_accounts_email_unique').on(sql`lower(${table.email})`),
+	],
+)
+
+/** An institution's sessions, apart from staff's (`sessions`): the cookie holds a random token, the table its SHA-256. */
+export const institutionSessions = pgTable(
+	'institution_sessions',
+	{
+		id: text('id').primaryKey(),
+		accountId: integer('account_id')
+			.notNull()
+			.references(() => institutionAccounts.id, { onDelete: 'cascade' }),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+	},
+	(table) => [index('institution_sessions_account_idx').on(table.accountId), index('institution_sessions_expires_idx').on(table.expiresAt)],
 )
 
 export interface Reopened {

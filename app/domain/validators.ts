@@ -241,3 +241,20 @@ export function emailField<Required extends boolean = false>({
 		isValidEmail(value) ? { ok: true, value: value.trim().toLowerCase() } : { ok: false, message: emailMessages.invalid },
 	)
 }
+
+const licenceMessages = {
+	empty: 'الرجاء كتابة رقم الترخيص',
+	invalid: 'رقم الترخيص أرقام فقط، حتى 20 رقماً',
+} as const
+
+/** An association's licence or an institution's permit number: Western digits, 1 to 20 (spaces and dashes dropped). */
+export function normaliseLicenceNumber(input: string): string {
+	return toWesternDigits(input).replace(/[\s-]/g, '')
+}
+
+export function licenceNumberField<Required extends boolean = true>({ required = true as Required }: FieldOptions<Required> = {}): FieldSchema<Required> {
+	return textField(required, licenceMessages.empty, (value) => {
+		const digits = normaliseLicenceNumber(value)
+		return /^\d{1,20}$/.test(digits) ? { ok: true, value: digits } : { ok: false, message: licenceMessages.invalid }
+	})
+}

@@ -21,13 +21,28 @@ interface FieldBase {
 	 * masculine when absent («تاريخ الميلاد لا يمكن أن يكون بعد اليوم»).
 	 */
 	gender?: 'f'
+	/** Asked only when an earlier answer of the same section (or row) says so; see `Condition`. */
+	when?: Condition
 }
 
-/** Text with a Saudi format rule: the validators in app/domain/validators.ts. */
-export type TextFormat = 'nationalId' | 'mobile' | 'iban' | 'email'
+/**
+ * When a field is asked: an earlier answer is one of `is`, or (`given`) was or was
+ * not answered. Evaluated the same in the browser (the field appears and disappears) and on the
+ * server, which drops the answer when the condition does not hold (app/forms/conditions.ts).
+ */
+export type Condition = { field: string; is: readonly string[] } | { field: string; given: boolean }
+
+/** Text with a Saudi format rule: the validators in app/domain/validators.ts ('licence': an association's licence or an institution's permit number). */
+export type TextFormat = 'nationalId' | 'mobile' | 'iban' | 'email' | 'licence'
 
 export type FieldDef =
-	| (FieldBase & { kind: 'text'; format?: TextFormat; maxLength?: number; default?: string; autoComplete?: string })
+	| (FieldBase & {
+			kind: 'text'
+			format?: TextFormat
+			maxLength?: number
+			default?: string
+			autoComplete?: string
+	  })
 	| (FieldBase & { kind: 'textarea'; maxLength?: number })
 	| (FieldBase & { kind: 'number'; min?: number; max?: number })
 	| (FieldBase & { kind: 'money' })
@@ -37,8 +52,22 @@ export type FieldDef =
 			past?: boolean
 	  })
 	| (FieldBase & ChoiceDef)
+	| (FieldBase & {
+			kind: 'age'
+			/** The birth-date field of the same section: with it given, the age is worked out from it and not asked. */
+			birthDate: string
+	  })
+	| (FieldBase & {
+			kind: 'newPassword'
+			/** The confirmation input's label («تأكيد كلمة المرور»); its value is never stored. */
+			confirmLabel: string
+	  })
 	| (FieldBase & { kind: 'checkbox' })
-	| (FieldBase & { kind: 'checkboxes'; options: readonly Option[]; other?: { label: string } })
+	| (FieldBase & {
+			kind: 'checkboxes'
+			options: readonly Option[]
+			other?: { label: string }
+	  })
 	| (FieldBase & {
 			kind: 'group'
 			/** The fields of one row. */
@@ -51,7 +80,19 @@ export type FieldDef =
 			emptyText: string
 			/** A row as counted in messages («الرجاء إضافة 3 معرّفين»): app/utils/arabic-count.ts. */
 			counted: CountedNoun
+			/** Sums shown under the rows (a budget's prices, percentages and amounts): app/forms/totals.ts. */
+			totals?: readonly GroupTotal[]
 	  })
+
+/** A column of a repeatable group summed under its rows. */
+export interface GroupTotal {
+	/** A money or number field of the row. */
+	field: string
+	label: string
+	/** What the sum should be (100 for percentages); otherwise a warning is shown, not an error. */
+	expected?: number
+	warning?: string
+}
 
 /**
  * A select or radio group. Only a required choice may start on a default (the old system's
@@ -71,6 +112,8 @@ type ChoiceDef = {
 
 /** Fields a repeatable row may hold (no nested groups). */
 export type RowFieldDef = Exclude<FieldDef, { kind: 'group' }>
+
+export type GroupDef = Extract<FieldDef, { kind: 'group' }>
 
 /** What a file slot takes, judged by the bytes: PDF documents, or photos (re-encoded, app/cases/attachment-upload.server.ts). */
 export type FileKind = 'pdf' | 'photo'
@@ -132,17 +175,39 @@ export interface ApplicationDef {
 	 * association's licence number), the mobile, the e-mail, and the answers the staff lists show
 	 * (a person's nationality, an association's specialty).
 	 */
-	applicant: { name: string; nationalId: string; mobile: string; email?: string; nationality?: string; specialty?: string }
+	applicant: {
+		name: string
+		nationalId: string
+		mobile: string
+		email?: string
+		nationality?: string
+		specialty?: string
+	}
+	/**
+	 * Sending the application opens an institution account (/account): its user name, e-mail,
+	 * mobile and password are fields of `section` (checked there, as typed, for a name already
+	 * taken); its name may be a field of any section (app/accounts/institution-accounts.server.ts).
+	 */
+	createsAccount?: { section: string; name: string; userName: string; email: string; mobile: string; password: string }
 	/** Acknowledgement the applicant ticks before submitting. */
 	acknowledgement: string
 	/** «ماذا بعد؟» on the page shown once the application is sent: what happens next, in order. */
 	afterSubmit: readonly string[]
 }
 
-/** A collection section: one repeatable group edited row by row (add, list, delete). */
-export function collectionOf(section: SectionDef): Extract<FieldDef, { kind: 'group' }> | undefined {
-	const [only] = section.fields
-	return section.fields.length === 1 && only?.kind === 'group' && only.min !== only.max ? only : undefined
+/**
+ * A section's list that grows row by row (GOV.UK «add another»: add, change, delete), beside the
+ * section's other fields: its one group whose size is not fixed.
+ */
+export function collectionOf(section: SectionDef): GroupDef | undefined {
+	const groups = section.fields.filter((field): field is GroupDef => field.kind === 'group' && field.min !== field.max)
+	return groups.length === 1 ? groups[0] : undefined
+}
+
+/** A section's fields other than its growing list: what its own form posts. */
+export function fieldsBesideCollection(section: SectionDef): readonly FieldDef[] {
+	const collection = collectionOf(section)
+	return collection ? section.fields.filter((field) => field !== collection) : section.fields
 }
 
 /** Whether an answer holds something: not missing, blank or an empty list. */

@@ -1,6 +1,8 @@
-import { formatDate, formatMoney, formatNumber, formatSaudiMobile } from '#app/utils/format.ts'
+import { formatDate, formatMoney, formatNumber, formatSaudiMobile, todayInRiyadh } from '#app/utils/format.ts'
 import { isOrphanChoice, type ApplicationDef, type FieldDef, type RowFieldDef, type SectionDef } from './definition.ts'
+import { ageOn, isAsked } from './conditions.ts'
 import type { SectionAnswers } from './schema.ts'
+import { groupTotals, type TotalLine } from './totals.ts'
 
 // Answers in words: the check-your-answers page, the staff case view, the printable report and
 // the export columns all read a case through these.
@@ -15,6 +17,8 @@ export interface AnswerGroup {
 	label: string
 	itemLabel: string
 	rows: AnswerLine[][]
+	/** The group's sums under its rows (a budget), each with its warning when it is off. */
+	totals: TotalLine[]
 }
 
 export type Described = { kind: 'line'; line: AnswerLine } | { kind: 'group'; group: AnswerGroup }
@@ -28,7 +32,10 @@ export function describeValue(field: RowFieldDef, answers: Record<string, unknow
 		case 'money':
 			return formatMoney(Number(value))
 		case 'number':
+		case 'age':
 			return formatNumber(Number(value))
+		case 'newPassword':
+			return ''
 		case 'date':
 			return formatDate(`${String(value)}T12:00:00Z`)
 		case 'select':
@@ -49,18 +56,40 @@ export function describeValue(field: RowFieldDef, answers: Record<string, unknow
 	}
 }
 
+/** Whether a field is shown with the answers: not a password, and asked (its `when` holds). */
+const shown = (field: FieldDef, answers: Record<string, unknown>) => field.kind !== 'newPassword' && isAsked(field, answers)
+
 function describeField(field: FieldDef, answers: SectionAnswers): Described {
 	if (field.kind === 'group') {
-		const rows = ((answers[field.name] ?? []) as Record<string, unknown>[]).map((row) =>
-			field.fields.map((sub) => ({ label: sub.label, value: describeValue(sub, row) })),
+		const stored = (answers[field.name] ?? []) as Record<string, unknown>[]
+		// Every row has every column (a table's), a question not asked simply blank: its answer was dropped.
+		const rows = stored.map((row) =>
+			field.fields.map((sub) => ({
+				label: sub.label,
+				value: describeValue(sub, row),
+			})),
 		)
-		return { kind: 'group', group: { label: field.label, itemLabel: field.itemLabel, rows } }
+		return {
+			kind: 'group',
+			group: {
+				label: field.label,
+				itemLabel: field.itemLabel,
+				rows,
+				totals: groupTotals(field, stored),
+			},
+		}
+	}
+	if (field.kind === 'age' && typeof answers[field.birthDate] === 'string' && answers[field.birthDate]) {
+		// Worked out from the birth date on the day it is read, so it is never stale.
+		return { kind: 'line', line: { label: field.label, value: formatNumber(ageOn(answers[field.birthDate] as string, todayInRiyadh())) } }
 	}
 	return { kind: 'line', line: { label: field.label, value: describeValue(field, answers) } }
 }
 
 export function describeSection(section: SectionDef, answers: SectionAnswers | undefined): Described[] {
-	return section.fields.map((field) => describeField(field, answers ?? {}))
+	const values = answers ?? {}
+	// An age is shown whether it was asked or is worked out from the birth date.
+	return section.fields.filter((field) => shown(field, values) || field.kind === 'age').map((field) => describeField(field, values))
 }
 
 /** Flat export columns (header, value) for one case: groups become «label 1 - sub-label». */

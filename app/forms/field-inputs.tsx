@@ -1,6 +1,8 @@
 import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react'
 import { ChoiceGroup, Field, SelectField, TextareaField, type SummaryItem } from '#app/components/forms.tsx'
 import { todayInRiyadh } from '#app/utils/format.ts'
+import { useHydrated } from '#app/utils/use-hydrated.ts'
+import { isAsked } from './conditions.ts'
 import type { FieldDef, RowFieldDef } from './definition.ts'
 
 // Renders a definition's fields with Conform's metadata: labels, hints, errors and ARIA wiring
@@ -13,7 +15,11 @@ export type Fieldset = Record<string, Meta>
 type ListMeta = FieldMetadata<Record<string, unknown>[], Record<string, unknown>, string[]>
 const rowsOf = (meta: Meta) => (meta as unknown as ListMeta).getFieldList()
 
-const numeric = { inputMode: 'decimal' as const, dir: 'ltr' as const, autoComplete: 'off' }
+const numeric = {
+	inputMode: 'decimal' as const,
+	dir: 'ltr' as const,
+	autoComplete: 'off',
+}
 
 export function FieldInput({ field, meta, fieldset }: { field: RowFieldDef; meta: Meta; fieldset: Fieldset }) {
 	const errors = meta.errors
@@ -29,7 +35,7 @@ export function FieldInput({ field, meta, fieldset }: { field: RowFieldDef; meta
 					inputProps={{
 						...getInputProps(meta, { type }),
 						...(ltr ? { dir: 'ltr' } : {}),
-						...(field.format === 'nationalId' || field.format === 'mobile' ? { inputMode: 'numeric' } : {}),
+						...(field.format === 'nationalId' || field.format === 'mobile' || field.format === 'licence' ? { inputMode: 'numeric' } : {}),
 						autoComplete: field.autoComplete ?? 'off',
 						spellCheck: ltr ? false : undefined,
 					}}
@@ -39,12 +45,77 @@ export function FieldInput({ field, meta, fieldset }: { field: RowFieldDef; meta
 		case 'money':
 			return <Field label={`${field.label} (ريال)`} hint={field.hint} errors={errors} inputProps={{ ...getInputProps(meta, { type: 'text' }), ...numeric }} />
 		case 'number':
-			return <Field label={field.label} hint={field.hint} errors={errors} inputProps={{ ...getInputProps(meta, { type: 'text' }), ...numeric, inputMode: 'numeric' }} />
+		case 'age':
+			return (
+				<Field
+					label={field.label}
+					hint={field.hint}
+					errors={errors}
+					inputProps={{
+						...getInputProps(meta, { type: 'text' }),
+						...numeric,
+						inputMode: 'numeric',
+					}}
+				/>
+			)
+		case 'newPassword': {
+			// Never filled from what was saved: only a hash is kept, and a blank keeps it (schema.ts).
+			const confirm = fieldset[`${field.name}Confirm`]
+			const passwordProps = {
+				dir: 'ltr' as const,
+				autoComplete: 'new-password',
+				spellCheck: false,
+				defaultValue: undefined,
+			}
+			return (
+				<div className="space-y-6">
+					<Field
+						label={field.label}
+						hint={field.hint}
+						errors={errors}
+						inputProps={{
+							...getInputProps(meta, { type: 'password' }),
+							...passwordProps,
+						}}
+					/>
+					{confirm ? (
+						<Field
+							label={field.confirmLabel}
+							errors={confirm.errors}
+							inputProps={{
+								...getInputProps(confirm, { type: 'password' }),
+								...passwordProps,
+							}}
+						/>
+					) : null}
+				</div>
+			)
+		}
 		case 'date':
 			// The picker stops at today for a date of the past; the schema is what refuses a later one.
-			return <Field label={field.label} hint={field.hint} errors={errors} inputProps={{ ...getInputProps(meta, { type: 'date' }), max: field.past ? todayInRiyadh() : undefined }} />
+			return (
+				<Field
+					label={field.label}
+					hint={field.hint}
+					errors={errors}
+					inputProps={{
+						...getInputProps(meta, { type: 'date' }),
+						max: field.past ? todayInRiyadh() : undefined,
+					}}
+				/>
+			)
 		case 'textarea':
-			return <TextareaField label={field.label} hint={field.hint} errors={errors} textareaProps={{ ...getTextareaProps(meta), maxLength: field.maxLength }} />
+			return (
+				<TextareaField
+					label={field.label}
+					hint={field.hint}
+					errors={errors}
+					textareaProps={{
+						...getTextareaProps(meta),
+						maxLength: field.maxLength,
+					}}
+				/>
+			)
 		case 'select': {
 			// Only a required select may start on a default (definition.ts); every other one starts on «اختر».
 			const options = field.default === undefined ? [{ value: '', label: 'اختر' }, ...field.options] : field.options
@@ -58,7 +129,10 @@ export function FieldInput({ field, meta, fieldset }: { field: RowFieldDef; meta
 					errors={errors}
 					errorId={meta.errorId}
 					inline
-					choices={getCollectionProps(meta, { type: 'radio', options: field.options.map((o) => o.value) }).map((props, index) => ({
+					choices={getCollectionProps(meta, {
+						type: 'radio',
+						options: field.options.map((o) => o.value),
+					}).map((props, index) => ({
 						props,
 						label: field.options[index]!.label,
 					}))}
@@ -81,23 +155,41 @@ export function FieldInput({ field, meta, fieldset }: { field: RowFieldDef; meta
 					hint={field.hint}
 					errors={errors}
 					errorId={meta.errorId}
-					choices={getCollectionProps(meta, { type: 'checkbox', options: values }).map((props, index) => ({ props, label: labels[index]! }))}
+					choices={getCollectionProps(meta, {
+						type: 'checkbox',
+						options: values,
+					}).map((props, index) => ({ props, label: labels[index]! }))}
 				>
-					{field.other && other ? (
-						<Field className="mt-3 ms-8" label={`${field.other.label}: اذكرها`} errors={other.errors} inputProps={getInputProps(other, { type: 'text' })} />
-					) : null}
+					{field.other && other ? <Field className="mt-3 ms-8" label={`${field.other.label}: اذكرها`} errors={other.errors} inputProps={getInputProps(other, { type: 'text' })} /> : null}
 				</ChoiceGroup>
 			)
 		}
 	}
 }
 
+/**
+ * The current answers of a form, for the fields' conditions (`when`). Before hydration (and with
+ * JavaScript off) every field is shown, each hint saying when it applies, and the server drops an
+ * answer whose condition does not hold; once React runs, a field appears and disappears as the
+ * applicant answers.
+ */
+function useAsked(fieldset: Fieldset): (field: FieldDef) => boolean {
+	const hydrated = useHydrated()
+	return (field) => {
+		if (!hydrated) return true
+		const values = new Proxy({}, { get: (_, name: string) => fieldset[name]?.value }) as Record<string, unknown>
+		return isAsked(field, values)
+	}
+}
+
 /** A section's fields; groups of fixed size are shown as that many numbered fieldsets. */
 export function SectionInputs({ fields, fieldset }: { fields: readonly FieldDef[]; fieldset: Fieldset }) {
+	const asked = useAsked(fieldset)
 	return (
 		<div className="space-y-6">
 			{fields.map((field) => {
 				const meta = fieldset[field.name]!
+				if (!asked(field)) return null
 				if (field.kind !== 'group') return <FieldInput key={field.name} field={field} meta={meta} fieldset={fieldset} />
 				return (
 					<div key={field.name} className="space-y-6">
@@ -114,9 +206,7 @@ export function SectionInputs({ fields, fieldset }: { fields: readonly FieldDef[
 									<legend className="px-2 text-lg font-bold text-brand-900">
 										{field.itemLabel} {index + 1}
 									</legend>
-									{field.fields.map((sub) => (
-										<FieldInput key={sub.name} field={sub} meta={rowFieldset[sub.name]!} fieldset={rowFieldset} />
-									))}
+									<SectionInputs fields={field.fields} fieldset={rowFieldset} />
 								</fieldset>
 							)
 						})}
@@ -129,9 +219,10 @@ export function SectionInputs({ fields, fieldset }: { fields: readonly FieldDef[
 
 /** The error summary's lines, in the order of the fields, each linking to its input. */
 export function summaryItems(fields: readonly FieldDef[], fieldset: Fieldset, formErrors?: string[]): SummaryItem[] {
-	const items: SummaryItem[] = (formErrors ?? []).map((message) => ({ message }))
-	const targetOf = (field: RowFieldDef, meta: Meta) =>
-		field.kind === 'radio' || field.kind === 'checkboxes' ? `${meta.id}-${field.options[0]!.value}` : meta.id
+	const items: SummaryItem[] = (formErrors ?? []).map((message) => ({
+		message,
+	}))
+	const targetOf = (field: RowFieldDef, meta: Meta) => (field.kind === 'radio' || field.kind === 'checkboxes' ? `${meta.id}-${field.options[0]!.value}` : meta.id)
 	const add = (field: RowFieldDef, meta: Meta, set: Fieldset) => {
 		for (const message of meta.errors ?? []) items.push({ fieldId: targetOf(field, meta), message })
 		if (field.kind === 'checkboxes' && field.other) {
@@ -143,6 +234,10 @@ export function summaryItems(fields: readonly FieldDef[], fieldset: Fieldset, fo
 		const meta = fieldset[field.name]!
 		if (field.kind !== 'group') {
 			add(field, meta, fieldset)
+			if (field.kind === 'newPassword') {
+				const confirm = fieldset[`${field.name}Confirm`]
+				for (const message of confirm?.errors ?? []) items.push({ fieldId: confirm!.id, message })
+			}
 			continue
 		}
 		for (const message of meta.errors ?? []) items.push({ message })
@@ -150,7 +245,11 @@ export function summaryItems(fields: readonly FieldDef[], fieldset: Fieldset, fo
 			const rowFieldset = row.getFieldset() as Fieldset
 			for (const sub of field.fields) {
 				const subMeta = rowFieldset[sub.name]!
-				for (const message of subMeta.errors ?? []) items.push({ fieldId: targetOf(sub, subMeta), message: `${field.itemLabel} ${index + 1}: ${message}` })
+				for (const message of subMeta.errors ?? [])
+					items.push({
+						fieldId: targetOf(sub, subMeta),
+						message: `${field.itemLabel} ${index + 1}: ${message}`,
+					})
 			}
 		})
 	}

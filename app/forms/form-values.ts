@@ -5,6 +5,8 @@ import type { SectionAnswers } from './schema.ts'
 // Stored answers are normalised (numbers, +966 mobiles); forms show what people type.
 
 function toFormValue(field: FieldDef, value: unknown): unknown {
+	// Only a password's hash is kept, and it never goes back to the browser.
+	if (field.kind === 'newPassword') return undefined
 	if (value === undefined || value === null) {
 		return 'default' in field ? field.default : undefined
 	}
@@ -37,7 +39,7 @@ export function formDefaults(section: SectionDef, saved: SectionAnswers | undefi
 	return values
 }
 
-/** The defaults of one new row of a group. */
-export function rowDefaults(fields: readonly FieldDef[]): Record<string, unknown> {
-	return rowValues(fields, undefined)
+/** The values one row's form starts with: a saved row being changed, else a new row's defaults. */
+export function rowDefaults(fields: readonly FieldDef[], saved?: Record<string, unknown>): Record<string, unknown> {
+	return rowValues(fields, saved)
 }

@@ -11,7 +11,13 @@ import { formatFileSize, formatNumber } from '#app/utils/format.ts'
 // none of them takes a label or a number.
 
 /** «حرف» as the subject of «… على الأكثر» (nominative, hence the dual «حرفان»). */
-export const characters: CountedNoun = { one: 'حرف واحد', two: 'حرفان', few: 'أحرف', many: 'حرفاً', other: 'حرف' }
+export const characters: CountedNoun = {
+	one: 'حرف واحد',
+	two: 'حرفان',
+	few: 'أحرف',
+	many: 'حرفاً',
+	other: 'حرف',
+}
 
 /** A label without its «(اختياري)», for messages that quote it inside a sentence. */
 const bare = (label: string) => label.replace(/\s*\(اختياري\)$/, '')
@@ -65,11 +71,17 @@ interface CountedGroup {
  * Too few rows: «الرجاء إضافة فرد واحد على الأقل» for a list that grows row by row, «الرجاء إضافة
  * 3 معرّفين» for a group of fixed size.
  */
-export const tooFewRows = ({ min, max, counted }: CountedGroup) =>
-	min === max ? `الرجاء إضافة ${countOf(min, counted)}` : `الرجاء إضافة ${countOf(min, counted)} على الأقل`
+export const tooFewRows = ({ min, max, counted }: CountedGroup) => (min === max ? `الرجاء إضافة ${countOf(min, counted)}` : `الرجاء إضافة ${countOf(min, counted)} على الأقل`)
 
 /** Too many rows: «لا يمكن إضافة أكثر من 20 فرداً». */
 export const tooManyRows = ({ max, counted }: CountedGroup) => `لا يمكن إضافة أكثر من ${countOf(max, counted)}`
 
 /** Staff delete a row the list cannot spare: «لا يمكن الحذف: يجب ألا تقل القائمة عن فرد واحد». */
 export const tooFewToRemove = ({ min, counted }: CountedGroup) => `لا يمكن الحذف: يجب ألا تقل القائمة عن ${countOf(min, counted)}`
+
+/** A new password shorter than the rule: «كلمة المرور يجب ألا تقل عن 12 حرفاً». */
+export const passwordTooShort = (min: number) => `كلمة المرور يجب ألا تقل عن ${countOf(min, { ...characters, two: 'حرفين' })}`
+
+export const passwordTooWeak = 'كلمة المرور يجب أن تحتوي على حرف كبير وحرف صغير ورقم (بالإنجليزية)'
+
+export const passwordsDiffer = 'كلمتا المرور غير متطابقتين'

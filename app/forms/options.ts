@@ -285,3 +285,39 @@ export const otherProviders = options([
 	['rehabilitation', 'مركز التأهيل الشامل'],
 	['social_insurance', 'الضمان الاجتماعي'],
 ])
+
+// Association support (docs/product.md#association-support), health-association support type
+// (docs/product.md#health-association-support-type) and institution registration
+// (docs/product.md#institution-registration).
+
+/** An association's field of work, as licensed by the Ministry of Human Resources (1-1 of association support). */
+export const associationSpecialties = options([
+	['social', 'اجتماعية'],
+	['health', 'صحية'],
+	['educational', 'تعليمية'],
+	['quran', 'تحفيظ القرآن الكريم'],
+	['orphans', 'رعاية الأيتام'],
+	['disabled', 'رعاية الأشخاص ذوي الإعاقة'],
+	['elderly', 'رعاية كبار السن'],
+	['youth', 'شبابية'],
+	['environmental', 'بيئية'],
+	['other', 'أخرى'],
+])
+
+/** The support a health association asks for: the old system's field names as values. */
+export const healthSupportTypes = options([
+	['logistical_Support', 'الدعم اللوجستي'],
+	['Strategic_Partnerships', 'الشراكات الاستراتيجية'],
+	['Training_Qualification', 'التدريب والتأهيل'],
+	['Direct_Services', 'الخدمات المباشرة'],
+	['Media_Support', 'الدعم الإعلامي'],
+	['Incentive_Awards', 'الجوائز التحفيزية'],
+	['Awareness_Resources', 'الموارد التوعوية'],
+])
+
+/** A registering institution's type: the old system's ids as values. */
+export const institutionTypes = options([
+	['1', 'تعليمية'],
+	['2', 'كفالة'],
+	['3', 'حفر آبار'],
+])

@@ -1,4 +1,5 @@
 import { isGiven, type ApplicationDef, type FieldDef, type RowFieldDef, type SectionDef } from './definition.ts'
+import { conditionHolds, conditionOf } from './conditions.ts'
 import { nationalIdWithCheckDigit, saudiIbanFromBban } from '#app/domain/validators.ts'
 import { sectionSchema } from './schema.ts'
 
@@ -17,7 +18,7 @@ export interface SampleOptions {
 	variant?: SampleVariant
 }
 
-/** Answers by section key; a section left out is one whose `when` condition is not met. */
+/** Answers by section key. */
 export type SampleAnswers = Record<string, Record<string, unknown>>
 
 export interface SampleFile {
@@ -72,8 +73,9 @@ function clip(text: string, maxLength: number): string {
 	return text.length <= maxLength ? text : text.slice(0, maxLength).trim()
 }
 
-/** A person's name where the field asks for one (its autocomplete or label says so), else a place or a phrase. */
+/** A user name (autocomplete «username»), a person's name where the field asks for one (its autocomplete or label says so), else a place or a phrase. */
 function plainText(field: { label: string; autoComplete?: string; maxLength?: number }, random: Random): string {
+	if (field.autoComplete === 'username') return `user${random.digits(6)}`
 	const isName = field.autoComplete?.includes('name') || field.label.includes('اسم')
 	const text = isName ? `${random.pick(givenNames)} ${random.pick(givenNames)} ${random.pick(familyNames)}` : random.pick(words)
 	return clip(text, field.maxLength ?? 200)
@@ -82,40 +84,6 @@ function plainText(field: { label: string; autoComplete?: string; maxLength?: nu
 function isoDate(random: Random): string {
 	// A fixed span well before today, so the answers do not change from day to day.
 	return `${random.int(1950, 2015)}-${String(random.int(1, 12)).padStart(2, '0')}-${String(random.int(1, 28)).padStart(2, '0')}`
-}
-
-// ─── Conditions (`when`) ────────────────────────────────────────────────────────────────────────
-
-type Lookup = (name: string) => unknown
-
-/**
- * Whether a field's or section's `when` condition holds. Definitions may gain one ({ field, … });
- * read without knowing its exact shape: `equals`/`is`/`value`, `in`/`oneOf`/`anyOf`, `notEquals`/`not`,
- * and with no comparison, «the field is answered». No `when`: always.
- */
-export function whenHolds(item: unknown, lookup: Lookup): boolean {
-	const when = (item as { when?: unknown }).when
-	if (when === undefined || when === null) return true
-	if (typeof when !== 'object' || typeof (when as { field?: unknown }).field !== 'string') return true
-	const condition = when as Record<string, unknown> & { field: string }
-	const value = lookup(condition.field)
-	const values = Array.isArray(value) ? (value as unknown[]) : [value]
-	const matches = (wanted: unknown) => values.some((candidate) => candidate === wanted || (candidate !== undefined && String(candidate) === String(wanted)))
-	for (const key of ['equals', 'is', 'value', 'eq']) if (key in condition) return matches(condition[key])
-	for (const key of ['in', 'oneOf', 'anyOf', 'includes']) {
-		if (key in condition) {
-			const wanted = condition[key]
-			return Array.isArray(wanted) ? wanted.some(matches) : matches(wanted)
-		}
-	}
-	for (const key of ['notEquals', 'not', 'ne']) if (key in condition) return !matches(condition[key])
-	for (const key of ['notIn', 'noneOf']) {
-		if (key in condition) {
-			const wanted = condition[key]
-			return !(Array.isArray(wanted) ? wanted.some(matches) : matches(wanted))
-		}
-	}
-	return isGiven(value) && value !== false
 }
 
 // ─── Values ─────────────────────────────────────────────────────────────────────────────────────
@@ -132,19 +100,29 @@ function fieldValue(field: RowFieldDef, random: Random, variant: SampleVariant, 
 		case 'text': {
 			switch (field.format) {
 				case 'nationalId':
-					return { [field.name]: nationalIdWithCheckDigit(`${random.next() < 0.8 ? 1 : 2}${random.digits(8)}`) }
+					return {
+						[field.name]: nationalIdWithCheckDigit(`${random.next() < 0.8 ? 1 : 2}${random.digits(8)}`),
+					}
 				case 'mobile':
 					return { [field.name]: `05${random.digits(8)}` }
 				case 'iban':
-					return { [field.name]: saudiIbanFromBban(`${random.int(10, 99)}${random.digits(18)}`) }
+					return {
+						[field.name]: saudiIbanFromBban(`${random.int(10, 99)}${random.digits(18)}`),
+					}
+				case 'licence':
+					return { [field.name]: random.digits(random.int(4, 10)).replace(/^0/, '1') }
 				case 'email':
-					return { [field.name]: `applicant${counter.next++}.${random.digits(6)}@example.com` }
+					return {
+						[field.name]: `applicant${counter.next++}.${random.digits(6)}@example.com`,
+					}
 				default:
 					return { [field.name]: plainText(field, random) }
 			}
 		}
 		case 'textarea':
-			return { [field.name]: clip(`${random.pick(sentences)} ${random.pick(sentences)}`, field.maxLength ?? 2000) }
+			return {
+				[field.name]: clip(`${random.pick(sentences)} ${random.pick(sentences)}`, field.maxLength ?? 2000),
+			}
 		case 'number': {
 			const min = field.min ?? 0
 			const max = Math.min(field.max ?? 1_000_000, min + 100)
@@ -152,7 +130,9 @@ function fieldValue(field: RowFieldDef, random: Random, variant: SampleVariant, 
 		}
 		case 'money': {
 			const whole = random.int(0, 20_000)
-			return { [field.name]: random.next() < 0.3 ? `${whole}.${random.digits(2)}` : String(whole) }
+			return {
+				[field.name]: random.next() < 0.3 ? `${whole}.${random.digits(2)}` : String(whole),
+			}
 		}
 		case 'date':
 			return { [field.name]: isoDate(random) }
@@ -161,6 +141,12 @@ function fieldValue(field: RowFieldDef, random: Random, variant: SampleVariant, 
 			return { [field.name]: choiceValue(field, random, variant) }
 		case 'checkbox':
 			return { [field.name]: true }
+		case 'age':
+			return { [field.name]: String(random.int(18, 90)) }
+		case 'newPassword': {
+			const password = `Ataa${random.digits(6)}Pass`
+			return { [field.name]: password, [`${field.name}Confirm`]: password }
+		}
 		case 'checkboxes': {
 			const count = random.int(1, Math.min(3, field.options.length))
 			const chosen = [...field.options]
@@ -170,7 +156,11 @@ function fieldValue(field: RowFieldDef, random: Random, variant: SampleVariant, 
 				.map(({ option }) => option.value)
 			// Options in the order the form lists them, as the browser posts them.
 			const values = field.options.map((option) => option.value).filter((value) => chosen.includes(value))
-			if (field.other && variant === 'full') return { [field.name]: [...values, 'other'], [`${field.name}Other`]: clip(random.pick(words), 300) }
+			if (field.other && variant === 'full')
+				return {
+					[field.name]: [...values, 'other'],
+					[`${field.name}Other`]: clip(random.pick(words), 300),
+				}
 			return { [field.name]: values }
 		}
 	}
@@ -187,9 +177,8 @@ function wanted(field: FieldDef, variant: SampleVariant): boolean {
  * The answers of one object (a section or a group's row). Fields are drawn in order so that a
  * `when` can look at earlier ones; an `onlyWith` choice and its partner are both given or both left out.
  */
-function objectValues(fields: readonly FieldDef[], random: Random, variant: SampleVariant, counter: { next: number }, outer: Lookup): Record<string, unknown> {
+function objectValues(fields: readonly FieldDef[], random: Random, variant: SampleVariant, counter: { next: number }): Record<string, unknown> {
 	const values: Record<string, unknown> = {}
-	const lookup: Lookup = (name) => (name in values ? values[name] : outer(name))
 	const paired = new Map<string, string>()
 	for (const field of fields) {
 		if ((field.kind === 'select' || field.kind === 'radio') && field.onlyWith !== undefined) {
@@ -200,10 +189,11 @@ function objectValues(fields: readonly FieldDef[], random: Random, variant: Samp
 	const chosen = new Set(fields.filter((field) => wanted(field, variant)).map((field) => field.name))
 	for (const [name, partner] of paired) if (chosen.has(partner)) chosen.add(name)
 	for (const field of fields) {
-		if (!chosen.has(field.name) || !whenHolds(field, lookup)) continue
+		const condition = conditionOf(field)
+		if (!chosen.has(field.name) || (condition && !conditionHolds(condition, values))) continue
 		if (field.kind === 'group') {
 			const count = variant === 'minimal' ? field.min : Math.min(field.max, field.min + 2)
-			values[field.name] = Array.from({ length: count }, () => objectValues(field.fields, random, variant, counter, lookup))
+			values[field.name] = Array.from({ length: count }, () => objectValues(field.fields, random, variant, counter))
 		} else {
 			Object.assign(values, fieldValue(field, random, variant, counter))
 		}
@@ -217,34 +207,25 @@ function objectValues(fields: readonly FieldDef[], random: Random, variant: Samp
 
 /**
  * Valid answers to every section of `definition` (each parses with its `sectionSchema`). A section
- * with rules of its own is drawn again until they accept it; one whose `when` is not met is left out.
+ * with rules of its own is drawn again until they accept it.
  */
 export function sampleAnswers(definition: ApplicationDef, options: SampleOptions = {}): SampleAnswers {
 	const random = prng(options.seed ?? 1)
 	const variant = options.variant ?? 'full'
 	const counter = { next: 1 }
 	const answers: SampleAnswers = {}
-	const earlier: Lookup = (name) => {
-		// The latest earlier section that answered it.
-		for (const section of [...definition.sections].reverse()) {
-			const values = answers[section.key]
-			if (values && name in values) return values[name]
-		}
-		return undefined
-	}
 	for (const section of definition.sections) {
-		if (!whenHolds(section, earlier)) continue
-		answers[section.key] = sectionValues(section, random, variant, counter, earlier)
+		answers[section.key] = sectionValues(section, random, variant, counter)
 	}
 	return answers
 }
 
-function sectionValues(section: SectionDef, random: Random, variant: SampleVariant, counter: { next: number }, earlier: Lookup): Record<string, unknown> {
-	let values = objectValues(section.fields, random, variant, counter, earlier)
+function sectionValues(section: SectionDef, random: Random, variant: SampleVariant, counter: { next: number }): Record<string, unknown> {
+	let values = objectValues(section.fields, random, variant, counter)
 	if (!section.rules?.length) return values
 	const schema = sectionSchema(section)
 	for (let attempt = 1; attempt < ATTEMPTS && !schema.safeParse(values).success; attempt++) {
-		values = objectValues(section.fields, random, variant, counter, earlier)
+		values = objectValues(section.fields, random, variant, counter)
 	}
 	return values
 }

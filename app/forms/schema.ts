@@ -1,7 +1,8 @@
 import { z } from 'zod'
-import { emailField, ibanField, nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
+import { emailField, ibanField, licenceNumberField, nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
 import { todayInRiyadh, toWesternDigits } from '#app/utils/format.ts'
 import { isGiven, isOrphanChoice, type FieldDef, type RowFieldDef, type SectionDef } from './definition.ts'
+import { conditionOf, conditionHolds } from './conditions.ts'
 import * as m from './messages.ts'
 
 // The Zod schemas of a definition. One schema per section: the browser uses it for instant
@@ -24,7 +25,9 @@ function optionalText(maxLength: number, label: string) {
 function numberLike(message: string, pattern: RegExp, requiredMessage: string) {
 	return z.union([z.number(), z.string()], { error: requiredMessage }).transform((value, ctx) => {
 		if (typeof value === 'number') return value
-		const text = toWesternDigits(value).replace(/[\s,٬]/g, '').replace('٫', '.')
+		const text = toWesternDigits(value)
+			.replace(/[\s,٬]/g, '')
+			.replace('٫', '.')
 		if (!pattern.test(text)) {
 			ctx.addIssue({ code: 'custom', message })
 			return z.NEVER
@@ -37,16 +40,36 @@ function numberLike(message: string, pattern: RegExp, requiredMessage: string) {
 export interface SchemaOptions {
 	partial?: boolean
 	allowIdChecksumFailure?: boolean
+	/** A password is already set: left blank, it stays as it is (the server puts the stored hash back). */
+	passwordSet?: boolean
+}
+
+/** A stored password: only its hash (app/auth/password.server.ts) is ever kept in the answers. */
+export const isPasswordHash = (value: unknown) => typeof value === 'string' && /^scrypt\$\d+\$\d+\$\d+\$[\w-]+\$[\w-]+$/.test(value)
+
+/** A new account's password: at least 12 characters, with upper case, lower case and a digit. */
+export function newPasswordSchema(label: string) {
+	return z
+		.string({ error: requiredText(label) })
+		.min(1, requiredText(label))
+		.refine((value) => isPasswordHash(value) || value.length >= 12, m.passwordTooShort(12))
+		.refine((value) => isPasswordHash(value) || value.length <= 128, m.tooLong(label, 128))
+		.refine((value) => isPasswordHash(value) || (/[A-Z]/.test(value) && /[a-z]/.test(value) && /\d/.test(value)), m.passwordTooWeak)
 }
 
 function fieldSchema(field: RowFieldDef, options: SchemaOptions): z.ZodType {
 	const required = field.required === true
 	switch (field.kind) {
 		case 'text': {
-			if (field.format === 'nationalId') return nationalIdField({ required, allowChecksumFailure: options.allowIdChecksumFailure })
+			if (field.format === 'nationalId')
+				return nationalIdField({
+					required,
+					allowChecksumFailure: options.allowIdChecksumFailure,
+				})
 			if (field.format === 'mobile') return saudiMobileField({ required })
 			if (field.format === 'iban') return ibanField({ required })
 			if (field.format === 'email') return emailField({ required })
+			if (field.format === 'licence') return licenceNumberField({ required })
 			const text = optionalText(field.maxLength ?? 200, field.label)
 			return required ? text.refine((value) => value !== undefined, requiredText(field.label)) : text
 		}
@@ -61,10 +84,7 @@ function fieldSchema(field: RowFieldDef, options: SchemaOptions): z.ZodType {
 		case 'number': {
 			const min = field.min ?? 0
 			const max = field.max ?? 1_000_000
-			const number = numberLike(m.invalidWholeNumber, /^\d{1,9}$/, requiredText(field.label)).refine(
-				(value) => value >= min && value <= max,
-				m.numberOutOfRange(field.label, min, max),
-			)
+			const number = numberLike(m.invalidWholeNumber, /^\d{1,9}$/, requiredText(field.label)).refine((value) => value >= min && value <= max, m.numberOutOfRange(field.label, min, max))
 			return required ? number : number.optional()
 		}
 		case 'date': {
@@ -86,8 +106,19 @@ function fieldSchema(field: RowFieldDef, options: SchemaOptions): z.ZodType {
 			const choice = z.enum(values, { error: requiredChoice(field.label) })
 			return required ? choice : choice.optional()
 		}
+		case 'age': {
+			const age = numberLike(m.invalidWholeNumber, /^\d{1,3}$/, requiredText(field.label)).refine((value) => value <= 130, m.numberOutOfRange(field.label, 0, 130))
+			return required ? age : age.optional()
+		}
+		case 'newPassword': {
+			const password = newPasswordSchema(field.label)
+			return options.passwordSet ? password.optional() : password
+		}
 		case 'checkbox':
-			return z.boolean().optional().transform((value) => value === true)
+			return z
+				.boolean()
+				.optional()
+				.transform((value) => value === true)
 		case 'checkboxes': {
 			const values = field.options.map((option) => option.value) as [string, ...string[]]
 			const allowed = field.other ? ([...values, 'other'] as [string, ...string[]]) : values
@@ -104,7 +135,12 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}, extr
 	for (const field of fields) {
 		if (field.kind === 'group') {
 			// Each row added one at a time carries a stable key, so deleting names the row, not a position.
-			const row = objectOf(field.fields, options, { _key: z.string().regex(/^[0-9a-f]{16}$/).optional() })
+			const row = objectOf(field.fields, options, {
+				_key: z
+					.string()
+					.regex(/^[0-9a-f]{16}$/)
+					.optional(),
+			})
 			shape[field.name] = z
 				.array(row)
 				.optional()
@@ -115,14 +151,67 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}, extr
 						.min(options.partial ? 0 : field.min, m.tooFewRows(field))
 						.max(field.max, m.tooManyRows(field)),
 				)
+		} else if (conditionOf(field)) {
+			// Checked once the answers it depends on are known (withConditions).
+			shape[field.name] = z.unknown().optional()
 		} else {
 			shape[field.name] = fieldSchema(field, options)
 			if (field.kind === 'checkboxes' && field.other) {
 				shape[`${field.name}Other`] = optionalText(300, field.other.label)
 			}
+			if (field.kind === 'newPassword') shape[`${field.name}Confirm`] = z.string().optional()
 		}
 	}
-	return withPairedChoices(fields, z.object(shape))
+	return withConditions(fields, options, withPasswords(fields, withPairedChoices(fields, z.object(shape))))
+}
+
+/**
+ * Fields asked only under a condition (`when`; an age without a birth date): checked when it
+ * holds, dropped when it does not, so a hidden answer is never stored. An age is kept only
+ * without a birth date: with one, it is worked out when shown (describe.ts), so it never goes stale.
+ */
+function withConditions(fields: readonly FieldDef[], options: SchemaOptions, object: z.ZodType<Record<string, unknown>>) {
+	const conditional = fields.filter((field): field is RowFieldDef => field.kind !== 'group' && conditionOf(field) !== undefined)
+	if (!conditional.length) return object
+	return object.transform((values, ctx) => {
+		const kept: Record<string, unknown> = { ...values }
+		for (const field of conditional) {
+			delete kept[field.name]
+			if (!conditionHolds(conditionOf(field)!, values)) continue
+			const result = fieldSchema(field, options).safeParse(values[field.name])
+			if (!result.success) {
+				for (const issue of result.error.issues)
+					ctx.addIssue({
+						code: 'custom',
+						path: [field.name, ...issue.path.map(String)],
+						message: issue.message,
+					})
+				continue
+			}
+			if (result.data !== undefined) kept[field.name] = result.data
+		}
+		return kept
+	})
+}
+
+/** A new password must be typed twice alike; the confirmation is never kept. */
+function withPasswords(fields: readonly FieldDef[], object: z.ZodType<Record<string, unknown>>) {
+	const passwords = fields.filter((field) => field.kind === 'newPassword')
+	if (!passwords.length) return object
+	return object
+		.superRefine((values, ctx) => {
+			for (const field of passwords) {
+				const value = values[field.name]
+				if (typeof value !== 'string' || isPasswordHash(value)) continue
+				if (values[`${field.name}Confirm`] !== value)
+					ctx.addIssue({
+						code: 'custom',
+						path: [`${field.name}Confirm`],
+						message: m.passwordsDiffer,
+					})
+			}
+		})
+		.transform((values) => Object.fromEntries(Object.entries(values).filter(([name]) => !passwords.some((field) => name === `${field.name}Confirm`))))
 }
 
 /**
@@ -139,7 +228,11 @@ function withPairedChoices(fields: readonly FieldDef[], object: z.ZodType<Record
 				const other = (field as { onlyWith: string }).onlyWith
 				if (isGiven(values[other]) && !isGiven(values[field.name])) {
 					const otherLabel = fields.find((candidate) => candidate.name === other)?.label ?? other
-					ctx.addIssue({ code: 'custom', path: [field.name], message: m.requiredChoiceWith(field.label, otherLabel) })
+					ctx.addIssue({
+						code: 'custom',
+						path: [field.name],
+						message: m.requiredChoiceWith(field.label, otherLabel),
+					})
 				}
 			}
 		})
@@ -161,13 +254,22 @@ export function sectionSchema(section: SectionDef, options: SchemaOptions = {}) 
 			if (field.kind === 'checkboxes' && field.other) {
 				const chosen = values[field.name] as string[]
 				if (chosen.includes('other') && !values[`${field.name}Other`]) {
-					ctx.addIssue({ code: 'custom', path: [`${field.name}Other`], message: requiredText(field.other.label) })
+					ctx.addIssue({
+						code: 'custom',
+						path: [`${field.name}Other`],
+						message: requiredText(field.other.label),
+					})
 				}
 			}
 		}
 		for (const rule of section.rules ?? []) {
 			const problem = rule.check(values)
-			if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message })
+			if (problem)
+				ctx.addIssue({
+					code: 'custom',
+					path: problem.path,
+					message: problem.message,
+				})
 		}
 	})
 }

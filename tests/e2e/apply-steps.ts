@@ -29,7 +29,7 @@ export async function fillReferrer(page: Page, index: number, name: string, type
 /** The status lookup by national ID and mobile, as an applicant does it. */
 export async function lookUp(page: Page, nationalId: string, mobile = '0551234567') {
 	await page.goto('/apply/status')
-	await page.getByLabel('رقم الهوية أو الإقامة').fill(nationalId)
+	await page.getByLabel('رقم الهوية أو رقم الترخيص').fill(nationalId)
 	await page.getByLabel('رقم الجوال').fill(mobile)
 	await page.getByRole('button', { name: 'استعلام' }).click()
 }

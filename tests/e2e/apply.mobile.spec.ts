@@ -147,7 +147,7 @@ test('a family applies on a phone: every step, its errors, files, check and subm
 
 	// The lookup shows it as new, without the private link.
 	await page.goto('/apply/status')
-	await page.getByLabel('رقم الهوية أو الإقامة').fill(nationalId)
+	await page.getByLabel('رقم الهوية أو رقم الترخيص').fill(nationalId)
 	await page.getByLabel('رقم الجوال').fill('0551234567')
 	await page.getByRole('button', { name: 'استعلام' }).click()
 	const result = page.getByRole('listitem').filter({ hasText: reference })

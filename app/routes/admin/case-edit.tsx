@@ -103,7 +103,14 @@ async function correctRows(
 		}
 	}
 	// The list is changed from what is saved at the moment of writing, under the case's lock.
-	const result = await correctSection(db, definition, row, section.key, (saved: SectionAnswers | undefined) => ({ ...saved, [collection.name]: change(((saved?.[collection.name] ?? []) as Row[]).slice()) }), user)
+	const result = await correctSection(
+		db,
+		definition,
+		row,
+		section.key,
+		(saved: SectionAnswers | undefined) => ({ ...saved, [collection.name]: change(((saved?.[collection.name] ?? []) as Row[]).slice()) }),
+		user,
+	)
 	if (!result.ok) {
 		const tooFew = result.issues.some((issue) => issue.path[0] === collection.name && issue.path.length === 1)
 		return data({ result: null, rowError: rowError ?? (tooFew ? tooFewToRemove(collection) : (result.issues[0]?.message ?? 'البيانات غير صالحة')) }, { status: 400 })
@@ -156,7 +163,14 @@ function RowsEdit({ section, loaderData, actionData }: { section: SectionDef; lo
 				</p>
 			) : null}
 			<div className="mt-6">
-				<CollectionRows label={collection.label} rows={rows} rowKeys={loaderData.rowKeys} emptyText={collection.emptyText} />
+				<CollectionRows
+					label={collection.label}
+					itemLabel={collection.itemLabel}
+					rows={rows}
+					rowKeys={loaderData.rowKeys}
+					emptyText={collection.emptyText}
+					totals={group?.kind === 'group' ? group.group.totals : []}
+				/>
 			</div>
 			{rows.length < collection.max ? (
 				<Form method="post" {...getFormProps(form)} noValidate className="mt-6 space-y-5 rounded-xl border border-brand-200 bg-brand-50 p-4">

@@ -1,5 +1,6 @@
 import { data, Link, useRouteError } from 'react-router'
 import type { Route } from './+types/case-print'
+import { groupTotals } from '#app/forms/totals.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { requireUser } from '#app/auth/session.server.ts'
 import { findCaseByReference, listAttachments, loadSavedState } from '#app/cases/case-store.server.ts'
@@ -77,7 +78,10 @@ export function reportSections(definition: ApplicationDef, answers: Readonly<Rec
 			if (described.kind === 'line') {
 				if (!described.line.value) return
 				const last = items.at(-1)
-				const line = { label: paperLabel(described.line.label), value: described.line.value }
+				const line = {
+					label: paperLabel(described.line.label),
+					value: described.line.value,
+				}
 				if (last?.kind === 'lines') last.lines.push(line)
 				else items.push({ kind: 'lines', lines: [line] })
 				return
@@ -93,22 +97,35 @@ export function reportSections(definition: ApplicationDef, answers: Readonly<Rec
 				label: described.group.label,
 				columns: kept.map((column) => paperLabel(field.fields[column]!.label)),
 				rows: described.group.rows.map((row) => kept.map((column) => row[column]?.value ?? '')),
-				totals: hasAmounts
-					? kept.map((column) => {
-							const sub = field.fields[column]!
-							if (sub.kind !== 'money') return ''
-							return formatMoney(rawRows.reduce((sum, row) => sum + (isGiven(row[sub.name]) ? Number(row[sub.name]) || 0 : 0), 0))
-						})
-					: null,
+				totals: field.totals?.length
+					? kept.map((column) => groupTotals(field, rawRows).find((total) => total.field === field.fields[column]!.name)?.value ?? '')
+					: hasAmounts
+						? kept.map((column) => {
+								const sub = field.fields[column]!
+								if (sub.kind !== 'money') return ''
+								return formatMoney(rawRows.reduce((sum, row) => sum + (isGiven(row[sub.name]) ? Number(row[sub.name]) || 0 : 0), 0))
+							})
+						: null,
 			})
 		})
 		const slots = new Set((section.files ?? []).map((file) => file.slot))
-		return { key: section.key, title: section.title, items, files: attachments.filter((file) => slots.has(file.slot)).map(fileOf) }
+		return {
+			key: section.key,
+			title: section.title,
+			items,
+			files: attachments.filter((file) => slots.has(file.slot)).map(fileOf),
+		}
 	})
 	// A file in a slot the definition no longer has still belongs on the paper.
 	const known = new Set(slotLabels.keys())
 	const strays = attachments.filter((file) => !known.has(file.slot)).map(fileOf)
-	if (strays.length) sections.push({ key: 'other-files', title: 'مرفقات أخرى', items: [], files: strays })
+	if (strays.length)
+		sections.push({
+			key: 'other-files',
+			title: 'مرفقات أخرى',
+			items: [],
+			files: strays,
+		})
 	return sections.filter((section) => section.items.length > 0 || section.files.length > 0)
 }
 
@@ -307,9 +324,7 @@ export default function CasePrint({ loaderData: { foundation, report, printed } 
 							{section.title}
 						</h2>
 						<div className="space-y-3">
-							{section.items.map((item, index) =>
-								item.kind === 'lines' ? <LinesTable key={index} lines={item.lines} /> : <GroupTable key={index} item={item} sectionTitle={section.title} />,
-							)}
+							{section.items.map((item, index) => (item.kind === 'lines' ? <LinesTable key={index} lines={item.lines} /> : <GroupTable key={index} item={item} sectionTitle={section.title} />))}
 							{section.files.length ? <FilesTable reference={report.reference} files={section.files} /> : null}
 						</div>
 					</section>

@@ -34,6 +34,7 @@ import { formatDate, formatDateTime, formatDateWithHijri, formatFileSize, format
 import { flashContext, notices, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { ErrorList, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
+import { Totals } from '#app/routes/apply/+collection-rows.tsx'
 import type { AdminHandle } from './layout.tsx'
 
 // One case, as staff work it: every answer and file, the signs of a second application, the aid
@@ -141,8 +142,17 @@ const list = z.preprocess((value) => (value === undefined ? [] : Array.isArray(v
 
 const aidFields = {
 	amount: z.preprocess(
-		(value) => (typeof value === 'string' ? toWesternDigits(value).replace(/[\s,٬]/g, '').replace('٫', '.') : value),
-		z.string({ error: 'الرجاء كتابة مبلغ الدعم' }).regex(/^\d{1,9}(\.\d{1,2})?$/, 'الرجاء كتابة مبلغ صحيح بالريال، مثل 1500').transform(Number).refine((amount) => amount > 0, 'مبلغ الدعم يجب أن يكون أكبر من صفر'),
+		(value) =>
+			typeof value === 'string'
+				? toWesternDigits(value)
+						.replace(/[\s,٬]/g, '')
+						.replace('٫', '.')
+				: value,
+		z
+			.string({ error: 'الرجاء كتابة مبلغ الدعم' })
+			.regex(/^\d{1,9}(\.\d{1,2})?$/, 'الرجاء كتابة مبلغ صحيح بالريال، مثل 1500')
+			.transform(Number)
+			.refine((amount) => amount > 0, 'مبلغ الدعم يجب أن يكون أكبر من صفر'),
 	),
 	aidKind: z.enum(aidKinds.map((kind) => kind.value) as [string, ...string[]], { error: 'الرجاء اختيار نوع الدعم' }),
 	givenOn: z
@@ -207,8 +217,14 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				const reopened =
 					value.to === INCOMPLETE
 						? {
-								sections: known(value.reopenSections, definition.sections.map((section) => section.key)),
-								slots: known(value.reopenSlots, definition.sections.flatMap((section) => section.files ?? []).map((slot) => slot.slot)),
+								sections: known(
+									value.reopenSections,
+									definition.sections.map((section) => section.key),
+								),
+								slots: known(
+									value.reopenSlots,
+									definition.sections.flatMap((section) => section.files ?? []).map((slot) => slot.slot),
+								),
 							}
 						: undefined
 				const { row: changed } = await changeStatus(db, row.id, { to: value.to, note: value.note, message: value.message, reopened, aid }, user)
@@ -344,7 +360,13 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 													<td className="p-2">{entry.kind}</td>
 													<td className="p-2">{entry.programme}</td>
 													<td className="p-2" dir="ltr">
-														{entry.here ? entry.reference : <Link to={`/admin/cases/${entry.reference}`} className="link">{entry.reference}</Link>}
+														{entry.here ? (
+															entry.reference
+														) : (
+															<Link to={`/admin/cases/${entry.reference}`} className="link">
+																{entry.reference}
+															</Link>
+														)}
 													</td>
 													<td className="p-2">{entry.note}</td>
 												</tr>
@@ -375,7 +397,6 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 							</Panel>
 						)
 					})}
-
 				</div>
 
 				{/* Keyed by the history: after each recorded change the forms start empty again. */}
@@ -599,6 +620,7 @@ function Answers({ answers }: { answers: LoaderData['sections'][number]['answers
 								))}
 							</tbody>
 						</table>
+						<Totals totals={group.totals} />
 					</div>
 				) : (
 					<p key={group.label} className="mt-2 text-stone-700">

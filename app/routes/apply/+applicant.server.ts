@@ -6,8 +6,13 @@ import { findDefinition } from '#app/forms/registry.ts'
 import { completedSections } from '#app/forms/journey.ts'
 import { getUser } from '#app/auth/session.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
-import { findCaseByToken, loadSavedState, type IdChecksumOverride } from '#app/cases/case-store.server.ts'
+import { findCaseByToken, loadSavedState, type CaseRow, type IdChecksumOverride } from '#app/cases/case-store.server.ts'
 import { limitByIp, type publicLimits } from '#app/utils/ip-limit.server.ts'
+import { hashPassword } from '#app/auth/password.server.ts'
+import type { ApplicationDef, SectionDef } from '#app/forms/definition.ts'
+import type { Database } from '#app/db/client.server.ts'
+import { createInstitutionAccount, isAccountNameTaken } from '#app/accounts/institution-accounts.server.ts'
+import { isPasswordHash, type SectionAnswers } from '#app/forms/schema.ts'
 
 /**
  * The application behind a private link. Anyone without a valid token gets the same 404 as for a
@@ -21,7 +26,6 @@ export async function loadApplication(token: string | undefined) {
 	const state = await loadSavedState(db, row.id)
 	return { db, row, definition, state, completed: completedSections(definition, state) }
 }
-
 
 /**
  * The signed-in staff member who handles cases (admin or case officer), or null: only they may
@@ -42,7 +46,9 @@ export async function readIdChecksumOverride(request: Request, formData: FormDat
 	if (formData.get('overrideIdChecksum') !== 'on') return null
 	const staff = await getCaseStaff(request)
 	if (!staff) return null
-	const note = String(formData.get('overrideNote') ?? '').trim().slice(0, 500)
+	const note = String(formData.get('overrideNote') ?? '')
+		.trim()
+		.slice(0, 500)
 	return note ? { actorId: staff.id, note } : 'no-note'
 }
 
@@ -53,4 +59,57 @@ export async function readIdChecksumOverride(request: Request, formData: FormDat
 export async function limitVisitor(request: Request, rule: (typeof publicLimits)[keyof typeof publicLimits]): Promise<void> {
 	if (await getCaseStaff(request)) return
 	await limitByIp(request, rule)
+}
+
+/**
+ * A section's answers as they are stored: a new password becomes its hash (app/auth/password.server.ts),
+ * and one left blank keeps the hash already saved. A password is never stored or logged as typed.
+ */
+export async function sealPasswords(section: SectionDef, values: SectionAnswers, saved: SectionAnswers | undefined): Promise<SectionAnswers> {
+	const passwords = section.fields.filter((field) => field.kind === 'newPassword')
+	if (!passwords.length) return values
+	const sealed = { ...values }
+	for (const field of passwords) {
+		const typed = values[field.name]
+		if (typeof typed === 'string' && typed && !isPasswordHash(typed)) sealed[field.name] = await hashPassword(typed)
+		else if (isPasswordHash(saved?.[field.name])) sealed[field.name] = saved![field.name]
+		else delete sealed[field.name]
+	}
+	return sealed
+}
+
+export const ACCOUNT_NAME_TAKEN = {
+	userName: 'اسم المستخدم هذا لحساب مؤسسة أخرى. اختر اسماً غيره.',
+	email: 'هذا البريد الإلكتروني لحساب مؤسسة أخرى. استخدم بريداً غيره، أو ادخل إلى حسابها من «دخول المؤسسات».',
+} as const
+
+/**
+ * A registration's user name or e-mail already belongs to an institution account: the errors to
+ * show on those fields, or null. Checked when the step is saved and again when the case is sent.
+ */
+export async function accountNameErrors(db: Database, definition: ApplicationDef, sectionKey: string, values: SectionAnswers): Promise<Record<string, string[]> | null> {
+	const account = definition.createsAccount
+	if (!account || account.section !== sectionKey) return null
+	const taken = await isAccountNameTaken(db, { userName: String(values[account.userName] ?? ''), email: String(values[account.email] ?? '') })
+	if (!taken.userName && !taken.email) return null
+	return {
+		...(taken.userName ? { [account.userName]: [ACCOUNT_NAME_TAKEN.userName] } : {}),
+		...(taken.email ? { [account.email]: [ACCOUNT_NAME_TAKEN.email] } : {}),
+	}
+}
+
+/** The institution account a sent registration opens, from its saved answers. */
+export async function openAccountFor(db: Database, definition: ApplicationDef, row: CaseRow, answers: Readonly<Record<string, SectionAnswers | undefined>>): Promise<void> {
+	const account = definition.createsAccount
+	if (!account) return
+	const all = Object.assign({}, ...Object.values(answers)) as SectionAnswers
+	const user = answers[account.section] ?? {}
+	await createInstitutionAccount(db, {
+		registrationCaseId: row.id,
+		name: String(all[account.name] ?? row.applicantName),
+		userName: String(user[account.userName] ?? ''),
+		email: String(user[account.email] ?? ''),
+		mobile: String(user[account.mobile] ?? ''),
+		passwordHash: String(user[account.password] ?? ''),
+	})
 }

@@ -25,6 +25,8 @@ interface SectionFormProps {
 	staff?: boolean
 	/** Staff already accepted this case's national ID despite its checksum. */
 	idOverridden?: boolean
+	/** A password of this section is already set: left blank, it is kept. */
+	passwordSet?: boolean
 }
 
 /** A step's links under its description (`SectionDef.links`), e.g. a template to print. */
@@ -40,7 +42,20 @@ export function SectionLinks({ section }: { section: SectionDef }) {
 }
 
 /** One step of an application: the GOV.UK question page, driven by the section's definition. */
-export function SectionForm({ section, stepLabel, formTitle, defaults, lastResult, backTo, submitLabel = 'حفظ ومتابعة', intro, action, staff = false, idOverridden = false }: SectionFormProps) {
+export function SectionForm({
+	section,
+	stepLabel,
+	formTitle,
+	defaults,
+	lastResult,
+	backTo,
+	submitLabel = 'حفظ ومتابعة',
+	intro,
+	action,
+	staff = false,
+	idOverridden = false,
+	passwordSet = false,
+}: SectionFormProps) {
 	const canOverride = staff && section.fields.some((field) => field.kind === 'text' && field.format === 'nationalId')
 	const [form, fields] = useForm<Record<string, unknown>>({
 		id: `section-${section.key}`,
@@ -50,15 +65,30 @@ export function SectionForm({ section, stepLabel, formTitle, defaults, lastResul
 		...validationTiming,
 		onValidate: ({ formData }) =>
 			parseWithZod(formData, {
-				schema: sectionSchema(section, { allowIdChecksumFailure: idOverridden || (canOverride && formData.get('overrideIdChecksum') === 'on') }),
+				schema: sectionSchema(section, {
+					allowIdChecksumFailure: idOverridden || (canOverride && formData.get('overrideIdChecksum') === 'on'),
+					passwordSet,
+				}),
 			}),
 	})
 	const [submitCount, countSubmit] = useSubmitCount()
 	const fieldset = fields as unknown as Fieldset
 	const overrideErrors = lastResult?.error?.overrideNote
 	// A missing required file links to its slot's file input (the slots come first on the page).
-	const fileErrors = (section.files ?? []).flatMap((slot) => (lastResult?.error?.[uploadInputId(slot.slot)] ?? []).map((message) => ({ message, fieldId: uploadInputId(slot.slot) })))
-	const summary = [...fileErrors, ...summaryItems(section.fields, fieldset, form.errors), ...(overrideErrors ?? []).map((message) => ({ message, fieldId: 'overrideNote' }))]
+	const fileErrors = (section.files ?? []).flatMap((slot) =>
+		(lastResult?.error?.[uploadInputId(slot.slot)] ?? []).map((message) => ({
+			message,
+			fieldId: uploadInputId(slot.slot),
+		})),
+	)
+	const summary = [
+		...fileErrors,
+		...summaryItems(section.fields, fieldset, form.errors),
+		...(overrideErrors ?? []).map((message) => ({
+			message,
+			fieldId: 'overrideNote',
+		})),
+	]
 	const failed = submitCount > 0 || lastResult?.status === 'error'
 	return (
 		<div className="mx-auto max-w-2xl px-4 py-6">
@@ -84,7 +114,16 @@ export function SectionForm({ section, stepLabel, formTitle, defaults, lastResul
 							<input id="overrideIdChecksum" name="overrideIdChecksum" type="checkbox" className="mt-1 size-5 shrink-0 accent-brand-700" />
 							<label htmlFor="overrideIdChecksum">قبول رقم الهوية رغم عدم اجتيازه التحقق (بعد التأكد من البطاقة الأصلية)</label>
 						</div>
-						<TextareaField label="سبب القبول" errors={overrideErrors} textareaProps={{ name: 'overrideNote', id: 'overrideNote', rows: 2, maxLength: 500 }} />
+						<TextareaField
+							label="سبب القبول"
+							errors={overrideErrors}
+							textareaProps={{
+								name: 'overrideNote',
+								id: 'overrideNote',
+								rows: 2,
+								maxLength: 500,
+							}}
+						/>
 					</fieldset>
 				) : null}
 				<button type="submit" className="btn-primary w-full sm:w-auto">

@@ -1,11 +1,13 @@
 import { data, Form, Link, redirect } from 'react-router'
+import { Fragment } from 'react'
 import type { Route } from './+types/check'
+import { Totals } from './+collection-rows.tsx'
 import type { Database } from '#app/db/client.server.ts'
 import { getFoundationInfo } from '#app/domain/foundation.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { canOpenStep, IncompleteCaseError, isEditable, listAttachments, NothingChangedError, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
-import { loadApplication, limitVisitor } from './+applicant.server.ts'
+import { accountNameErrors, loadApplication, limitVisitor, openAccountFor } from './+applicant.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { describeSection } from '#app/forms/describe.ts'
@@ -15,6 +17,7 @@ import { ErrorSummary, Honeypot, isHoneypotFilled, PageTitle } from '#app/compon
 export const handle = { hydrate: true }
 
 const ACK_MISSING = 'الرجاء الإقرار بصحة البيانات قبل إرسال الطلب'
+const ACCOUNT_TAKEN = 'اسم المستخدم أو البريد الإلكتروني صار لحساب مؤسسة أخرى. غيّره في خطوة بيانات المستخدم ثم أرسل الطلب.'
 
 async function openCheck(token: string) {
 	const application = await loadApplication(token)
@@ -48,18 +51,30 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
-	const { db, row, definition, base } = await openCheck(params.token)
+	const { db, row, definition, state, base } = await openCheck(params.token)
 	await limitVisitor(request, publicLimits.save)
 	const formData = await request.formData()
 	if (isHoneypotFilled(formData)) throw data('طلب غير صالح', { status: 400 })
 	if (formData.get('acknowledge') !== 'on') return data({ error: ACK_MISSING }, { status: 400 })
+	// A registration opens its account when first sent: its user name and e-mail must still be free.
+	const opensAccount = definition.createsAccount !== undefined && row.submittedAt === null
+	if (opensAccount && (await accountNameErrors(db, definition, definition.createsAccount!.section, state.answers[definition.createsAccount!.section] ?? {}))) {
+		return data({ error: ACCOUNT_TAKEN }, { status: 409 })
+	}
 	try {
 		await submitCase(db, definition, row)
 	} catch (error) {
-		if (error instanceof NothingChangedError) return data({ error: 'لم تعدّل بعد شيئاً مما طلبته المؤسسة. عدّل الأقسام أو المرفقات المطلوبة ثم أرسل الطلب.' }, { status: 400 })
+		if (error instanceof NothingChangedError)
+			return data(
+				{
+					error: 'لم تعدّل بعد شيئاً مما طلبته المؤسسة. عدّل الأقسام أو المرفقات المطلوبة ثم أرسل الطلب.',
+				},
+				{ status: 400 },
+			)
 		if (!(error instanceof IncompleteCaseError)) throw error
 		return data({ error: 'بعض الخطوات لم تكتمل بعد. أكملها ثم أرسل الطلب.' }, { status: 400 })
 	}
+	if (opensAccount) await openAccountFor(db, definition, row, state.answers)
 	// The foundation hears of new applications; a corrected one shows in its list as new again.
 	if (row.submittedAt === null) await tellFoundation(db, request, row, definition.title)
 	return redirect(`${base}/done`)
@@ -91,7 +106,16 @@ export default function Check({ loaderData, actionData }: Route.ComponentProps) 
 			<Link to={`${loaderData.base}/${loaderData.sections.at(-1)!.key}`} className="link inline-flex min-h-11 items-center">
 				<span aria-hidden="true">→</span>&nbsp;رجوع
 			</Link>
-			{error ? <ErrorSummary items={[{ message: error, fieldId: error === ACK_MISSING ? 'acknowledge' : undefined }]} /> : null}
+			{error ? (
+				<ErrorSummary
+					items={[
+						{
+							message: error,
+							fieldId: error === ACK_MISSING ? 'acknowledge' : undefined,
+						},
+					]}
+				/>
+			) : null}
 			<h1 className="mt-2 text-2xl font-bold text-brand-900">راجع بياناتك قبل الإرسال</h1>
 			<div className="mt-6 space-y-6">
 				{loaderData.sections.map((section) => (
@@ -116,23 +140,39 @@ export default function Check({ loaderData, actionData }: Route.ComponentProps) 
 										</dd>
 									</div>
 								) : (
-									item.group.rows.map((row, index) => (
-										<div key={`${item.group.label}-${index}`} className="border-t border-stone-100 pt-2">
-											<dt className="font-bold text-brand-900">
-												{item.group.itemLabel} {index + 1}
-											</dt>
-											<dd>
-												<AnswerLines lines={row} />
-											</dd>
-										</div>
-									))
+									<Fragment key={item.group.label}>
+										{item.group.rows.map((row, index) => (
+											<div key={index} className="border-t border-stone-100 pt-2">
+												<dt className="font-bold text-brand-900">
+													{item.group.itemLabel} {index + 1}
+												</dt>
+												<dd>
+													<AnswerLines lines={row} />
+												</dd>
+											</div>
+										))}
+										{item.group.rows.length && item.group.totals.length ? (
+											<div className="border-t border-stone-100 pt-2">
+												<dt className="sr-only">المجاميع</dt>
+												<dd>
+													<Totals totals={item.group.totals} />
+												</dd>
+											</div>
+										) : null}
+									</Fragment>
 								),
 							)}
 							{section.files.map((slot) => (
 								<div key={slot.label} className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)] gap-3 border-t border-stone-100 pt-2">
 									<dt className="text-stone-600">{slot.label}</dt>
 									<dd className="font-semibold break-words">
-										{slot.names.length ? slot.names.map((name) => <bdi key={name} className="block">{name}</bdi>) : '—'}
+										{slot.names.length
+											? slot.names.map((name) => (
+													<bdi key={name} className="block">
+														{name}
+													</bdi>
+												))
+											: '—'}
 									</dd>
 								</div>
 							))}

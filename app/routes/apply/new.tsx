@@ -3,7 +3,7 @@ import { data, Link, redirect } from 'react-router'
 import type { Route } from './+types/new'
 import { getDb } from '#app/db/database.server.ts'
 import { DuplicateApplicantError, startCase } from '#app/cases/case-store.server.ts'
-import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff } from './+applicant.server.ts'
+import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, accountNameErrors } from './+applicant.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getIntake } from '#app/cases/intake.server.ts'
@@ -56,22 +56,46 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const formData = await request.formData()
 	const first = definition.sections[0]!
 	const override = await readIdChecksumOverride(request, formData)
-	const submission = parseWithZod(formData, { schema: sectionSchema(first, { allowIdChecksumFailure: override !== null }) })
+	const submission = parseWithZod(formData, {
+		schema: sectionSchema(first, { allowIdChecksumFailure: override !== null }),
+	})
 	if (submission.status !== 'success' || isHoneypotFilled(formData) || override === 'no-note') {
-		const reply = override === 'no-note' ? submission.reply({ fieldErrors: { overrideNote: [OVERRIDE_NOTE_MISSING] } }) : submission.reply()
+		const reply =
+			override === 'no-note'
+				? submission.reply({
+						fieldErrors: { overrideNote: [OVERRIDE_NOTE_MISSING] },
+					})
+				: submission.reply()
 		return data({ result: reply, duplicate: false }, { status: 400 })
 	}
 	const db = await getDb()
+	const taken = await accountNameErrors(db, definition, first.key, submission.value)
+	if (taken) return data({ result: submission.reply({ fieldErrors: taken }), duplicate: false }, { status: 409 })
 	try {
 		const paper = await paperIntakeBy(request)
-		const { row, token } = await startCase(db, definition, submission.value, override ?? undefined, paper ? { actorId: paper.id } : undefined)
+		const { row, token } = await startCase(db, definition, await sealPasswords(first, submission.value, undefined), override ?? undefined, paper ? { actorId: paper.id } : undefined)
 		const emailed = row.email
-			? await getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition.title, link: privateLink(request, token) })
+			? await getNotifier().sendResumeLink({
+					to: row.email,
+					reference: row.reference,
+					formTitle: definition.title,
+					link: privateLink(request, token),
+				})
 			: null
-		return redirectWithFlash(`/apply/r/${token}`, { tone: 'success', message: createdMessage(emailed), field: 'created' })
+		return redirectWithFlash(`/apply/r/${token}`, {
+			tone: 'success',
+			message: createdMessage(emailed),
+			field: 'created',
+		})
 	} catch (error) {
 		if (!(error instanceof DuplicateApplicantError)) throw error
-		return data({ result: submission.reply({ formErrors: [DUPLICATE_MESSAGE] }), duplicate: true }, { status: 409 })
+		return data(
+			{
+				result: submission.reply({ formErrors: [DUPLICATE_MESSAGE] }),
+				duplicate: true,
+			},
+			{ status: 409 },
+		)
 	}
 }
 

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getCollectionProps, getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
 import { z } from 'zod'
@@ -9,19 +9,31 @@ import { privateLink } from '#app/cases/tokens.server.ts'
 import { countIpHit, publicLimits } from '#app/utils/ip-limit.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { statusInfo } from '#app/cases/status.ts'
-import { nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
-import { findDefinition } from '#app/forms/registry.ts'
+import { licenceNumberField, nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
+import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { formatDateWithHijri } from '#app/utils/format.ts'
-import { ErrorSummary, Field, Honeypot, isHoneypotFilled, PageTitle, TOO_MANY_TRIES, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
+import { ChoiceGroup, ErrorSummary, Field, Honeypot, isHoneypotFilled, PageTitle, TOO_MANY_TRIES, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 
-const lookupSchema = z.object({
-	nationalId: nationalIdField(),
+const common = {
 	mobile: saudiMobileField(),
 	intent: z.enum(['lookup', 'send-link']).default('lookup'),
 	reference: z.string().optional(),
-})
+}
+
+/** A person looks up by national ID; an association or institution by its licence or permit number. */
+const lookupSchema = z.preprocess(
+	// A person unless said otherwise (the choice is ticked on the page; an old bookmark posts none).
+	(values) => ({ who: 'person', ...(values as object) }),
+	z.discriminatedUnion('who', [
+		z.object({ who: z.literal('person'), nationalId: nationalIdField(), ...common }),
+		z.object({ who: z.literal('organisation'), nationalId: licenceNumberField(), ...common }),
+	]),
+)
+
+const organisationTypes = applicationDefinitions.filter((definition) => definition.kind === 'association').map((definition) => definition.type)
+const personTypes = applicationDefinitions.filter((definition) => definition.kind === 'individual').map((definition) => definition.type)
 
 export async function action({ request }: Route.ActionArgs) {
 	const formData = await request.formData()
@@ -34,9 +46,9 @@ export async function action({ request }: Route.ActionArgs) {
 	if (submission.status !== 'success' || isHoneypotFilled(formData)) {
 		return data({ result: submission.reply(), cases: null, sent: null }, { status: 400 })
 	}
-	const { nationalId, mobile, intent, reference } = submission.value
+	const { who, nationalId, mobile, intent, reference } = submission.value
 	const db = await getDb()
-	const rows = await lookupCases(db, nationalId, mobile)
+	const rows = await lookupCases(db, nationalId, mobile, who === 'person' ? personTypes : organisationTypes)
 	let sent: { reference: string; ok: boolean } | null = null
 	if (intent === 'send-link') {
 		const row = rows.find((candidate) => candidate.reference === reference && candidate.email)
@@ -68,15 +80,18 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Status({ actionData }: Route.ComponentProps) {
-	const [form, fields] = useForm({
+	const [form, fields] = useForm<{ who: 'person' | 'organisation'; nationalId: string; mobile: string; intent: string; reference?: string }>({
 		id: 'lookup',
 		lastResult: actionData?.result,
 		...validationTiming,
+		defaultValue: { who: 'person' },
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: lookupSchema }),
 	})
+	const who = getCollectionProps(fields.who, { type: 'radio', options: ['person', 'organisation'] })
 	const [submitCount, countSubmit] = useSubmitCount()
 	const summary = [
 		...(form.errors ?? []).map((message) => ({ message })),
+		...(fields.who.errors ?? []).map((message) => ({ message, fieldId: `${fields.who.id}-person` })),
 		...(fields.nationalId.errors ?? []).map((message) => ({ message, fieldId: fields.nationalId.id })),
 		...(fields.mobile.errors ?? []).map((message) => ({ message, fieldId: fields.mobile.id })),
 	]
@@ -85,13 +100,27 @@ export default function Status({ actionData }: Route.ComponentProps) {
 	return (
 		<>
 			<PageTitle title="الاستعلام عن طلب" error={failed && summary.length > 0} />
-			<PageHeader title="الاستعلام عن طلب" lead="اكتب رقم الهوية ورقم الجوال اللذين قدمت بهما الطلب." crumbs={[{ to: '/apply', label: 'تقديم طلب' }]} />
+			<PageHeader title="الاستعلام عن طلب" lead="اكتب الرقم ورقم الجوال اللذين قُدّم بهما الطلب." crumbs={[{ to: '/apply', label: 'تقديم طلب' }]} />
 			<div className="mx-auto max-w-2xl space-y-6 px-4 py-8">
 				{failed ? <ErrorSummary key={submitCount} items={summary} title={actionData && 'limited' in actionData ? TOO_MANY_TRIES : undefined} /> : null}
 				<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-5">
 					<Honeypot />
-					<Field label="رقم الهوية أو الإقامة" errors={fields.nationalId.errors} inputProps={{ ...getInputProps(fields.nationalId, { type: 'text' }), inputMode: 'numeric', dir: 'ltr', autoComplete: 'off' }} />
-					<Field label="رقم الجوال" hint="مثل 0551234567" errors={fields.mobile.errors} inputProps={{ ...getInputProps(fields.mobile, { type: 'tel' }), inputMode: 'numeric', dir: 'ltr', autoComplete: 'tel' }} />
+					<ChoiceGroup
+						legend="من قدّم الطلب؟"
+						errors={fields.who.errors}
+						errorId={fields.who.errorId}
+						choices={[
+							{ props: who[0]!, label: 'فرد أو أسرة: برقم الهوية أو الإقامة' },
+							{ props: who[1]!, label: 'جمعية أو مؤسسة: برقم الترخيص أو التصريح' },
+						]}
+					/>
+					<Field
+						label="رقم الهوية أو رقم الترخيص"
+						hint="رقم هويتك إن كنت فرداً، أو رقم ترخيص الجمعية أو تصريح المؤسسة"
+						errors={fields.nationalId.errors}
+						inputProps={{ ...getInputProps(fields.nationalId, { type: 'text' }), inputMode: 'numeric', dir: 'ltr', autoComplete: 'off' }}
+					/>
+					<Field label="رقم الجوال" hint="جوال المتقدم، أو جوال ممثل الجمعية أو مستخدم المؤسسة" errors={fields.mobile.errors} inputProps={{ ...getInputProps(fields.mobile, { type: 'tel' }), inputMode: 'numeric', dir: 'ltr', autoComplete: 'tel' }} />
 					<button type="submit" name="intent" value="lookup" className="btn-primary">
 						استعلام
 					</button>
@@ -110,7 +139,7 @@ export default function Status({ actionData }: Route.ComponentProps) {
 							</p>
 						) : null}
 						{cases.length === 0 ? (
-							<p className="mt-3 rounded-lg bg-white p-4">لم نجد طلبات بهذه البيانات. تأكد من رقم الهوية ورقم الجوال.</p>
+							<p className="mt-3 rounded-lg bg-white p-4">لم نجد طلبات بهذه البيانات. تأكد من الرقم ورقم الجوال ومن اختيار «فرد» أو «جمعية».</p>
 						) : (
 							<ul className="mt-3 space-y-4">
 								{cases.map((item) => (
@@ -133,6 +162,7 @@ export default function Status({ actionData }: Route.ComponentProps) {
 										<ApplicantMessage message={item.message} />
 										{item.canSendLink ? (
 											<Form method="post" className="mt-3">
+												<input type="hidden" name="who" value={fields.who.value ?? 'person'} />
 												<input type="hidden" name="nationalId" value={fields.nationalId.value ?? ''} />
 												<input type="hidden" name="mobile" value={fields.mobile.value ?? ''} />
 												<input type="hidden" name="reference" value={item.reference} />

@@ -13,20 +13,22 @@ import {
 	listAttachments,
 	removeAttachment,
 	removeRow,
+	changeRow,
+	RowGoneError,
 	saveSection,
 	TooManyRowsError,
 } from '#app/cases/case-store.server.ts'
-import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff } from './+applicant.server.ts'
+import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, accountNameErrors } from './+applicant.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
-import { collectionOf, slotAccepts, type ApplicationDef, type SectionDef } from '#app/forms/definition.ts'
+import { collectionOf, fieldsBesideCollection, slotAccepts, type ApplicationDef, type SectionDef } from '#app/forms/definition.ts'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { describeSection } from '#app/forms/describe.ts'
 import { SectionInputs, summaryItems, type Fieldset } from '#app/forms/field-inputs.tsx'
 import { formDefaults, rowDefaults } from '#app/forms/form-values.ts'
 import { canVisit, findSection, nextStep, previousStep, resumeStep, CHECK_STEP } from '#app/forms/journey.ts'
 import { findDefinition } from '#app/forms/registry.ts'
-import { rowSchema, sectionSchema } from '#app/forms/schema.ts'
+import { isPasswordHash, rowSchema, sectionSchema } from '#app/forms/schema.ts'
 import { requiredFile, tooFewRows, tooManyRows } from '#app/forms/messages.ts'
 import { formatDate, formatFileSize } from '#app/utils/format.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -75,6 +77,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 			}))
 		: []
 	const collection = collectionOf(section)
+	const savedRows = collection
+		? ((state.answers[section.key]?.[collection.name] ?? []) as ({
+				_key?: string
+			} & Record<string, unknown>)[])
+		: []
+	// «تغيير» on a row opens this page with ?row=<key>: the row's form filled in with its answers.
+	const changing = savedRows.findIndex((item) => item._key && item._key === new URL(request.url).searchParams.get('row'))
 	return {
 		type: definition.type,
 		sectionKey: section.key,
@@ -84,7 +93,16 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		returnToCheck,
 		saved: state.answers[section.key] ?? null,
 		rows: collection ? describeSection(section, state.answers[section.key]) : [],
-		rowKeys: collection ? ((state.answers[section.key]?.[collection.name] ?? []) as { _key?: string }[]).map((r) => r._key ?? '') : [],
+		rowKeys: savedRows.map((item) => item._key ?? ''),
+		changing:
+			changing === -1
+				? null
+				: {
+						index: changing,
+						key: savedRows[changing]!._key!,
+						values: savedRows[changing]!,
+					},
+		passwordSet: Object.values(state.answers[section.key] ?? {}).some(isPasswordHash),
 		files,
 		staff: Boolean(await getCaseStaff(request)),
 		idOverridden: row.idChecksumOverride,
@@ -106,26 +124,72 @@ export async function action({ params, request }: Route.ActionArgs) {
 	const forward = returnToCheck ? `${base}/${CHECK_STEP}` : `${base}/${forwardFrom(definition, row, section.key)}`
 	const collection = collectionOf(section)
 	const saved = state.answers[section.key] ?? {}
+	const here = `${base}/${section.key}${returnToCheck ? '?return=check' : ''}`
 
 	if (collection && intent === 'add-row') {
-		const submission = parseWithZod(formData, { schema: rowSchema(collection.fields) })
+		const submission = parseWithZod(formData, {
+			schema: rowSchema(collection.fields),
+		})
 		if (submission.status !== 'success') return data({ result: submission.reply(), form: 'row' as const }, { status: 400 })
 		try {
 			await addRow(db, definition, row, section.key, submission.value, collection.max)
 		} catch (error) {
 			if (!(error instanceof TooManyRowsError)) throw error
-			return data({ result: submission.reply({ formErrors: [tooManyRows(collection)] }), form: 'row' as const }, { status: 400 })
+			return data(
+				{
+					result: submission.reply({ formErrors: [tooManyRows(collection)] }),
+					form: 'row' as const,
+				},
+				{ status: 400 },
+			)
 		}
-		return redirectWithFlash(`${base}/${section.key}${returnToCheck ? '?return=check' : ''}#rows`, notices.added)
+		return redirectWithFlash(`${here}#rows`, notices.added)
+	}
+	if (collection && intent === 'change-row') {
+		const submission = parseWithZod(formData, {
+			schema: rowSchema(collection.fields),
+		})
+		if (submission.status !== 'success') return data({ result: submission.reply(), form: 'row' as const }, { status: 400 })
+		try {
+			await changeRow(db, definition, row, section.key, String(formData.get('rowKey') ?? ''), submission.value)
+		} catch (error) {
+			if (!(error instanceof RowGoneError)) throw error
+			return redirectWithFlash(`${here}#rows`, {
+				tone: 'error',
+				message: `لم يُحفظ التعديل: حُذف هذا ${collection.itemLabel} من القائمة.`,
+			})
+		}
+		return redirectWithFlash(`${here}#rows`, notices.updated)
 	}
 	if (collection && intent === 'delete-row') {
 		await removeRow(db, definition, row, section.key, String(formData.get('rowKey') ?? ''))
-		return redirectWithFlash(`${base}/${section.key}${returnToCheck ? '?return=check' : ''}#rows`, notices.deleted)
+		return redirectWithFlash(`${here}#rows`, notices.deleted)
 	}
 	if (collection) {
 		const rows = (saved[collection.name] ?? []) as unknown[]
+		const beside = fieldsBesideCollection(section)
+		if (beside.length) {
+			// The fields beside the list are saved first, so nothing typed is lost when the list is short.
+			const submission = parseWithZod(formData, {
+				schema: sectionSchema({ ...section, fields: beside }),
+			})
+			if (submission.status !== 'success') return data({ result: submission.reply(), form: 'section' as const }, { status: 400 })
+			await saveSection(db, definition, row, section.key, {
+				...submission.value,
+				[collection.name]: rows,
+			})
+		}
 		if (rows.length < collection.min) {
-			return data({ result: { status: 'error' as const, error: { '': [tooFewRows(collection)] } }, form: 'next' as const }, { status: 400 })
+			return data(
+				{
+					result: {
+						status: 'error' as const,
+						error: { '': [tooFewRows(collection)] },
+					},
+					form: 'next' as const,
+				},
+				{ status: 400 },
+			)
 		}
 		return redirect(forward)
 	}
@@ -135,34 +199,73 @@ export async function action({ params, request }: Route.ActionArgs) {
 			removed = await removeAttachment(db, definition, row, String(formData.get('fileId') ?? ''))
 		} catch (error) {
 			if (!(error instanceof CaseLockedError)) throw error
-			return redirectWithFlash(`${base}/${section.key}#files`, { tone: 'error', message: 'لا يمكن حذف هذا المرفق: لم تطلب المؤسسة تعديله.' })
+			return redirectWithFlash(`${base}/${section.key}#files`, {
+				tone: 'error',
+				message: 'لا يمكن حذف هذا المرفق: لم تطلب المؤسسة تعديله.',
+			})
 		}
 		if (removed) await getFileStorage().remove(removed.storageKey)
-		return redirectWithFlash(`${base}/${section.key}#files`, { tone: 'success', message: 'تم حذف الملف', field: removed?.slot })
+		return redirectWithFlash(`${base}/${section.key}#files`, {
+			tone: 'success',
+			message: 'تم حذف الملف',
+			field: removed?.slot,
+		})
 	}
 	const missing = (section.files ?? []).filter((slot) => slot.required && !(state.fileCounts[slot.slot] ?? 0))
 	const missingFiles = () => Object.fromEntries(missing.map((slot) => [uploadInputId(slot.slot), [requiredFile(slot.label)]]))
 	if (!canEditSection(row, section.key)) {
 		// Only some of this step's files were asked for: its answers stay as they are.
-		if (missing.length) return data({ result: { status: 'error' as const, error: missingFiles() }, form: 'section' as const }, { status: 400 })
+		if (missing.length)
+			return data(
+				{
+					result: { status: 'error' as const, error: missingFiles() },
+					form: 'section' as const,
+				},
+				{ status: 400 },
+			)
 		return redirect(forward)
 	}
 
 	const override = await readIdChecksumOverride(request, formData)
-	const submission = parseWithZod(formData, { schema: sectionSchema(section, { allowIdChecksumFailure: row.idChecksumOverride || override !== null }) })
+	const passwordSet = Object.values(saved).some(isPasswordHash)
+	const submission = parseWithZod(formData, {
+		schema: sectionSchema(section, {
+			allowIdChecksumFailure: row.idChecksumOverride || override !== null,
+			passwordSet,
+		}),
+	})
 	if (submission.status !== 'success' || override === 'no-note') {
-		const reply = override === 'no-note' ? submission.reply({ fieldErrors: { overrideNote: [OVERRIDE_NOTE_MISSING] } }) : submission.reply()
+		const reply =
+			override === 'no-note'
+				? submission.reply({
+						fieldErrors: { overrideNote: [OVERRIDE_NOTE_MISSING] },
+					})
+				: submission.reply()
 		return data({ result: reply, form: 'section' as const }, { status: 400 })
 	}
+	const taken = await accountNameErrors(db, definition, section.key, submission.value)
+	if (taken) return data({ result: submission.reply({ fieldErrors: taken }), form: 'section' as const }, { status: 409 })
 	try {
-		await saveSection(db, definition, row, section.key, submission.value, override ?? undefined)
+		await saveSection(db, definition, row, section.key, await sealPasswords(section, submission.value, saved), override ?? undefined)
 	} catch (error) {
 		if (!(error instanceof DuplicateApplicantError)) throw error
-		return data({ result: submission.reply({ formErrors: ['المستفيد مسجل مسبقاً'] }), form: 'section' as const }, { status: 409 })
+		return data(
+			{
+				result: submission.reply({ formErrors: ['المستفيد مسجل مسبقاً'] }),
+				form: 'section' as const,
+			},
+			{ status: 409 },
+		)
 	}
 	if (missing.length) {
 		// Keyed by the slot's file input, so the error summary links each message to its upload control.
-		return data({ result: submission.reply({ fieldErrors: missingFiles() }), form: 'section' as const }, { status: 400 })
+		return data(
+			{
+				result: submission.reply({ fieldErrors: missingFiles() }),
+				form: 'section' as const,
+			},
+			{ status: 400 },
+		)
 	}
 	return redirect(forward)
 }
@@ -227,6 +330,7 @@ export default function Step({ loaderData, actionData }: Route.ComponentProps) {
 			action={action}
 			staff={loaderData.staff}
 			idOverridden={loaderData.idOverridden}
+			passwordSet={loaderData.passwordSet}
 			intro={files}
 		/>
 	)
@@ -293,7 +397,16 @@ function FilesList({
 								))}
 							</ul>
 						) : null}
-						{editable && (slot.multiple || inSlot.length === 0) ? <UploadForm action={`${base}/files/upload`} slot={slot.slot} label={slot.label} kinds={slotAccepts(slot)} error={failed[slot.slot] ?? errors?.[uploadInputId(slot.slot)]?.[0]} maxBytes={maxBytes} /> : null}
+						{editable && (slot.multiple || inSlot.length === 0) ? (
+							<UploadForm
+								action={`${base}/files/upload`}
+								slot={slot.slot}
+								label={slot.label}
+								kinds={slotAccepts(slot)}
+								error={failed[slot.slot] ?? errors?.[uploadInputId(slot.slot)]?.[0]}
+								maxBytes={maxBytes}
+							/>
+						) : null}
 					</section>
 				)
 			})}
@@ -313,24 +426,41 @@ function CollectionStep({
 	actionData: Route.ComponentProps['actionData']
 }) {
 	const collection = collectionOf(section)!
+	const beside = fieldsBesideCollection(section)
+	const besideSection = { ...section, fields: beside }
+	const changing = loaderData.changing
 	const schema = rowSchema(collection.fields)
 	const [form, fields] = useForm({
-		id: `row-${section.key}`,
+		id: changing ? `change-${changing.key}` : `row-${section.key}`,
 		lastResult: actionData?.form === 'row' ? actionData.result : undefined,
-		defaultValue: rowDefaults(collection.fields) as Record<string, string>,
+		defaultValue: rowDefaults(collection.fields, changing?.values) as Record<string, string>,
 		...validationTiming,
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 	})
+	const besideSchema = sectionSchema(besideSection)
+	const [besideForm, besideFields] = useForm<Record<string, unknown>>({
+		id: `section-${section.key}`,
+		lastResult: actionData?.form === 'section' ? actionData.result : undefined,
+		defaultValue: formDefaults(besideSection, loaderData.saved ?? undefined) as Record<string, string>,
+		...validationTiming,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: besideSchema }),
+	})
 	const [submitCount, countSubmit] = useSubmitCount()
 	const fieldset = fields as unknown as Fieldset
+	const besideFieldset = besideFields as unknown as Fieldset
 	const nextErrors = actionData?.form === 'next' ? (actionData.result.error?.[''] ?? []) : []
 	// «Add at least one»: the link leads to the add form's first field.
 	const firstField = collection.fields[0] ? fieldset[collection.fields[0].name]?.id : undefined
-	const summary = [...nextErrors.map((message) => ({ message, fieldId: firstField })), ...summaryItems(collection.fields, fieldset, form.errors)]
+	const summary = [
+		...nextErrors.map((message) => ({ message, fieldId: firstField })),
+		...summaryItems(collection.fields, fieldset, form.errors),
+		...summaryItems(beside, besideFieldset, besideForm.errors),
+	]
 	const failed = submitCount > 0 || actionData?.result.status === 'error'
-	const group = loaderData.rows[0]
+	const group = loaderData.rows.find((item) => item.kind === 'group')
 	const rows = group?.kind === 'group' ? group.group.rows : []
 	const query = loaderData.returnToCheck ? '?return=check' : ''
+	const changeHref = (key: string) => `?${new URLSearchParams({ ...(query ? { return: CHECK_STEP } : {}), row: key })}#row-form`
 	return (
 		<div className="mx-auto max-w-2xl px-4 py-6">
 			<PageTitle title={`${section.title} - ${formTitle}`} error={failed && summary.length > 0} />
@@ -347,23 +477,50 @@ function CollectionStep({
 
 			<div id="rows" className="mt-6">
 				<FlashNotice notice={loaderData.notice} live className="mb-3" />
-				<CollectionRows label={collection.label} rows={rows} rowKeys={loaderData.rowKeys} emptyText={collection.emptyText} action={query || undefined} />
+				<CollectionRows
+					label={collection.label}
+					itemLabel={collection.itemLabel}
+					rows={rows}
+					rowKeys={loaderData.rowKeys}
+					emptyText={collection.emptyText}
+					totals={group?.kind === 'group' ? group.group.totals : []}
+					action={query || undefined}
+					changeHref={changeHref}
+				/>
 			</div>
 
-			{rows.length < collection.max ? (
-				<Form method="post" action={query || undefined} {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="mt-6 space-y-5 rounded-xl border border-brand-200 bg-brand-50 p-4">
-					<h2 className="text-lg font-bold text-brand-900">إضافة {collection.itemLabel}</h2>
+			{changing || rows.length < collection.max ? (
+				<Form
+					method="post"
+					action={query || undefined}
+					{...getFormProps(form)}
+					onSubmitCapture={countSubmit}
+					noValidate
+					className="mt-6 scroll-mt-4 space-y-5 rounded-xl border border-brand-200 bg-brand-50 p-4"
+				>
+					<span id="row-form" />
+					<h2 className="text-lg font-bold text-brand-900">{changing ? `تغيير ${collection.itemLabel} ${changing.index + 1}` : `إضافة ${collection.itemLabel}`}</h2>
 					<Honeypot />
-					<input type="hidden" name="intent" value="add-row" />
+					<input type="hidden" name="intent" value={changing ? 'change-row' : 'add-row'} />
+					{changing ? <input type="hidden" name="rowKey" value={changing.key} /> : null}
 					<SectionInputs fields={collection.fields} fieldset={fieldset} />
-					<button type="submit" className="btn-secondary">
-						إضافة
-					</button>
+					<div className="flex flex-wrap items-center gap-4">
+						<button type="submit" className="btn-secondary">
+							{changing ? 'حفظ التغيير' : 'إضافة'}
+						</button>
+						{changing ? (
+							<Link to={`${query || '?'}#rows`} className="link inline-flex min-h-11 items-center">
+								إلغاء
+							</Link>
+						) : null}
+					</div>
 				</Form>
 			) : null}
 
-			<Form method="post" action={query || undefined} className="mt-6">
+			<Form method="post" action={query || undefined} {...(beside.length ? getFormProps(besideForm) : {})} onSubmitCapture={countSubmit} noValidate className="mt-6 space-y-6">
+				<Honeypot />
 				<input type="hidden" name="intent" value="next" />
+				{beside.length ? <SectionInputs fields={beside} fieldset={besideFieldset} /> : null}
 				<button type="submit" className="btn-primary w-full sm:w-auto">
 					حفظ ومتابعة
 				</button>

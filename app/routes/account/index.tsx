@@ -1,0 +1,161 @@
+import { data, Form, Link } from 'react-router'
+import type { Route } from './+types/index'
+import { getDb } from '#app/db/database.server.ts'
+import { accountCases, requireInstitution, startAccountCase, type AccountCase } from '#app/accounts/institution-accounts.server.ts'
+import { applicantStatus, StatusBadge } from '#app/accounts/status-badge.tsx'
+import { getIntake } from '#app/cases/intake.server.ts'
+import { findDefinition } from '#app/forms/registry.ts'
+import { redirectWithFlash } from '#app/utils/flash.server.ts'
+import { limitByIp, publicLimits } from '#app/utils/ip-limit.server.ts'
+import { formatDateWithHijri } from '#app/utils/format.ts'
+import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
+import { PageHeader } from '#app/components/page-header.tsx'
+
+// No `handle.hydrate`: every control here is a link or a plain form.
+
+/** The programme an institution applies to from its own area (docs/product.md#association-support). */
+export const SUPPORT_TYPE = 'association-support'
+
+function describeCase(row: AccountCase) {
+	return {
+		reference: row.reference,
+		title: findDefinition(row.type)?.title ?? row.type,
+		status: applicantStatus(row),
+		draft: row.submittedAt === null,
+		date: formatDateWithHijri(row.submittedAt ?? row.createdAt),
+		to: `/account/cases/${row.reference}`,
+	}
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const account = await requireInstitution(request)
+	const db = await getDb()
+	const rows = await accountCases(db, account.id)
+	const registration = rows.find((row) => row.id === account.registrationCaseId)
+	const support = findDefinition(SUPPORT_TYPE)
+	const intake = support ? await getIntake(db, support.type) : null
+	return {
+		name: account.name,
+		registration: registration ? describeCase(registration) : null,
+		requests: rows.filter((row) => row.id !== account.registrationCaseId).map(describeCase),
+		start: support && intake ? { open: intake.state !== 'closed', notice: intake.state === 'paused' ? intake.pausedNotice : intake.state === 'closed' ? intake.closedNotice : null } : null,
+	}
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	const account = await requireInstitution(request)
+	const formData = await request.formData()
+	if (formData.get('intent') !== 'start') throw data('طلب غير صالح', { status: 400 })
+	// The programme's definition may not be there (yet): then there is nothing to start.
+	const definition = findDefinition(SUPPORT_TYPE)
+	if (!definition) throw data(null, { status: 404 })
+	const db = await getDb()
+	const intake = await getIntake(db, definition.type)
+	if (intake.state === 'closed') return data({ error: intake.closedNotice }, { status: 409 })
+	await limitByIp(request, publicLimits.start)
+	const { token } = await startAccountCase(db, account.id, definition)
+	return redirectWithFlash(`/apply/r/${token}`, {
+		tone: 'success',
+		message: 'تم إنشاء طلبك. يمكنك متابعة تعبئته في أي وقت من حساب مؤسستك.',
+		field: 'created',
+	})
+}
+
+export default function Account({ loaderData: account, actionData }: Route.ComponentProps) {
+	const registration = account.registration
+	return (
+		<>
+			<PageTitle title="حساب المؤسسة" />
+			<PageHeader title="حساب المؤسسة" lead={account.name} />
+			<div className="mx-auto max-w-4xl space-y-8 px-4 py-8">
+				<div className="flex justify-end">
+					<Form method="post" action="/account/logout">
+						<button type="submit" className="btn-secondary">
+							تسجيل الخروج
+						</button>
+					</Form>
+				</div>
+
+				<section aria-labelledby="registration" className="rounded-xl border border-stone-200 bg-white p-5">
+					<h2 id="registration" className="text-xl font-bold text-brand-900">
+						تسجيل المؤسسة
+					</h2>
+					{registration ? (
+						<>
+							<dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
+								<dt className="text-stone-600">رقم الطلب</dt>
+								<dd dir="ltr" className="text-end font-semibold">
+									{registration.reference}
+								</dd>
+								<dt className="text-stone-600">الحالة</dt>
+								<dd>
+									<StatusBadge status={registration.status} />
+								</dd>
+								<dt className="text-stone-600">{registration.draft ? 'تاريخ البدء' : 'تاريخ الإرسال'}</dt>
+								<dd>{registration.date}</dd>
+							</dl>
+							<p className="mt-3">{registration.status.next}</p>
+							<p className="mt-3">
+								<Link to={registration.to} className="link">
+									{registration.draft ? 'متابعة التعبئة' : 'عرض الطلب'}
+									<span className="sr-only"> {registration.reference}</span>
+								</Link>
+							</p>
+						</>
+					) : (
+						<p className="mt-3 text-stone-700">لا يوجد طلب تسجيل مرتبط بهذا الحساب.</p>
+					)}
+				</section>
+
+				<section aria-labelledby="requests" className="space-y-4">
+					<div className="flex flex-wrap items-center justify-between gap-3">
+						<h2 id="requests" className="text-xl font-bold text-brand-900">
+							طلبات دعم الجمعيات
+						</h2>
+						{account.start?.open ? (
+							<Form method="post">
+								<button type="submit" name="intent" value="start" className="btn-primary">
+									طلب دعم جمعية جديد
+								</button>
+							</Form>
+						) : null}
+					</div>
+					{actionData?.error ? <FlashNotice notice={{ tone: 'error', message: actionData.error }} className="" /> : null}
+					{account.start?.notice ? (
+						<p role="status" className="rounded-lg border-s-4 border-gold-500 bg-gold-100 p-4 font-semibold text-gold-700">
+							{account.start.notice}
+						</p>
+					) : null}
+					{account.requests.length === 0 ? (
+						<p className="rounded-lg bg-white p-4 text-stone-700">لم تقدم مؤسستك أي طلب دعم بعد.</p>
+					) : (
+						<ul className="space-y-3">
+							{account.requests.map((item) => (
+								<li key={item.reference} className="rounded-xl border border-stone-200 bg-white p-4">
+									<div className="flex flex-wrap items-center justify-between gap-2">
+										<p className="font-bold">{item.title}</p>
+										<StatusBadge status={item.status} />
+									</div>
+									<dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+										<dt className="text-stone-600">رقم الطلب</dt>
+										<dd dir="ltr" className="text-end font-semibold">
+											{item.reference}
+										</dd>
+										<dt className="text-stone-600">{item.draft ? 'تاريخ البدء' : 'تاريخ الإرسال'}</dt>
+										<dd>{item.date}</dd>
+									</dl>
+									<p className="mt-2">
+										<Link to={item.to} className="link">
+											{item.draft ? 'متابعة التعبئة' : 'عرض الطلب'}
+											<span className="sr-only"> {item.reference}</span>
+										</Link>
+									</p>
+								</li>
+							))}
+						</ul>
+					)}
+				</section>
+			</div>
+		</>
+	)
+}
