@@ -12,7 +12,7 @@ import { caseEvents, cases, institutionAccounts, institutionSessions } from '#ap
 import { readCookie, serializeCookie } from '#app/auth/cookies.server.ts'
 import { safeRedirect } from '#app/auth/session.server.ts'
 import { checkSignIn, signInLimits } from '#app/auth/sign-in.server.ts'
-import { startCase, type CaseRow } from '#app/cases/case-store.server.ts'
+import { loadSavedState, startCase, type CaseRow } from '#app/cases/case-store.server.ts'
 import { hashResumeToken, newReference, newResumeToken, normaliseReference } from '#app/cases/tokens.server.ts'
 import { normaliseEmail } from '#app/domain/users.server.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
@@ -308,4 +308,15 @@ export async function openAccountCase(db: Database, accountId: number, reference
 		.where(and(eq(cases.reference, normalised), isNull(cases.deletedAt), ownedBy(db, accountId)))
 		.returning({ id: cases.id })
 	return row ? token : null
+}
+
+/**
+ * The answers an institution gave when it registered, all sections together (by field name): what
+ * a new request started from its account is filled in with (`ApplicationDef.prefill`).
+ */
+export async function registrationAnswers(db: Database, accountId: number): Promise<Record<string, unknown>> {
+	const [account] = await db.select({ caseId: institutionAccounts.registrationCaseId }).from(institutionAccounts).where(eq(institutionAccounts.id, accountId))
+	if (!account?.caseId) return {}
+	const { answers } = await loadSavedState(db, account.caseId)
+	return Object.assign({}, ...Object.values(answers)) as Record<string, unknown>
 }

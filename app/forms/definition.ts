@@ -189,6 +189,12 @@ export interface ApplicationDef {
 	 * taken); its name may be a field of any section (app/accounts/institution-accounts.server.ts).
 	 */
 	createsAccount?: { section: string; name: string; userName: string; email: string; mobile: string; password: string }
+	/**
+	 * A request started from an institution's account (/account) starts filled in from its
+	 * registration: by section, this definition's field ← the registration's field. The applicant
+	 * sees the answers in the form and keeps or changes them; nothing is saved until they do.
+	 */
+	prefill?: Readonly<Record<string, Readonly<Record<string, string>>>>
 	/** Acknowledgement the applicant ticks before submitting. */
 	acknowledgement: string
 	/** «ماذا بعد؟» on the page shown once the application is sent: what happens next, in order. */

@@ -15,6 +15,11 @@ export const associationSupport: ApplicationDef = {
 	],
 	documents: ['ترخيص وزارة الموارد البشرية (PDF)', 'قرار تشكيل مجلس الإدارة (PDF)', 'خطاب رئيس مجلس الإدارة وطرق قياس أثر المشروع (اختياري)'],
 	applicant: { name: 'AssociationName', nationalId: 'LicenseNumber', mobile: 'RepresentativeMobile', email: 'Email', specialty: 'AssemblySpecialty' },
+	// Started from a registered institution's account: filled in from its registration (institution-registration.ts).
+	prefill: {
+		basic: { AssociationName: 'name', LicenseNumber: 'permitNo', DateOfEstablishment: 'createDate', Email: 'email', RepresentativeName: 'fullName', RepresentativeMobile: 'phone' },
+		bank: { Bank_Name_1: 'bankName', Bank_No_1: 'iban' },
+	},
 	acknowledgement: 'أقر بصفتي ممثلاً للجمعية بأن جميع البيانات والمرفقات المقدمة صحيحة، وأتحمل مسؤولية أي معلومة غير صحيحة.',
 	afterSubmit: [
 		'يدرس فريق المؤسسة طلب الجمعية ومشروعها وميزانيته التقديرية.',

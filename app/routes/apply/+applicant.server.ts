@@ -11,7 +11,7 @@ import { limitByIp, type publicLimits } from '#app/utils/ip-limit.server.ts'
 import { hashPassword } from '#app/auth/password.server.ts'
 import type { ApplicationDef, SectionDef } from '#app/forms/definition.ts'
 import type { Database } from '#app/db/client.server.ts'
-import { createInstitutionAccount, isAccountNameTaken } from '#app/accounts/institution-accounts.server.ts'
+import { createInstitutionAccount, isAccountNameTaken, registrationAnswers } from '#app/accounts/institution-accounts.server.ts'
 import { isPasswordHash, type SectionAnswers } from '#app/forms/schema.ts'
 
 /**
@@ -112,4 +112,16 @@ export async function openAccountFor(db: Database, definition: ApplicationDef, r
 		mobile: String(user[account.mobile] ?? ''),
 		passwordHash: String(user[account.password] ?? ''),
 	})
+}
+
+/**
+ * What a step of a request started from an institution's account starts filled in with: its
+ * registration's answers (`ApplicationDef.prefill`), until the step is first saved.
+ */
+export async function prefillFor(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, saved: SectionAnswers | undefined): Promise<SectionAnswers | null> {
+	const mapping = definition.prefill?.[sectionKey]
+	if (saved || !mapping || row.accountId === null) return null
+	const registration = await registrationAnswers(db, row.accountId)
+	const values = Object.fromEntries(Object.entries(mapping).flatMap(([field, source]) => (registration[source] === undefined ? [] : [[field, registration[source]]])))
+	return Object.keys(values).length ? values : null
 }

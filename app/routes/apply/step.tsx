@@ -18,7 +18,7 @@ import {
 	saveSection,
 	TooManyRowsError,
 } from '#app/cases/case-store.server.ts'
-import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, accountNameErrors } from './+applicant.server.ts'
+import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, accountNameErrors, prefillFor } from './+applicant.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { collectionOf, fieldsBesideCollection, slotAccepts, type ApplicationDef, type SectionDef } from '#app/forms/definition.ts'
@@ -92,6 +92,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		backTo: returnToCheck ? `${base}/${CHECK_STEP}` : previous ? `${base}/${previous}` : base,
 		returnToCheck,
 		saved: state.answers[section.key] ?? null,
+		prefilled: await prefillFor(db, definition, row, section.key, state.answers[section.key]),
 		rows: collection ? describeSection(section, state.answers[section.key]) : [],
 		rowKeys: savedRows.map((item) => item._key ?? ''),
 		changing:
@@ -324,7 +325,7 @@ export default function Step({ loaderData, actionData }: Route.ComponentProps) {
 			section={section}
 			formTitle={definition.title}
 			stepLabel={loaderData.stepLabel}
-			defaults={formDefaults(section, loaderData.saved ?? undefined)}
+			defaults={formDefaults(section, loaderData.saved ?? loaderData.prefilled ?? undefined)}
 			lastResult={actionData?.form === 'section' ? actionData.result : undefined}
 			backTo={loaderData.backTo}
 			action={action}

@@ -1,0 +1,56 @@
+import { eq } from 'drizzle-orm'
+import { expect, test } from 'vitest'
+import { accountCases, attemptAccountSignIn, startAccountCase } from '#app/accounts/institution-accounts.server.ts'
+import { loadSavedState, saveSection, startCase, submitCase, addAttachment } from '#app/cases/case-store.server.ts'
+import { institutionAccounts } from '#app/db/schema.ts'
+import { associationSupport } from '#app/forms/definitions/association-support.ts'
+import { institutionRegistration } from '#app/forms/definitions/institution-registration.ts'
+import { sampleAnswers, sampleFiles } from '#app/forms/sample-answers.ts'
+import { sectionSchema } from '#app/forms/schema.ts'
+import { withAppDatabase } from '#tests/db.ts'
+import { openAccountFor, prefillFor, sealPasswords } from './+applicant.server.ts'
+
+const app = withAppDatabase()
+
+/** A registration as the steps save it: each section parsed, the password sealed, then sent. */
+async function register(seed: number) {
+	const db = app.handle.db
+	const answers = sampleAnswers(institutionRegistration, { seed })
+	const parsed = (key: string) => sectionSchema(institutionRegistration.sections.find((section) => section.key === key)!).parse(answers[key])
+	const [first, ...rest] = institutionRegistration.sections
+	const { row } = await startCase(db, institutionRegistration, await sealPasswords(first!, parsed(first!.key), undefined))
+	for (const section of rest) await saveSection(db, institutionRegistration, row, section.key, parsed(section.key))
+	for (const file of sampleFiles(institutionRegistration)) {
+		await addAttachment(db, institutionRegistration, row, { slot: file.slot, originalName: `${file.slot}.pdf`, contentType: 'application/pdf', size: 10, sha256: 'x', storageKey: `k-${seed}-${file.slot}` })
+	}
+	await submitCase(db, institutionRegistration, row)
+	await openAccountFor(db, institutionRegistration, row, (await loadSavedState(db, row.id)).answers)
+	return { row, answers }
+}
+
+test('a sent registration opens its account: the password as typed signs in, and only its hash is stored', async () => {
+	const db = app.handle.db
+	const { row, answers } = await register(11)
+	const user = answers.user!
+	const [account] = await db.select().from(institutionAccounts).where(eq(institutionAccounts.registrationCaseId, row.id))
+	expect(account).toMatchObject({ name: answers.institution!.name, userName: user.userName })
+	expect(account!.passwordHash).toMatch(/^scrypt\$/)
+	const stored = (await loadSavedState(db, row.id)).answers.user!
+	expect(JSON.stringify(stored)).not.toContain(String(user.password))
+	const signedIn = await attemptAccountSignIn(db, { name: String(user.userName), password: String(user.password), ip: '198.51.100.40' })
+	expect(signedIn.ok).toBe(true)
+	expect((await accountCases(db, account!.id)).map((item) => item.reference)).toEqual([row.reference])
+})
+
+test('a request started from the account starts filled in from the registration, until its step is saved', async () => {
+	const db = app.handle.db
+	const { row, answers } = await register(12)
+	const [account] = await db.select().from(institutionAccounts).where(eq(institutionAccounts.registrationCaseId, row.id))
+	const { row: request } = await startAccountCase(db, account!.id, associationSupport)
+	const basic = await prefillFor(db, associationSupport, request, 'basic', undefined)
+	expect(basic).toMatchObject({ AssociationName: answers.institution!.name, LicenseNumber: answers.institution!.permitNo, Email: answers.user!.email, RepresentativeName: answers.user!.fullName })
+	expect(await prefillFor(db, associationSupport, request, 'bank', undefined)).toMatchObject({ Bank_No_1: expect.stringMatching(/^SA\d{22}$/) })
+	// Once saved, the step shows what was saved; a case not started from an account is never filled in.
+	expect(await prefillFor(db, associationSupport, request, 'basic', { AssociationName: 'x' })).toBeNull()
+	expect(await prefillFor(db, associationSupport, row, 'basic', undefined)).toBeNull()
+})
