@@ -71,7 +71,7 @@ test('a family applies on a phone: every step, its errors, files, check and subm
 	await page.getByLabel('صلة القرابة').selectOption({ label: 'ابن' })
 	await page.getByRole('button', { name: 'إضافة', exact: true }).click()
 	await expect(page.getByText('أفراد الأسرة (2)')).toBeVisible()
-	await page.getByRole('button', { name: 'حذف سعد' }).click()
+	await page.getByRole('button', { name: 'حذف فرد 2' }).click()
 	await expect(page.getByText('أفراد الأسرة (1)')).toBeVisible()
 	await expect(page.locator('#rows')).not.toContainText('سعد')
 	await next(page)

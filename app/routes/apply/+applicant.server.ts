@@ -125,3 +125,8 @@ export async function prefillFor(db: Database, definition: ApplicationDef, row: 
 	const values = Object.fromEntries(Object.entries(mapping).flatMap(([field, source]) => (registration[source] === undefined ? [] : [[field, registration[source]]])))
 	return Object.keys(values).length ? values : null
 }
+
+/** A section's password inputs, never sent back in a refused form's reply (Conform's `hideFields`). */
+export function secretFields(section: SectionDef): string[] {
+	return section.fields.flatMap((field) => (field.kind === 'newPassword' ? [field.name, `${field.name}Confirm`] : []))
+}

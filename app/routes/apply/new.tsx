@@ -3,7 +3,7 @@ import { data, Link, redirect } from 'react-router'
 import type { Route } from './+types/new'
 import { getDb } from '#app/db/database.server.ts'
 import { DuplicateApplicantError, startCase } from '#app/cases/case-store.server.ts'
-import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, accountNameErrors } from './+applicant.server.ts'
+import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, secretFields, accountNameErrors } from './+applicant.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getIntake } from '#app/cases/intake.server.ts'
@@ -63,14 +63,15 @@ export async function action({ request, params }: Route.ActionArgs) {
 		const reply =
 			override === 'no-note'
 				? submission.reply({
+						hideFields: secretFields(first),
 						fieldErrors: { overrideNote: [OVERRIDE_NOTE_MISSING] },
 					})
-				: submission.reply()
+				: submission.reply({ hideFields: secretFields(first) })
 		return data({ result: reply, duplicate: false }, { status: 400 })
 	}
 	const db = await getDb()
 	const taken = await accountNameErrors(db, definition, first.key, submission.value)
-	if (taken) return data({ result: submission.reply({ fieldErrors: taken }), duplicate: false }, { status: 409 })
+	if (taken) return data({ result: submission.reply({ hideFields: secretFields(first), fieldErrors: taken }), duplicate: false }, { status: 409 })
 	try {
 		const paper = await paperIntakeBy(request)
 		const { row, token } = await startCase(db, definition, await sealPasswords(first, submission.value, undefined), override ?? undefined, paper ? { actorId: paper.id } : undefined)
@@ -91,7 +92,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 		if (!(error instanceof DuplicateApplicantError)) throw error
 		return data(
 			{
-				result: submission.reply({ formErrors: [DUPLICATE_MESSAGE] }),
+				result: submission.reply({ hideFields: secretFields(first), formErrors: [DUPLICATE_MESSAGE] }),
 				duplicate: true,
 			},
 			{ status: 409 },

@@ -9,6 +9,7 @@ import { sampleAnswers, sampleFiles } from '#app/forms/sample-answers.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { openAccountFor, prefillFor, sealPasswords } from './+applicant.server.ts'
+import { action as newAction } from './new.tsx'
 
 const app = withAppDatabase()
 
@@ -53,4 +54,15 @@ test('a request started from the account starts filled in from the registration,
 	// Once saved, the step shows what was saved; a case not started from an account is never filled in.
 	expect(await prefillFor(db, associationSupport, request, 'basic', { AssociationName: 'x' })).toBeNull()
 	expect(await prefillFor(db, associationSupport, row, 'basic', undefined)).toBeNull()
+})
+
+test('a refused first step never sends the typed password back to the browser', async () => {
+	const body = new URLSearchParams({ fullName: 'سعد الدوسري', password: 'Probe-Secret-1', passwordConfirm: 'Probe-Secret-2' })
+	const request = new Request('http://localhost/apply/institution-registration/new', { method: 'POST', body, headers: { 'x-ataa-client-ip': '198.51.100.77' } })
+	const answer = (await newAction({ request, params: { type: 'institution-registration' }, context: {} } as Parameters<typeof newAction>[0])) as unknown as { data: unknown; init: { status: number } }
+	expect(answer.init.status).toBe(400)
+	const sent = JSON.stringify(answer.data)
+	expect(sent).toContain('الرجاء كتابة اسم المستخدم')
+	expect(sent).toContain('سعد الدوسري')
+	expect(sent).not.toContain('Probe-Secret')
 })

@@ -18,7 +18,7 @@ import {
 	saveSection,
 	TooManyRowsError,
 } from '#app/cases/case-store.server.ts'
-import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, accountNameErrors, prefillFor } from './+applicant.server.ts'
+import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, secretFields, accountNameErrors, prefillFor } from './+applicant.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { collectionOf, fieldsBesideCollection, slotAccepts, type ApplicationDef, type SectionDef } from '#app/forms/definition.ts'
@@ -239,20 +239,21 @@ export async function action({ params, request }: Route.ActionArgs) {
 		const reply =
 			override === 'no-note'
 				? submission.reply({
+						hideFields: secretFields(section),
 						fieldErrors: { overrideNote: [OVERRIDE_NOTE_MISSING] },
 					})
-				: submission.reply()
+				: submission.reply({ hideFields: secretFields(section) })
 		return data({ result: reply, form: 'section' as const }, { status: 400 })
 	}
 	const taken = await accountNameErrors(db, definition, section.key, submission.value)
-	if (taken) return data({ result: submission.reply({ fieldErrors: taken }), form: 'section' as const }, { status: 409 })
+	if (taken) return data({ result: submission.reply({ hideFields: secretFields(section), fieldErrors: taken }), form: 'section' as const }, { status: 409 })
 	try {
 		await saveSection(db, definition, row, section.key, await sealPasswords(section, submission.value, saved), override ?? undefined)
 	} catch (error) {
 		if (!(error instanceof DuplicateApplicantError)) throw error
 		return data(
 			{
-				result: submission.reply({ formErrors: ['المستفيد مسجل مسبقاً'] }),
+				result: submission.reply({ hideFields: secretFields(section), formErrors: ['المستفيد مسجل مسبقاً'] }),
 				form: 'section' as const,
 			},
 			{ status: 409 },
@@ -262,7 +263,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 		// Keyed by the slot's file input, so the error summary links each message to its upload control.
 		return data(
 			{
-				result: submission.reply({ fieldErrors: missingFiles() }),
+				result: submission.reply({ hideFields: secretFields(section), fieldErrors: missingFiles() }),
 				form: 'section' as const,
 			},
 			{ status: 400 },
