@@ -4,6 +4,8 @@ import type { DatabaseHandle } from '#app/db/client.server.ts'
 import { auditLog, caseAid, caseEvents, cases } from '#app/db/schema.ts'
 import { createUser, type PublicUser } from '#app/domain/users.server.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
+import { associationSupport } from '#app/forms/definitions/association-support.ts'
+import { sampleAnswers } from '#app/forms/sample-answers.ts'
 import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { foldArabic } from './arabic-search.ts'
@@ -69,6 +71,17 @@ describe('the staff list', () => {
 		const local = `0${row.mobile.slice(4)}`
 		for (const query of [nationalId, nationalId.slice(0, 6), local, local.slice(1), `+966${local.slice(1)}`, row.reference, row.reference.toLowerCase().replace('-', '')]) {
 			expect(await references(`q=${encodeURIComponent(query)}`), query).toContain(row.reference)
+		}
+	})
+
+	test('an association is found by its licence number of any length, whole or by its first digits', async () => {
+		const answers = sampleAnswers(associationSupport, { seed: 5 }).basic!
+		for (const licence of ['778100091699', '42']) {
+			const { row } = await startCase(handle.db, associationSupport, { ...answers, LicenseNumber: licence })
+			await handle.db.update(cases).set({ submittedAt: sql`now()` }).where(eq(cases.id, row.id))
+			const associations = async (query: string) => (await listCases(handle.db, readCaseFilter(new URLSearchParams(query), 'association', officer.id), { offset: 0, limit: 50 })).map((item) => item.reference)
+			expect(await associations(`q=${licence}`), licence).toContain(row.reference)
+			if (licence.length > 4) expect(await associations(`q=${licence.slice(0, 5)}`)).toContain(row.reference)
 		}
 	})
 

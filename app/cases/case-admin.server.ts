@@ -96,8 +96,10 @@ export function searchCondition(query: string): SQL | undefined {
 	const mobile = normaliseSaudiMobile(text)
 	if (mobile) matches.push(eq(cases.mobile, mobile))
 	const digits = text.replace(/[\s-]/g, '')
-	if (/^\d{10}$/.test(digits)) matches.push(eq(cases.nationalId, digits))
-	else if (/^\d{4,9}$/.test(digits)) matches.push(like(cases.nationalId, `${digits}%`))
+	// A national ID, licence or permit number: whole (any length, as an association's may be), or
+	// its first digits from four on.
+	if (/^\d{1,20}$/.test(digits)) matches.push(eq(cases.nationalId, digits))
+	if (/^\d{4,19}$/.test(digits)) matches.push(like(cases.nationalId, `${digits}%`))
 	const folded = foldArabic(text).replace(/\s+/g, ' ')
 	if (/\p{L}/u.test(folded)) matches.push(like(cases.searchName, containsPattern(folded)))
 	return matches.length ? or(...matches) : sql`false`
