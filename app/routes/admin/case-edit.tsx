@@ -9,7 +9,7 @@ import { correctSection } from '#app/cases/case-admin.server.ts'
 import { findCaseByReference, loadSavedState } from '#app/cases/case-store.server.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
-import { collectionOf, type SectionDef } from '#app/forms/definition.ts'
+import { collectionOf, fieldsBesideCollection, type SectionDef } from '#app/forms/definition.ts'
 import { describeSection } from '#app/forms/describe.ts'
 import { SectionInputs, type Fieldset } from '#app/forms/field-inputs.tsx'
 import { formDefaults, rowDefaults } from '#app/forms/form-values.ts'
@@ -44,12 +44,16 @@ async function openSection(params: { reference: string; section: string }, role:
 	return { db, row, definition, section }
 }
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const user = requireRole(context, areaRoles.cases)
 	const { db, row, definition, section } = await openSection(params, user.role)
 	const state = await loadSavedState(db, row.id)
 	const collection = collectionOf(section)
+	const savedRows = collection ? ((state.answers[section.key]?.[collection.name] ?? []) as Row[]) : []
+	// «تغيير» on a row: ?row=<key> fills the row form with its answers.
+	const changing = savedRows.findIndex((item) => item._key && item._key === new URL(request.url).searchParams.get('row'))
 	return {
+		changing: changing === -1 ? null : { index: changing, key: savedRows[changing]!._key!, values: savedRows[changing]! },
 		notice: context.get(flashContext),
 		rows: collection ? describeSection(section, state.answers[section.key]) : [],
 		rowKeys: collection ? ((state.answers[section.key]?.[collection.name] ?? []) as { _key?: string }[]).map((item) => item._key ?? '') : [],
@@ -90,9 +94,26 @@ async function correctRows(
 	const here = `/admin/cases/${row.reference}/edit/${section.key}`
 	let rowError: string | null = null
 	let change: (rows: Row[]) => Row[]
-	if (formData.get('intent') === 'delete-row') {
-		const key = String(formData.get('rowKey') ?? '')
+	const intent = formData.get('intent')
+	const key = String(formData.get('rowKey') ?? '')
+	if (intent === 'beside') {
+		// The fields beside the list (a budget's notes): corrected as any section's fields are.
+		const beside = fieldsBesideCollection(section)
+		const submission = parseWithZod(formData, { schema: sectionSchema({ ...section, fields: beside }, { allowIdChecksumFailure: row.idChecksumOverride }) })
+		if (submission.status !== 'success') return data({ result: submission.reply(), besideResult: true, rowError: null }, { status: 400 })
+		const result = await correctSection(db, definition, row, section.key, (saved: SectionAnswers | undefined) => ({ ...saved, ...Object.fromEntries(beside.map((field) => [field.name, undefined])), ...submission.value }), user)
+		if (!result.ok) return data({ result: submission.reply({ formErrors: result.issues.map((issue) => issue.message) }), besideResult: true, rowError: null }, { status: 400 })
+		return redirectWithFlash(here, { tone: 'success', message: result.changes.length ? 'تم تحديث بيانات بنجاح' : 'لم تتغير أي بيانات' })
+	}
+	if (intent === 'delete-row') {
 		change = (rows) => rows.filter((candidate) => candidate._key !== key)
+	} else if (intent === 'change-row') {
+		const submission = parseWithZod(formData, { schema: rowSchema(collection.fields, { allowIdChecksumFailure: row.idChecksumOverride }) })
+		if (submission.status !== 'success') return data({ result: submission.reply(), rowError: null }, { status: 400 })
+		change = (rows) => {
+			if (!rows.some((candidate) => candidate._key === key)) rowError = `لم يُحفظ التعديل: حُذف هذا ${collection.itemLabel} من القائمة.`
+			return rows.map((candidate) => (candidate._key === key ? { ...submission.value, _key: key } : candidate))
+		}
 	} else {
 		const submission = parseWithZod(formData, { schema: rowSchema(collection.fields, { allowIdChecksumFailure: row.idChecksumOverride }) })
 		if (submission.status !== 'success') return data({ result: submission.reply(), rowError: null }, { status: 400 })
@@ -111,6 +132,7 @@ async function correctRows(
 		(saved: SectionAnswers | undefined) => ({ ...saved, [collection.name]: change(((saved?.[collection.name] ?? []) as Row[]).slice()) }),
 		user,
 	)
+	if (rowError && result.ok) return data({ result: null, rowError }, { status: 409 })
 	if (!result.ok) {
 		const tooFew = result.issues.some((issue) => issue.path[0] === collection.name && issue.path.length === 1)
 		return data({ result: null, rowError: rowError ?? (tooFew ? tooFewToRemove(collection) : (result.issues[0]?.message ?? 'البيانات غير صالحة')) }, { status: 400 })
@@ -139,14 +161,24 @@ export default function CaseEdit({ loaderData, actionData }: Route.ComponentProp
 function RowsEdit({ section, loaderData, actionData }: { section: SectionDef; loaderData: Route.ComponentProps['loaderData']; actionData: Route.ComponentProps['actionData'] }) {
 	const collection = collectionOf(section)!
 	const schema = rowSchema(collection.fields, { allowIdChecksumFailure: loaderData.idOverridden })
+	const changing = loaderData.changing
 	const [form, fields] = useForm({
-		id: `staff-row-${section.key}`,
-		lastResult: actionData && 'rowError' in actionData ? actionData.result : undefined,
-		defaultValue: rowDefaults(collection.fields) as Record<string, string>,
+		id: changing ? `staff-change-${changing.key}` : `staff-row-${section.key}`,
+		lastResult: actionData && 'rowError' in actionData && !('besideResult' in actionData) ? actionData.result : undefined,
+		defaultValue: rowDefaults(collection.fields, changing?.values) as Record<string, string>,
 		...validationTiming,
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 	})
-	const group = loaderData.rows[0]
+	const beside = fieldsBesideCollection(section)
+	const besideSchema = sectionSchema({ ...section, fields: beside }, { allowIdChecksumFailure: loaderData.idOverridden })
+	const [besideForm, besideFields] = useForm<Record<string, unknown>>({
+		id: `staff-beside-${section.key}`,
+		lastResult: actionData && 'besideResult' in actionData ? actionData.result : undefined,
+		defaultValue: formDefaults({ ...section, fields: beside }, loaderData.saved ?? undefined) as Record<string, string>,
+		...validationTiming,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: besideSchema }),
+	})
+	const group = loaderData.rows.find((item) => item.kind === 'group')
 	const rows = group?.kind === 'group' ? group.group.rows : []
 	const rowError = actionData && 'rowError' in actionData ? actionData.rowError : null
 	return (
@@ -170,16 +202,36 @@ function RowsEdit({ section, loaderData, actionData }: { section: SectionDef; lo
 					rowKeys={loaderData.rowKeys}
 					emptyText={collection.emptyText}
 					totals={group?.kind === 'group' ? group.group.totals : []}
+					changeHref={(key) => `?${new URLSearchParams({ row: key })}#row-form`}
 				/>
 			</div>
-			{rows.length < collection.max ? (
-				<Form method="post" {...getFormProps(form)} noValidate className="mt-6 space-y-5 rounded-xl border border-brand-200 bg-brand-50 p-4">
-					<h2 className="text-lg font-bold text-brand-900">إضافة {collection.itemLabel}</h2>
+			{changing || rows.length < collection.max ? (
+				<Form method="post" {...getFormProps(form)} noValidate className="mt-6 scroll-mt-4 space-y-5 rounded-xl border border-brand-200 bg-brand-50 p-4">
+					<span id="row-form" />
+					<h2 className="text-lg font-bold text-brand-900">{changing ? `تغيير ${collection.itemLabel} ${changing.index + 1}` : `إضافة ${collection.itemLabel}`}</h2>
 					<ErrorList errors={form.errors} />
-					<input type="hidden" name="intent" value="add-row" />
+					<input type="hidden" name="intent" value={changing ? 'change-row' : 'add-row'} />
+					{changing ? <input type="hidden" name="rowKey" value={changing.key} /> : null}
 					<SectionInputs fields={collection.fields} fieldset={fields as unknown as Fieldset} />
-					<button type="submit" className="btn-secondary">
-						إضافة
+					<div className="flex flex-wrap items-center gap-4">
+						<button type="submit" className="btn-secondary">
+							{changing ? 'حفظ التغيير' : 'إضافة'}
+						</button>
+						{changing ? (
+							<Link to="?#rows" className="link inline-flex min-h-11 items-center">
+								إلغاء
+							</Link>
+						) : null}
+					</div>
+				</Form>
+			) : null}
+			{beside.length ? (
+				<Form method="post" {...getFormProps(besideForm)} noValidate className="mt-6 space-y-6">
+					<ErrorList errors={besideForm.errors} />
+					<input type="hidden" name="intent" value="beside" />
+					<SectionInputs fields={beside} fieldset={besideFields as unknown as Fieldset} />
+					<button type="submit" className="btn-primary">
+						حفظ التصحيح
 					</button>
 				</Form>
 			) : null}
