@@ -264,10 +264,11 @@ export function ChoiceGroup({ legend, hint, errors, errorId, choices, inline, ch
 			{hint ? <p className="text-sm text-stone-600">{hint}</p> : null}
 			<ErrorList id={errorId} errors={errors} />
 			<div className={`mt-2 ${inline ? 'flex flex-wrap gap-x-6 gap-y-2' : 'space-y-2'}`}>
-				{choices.map((choice) => (
-					<div key={choice.props.id} className="flex min-h-11 items-center gap-3">
-						<input {...choice.props} className="size-5 shrink-0 accent-brand-700" />
-						<label htmlFor={choice.props.id}>{choice.label}</label>
+				{choices.map(({ props: { key: _key, ...props }, label }: { props: ChoiceGroupProps['choices'][number]['props'] & { key?: string }; label: ReactNode }) => (
+					<div key={props.id} className="flex min-h-11 items-center gap-3">
+						{/* Conform's props carry a React key, which may not be spread. */}
+						<input {...props} className="size-5 shrink-0 accent-brand-700" />
+						<label htmlFor={props.id}>{label}</label>
 					</div>
 				))}
 			</div>

@@ -37,11 +37,11 @@ test('staff change a budget line in place and the notes beside the list; a line 
 	const row = await sentAssociation()
 	const params = { reference: row.reference, section: 'budget' }
 	const post = (fields: Record<string, string>) =>
-		action({ request: new Request(`http://localhost/admin/cases/${row.reference}/edit/budget`, { method: 'POST', body: new URLSearchParams(fields) }), params, context } as Parameters<typeof action>[0])
+		action({ request: new Request(`http://localhost/admin/cases/${row.reference}/edit/budget`, { method: 'POST', body: new URLSearchParams(fields) }), params, context } as unknown as Parameters<typeof action>[0])
 	const before = (await loadSavedState(db, row.id)).answers.budget!.budget as { _key: string }[]
 	const key = before[0]!._key
 
-	const page = await loader({ request: new Request(`http://localhost/admin/cases/${row.reference}/edit/budget?row=${key}`), params, context } as Parameters<typeof loader>[0])
+	const page = await loader({ request: new Request(`http://localhost/admin/cases/${row.reference}/edit/budget?row=${key}`), params, context } as unknown as Parameters<typeof loader>[0])
 	expect(page.changing).toMatchObject({ index: 0, key })
 
 	const changed = await post({ intent: 'change-row', rowKey: key, ProjectItem: 'إيجار قاعة', ApproximatePrices: '2500', PercentageOfBudget: '25', AmountPercentageOfBudget: '2500', Notes: 'لمدة شهر' })
