@@ -3,6 +3,8 @@ import { eq, sql } from 'drizzle-orm'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
 import { caseEvents, caseSections, cases } from '#app/db/schema.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
+import type { ApplicationDef } from '#app/forms/definition.ts'
+import { yesNo } from '#app/forms/options.ts'
 import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import {
@@ -201,5 +203,28 @@ describe('flags for staff', () => {
 		const flags = await caseFlags(handle.db, needyFamilies, row)
 		expect(flags.map((flag) => flag.kind).sort()).toEqual(['id_in_family', 'same_iban', 'same_mobile'])
 		expect(flags.every((flag) => flag.reference === other.row.reference)).toBe(true)
+	})
+})
+
+describe('a section asked only under a condition', () => {
+	const conditional: ApplicationDef = {
+		...needyFamilies,
+		type: 'conditional-test',
+		applicant: { name: 'Full_Name', nationalId: 'Identify_Id', mobile: 'Phone' },
+		sections: [
+			{ ...needyFamilies.sections[0]!, fields: [...needyFamilies.sections[0]!.fields, { kind: 'radio', name: 'hasHouse', label: 'هل تملك منزلاً؟', options: yesNo, default: 'no', required: true }] },
+			{ key: 'house', code: 'T-2', title: 'المنزل', fields: [{ kind: 'text', name: 'address', label: 'العنوان', required: true }], when: { section: 'basic', field: 'hasHouse', is: ['yes'] } },
+		],
+	}
+
+	test('its answers are dropped when the case is sent without it being asked', async () => {
+		const basic = { ...basicAnswers(randomNationalId()), hasHouse: 'yes' }
+		const { row } = await startCase(handle.db, conditional, basic)
+		await saveSection(handle.db, conditional, row, 'house', { address: 'حي النسيم' })
+		// The applicant goes back and answers «لا»: the house step is no longer asked.
+		await saveSection(handle.db, conditional, row, 'basic', { ...basic, hasHouse: 'no' })
+		await submitCase(handle.db, conditional, row)
+		const stored = await handle.db.select({ section: caseSections.section }).from(caseSections).where(eq(caseSections.caseId, row.id))
+		expect(stored.map((item) => item.section)).toEqual(['basic'])
 	})
 })

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '#app/db/errors.ts'
 import { attachments, caseEvents, caseSections, cases } from '#app/db/schema.ts'
 import { collectionOf, type ApplicationDef } from '#app/forms/definition.ts'
 import { completedSections, type SavedState } from '#app/forms/journey.ts'
+import { askedSections } from '#app/forms/conditions.ts'
 import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { randomBytes } from 'node:crypto'
 import { hashResumeToken, isWellFormedToken, newReference, newResumeToken } from './tokens.server.ts'
@@ -332,9 +333,18 @@ export class NothingChangedError extends Error {}
  */
 export async function submitCase(db: Database, definition: ApplicationDef, row: CaseRow): Promise<CaseRow> {
 	if (!isEditable(row)) throw new CaseLockedError()
-	const completed = completedSections(definition, await loadSavedState(db, row.id))
-	if (definition.sections.some((section) => !completed.has(section.key))) throw new IncompleteCaseError()
+	const state = await loadSavedState(db, row.id)
+	const completed = completedSections(definition, state)
+	const asked = askedSections(definition, state.answers)
+	if (asked.some((section) => !completed.has(section.key))) throw new IncompleteCaseError()
+	// A section no longer asked (an earlier answer changed) is not sent: its answers and files go.
+	const notAsked = definition.sections.filter((section) => !asked.includes(section))
 	return db.transaction(async (tx) => {
+		if (notAsked.length) {
+			await tx.delete(caseSections).where(and(eq(caseSections.caseId, row.id), inArray(caseSections.section, notAsked.map((section) => section.key))))
+			const slots = notAsked.flatMap((section) => (section.files ?? []).map((slot) => slot.slot))
+			if (slots.length) await tx.update(attachments).set({ deletedAt: sql`now()` }).where(and(eq(attachments.caseId, row.id), inArray(attachments.slot, slots), isNull(attachments.deletedAt)))
+		}
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.id)).for('update')
 		if (!locked || !isEditable(locked)) throw new CaseLockedError()
 		const resubmitted = locked.submittedAt !== null

@@ -26,7 +26,7 @@ interface FieldBase {
 }
 
 /**
- * When a field is asked: an earlier answer is one of `is`, or (`given`) was or was
+ * When a field (or, with `section`, a whole section) is asked: an earlier answer is one of `is`, or (`given`) was or was
  * not answered. Evaluated the same in the browser (the field appears and disappears) and on the
  * server, which drops the answer when the condition does not hold (app/forms/conditions.ts).
  */
@@ -152,6 +152,12 @@ export interface SectionDef {
 	fields: readonly FieldDef[]
 	files?: readonly FileSlot[]
 	rules?: readonly SectionRule[]
+	/**
+	 * Asked only when an answer of an earlier section (`section`) says so. A section not asked is
+	 * skipped by the journey and left out of the check page, the case view, the report and the
+	 * export; its answers and files are dropped when the case is sent (app/forms/conditions.ts).
+	 */
+	when?: Condition & { section: string }
 }
 
 export interface ApplicationDef {

@@ -235,7 +235,7 @@ describe.each(cases)('%s', (type, definition) => {
 			fileCounts,
 		})
 		expect([...completed].sort()).toEqual(Object.keys(parsed).sort())
-		expect(canVisit(definition, CHECK_STEP, completed)).toBe(true)
+		expect(canVisit(definition, CHECK_STEP, completed, parsed)).toBe(true)
 	})
 
 	test('sample answers are the same for a seed, and valid for many seeds', () => {

@@ -1,5 +1,5 @@
 import { isGiven, type ApplicationDef, type FieldDef, type RowFieldDef, type SectionDef } from './definition.ts'
-import { conditionHolds, conditionOf } from './conditions.ts'
+import { conditionHolds, conditionOf, isSectionAsked } from './conditions.ts'
 import { nationalIdWithCheckDigit, saudiIbanFromBban } from '#app/domain/validators.ts'
 import { sectionSchema } from './schema.ts'
 
@@ -215,6 +215,8 @@ export function sampleAnswers(definition: ApplicationDef, options: SampleOptions
 	const counter = { next: 1 }
 	const answers: SampleAnswers = {}
 	for (const section of definition.sections) {
+		// A section whose `when` the earlier answers do not meet is left out, as the journey skips it.
+		if (!isSectionAsked(section, answers)) continue
 		answers[section.key] = sectionValues(section, random, variant, counter)
 	}
 	return answers

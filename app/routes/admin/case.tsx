@@ -19,6 +19,7 @@ import {
 	softDeleteCase,
 } from '#app/cases/case-admin.server.ts'
 import { findCaseByReference, listAttachments, loadSavedState } from '#app/cases/case-store.server.ts'
+import { askedSections } from '#app/forms/conditions.ts'
 import { caseFlags, flagLabels } from '#app/cases/flags.server.ts'
 import { describeEvent } from '#app/cases/history.ts'
 import { notifyStatusChange } from '#app/cases/notify-applicant.server.ts'
@@ -103,7 +104,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			programme: findDefinition(entry.type)?.title ?? entry.type,
 		})),
 		ledgerTotal: formatMoney(ledger.reduce((sum, entry) => sum + entry.amount, 0)),
-		sections: definition.sections.map((section) => {
+		// A section the applicant was not asked (its condition did not hold) is not part of the case.
+		sections: askedSections(definition, state.answers).map((section) => {
 			return {
 				key: section.key,
 				title: section.title,

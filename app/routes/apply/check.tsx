@@ -12,6 +12,7 @@ import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { describeSection } from '#app/forms/describe.ts'
 import { canVisit, CHECK_STEP, resumeStep } from '#app/forms/journey.ts'
+import { askedSections } from '#app/forms/conditions.ts'
 import { ErrorSummary, Honeypot, isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
 
 export const handle = { hydrate: true }
@@ -23,8 +24,8 @@ async function openCheck(token: string) {
 	const application = await loadApplication(token)
 	const base = `/apply/r/${token}`
 	if (!isEditable(application.row)) throw redirect(base)
-	if (!canVisit(application.definition, CHECK_STEP, application.completed)) {
-		throw redirect(`${base}/${resumeStep(application.definition, application.completed)}`)
+	if (!canVisit(application.definition, CHECK_STEP, application.completed, application.state.answers)) {
+		throw redirect(`${base}/${resumeStep(application.definition, application.completed, application.state.answers)}`)
 	}
 	return { ...application, base }
 }
@@ -36,7 +37,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 		title: definition.title,
 		acknowledgement: definition.acknowledgement,
 		base,
-		sections: definition.sections.map((section) => ({
+		sections: askedSections(definition, state.answers).map((section) => ({
 			key: section.key,
 			title: section.title,
 			// A case sent back as incomplete: only what staff asked about can be changed.

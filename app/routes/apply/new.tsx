@@ -11,6 +11,7 @@ import { getNotifier } from '#app/notify/notifier.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formDefaults } from '#app/forms/form-values.ts'
+import { stepLabel } from '#app/forms/journey.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
 import { isHoneypotFilled } from '#app/components/forms.tsx'
 import { SectionForm } from './+section-form.tsx'
@@ -109,7 +110,7 @@ export default function NewApplication({ loaderData, actionData }: Route.Compone
 		<SectionForm
 			section={first}
 			formTitle={definition.title}
-			stepLabel={`الخطوة 1 من ${definition.sections.length}`}
+			stepLabel={stepLabel(definition, first.key, {})}
 			defaults={formDefaults(first, undefined)}
 			lastResult={actionData?.result}
 			backTo={loaderData.paper ? '/admin/cases/new' : `/apply/${definition.type}`}

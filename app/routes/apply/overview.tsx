@@ -6,12 +6,13 @@ import { privateLink } from '#app/cases/tokens.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { statusInfo } from '#app/cases/status.ts'
 import { canVisit, CHECK_STEP, resumeStep } from '#app/forms/journey.ts'
+import { askedSections } from '#app/forms/conditions.ts'
 import { formatDateWithHijri } from '#app/utils/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { flashContext } from '#app/utils/flash.server.ts'
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-	const { db, row, definition, completed } = await loadApplication(params.token)
+	const { db, row, definition, state, completed } = await loadApplication(params.token)
 	const message = await latestApplicantMessage(db, row.id)
 	const base = `/apply/r/${params.token}`
 	const incomplete = row.submittedAt !== null && isEditable(row)
@@ -26,17 +27,17 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		status: row.submittedAt ? { ...statusInfo(row.status), id: row.status } : null,
 		message: message?.note ?? null,
 		incomplete,
-		continueTo: `${base}/${incomplete ? (definition.sections.find((section) => openable(section.key))?.key ?? CHECK_STEP) : resumeStep(definition, completed)}`,
+		continueTo: `${base}/${incomplete ? (askedSections(definition, state.answers).find((section) => openable(section.key))?.key ?? CHECK_STEP) : resumeStep(definition, completed, state.answers)}`,
 		sections: [
-			...definition.sections.map((section) => ({
+			...askedSections(definition, state.answers).map((section) => ({
 				title: section.title,
 				to: `${base}/${section.key}`,
 				done: completed.has(section.key),
-				open: canVisit(definition, section.key, completed) && openable(section.key),
+				open: canVisit(definition, section.key, completed, state.answers) && openable(section.key),
 				// Sent back as incomplete: the sections staff asked about are the ones to change.
 				asked: incomplete && openable(section.key),
 			})),
-			{ title: 'مراجعة البيانات والإرسال', to: `${base}/${CHECK_STEP}`, done: false, open: canVisit(definition, CHECK_STEP, completed), asked: false },
+			{ title: 'مراجعة البيانات والإرسال', to: `${base}/${CHECK_STEP}`, done: false, open: canVisit(definition, CHECK_STEP, completed, state.answers), asked: false },
 		],
 	}
 }

@@ -26,7 +26,7 @@ import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { describeSection } from '#app/forms/describe.ts'
 import { SectionInputs, summaryItems, type Fieldset } from '#app/forms/field-inputs.tsx'
 import { formDefaults, rowDefaults } from '#app/forms/form-values.ts'
-import { canVisit, findSection, nextStep, previousStep, resumeStep, CHECK_STEP } from '#app/forms/journey.ts'
+import { canVisit, findSection, nextStep, previousStep, resumeStep, stepLabel, CHECK_STEP, type SavedState } from '#app/forms/journey.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { isPasswordHash, rowSchema, sectionSchema } from '#app/forms/schema.ts'
 import { requiredFile, tooFewRows, tooManyRows } from '#app/forms/messages.ts'
@@ -42,28 +42,27 @@ export const handle = { hydrate: true }
 
 async function openStep(params: { token: string; step: string }) {
 	const application = await loadApplication(params.token)
-	const { definition, row, completed } = application
+	const { definition, row, state, completed } = application
 	const base = `/apply/r/${params.token}`
 	if (!isEditable(row)) throw redirect(base)
 	const section = findSection(definition, params.step)
 	if (!section) throw data(null, { status: 404 })
-	if (!canVisit(definition, section.key, completed)) throw redirect(`${base}/${resumeStep(definition, completed)}`)
+	if (!canVisit(definition, section.key, completed, state.answers)) throw redirect(`${base}/${resumeStep(definition, completed, state.answers)}`)
 	// A case sent back as incomplete opens only what staff asked the applicant to change.
 	if (!canOpenStep(row, definition, section.key)) throw redirect(base)
 	return { ...application, section, base }
 }
 
 /** The step after this one that the applicant may change, else the check page. */
-function forwardFrom(definition: ApplicationDef, row: Parameters<typeof canOpenStep>[0], step: string): string {
-	let next = nextStep(definition, step)
-	while (next !== CHECK_STEP && !canOpenStep(row, definition, next)) next = nextStep(definition, next)
+function forwardFrom(definition: ApplicationDef, row: Parameters<typeof canOpenStep>[0], step: string, answers: SavedState['answers']): string {
+	let next = nextStep(definition, step, answers)
+	while (next !== CHECK_STEP && !canOpenStep(row, definition, next)) next = nextStep(definition, next, answers)
 	return next
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const { db, row, definition, state, section, base } = await openStep(params)
-	const index = definition.sections.indexOf(section)
-	const previous = previousStep(definition, section.key)
+	const previous = previousStep(definition, section.key, state.answers)
 	const returnToCheck = new URL(request.url).searchParams.get('return') === CHECK_STEP
 	const files = section.files
 		? (await listAttachments(db, row.id)).map((file) => ({
@@ -88,7 +87,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		type: definition.type,
 		sectionKey: section.key,
 		base,
-		stepLabel: `الخطوة ${index + 1} من ${definition.sections.length}`,
+		stepLabel: stepLabel(definition, section.key, state.answers),
 		backTo: returnToCheck ? `${base}/${CHECK_STEP}` : previous ? `${base}/${previous}` : base,
 		returnToCheck,
 		saved: state.answers[section.key] ?? null,
@@ -122,7 +121,9 @@ export async function action({ params, request }: Route.ActionArgs) {
 	if (isHoneypotFilled(formData)) throw data('طلب غير صالح', { status: 400 })
 	const intent = formData.get('intent')
 	const returnToCheck = new URL(request.url).searchParams.get('return') === CHECK_STEP
-	const forward = returnToCheck ? `${base}/${CHECK_STEP}` : `${base}/${forwardFrom(definition, row, section.key)}`
+	// Where «حفظ ومتابعة» leads, from the answers as they are once this step is saved (a later step may depend on them).
+	const forwardWith = (answers: SavedState['answers']) => (returnToCheck ? `${base}/${CHECK_STEP}` : `${base}/${forwardFrom(definition, row, section.key, answers)}`)
+	const forward = forwardWith(state.answers)
 	const collection = collectionOf(section)
 	const saved = state.answers[section.key] ?? {}
 	const here = `${base}/${section.key}${returnToCheck ? '?return=check' : ''}`
@@ -175,10 +176,11 @@ export async function action({ params, request }: Route.ActionArgs) {
 				schema: sectionSchema({ ...section, fields: beside }),
 			})
 			if (submission.status !== 'success') return data({ result: submission.reply(), form: 'section' as const }, { status: 400 })
-			await saveSection(db, definition, row, section.key, {
+			const stored = await saveSection(db, definition, row, section.key, {
 				...submission.value,
 				[collection.name]: rows,
 			})
+			state.answers = { ...state.answers, [section.key]: stored }
 		}
 		if (rows.length < collection.min) {
 			return data(
@@ -192,7 +194,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 				{ status: 400 },
 			)
 		}
-		return redirect(forward)
+		return redirect(forwardWith(state.answers))
 	}
 	if (section.files && intent === 'delete-file') {
 		let removed
@@ -248,7 +250,8 @@ export async function action({ params, request }: Route.ActionArgs) {
 	const taken = await accountNameErrors(db, definition, section.key, submission.value)
 	if (taken) return data({ result: submission.reply({ hideFields: secretFields(section), fieldErrors: taken }), form: 'section' as const }, { status: 409 })
 	try {
-		await saveSection(db, definition, row, section.key, await sealPasswords(section, submission.value, saved), override ?? undefined)
+		const stored = await saveSection(db, definition, row, section.key, await sealPasswords(section, submission.value, saved), override ?? undefined)
+		state.answers = { ...state.answers, [section.key]: stored }
 	} catch (error) {
 		if (!(error instanceof DuplicateApplicantError)) throw error
 		return data(
@@ -269,7 +272,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 			{ status: 400 },
 		)
 	}
-	return redirect(forward)
+	return redirect(forwardWith(state.answers))
 }
 
 export default function Step({ loaderData, actionData }: Route.ComponentProps) {
