@@ -7,6 +7,7 @@ import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { countUsers, createUser } from '#app/domain/users.server.ts'
 import { generatePassword } from '#app/auth/password.server.ts'
 import { purgeExpiredSessions } from '#app/auth/session.server.ts'
+import { purgeExpiredAccountSessions } from '#app/accounts/institution-accounts.server.ts'
 import { provideDatabase } from '#app/db/database.server.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { getEnv, type Env } from '#app/utils/env.server.ts'
@@ -54,7 +55,7 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 		await seedContent(handle.db, getFileStorage())
 		// A day-old temp file is no upload in progress, even on another server sharing DATA_DIR.
 		const storage = getFileStorage()
-		await Promise.all([purgeExpiredSessions(handle.db), purgeOld(handle.db), storage.sweepTemp(24 * 60 * 60 * 1000), sweepUnreferencedMedia(handle.db, storage)])
+		await Promise.all([purgeExpiredSessions(handle.db), purgeExpiredAccountSessions(handle.db), purgeOld(handle.db), storage.sweepTemp(24 * 60 * 60 * 1000), sweepUnreferencedMedia(handle.db, storage)])
 		await ensureFirstAdmin(handle.db, env, log)
 		// PGlite runs no autovacuum: without fresh statistics and a visibility map its planner
 		// ignores the list indexes (bench:cases). A PostgreSQL server does this by itself.

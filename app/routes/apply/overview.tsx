@@ -20,6 +20,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 	return {
 		created: context.get(flashContext)?.field === 'created' ? context.get(flashContext)!.message : null,
 		link: privateLink(request, params.token),
+		// Started from (or opening) an institution's account: the account leads back to it too.
+		fromAccount: row.accountId !== null || (definition.createsAccount !== undefined && row.submittedAt !== null),
 		title: definition.title,
 		reference: row.reference,
 		editable: isEditable(row),
@@ -60,7 +62,19 @@ export default function Overview({ loaderData: data }: Route.ComponentProps) {
 						{data.reference}
 					</strong>
 				</p>
-				<p className="mt-3 font-semibold">رابط طلبك الخاص — احتفظ به، فهو الطريقة الوحيدة لإكمال الطلب أو تعديله:</p>
+				<p className="mt-3 font-semibold">
+					{data.fromAccount ? (
+						<>
+							رابط الطلب الخاص. يمكنك أيضاً العودة إلى الطلب في أي وقت من{' '}
+							<Link to="/account" className="link">
+								حساب المؤسسة
+							</Link>
+							، وكل فتح منه يعطي الطلب رابطاً جديداً:
+						</>
+					) : (
+						'رابط طلبك الخاص — احتفظ به، فهو الطريقة الوحيدة لإكمال الطلب أو تعديله:'
+					)}
+				</p>
 				<p className="mt-1 break-all rounded-lg bg-white p-3 font-mono text-sm" dir="ltr">
 					{data.link}
 				</p>
