@@ -24,6 +24,7 @@ export default [
 		route('organization-chart', 'routes/public/image-page.tsx', { id: 'image-organization-chart' }),
 		route('certificates/registration', 'routes/public/image-page.tsx', { id: 'image-registration-certificate' }),
 		route('certificates/quality', 'routes/public/image-page.tsx', { id: 'image-quality-certificate' }),
+		route('jobs', 'routes/public/image-page.tsx', { id: 'image-job-ads' }),
 		route('committees', 'routes/public/committees.tsx'),
 		route('chairman-speech', 'routes/public/chairman-speech.tsx'),
 		route('apply', 'routes/apply/index.tsx'),

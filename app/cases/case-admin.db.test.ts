@@ -8,7 +8,7 @@ import { associationSupport } from '#app/forms/definitions/association-support.t
 import { sampleAnswers } from '#app/forms/sample-answers.ts'
 import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { foldArabic } from './arabic-search.ts'
+import { foldArabic } from '#app/utils/arabic-search.ts'
 import { todayInRiyadh } from '#app/utils/format.ts'
 import {
 	aidLedger,

@@ -1,6 +1,7 @@
 // Each content type is defined once (Payload's collections): the definition drives its admin list
-// and form, its validation and its public query. See docs/product.md#content-that-staff-edit and
-// docs/decisions/005-content-types-and-images.md.
+// and form, its validation, its dashboard card and its public query, and its entries' data type is
+// inferred from it (`ContentData`), so a misspelt field name fails to compile. See
+// docs/product.md#content-that-staff-edit and docs/decisions/005-content-types-and-images.md.
 
 interface FieldBase {
 	name: string
@@ -19,13 +20,26 @@ export type ContentField =
 	| (FieldBase & { kind: 'textarea'; maxLength?: number; rows?: number })
 	| (FieldBase & { kind: 'richtext' })
 	| (FieldBase & { kind: 'image' })
-	/** A PDF to download (a certificate's scan, a guide). */
+	/** A PDF to download (a certificate's scan, a report). */
 	| (FieldBase & { kind: 'document' })
+	/** An uploaded video file (MP4, WebM or QuickTime), streamed to storage. */
+	| (FieldBase & { kind: 'video' })
 	| (FieldBase & { kind: 'number'; min?: number; max?: number })
 	| (FieldBase & { kind: 'url'; hosts?: readonly string[] })
 	| (FieldBase & { kind: 'date' })
 	| (FieldBase & { kind: 'boolean' })
 	| (FieldBase & { kind: 'select'; options: readonly { value: string; label: string }[] })
+
+/** What a stored entry holds for a field of this kind: files are the id of their stored file, absent when none. */
+type ValueOf<F extends ContentField> = F extends { kind: 'number' }
+	? number
+	: F extends { kind: 'boolean' }
+		? boolean
+		: F extends { kind: 'select'; options: readonly { value: infer V }[] }
+			? V
+			: F extends { kind: 'image' | 'document' | 'video' }
+				? string | undefined
+				: string
 
 export interface ContentMessages {
 	added: string
@@ -35,25 +49,43 @@ export interface ContentMessages {
 	imageRequired?: string
 }
 
-export interface ContentType {
+export interface ContentType<F extends readonly ContentField[] = readonly ContentField[]> {
 	type: string
 	kind: 'singleton' | 'collection'
 	/** «عضو» / «الأعضاء» */
 	singular: string
 	plural: string
-	fields: readonly ContentField[]
+	fields: F
 	/** The fields shown as columns in the admin list, in order. */
-	listColumns: readonly string[]
+	listColumns: readonly F[number]['name'][]
 	/** Admin list page size (docs/product.md#business-constants: members 5). */
 	perPage: number
 	/** The public page that shows it. */
 	publicPath: string
 	messages: ContentMessages
+	/** Its card on the dashboard: what staff edit there. */
+	dashboard: string
+	/** Fields whose words the public search matches (Arabic-folded into `content_entries.search`). */
+	searchFields?: readonly F[number]['name'][]
+	/** A boolean field: entries without it ticked are hidden from visitors and marked for staff. */
+	publishedField?: F[number]['name']
+	/** A date field the public lists and the admin list sort by, newest first (instead of «order»). */
+	dateField?: F[number]['name']
 }
 
-export type FileField = Extract<ContentField, { kind: 'image' | 'document' }>
+/** Defines a content type, keeping its fields' literal names and kinds for `ContentData`. */
+export function defineContentType<const F extends readonly ContentField[]>(type: ContentType<F>): ContentType<F> {
+	return type
+}
 
-export const imageFields = (type: ContentType) => type.fields.filter((field) => field.kind === 'image')
-export const documentFields = (type: ContentType) => type.fields.filter((field) => field.kind === 'document')
+type AnyContentType = ContentType<readonly ContentField[]>
+
+/** The data of an entry of type T: one key per field, typed by the field's kind. */
+export type ContentData<T extends AnyContentType> = { [Field in T['fields'][number] as Field['name']]: ValueOf<Field> }
+
+export type FileField = Extract<ContentField, { kind: 'image' | 'document' | 'video' }>
+
+export const imageFields = (type: AnyContentType) => type.fields.filter((field) => field.kind === 'image')
+export const documentFields = (type: AnyContentType) => type.fields.filter((field) => field.kind === 'document' || field.kind === 'video')
 /** Fields whose value is the id of an uploaded file; their forms are multipart. */
-export const fileFields = (type: ContentType): FileField[] => type.fields.filter((field): field is FileField => field.kind === 'image' || field.kind === 'document')
+export const fileFields = (type: AnyContentType): FileField[] => type.fields.filter((field): field is FileField => field.kind === 'image' || field.kind === 'document' || field.kind === 'video')

@@ -1,5 +1,6 @@
 import type { Database } from '#app/db/client.server.ts'
 import { withMedia } from './public.server.ts'
+import type { ContentData } from './definition.ts'
 import { textLines } from './schema.ts'
 import { getSingleton } from './store.server.ts'
 import { announcement, homePage, slides } from './types.ts'
@@ -7,7 +8,9 @@ import { listEntries } from './store.server.ts'
 
 /** The home page's editable blocks, as the home and about pages show them. */
 export async function loadHomeBlocks(db: Database) {
-	const data = ((await getSingleton(db, homePage))?.data ?? {}) as Record<string, string>
+	// Before staff or the seed have saved it, every block is empty.
+	const data: Partial<ContentData<typeof homePage>> = (await getSingleton(db, homePage))?.data ?? {}
+	const videoSlots = [1, 2, 3, 4] as const
 	return {
 		heroTitle: data.heroTitle ?? '',
 		heroText: data.heroText ?? '',
@@ -16,7 +19,7 @@ export async function loadHomeBlocks(db: Database) {
 		mission: data.mission ?? '',
 		values: textLines(data.values),
 		goals: textLines(data.goals),
-		videos: [1, 2, 3, 4].map((n) => ({ url: data[`video${n}Url`] ?? '', caption: data[`video${n}Caption`] ?? '' })).filter((video) => video.url),
+		videos: videoSlots.map((n) => ({ url: data[`video${n}Url`] ?? '', caption: data[`video${n}Caption`] ?? '' })).filter((video) => video.url),
 		socialTimeline: data.socialTimeline ?? '',
 		director: { name: data.directorName ?? '', phone: data.directorPhone ?? '', email: data.directorEmail ?? '' },
 	}
@@ -27,7 +30,7 @@ export async function loadSlides(db: Database) {
 	const entries = await withMedia(db, slides, await listEntries(db, slides))
 	return entries.flatMap((entry) => {
 		const image = entry.images.image
-		return image ? [{ id: entry.id, title: String(entry.data.title ?? ''), text: String(entry.data.text ?? ''), link: String(entry.data.link ?? ''), image }] : []
+		return image ? [{ id: entry.id, title: entry.data.title, text: entry.data.text, link: entry.data.link, image }] : []
 	})
 }
 
@@ -40,12 +43,12 @@ export function riyadhToday(now = new Date()): string {
 export async function currentAnnouncement(db: Database, now = new Date()) {
 	const entry = await getSingleton(db, announcement)
 	if (!entry) return null
-	const data = entry.data as Record<string, unknown>
+	const { data } = entry
 	const today = riyadhToday(now)
-	if (data.active !== true || String(data.startDate) > today || String(data.endDate) < today) return null
+	if (!data.active || data.startDate > today || data.endDate < today) return null
 	const [shown] = await withMedia(db, announcement, [entry])
 	const image = shown?.images.image
 	if (!image) return null
 	// The key changes whenever the announcement is edited, so a dismissed old one does not hide a new one.
-	return { key: `${entry.id}-${entry.updatedAt.getTime()}`, title: String(data.title ?? ''), link: String(data.link ?? ''), image }
+	return { key: `${entry.id}-${entry.updatedAt.getTime()}`, title: data.title, link: data.link, image }
 }

@@ -14,18 +14,15 @@ export interface Programme {
 }
 
 export async function listProgrammes(db: Database): Promise<Programme[]> {
-	return (await listEntries(db, programmesType)).map((entry) => {
-		const data = entry.data as Record<string, string>
-		return {
-			slug: data.slug ?? '',
-			name: data.Name ?? '',
-			summary: data.summary ?? '',
-			details: data.Deatils ?? '',
-			icon: data.Icon ?? 'family',
-			colour: data.ColorIcon ?? 'brand',
-			link: data.Link || '/apply',
-		}
-	})
+	return (await listEntries(db, programmesType)).map(({ data }) => ({
+		slug: data.slug,
+		name: data.Name,
+		summary: data.summary,
+		details: data.Deatils,
+		icon: data.Icon,
+		colour: data.ColorIcon,
+		link: data.Link || '/apply',
+	}))
 }
 
 export async function findProgrammeBySlug(db: Database, slug: string): Promise<Programme | undefined> {

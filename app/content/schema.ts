@@ -57,7 +57,8 @@ function fieldSchema(field: ContentField): z.ZodType {
 		}
 		case 'image':
 		case 'document':
-			// The image's or document's id (a new upload is stored as one before this runs).
+		case 'video':
+			// The image's, document's or video's id (a new upload is stored as one before this runs).
 			return z.string().uuid().optional()
 	}
 }
@@ -66,8 +67,6 @@ function fieldSchema(field: ContentField): z.ZodType {
 export function contentSchema(type: ContentType) {
 	return z.object(Object.fromEntries(type.fields.map((field) => [field.name, fieldSchema(field)])))
 }
-
-export type ContentData = Record<string, unknown>
 
 /** A textarea field holding one item per line (values, goals, committee members, colours). */
 export function textLines(value: unknown): string[] {

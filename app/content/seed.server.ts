@@ -14,6 +14,7 @@ import {
 	committees,
 	externalLinks,
 	homePage,
+	jobAds,
 	members,
 	organizationChart,
 	programmesType,
@@ -90,6 +91,19 @@ function certificateSvg(title: string, issuer: string): string {
 <text x="600" y="330" ${font} font-size="34" fill="#1c1917" text-anchor="middle">مؤسسة عطاء الخيرية</text>
 <text x="600" y="420" ${font} font-size="26" fill="#57534e" text-anchor="middle">${issuer}</text>
 <circle cx="600" cy="610" r="90" fill="none" stroke="#c08a2b" stroke-width="8"/><text x="600" y="622" ${font} font-size="28" fill="#8a5f14" text-anchor="middle">معتمد</text>
+</svg>`
+}
+
+/** The job ads the footer's «الوظائف المتاحة» opens. */
+function jobAdsSvg(): string {
+	const jobs = ['باحث اجتماعي — دوام كامل — الرياض', 'محاسب — دوام كامل — الرياض', 'منسق تطوع وشراكات — دوام جزئي']
+	return `<svg xmlns="http://www.w3.org/2000/svg" width="1080" height="1080" viewBox="0 0 1080 1080">
+<rect width="1080" height="1080" fill="#fbf7ee"/><rect width="1080" height="260" fill="#0f6251"/>
+<text x="540" y="150" ${font} font-size="72" fill="#fbf1dc" text-anchor="middle">انضم إلى فريق عطاء</text>
+<text x="540" y="215" ${font} font-size="30" fill="#fff" text-anchor="middle">وظائف متاحة لعام ١٤٤٨هـ</text>
+${jobs.map((job, i) => `<rect x="120" y="${340 + i * 170}" width="840" height="120" rx="20" fill="#fff" stroke="#c08a2b" stroke-width="4"/><text x="540" y="${412 + i * 170}" ${font} font-size="36" fill="#0b3f36" text-anchor="middle">${job}</text>`).join('')}
+<text x="540" y="930" ${font} font-size="30" fill="#57534e" text-anchor="middle">أرسل سيرتك الذاتية إلى jobs@ataa.org.sa</text>
+<text x="540" y="985" ${font} font-size="24" fill="#57534e" text-anchor="middle">آخر موعد للتقديم: نهاية الشهر الجاري</text>
 </svg>`
 }
 
@@ -194,7 +208,7 @@ export async function seedContent(db: Database, storage: FileStorage): Promise<v
 		const links = [
 			['استبيان رضا المستفيدين', 'https://forms.office.com/r/ataa-beneficiaries'],
 			['استبيان رضا الشركاء والداعمين', 'https://forms.office.com/r/ataa-partners'],
-			['الوظائف المتاحة', '/contact'],
+			['الوظائف المتاحة', '/jobs'],
 		] as const
 		for (const [index, [label, url]] of links.entries()) await saveEntry(db, externalLinks, null, { label, url, order: index + 1 }, null)
 	})
@@ -211,6 +225,10 @@ export async function seedContent(db: Database, storage: FileStorage): Promise<v
 	await seedType(db, announcement, async () => {
 		const image = await picture(db, storage, announcementSvg(), 'حملة اليوم الوطني: سلال غذائية لألف أسرة')
 		await saveEntry(db, announcement, null, { active: true, image, title: 'حملة اليوم الوطني: سلال غذائية لألف أسرة', link: '/services/food-basket', startDate: '2025-09-22', endDate: '2025-09-24' }, null)
+	})
+	await seedType(db, jobAds, async () => {
+		const image = await picture(db, storage, jobAdsSvg(), 'إعلان الوظائف المتاحة في مؤسسة عطاء: باحث اجتماعي، محاسب، منسق تطوع وشراكات')
+		await saveEntry(db, jobAds, null, { image, caption: 'الوظائف المتاحة حالياً في المؤسسة وطريقة التقديم عليها.' }, null)
 	})
 	await seedType(db, organizationChart, async () => {
 		const image = await picture(db, storage, orgChartSvg(), 'الهيكل التنظيمي لمؤسسة عطاء الخيرية')

@@ -1,10 +1,11 @@
-import type { ContentType } from './definition.ts'
+import { defineContentType, type ContentField, type ContentType } from './definition.ts'
 
 const generic = { added: 'تم إضافة بنجاح', updated: 'تم تحديث بيانات بنجاح', deleted: 'تم الحذف بنجاح' }
 
 /** Board members (docs/product.md#public-site: grid of image, name, position; admin list 5 per page). */
-export const members: ContentType = {
+export const members = defineContentType({
 	type: 'members',
+	dashboard: 'إضافة الأعضاء وتعديلهم وحذفهم.',
 	kind: 'collection',
 	singular: 'عضو',
 	plural: 'أعضاء مجلس الإدارة',
@@ -18,11 +19,12 @@ export const members: ContentType = {
 	perPage: 5,
 	publicPath: '/board-members',
 	messages: { added: 'تمت إضافة العضو بنجاح', updated: 'تم تحديث بيانات العضو بنجاح', deleted: 'تم حذف العضو', imageRequired: 'الرجاء اختيار صورة' },
-}
+})
 
 /** The six committees (docs/product.md#public-site: accordion; each lists members and duties). */
-export const committees: ContentType = {
+export const committees = defineContentType({
 	type: 'committees',
+	dashboard: 'اللجان وأعضاؤها ومهامها.',
 	kind: 'collection',
 	singular: 'لجنة',
 	plural: 'اللجان',
@@ -36,11 +38,12 @@ export const committees: ContentType = {
 	perPage: 10,
 	publicPath: '/committees',
 	messages: generic,
-}
+})
 
 /** The chairman's speech (docs/product.md#content-that-staff-edit: speech and portrait; the speech is required). */
-export const chairmanSpeech: ContentType = {
+export const chairmanSpeech = defineContentType({
 	type: 'chairman-speech',
+	dashboard: 'نص الكلمة والصورة الشخصية.',
 	kind: 'singleton',
 	singular: 'كلمة رئيس مجلس الإدارة',
 	plural: 'كلمة رئيس مجلس الإدارة',
@@ -53,7 +56,7 @@ export const chairmanSpeech: ContentType = {
 	perPage: 1,
 	publicPath: '/chairman-speech',
 	messages: { ...generic, updated: 'تم تحديث بيانات بنجاح' },
-}
+})
 
 export const programmeIcons = [
 	{ value: 'family', label: 'أسرة' },
@@ -72,8 +75,9 @@ export const programmeColours = [
 ] as const
 
 /** The foundation's programmes (docs/product.md#content-that-staff-edit: name, details, icon, colour, link). */
-export const programmesType: ContentType = {
+export const programmesType = defineContentType({
 	type: 'programmes',
+	dashboard: 'برامج المؤسسة التي تظهر في الصفحة الرئيسية وصفحة الخدمات.',
 	kind: 'collection',
 	singular: 'برنامج',
 	plural: 'البرامج',
@@ -91,7 +95,7 @@ export const programmesType: ContentType = {
 	perPage: 10,
 	publicPath: '/services',
 	messages: generic,
-}
+})
 
 const youtube = ['https://www.youtube-nocookie.com/embed'] as const
 
@@ -101,8 +105,9 @@ const videoFields = [1, 2, 3, 4].flatMap((n) => [
 ] as const)
 
 /** The home page's blocks and the about page (docs/product.md#public-site, Home and About). */
-export const homePage: ContentType = {
+export const homePage = defineContentType({
 	type: 'home',
+	dashboard: 'العبارة الترحيبية والرؤية والرسالة والقيم والأهداف والفيديوهات وبطاقة المدير.',
 	kind: 'singleton',
 	singular: 'محتوى الصفحة الرئيسية',
 	plural: 'محتوى الصفحة الرئيسية',
@@ -124,11 +129,12 @@ export const homePage: ContentType = {
 	perPage: 1,
 	publicPath: '/',
 	messages: generic,
-}
+})
 
 /** The home page's announcement popup, shown only inside its date window (docs/product.md#content-that-staff-edit). */
-export const announcement: ContentType = {
+export const announcement = defineContentType({
 	type: 'announcement',
+	dashboard: 'صورة الإعلان ورابطه وفترة ظهوره.',
 	kind: 'singleton',
 	singular: 'الإعلان المنبثق',
 	plural: 'الإعلان المنبثق',
@@ -144,32 +150,36 @@ export const announcement: ContentType = {
 	perPage: 1,
 	publicPath: '/',
 	messages: generic,
-}
-
-/** A page that is one image; a certificate may add its PDF (docs/product.md#public-site «with a PDF to download when there is one»). */
-const imagePage = (type: string, singular: string, publicPath: string, withPdf = false): ContentType => ({
-	type,
-	kind: 'singleton',
-	singular,
-	plural: singular,
-	fields: [
-		{ kind: 'image', name: 'image', label: 'الصورة', required: true },
-		...(withPdf ? [{ kind: 'document', name: 'pdf', label: 'نسخة PDF (اختياري)', hint: 'تظهر للزوار رابطاً لتنزيل الشهادة.' } as const] : []),
-		{ kind: 'textarea', name: 'caption', label: 'وصف مختصر', rows: 2, maxLength: 500 },
-	],
-	listColumns: [],
-	perPage: 1,
-	publicPath,
-	messages: { ...generic, imageRequired: 'الرجاء اختيار صورة' },
 })
 
-export const organizationChart = imagePage('organization-chart', 'الهيكل التنظيمي', '/organization-chart')
-export const registrationCertificate = imagePage('registration-certificate', 'شهادة التسجيل', '/certificates/registration', true)
-export const qualityCertificate = imagePage('quality-certificate', 'شهادة الجودة', '/certificates/quality', true)
+/** The PDF a certificate page offers beside its image (docs/product.md#public-site «with a PDF to download when there is one»). */
+const certificatePdf = { kind: 'document', name: 'pdf', label: 'نسخة PDF (اختياري)', hint: 'تظهر للزوار رابطاً لتنزيل الشهادة.' } as const
+
+/** A page that is one image, with a caption and, for a certificate, its PDF. */
+const imagePage = <const Extra extends readonly ContentField[]>(type: string, singular: string, publicPath: string, dashboard: string, extra: Extra) =>
+	defineContentType({
+		type,
+		kind: 'singleton',
+		singular,
+		plural: singular,
+		dashboard,
+		fields: [{ kind: 'image', name: 'image', label: 'الصورة', required: true }, ...extra, { kind: 'textarea', name: 'caption', label: 'وصف مختصر', rows: 2, maxLength: 500 }],
+		listColumns: [],
+		perPage: 1,
+		publicPath,
+		messages: { ...generic, imageRequired: 'الرجاء اختيار صورة' },
+	})
+
+export const organizationChart = imagePage('organization-chart', 'الهيكل التنظيمي', '/organization-chart', 'صورة الهيكل التنظيمي.', [])
+export const registrationCertificate = imagePage('registration-certificate', 'شهادة التسجيل', '/certificates/registration', 'صورة شهادة التسجيل ونسختها PDF.', [certificatePdf])
+export const qualityCertificate = imagePage('quality-certificate', 'شهادة الجودة', '/certificates/quality', 'صورة شهادة الجودة ونسختها PDF.', [certificatePdf])
+/** The job-ads image the footer links to (docs/product.md#public-site). */
+export const jobAds = imagePage('job-ads', 'الوظائف المتاحة', '/jobs', 'صورة إعلان الوظائف التي يفتح عليها رابط «الوظائف المتاحة».', [])
 
 /** Links staff keep in the footer: satisfaction surveys, the job ads, partners (docs/product.md#public-site). */
-export const externalLinks: ContentType = {
+export const externalLinks = defineContentType({
 	type: 'links',
+	dashboard: 'روابط التذييل: استبيانات الرضا والوظائف والشركاء.',
 	kind: 'collection',
 	singular: 'رابط',
 	plural: 'روابط مهمة',
@@ -182,11 +192,12 @@ export const externalLinks: ContentType = {
 	perPage: 10,
 	publicPath: '/',
 	messages: generic,
-}
+})
 
 /** The visual identity page: the guide's text, the colours and the logo to download. */
-export const visualIdentity: ContentType = {
+export const visualIdentity = defineContentType({
 	type: 'visual-identity',
+	dashboard: 'نص دليل الهوية والألوان والشعار.',
 	kind: 'singleton',
 	singular: 'الهوية البصرية',
 	plural: 'الهوية البصرية',
@@ -199,11 +210,12 @@ export const visualIdentity: ContentType = {
 	perPage: 1,
 	publicPath: '/visual-identity',
 	messages: { ...generic, imageRequired: 'الرجاء اختيار صورة' },
-}
+})
 
 /** The home page's slider (docs/product.md#public-site, Home). */
-export const slides: ContentType = {
+export const slides = defineContentType({
 	type: 'slides',
+	dashboard: 'الشرائح المتحركة في أعلى الصفحة الرئيسية.',
 	kind: 'collection',
 	singular: 'شريحة',
 	plural: 'شرائح العرض في الصفحة الرئيسية',
@@ -218,22 +230,92 @@ export const slides: ContentType = {
 	perPage: 10,
 	publicPath: '/',
 	messages: { ...generic, imageRequired: 'الرجاء اختيار صورة' },
-}
+})
 
+/** News (docs/product.md#public-site: 6 cards a page, search, detail with sidebar and archive by month; admin cards 6 a page). */
+export const news = defineContentType({
+	type: 'news',
+	kind: 'collection',
+	singular: 'خبر',
+	plural: 'الأخبار',
+	dashboard: 'إضافة الأخبار وتعديلها ونشرها وحذفها.',
+	fields: [
+		{ kind: 'date', name: 'NewsDate', label: 'تاريخ الخبر', required: true },
+		{ kind: 'text', name: 'title', label: 'عنوان الخبر', required: true, maxLength: 200 },
+		{ kind: 'richtext', name: 'details', label: 'تفاصيل الخبر', required: true },
+		{ kind: 'image', name: 'img', label: 'صورة الخبر', required: true },
+		{ kind: 'boolean', name: 'IsPublish', label: 'منشور في الموقع', hint: 'الخبر غير المنشور لا يراه الزوار.' },
+	],
+	listColumns: ['title', 'NewsDate'],
+	perPage: 6,
+	publicPath: '/news',
+	searchFields: ['title', 'details'],
+	publishedField: 'IsPublish',
+	dateField: 'NewsDate',
+	messages: { added: 'تم إضافة الخبر بنجاح', updated: 'تم تحديث بيانات الخبر بنجاح', deleted: 'تم حذف الخبر', imageRequired: 'الرجاء إضافة صورة للخبر' },
+})
+
+/** The documents library's sections, each a public page (docs/product.md#public-site). */
+export const documentCategories = [
+	{ value: 'policies', label: 'السياسات واللوائح', path: '/policies' },
+	{ value: 'financial', label: 'التقارير المالية', path: '/reports/financial' },
+	{ value: 'workshops', label: 'تقارير ورش العمل', path: '/reports/workshops' },
+	{ value: 'yearly', label: 'التقارير السنوية', path: '/reports/yearly' },
+	{ value: 'governance-2022', label: 'الحوكمة 2022', path: '/governance/2022' },
+	{ value: 'governance-2023', label: 'الحوكمة 2023', path: '/governance/2023' },
+	{ value: 'governance-2024', label: 'الحوكمة 2024', path: '/governance/2024' },
+	{ value: 'projects-2022', label: 'المشاريع المدعومة 2022', path: '/projects/2022' },
+	{ value: 'projects-2023', label: 'المشاريع المدعومة 2023', path: '/projects/2023' },
+] as const
+
+export type DocumentCategory = (typeof documentCategories)[number]['value']
+
+/** One PDF of the library: a policy, a report, a governance item, a supported project. */
+export const libraryDocuments = defineContentType({
+	type: 'documents',
+	kind: 'collection',
+	singular: 'مستند',
+	plural: 'مكتبة المستندات',
+	dashboard: 'السياسات والتقارير المالية والسنوية وتقارير الورش وأدلة الحوكمة والمشاريع المدعومة (ملفات PDF).',
+	fields: [
+		{ kind: 'select', name: 'category', label: 'القسم', options: documentCategories.map(({ value, label }) => ({ value, label })) },
+		{ kind: 'text', name: 'title', label: 'العنوان', required: true, maxLength: 200 },
+		{ kind: 'number', name: 'year', label: 'السنة', hint: 'مثل 2024، أو اتركه فارغاً', min: 0, max: 2100 },
+		{ kind: 'number', name: 'number', label: 'رقم البند', hint: 'في جداول الحوكمة: يبقى كما هو ولا يعاد الترقيم', min: 0, max: 999 },
+		{ kind: 'textarea', name: 'summary', label: 'وصف مختصر', hint: 'يظهر في بطاقات المشاريع المدعومة', rows: 2, maxLength: 400 },
+		{ kind: 'document', name: 'file', label: 'الملف (PDF)', required: true },
+		{ kind: 'number', name: 'order', label: 'الترتيب', hint: 'الأصغر يظهر أولاً', min: 0, max: 999 },
+	],
+	listColumns: ['title', 'category', 'year'],
+	perPage: 8,
+	publicPath: '/policies',
+	messages: { added: 'تم إضافة الملف بنجاح', updated: 'تم تحديث بيانات بنجاح', deleted: 'تم حذف الملف', imageRequired: 'الرجاء اختيار ملف PDF' },
+})
+
+/** Every content type, in the order of their cards on the dashboard. */
 export const contentTypes: readonly ContentType[] = [
-	slides,
-	externalLinks,
-	visualIdentity,
 	homePage,
+	slides,
 	programmesType,
+	visualIdentity,
+	externalLinks,
+	jobAds,
 	announcement,
-	members,
-	committees,
-	chairmanSpeech,
 	organizationChart,
 	registrationCertificate,
 	qualityCertificate,
+	members,
+	committees,
+	chairmanSpeech,
+	news,
+	libraryDocuments,
 ]
+
+/** Where staff edit a type: a collection's list, a singleton's one form. */
+export const contentAdminPath = (type: ContentType) => (type.kind === 'singleton' ? `/admin/content/${type.type}/edit` : `/admin/content/${type.type}`)
+
+/** The dashboard's card of each content type. */
+export const contentCards = () => contentTypes.map((type) => ({ to: contentAdminPath(type), title: type.kind === 'singleton' ? type.singular : type.plural, text: type.dashboard }))
 
 export function findContentType(type: string): ContentType | undefined {
 	return contentTypes.find((candidate) => candidate.type === type)

@@ -106,7 +106,7 @@ export const intakeSettings = pgTable('intake_settings', {
 	updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
 })
 
-/** The SQL of `cases.search_name`; app/cases/arabic-search.ts folds a query the same way. */
+/** The SQL of `cases.search_name`; app/utils/arabic-search.ts folds a query the same way. */
 const SEARCH_FOLD_SQL = `lower(translate(regexp_replace(applicant_name, '[\\u064B-\\u065F\\u0670\\u0640]', '', 'g'), 'أإآٱىةؤئ', 'اااايهوي'))`
 
 /**
@@ -148,7 +148,7 @@ export const cases = pgTable(
 		accountId: integer('account_id').references((): AnyPgColumn => institutionAccounts.id, { onDelete: 'set null' }),
 		/**
 		 * The name as searched: tashkeel and tatweel dropped, hamza/alef forms, ى/ي and ة/ه folded,
-		 * lower case. The same folding is `foldArabic` in app/cases/arabic-search.ts (tested to agree).
+		 * lower case. The same folding is `foldArabic` in app/utils/arabic-search.ts (tested to agree).
 		 */
 		searchName: text('search_name').generatedAlwaysAs(sql`${sql.raw(SEARCH_FOLD_SQL)}`),
 	},
@@ -373,14 +373,35 @@ export const contentEntries = pgTable(
 		updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
 		/** Deleted by staff: hidden everywhere, kept for the record. */
 		deletedAt: timestamp('deleted_at', { withTimezone: true }),
+		/** The words of the type's `searchFields`, tags dropped and Arabic-folded (app/utils/arabic-search.ts). */
+		search: text('search').notNull().default(''),
+		/** The name of the staff member who published it (news: «publishBy»), kept as it was then. */
+		authorName: text('author_name'),
+		/** Visits counted by app/content/views.server.ts (news). */
+		views: integer('views').notNull().default(0),
 	},
 	(table) => [index('content_entries_type_idx').on(table.type, table.position)],
 )
 
-/** A PDF that staff publish (a certificate, the identity guide): public, downloaded by its id. */
+/** Who has been counted as a visit of an entry lately: a visitor's keyed hash, never an address. */
+export const contentViews = pgTable(
+	'content_views',
+	{
+		entryId: uuid('entry_id')
+			.notNull()
+			.references(() => contentEntries.id, { onDelete: 'cascade' }),
+		visitor: text('visitor').notNull(),
+		seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [primaryKey({ columns: [table.entryId, table.visitor] })],
+)
+
+/** A file that staff publish (a certificate's PDF, a report, a video): public, downloaded by its id. */
 export const documents = pgTable('documents', {
 	id: uuid('id').primaryKey().defaultRandom(),
 	originalName: text('original_name').notNull(),
+	/** Judged from the bytes at upload: application/pdf, video/mp4, video/webm or video/quicktime. */
+	mediaType: text('media_type').notNull().default('application/pdf'),
 	size: integer('size').notNull(),
 	sha256: text('sha256').notNull(),
 	storageKey: text('storage_key').notNull(),

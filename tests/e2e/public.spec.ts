@@ -42,7 +42,7 @@ test('every link in the header answers 200', async ({ page, request }) => {
 // The public forms (contact, the status lookup) are validated on the server and ship no JavaScript.
 const interactive = new Set(['/', '/login'])
 
-const publicPaths = [...new Set(['/', '/about', '/contact', '/login', '/services/needy-families', '/apply/referrer-form', ...sectionPages.map((p) => p.path)])]
+const publicPaths = [...new Set(['/', '/about', '/contact', '/login', '/services/needy-families', '/apply/referrer-form', '/jobs', ...sectionPages.map((p) => p.path)])]
 
 // One test per page: each gets its own time budget, and a failure names the page.
 for (const path of publicPaths) {

@@ -5,13 +5,13 @@ import type { Route } from './+types/content-editor'
 import { getDb } from '#app/db/database.server.ts'
 import type { Database } from '#app/db/client.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { fileFields, type ContentType, type FileField } from '#app/content/definition.ts'
+import { fileFields, type FileField } from '#app/content/definition.ts'
 import { deleteDocument, findDocument, storeDocument, type DocumentData } from '#app/documents/documents.server.ts'
 import { withMedia } from '#app/content/public.server.ts'
 import { contentSchema } from '#app/content/schema.ts'
 import { getEntry, getSingleton, InvalidContentError, saveEntry, type ContentEntry } from '#app/content/store.server.ts'
 import { KEPT_UPLOAD_MS } from '#app/content/media-sweep.server.ts'
-import { contentCrumbs, findContentType } from '#app/content/types.ts'
+import { contentAdminPath, contentCrumbs, findContentType } from '#app/content/types.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { deleteImage, findImage, imageUpload, InvalidImageError, processImage } from '#app/images/pipeline.server.ts'
 import { ResponsiveImage, type ImageData } from '#app/images/responsive-image.tsx'
@@ -67,7 +67,6 @@ async function open(params: { type: string; id?: string }, context: Route.Loader
 	return { type, db, entry, user }
 }
 
-const listPath = (type: ContentType) => (type.kind === 'singleton' ? `/admin/content/${type.type}/edit` : `/admin/content/${type.type}`)
 
 export async function loader({ params, context }: Route.LoaderArgs) {
 	const { type, db, entry } = await open(params, context)
@@ -99,7 +98,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 			const part = upload.parts[uploadName(field)]
 			if (!part) continue
 			if (!part.ok) {
-				errors[field.name] = [(fileErrors[field.kind] as Record<string, string>)[part.error] ?? brokenUpload]
+				errors[field.name] = [(fileErrors[field.kind === 'image' ? 'image' : 'document'] as Record<string, string>)[part.error] ?? brokenUpload]
 				continue
 			}
 			if (field.kind === 'document') {
@@ -150,7 +149,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 		return data({ result: submission.reply({ fieldErrors }), uploaded }, { status: 400 })
 	}
 	await removeReplacedFiles(db, files, stored, values)
-	return redirectWithFlash(listPath(type), { tone: 'success', message: entry ? type.messages.updated : type.messages.added })
+	return redirectWithFlash(contentAdminPath(type), { tone: 'success', message: entry ? type.messages.updated : type.messages.added })
 }
 
 /**

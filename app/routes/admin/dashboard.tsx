@@ -7,6 +7,7 @@ import { waitedFor } from '#app/cases/waited.ts'
 import type { CaseKind } from '#app/cases/workflow.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
+import { contentCards } from '#app/content/types.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { formatNumber } from '#app/utils/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
@@ -27,18 +28,7 @@ const cards: readonly Card[] = [
 	{ to: '/admin/users', title: 'المستخدمون', text: 'قائمة موظفي المؤسسة وصلاحياتهم وتفعيل حساباتهم.', roles: areaRoles.users },
 	{ to: '/admin/users/new', title: 'إضافة مستخدم', text: 'إنشاء حساب لموظف جديد.', roles: areaRoles.users },
 	{ to: '/admin/foundation', title: 'بيانات المؤسسة', text: 'النبذة والعنوان والهواتف والبريد وحسابات التواصل والخريطة.', roles: areaRoles.content },
-	{ to: '/admin/content/home/edit', title: 'الصفحة الرئيسية', text: 'العبارة الترحيبية والرؤية والرسالة والقيم والأهداف والفيديوهات وبطاقة المدير.', roles: areaRoles.content },
-	{ to: '/admin/content/slides', title: 'شرائح العرض', text: 'الشرائح المتحركة في أعلى الصفحة الرئيسية.', roles: areaRoles.content },
-	{ to: '/admin/content/programmes', title: 'البرامج', text: 'برامج المؤسسة التي تظهر في الصفحة الرئيسية وصفحة الخدمات.', roles: areaRoles.content },
-	{ to: '/admin/content/visual-identity/edit', title: 'الهوية البصرية', text: 'نص دليل الهوية والألوان والشعار.', roles: areaRoles.content },
-	{ to: '/admin/content/links', title: 'روابط مهمة', text: 'روابط التذييل: استبيانات الرضا والوظائف والشركاء.', roles: areaRoles.content },
-	{ to: '/admin/content/announcement/edit', title: 'الإعلان المنبثق', text: 'صورة الإعلان ورابطه وفترة ظهوره.', roles: areaRoles.content },
-	{ to: '/admin/content/organization-chart/edit', title: 'الهيكل التنظيمي', text: 'صورة الهيكل التنظيمي.', roles: areaRoles.content },
-	{ to: '/admin/content/registration-certificate/edit', title: 'شهادة التسجيل', text: 'صورة شهادة التسجيل.', roles: areaRoles.content },
-	{ to: '/admin/content/quality-certificate/edit', title: 'شهادة الجودة', text: 'صورة شهادة الجودة.', roles: areaRoles.content },
-	{ to: '/admin/content/members', title: 'أعضاء مجلس الإدارة', text: 'إضافة الأعضاء وتعديلهم وحذفهم.', roles: areaRoles.content },
-	{ to: '/admin/content/committees', title: 'اللجان', text: 'اللجان وأعضاؤها ومهامها.', roles: areaRoles.content },
-	{ to: '/admin/content/chairman-speech/edit', title: 'كلمة رئيس مجلس الإدارة', text: 'نص الكلمة والصورة الشخصية.', roles: areaRoles.content },
+	...contentCards().map((card) => ({ ...card, roles: areaRoles.content })),
 	{ to: '/admin/inquiries', title: 'رسائل التواصل', text: 'الرسائل الواردة من نموذج التواصل.', roles: areaRoles.content },
 	{ to: '/admin/cases', title: 'طلبات الأفراد', text: 'طلبات الدعم المرسلة من الأسر والمرضى والمستفيدين.', roles: areaRoles.cases },
 	{ to: '/admin/associations', title: 'طلبات الجمعيات', text: 'طلبات الدعم المرسلة من الجمعيات والمؤسسات.', roles: areaRoles.cases },

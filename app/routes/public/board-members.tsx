@@ -10,7 +10,7 @@ import { PageTitle } from '#app/components/forms.tsx'
 export async function loader() {
 	const db = await getDb()
 	const entries = await withMedia(db, members, await listEntries(db, members))
-	return { members: entries.map((entry) => ({ id: entry.id, name: String(entry.data.memberName), position: String(entry.data.memberPosition), image: entry.images.memberImg ?? null })) }
+	return { members: entries.map((entry) => ({ id: entry.id, name: entry.data.memberName, position: entry.data.memberPosition, image: entry.images.memberImg ?? null })) }
 }
 
 export default function BoardMembers({ loaderData }: Route.ComponentProps) {

@@ -11,7 +11,7 @@ export async function loader() {
 	const db = await getDb()
 	const entry = await getSingleton(db, chairmanSpeech)
 	const [shown] = entry ? await withMedia(db, chairmanSpeech, [entry]) : []
-	return { name: String(shown?.data.chairmanName ?? ''), speech: String(shown?.data.CEOspeechDetails ?? ''), portrait: shown?.images.portrait ?? null }
+	return { name: shown?.data.chairmanName ?? '', speech: shown?.data.CEOspeechDetails ?? '', portrait: shown?.images.portrait ?? null }
 }
 
 export default function ChairmanSpeech({ loaderData }: Route.ComponentProps) {

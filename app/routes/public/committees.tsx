@@ -10,8 +10,8 @@ export async function loader() {
 	const rows = await listEntries(await getDb(), committees)
 	return {
 		committees: rows.map((row) => {
-			const data = row.data as Record<string, string>
-			return { id: row.id, name: data.name ?? '', members: textLines(data.members), duties: data.duties ?? '' }
+			const { data } = row
+			return { id: row.id, name: data.name, members: textLines(data.members), duties: data.duties }
 		}),
 	}
 }

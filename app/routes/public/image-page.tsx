@@ -3,14 +3,14 @@ import type { Route } from './+types/image-page'
 import { getDb } from '#app/db/database.server.ts'
 import { withMedia } from '#app/content/public.server.ts'
 import { getSingleton } from '#app/content/store.server.ts'
-import { organizationChart, qualityCertificate, registrationCertificate } from '#app/content/types.ts'
+import { jobAds, organizationChart, qualityCertificate, registrationCertificate } from '#app/content/types.ts'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
 import { formatFileSize } from '#app/utils/format.ts'
 
-/** Pages that are one editable image (docs/product.md#public-site: organisation chart, certificates). */
-const pages = { '/organization-chart': organizationChart, '/certificates/registration': registrationCertificate, '/certificates/quality': qualityCertificate }
+/** Pages that are one editable image (docs/product.md#public-site: organisation chart, certificates, job ads). */
+const pages = { '/organization-chart': organizationChart, '/certificates/registration': registrationCertificate, '/certificates/quality': qualityCertificate, '/jobs': jobAds }
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const path = new URL(request.url).pathname.replace(/\/+$/, '').toLowerCase() as keyof typeof pages
@@ -19,14 +19,16 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const db = await getDb()
 	const entry = await getSingleton(db, type)
 	const [shown] = entry ? await withMedia(db, type, [entry]) : []
-	return { title: type.singular, caption: String(shown?.data.caption ?? ''), image: shown?.images.image ?? null, pdf: shown?.documents.pdf ?? null }
+	// The job ads are reached from the footer, not from the about section.
+	const crumbs = path === '/jobs' ? [] : [{ to: '/about', label: 'عن المؤسسة' }]
+	return { crumbs, title: type.singular, caption: shown?.data.caption ?? '', image: shown?.images.image ?? null, pdf: shown && 'pdf' in shown.documents ? shown.documents.pdf : null }
 }
 
 export default function ImagePage({ loaderData }: Route.ComponentProps) {
 	return (
 		<>
 			<PageTitle title={loaderData.title} />
-			<PageHeader title={loaderData.title} lead={loaderData.caption || undefined} crumbs={[{ to: '/about', label: 'عن المؤسسة' }]} />
+			<PageHeader title={loaderData.title} lead={loaderData.caption || undefined} crumbs={loaderData.crumbs} />
 			<div className="mx-auto max-w-5xl px-4 py-8">
 				{loaderData.image ? (
 					<a href={`/images/${loaderData.image.id}/${Math.max(...loaderData.image.variants.map((v) => v.width))}.webp`} className="block">

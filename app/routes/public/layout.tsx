@@ -16,7 +16,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	return {
 		signedIn: Boolean(user),
 		info: { name, phone, phone2, email, location, twitter, linkedin, youtube, facebook, instagram },
-		links: links.map((link) => ({ label: String((link.data as Record<string, unknown>).label), url: String((link.data as Record<string, unknown>).url) })),
+		links: links.map(({ data }) => ({ label: data.label, url: data.url })),
 	}
 }
 

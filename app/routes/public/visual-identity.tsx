@@ -16,7 +16,7 @@ export async function loader() {
 		.map((line) => /^(.*?)\s*(#[0-9a-fA-F]{6})$/.exec(line))
 		.filter((match): match is RegExpExecArray => match !== null)
 		.map((match) => ({ name: match[1]!, hex: match[2]!.toLowerCase() }))
-	return { text: String(shown?.data.text ?? ''), colours, logo: shown?.images.logo ?? null }
+	return { text: shown?.data.text ?? '', colours, logo: shown?.images.logo ?? null }
 }
 
 export default function VisualIdentity({ loaderData }: Route.ComponentProps) {

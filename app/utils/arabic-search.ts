@@ -1,5 +1,5 @@
-// How staff's search box matches names: the folding of `cases.search_name` (app/db/schema.ts), so
-// «احمد» finds «أحمد», «موسى» finds «موسي», «فاطمه» finds «فاطمة», and tashkeel or tatweel in
+// How a search box matches Arabic words (staff's case search, the news search): the folding of
+// `cases.search_name` (app/db/schema.ts) and of `content_entries.search`, so «احمد» finds «أحمد», «موسى» finds «موسي», «فاطمه» finds «فاطمة», and tashkeel or tatweel in
 // either the name or the query change nothing. A test holds the two foldings together.
 
 const TASHKEEL_AND_TATWEEL = /[\u064B-\u065F\u0670\u0640]/g

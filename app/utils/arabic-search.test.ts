@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { containsPattern, foldArabic } from './arabic-search.ts'
+import { containsPattern, foldArabic } from '#app/utils/arabic-search.ts'
 
 describe('foldArabic', () => {
 	test.each([

@@ -1,0 +1,34 @@
+import { describe, expect, expectTypeOf, test } from 'vitest'
+import type { ContentData } from './definition.ts'
+import { contentCards, contentTypes, type homePage, type members, type programmesType } from './types.ts'
+
+describe('content definitions', () => {
+	test('an entry’s data is typed by its definition, so a misspelt key does not compile', () => {
+		const member = { memberName: 'أ', memberPosition: 'ب', memberImg: undefined, order: 1 } satisfies ContentData<typeof members>
+		expectTypeOf(member.memberName).toEqualTypeOf<string>()
+		expectTypeOf<ContentData<typeof members>['order']>().toEqualTypeOf<number>()
+		expectTypeOf<ContentData<typeof members>['memberImg']>().toEqualTypeOf<string | undefined>()
+		expectTypeOf<ContentData<typeof programmesType>['Icon']>().toEqualTypeOf<'family' | 'home' | 'medical' | 'food' | 'clothing' | 'bill'>()
+		expectTypeOf<ContentData<typeof homePage>['video3Url']>().toEqualTypeOf<string>()
+		// @ts-expect-error «memberNmae» is no field of a member
+		expect(member.memberNmae).toBeUndefined()
+	})
+
+	test.each(contentTypes.map((type) => [type.type, type] as const))('%s: names unique, its columns, search, publish and date fields exist with the right kind', (_, type) => {
+		const names = type.fields.map((field) => field.name)
+		expect(new Set(names).size).toBe(names.length)
+		const kindOf = (name: string) => type.fields.find((field) => field.name === name)?.kind
+		for (const column of type.listColumns) expect(kindOf(column)).toBeDefined()
+		for (const name of type.searchFields ?? []) expect(['text', 'textarea', 'richtext']).toContain(kindOf(name))
+		if (type.publishedField) expect(kindOf(type.publishedField)).toBe('boolean')
+		if (type.dateField) expect(kindOf(type.dateField)).toBe('date')
+		expect(type.dashboard.length).toBeGreaterThan(5)
+		if (type.kind === 'collection') expect(type.listColumns.length).toBeGreaterThan(0)
+	})
+
+	test('types are named once, and each has its dashboard card leading to its editor', () => {
+		const types = contentTypes.map((type) => type.type)
+		expect(new Set(types).size).toBe(types.length)
+		expect(contentCards().map((card) => card.to)).toEqual(contentTypes.map((type) => (type.kind === 'singleton' ? `/admin/content/${type.type}/edit` : `/admin/content/${type.type}`)))
+	})
+})
