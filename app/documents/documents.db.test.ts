@@ -51,7 +51,7 @@ test('a certificate page gets its image and its PDF, ready to show and download'
 
 	const [shown] = await withMedia(handle.db, qualityCertificate, [(await getSingleton(handle.db, qualityCertificate))!])
 	expect(shown?.images.image?.id).toBe(image.id)
-	expect(shown?.documents.pdf).toEqual({ id: pdf.id, name: 'ISO 9001.pdf', size: minimalPdf().length, href: `/documents/${pdf.id}` })
+	expect(shown?.documents.pdf).toEqual({ id: pdf.id, name: 'ISO 9001.pdf', size: minimalPdf().length, mediaType: 'application/pdf', href: `/documents/${pdf.id}` })
 
 	// Without a PDF the page simply offers none.
 	await saveEntry(handle.db, qualityCertificate, (await getSingleton(handle.db, qualityCertificate))!.id, { image: image.id, caption: 'شهادة' }, null)

@@ -5,7 +5,7 @@ import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import type { ReceivedFile } from '#app/storage/upload.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 
-// PDFs staff publish beside content (a certificate's scan, the identity guide). Public by design:
+// Files staff publish beside content (a certificate's scan, a report, a video). Public by design:
 // anyone with the page can download them. Applicants' files never come here (app/cases).
 
 export type DocumentRow = typeof documents.$inferSelect
@@ -15,16 +15,19 @@ export interface DocumentData {
 	id: string
 	name: string
 	size: number
+	/** application/pdf or video/… */
+	mediaType: string
+	/** Downloads it; `${href}?view` opens it in the browser. */
 	href: string
 }
 
-export const toDocumentData = (row: DocumentRow): DocumentData => ({ id: row.id, name: row.originalName, size: row.size, href: `/documents/${row.id}` })
+export const toDocumentData = (row: DocumentRow): DocumentData => ({ id: row.id, name: row.originalName, size: row.size, mediaType: row.mediaType, href: `/documents/${row.id}` })
 
-/** Moves an accepted upload (a PDF, checked by its bytes) into storage and records it: all or nothing. */
-export async function storeDocument(db: Database, storage: FileStorage, file: Pick<ReceivedFile, 'tempPath' | 'originalName' | 'size' | 'sha256'>, createdBy: number | null): Promise<DocumentRow> {
+/** Moves an accepted upload (a PDF or a video, checked by its bytes; PDF when `mime` is absent) into storage and records it: all or nothing. */
+export async function storeDocument(db: Database, storage: FileStorage, file: Pick<ReceivedFile, 'tempPath' | 'originalName' | 'size' | 'sha256'> & { mime?: string }, createdBy: number | null): Promise<DocumentRow> {
 	const storageKey = await storage.adopt(file.tempPath)
 	try {
-		const [row] = await db.insert(documents).values({ originalName: file.originalName, size: file.size, sha256: file.sha256, storageKey, createdBy }).returning()
+		const [row] = await db.insert(documents).values({ originalName: file.originalName, mediaType: file.mime ?? 'application/pdf', size: file.size, sha256: file.sha256, storageKey, createdBy }).returning()
 		return row!
 	} catch (error) {
 		await storage.remove(storageKey)

@@ -15,8 +15,11 @@ export interface StoredFile {
 export interface FileStorage {
 	/** Moves a finished temp file into storage under a new random key. */
 	adopt(tempPath: string): Promise<string>
-	/** Throws FileNotFoundError when there is no such file (or the key is not a key at all). */
-	read(key: string): Promise<Readable>
+	/**
+	 * The file, or the bytes `start`..`end` of it (both included, as HTTP ranges count). Throws
+	 * FileNotFoundError when there is no such file (or the key is not a key at all).
+	 */
+	read(key: string, range?: { start: number; end: number }): Promise<Readable>
 	/** No error when the file is already gone. */
 	remove(key: string): Promise<void>
 	/** A new unique path in the storage's own temp dir, on the same filesystem so adopt's rename is atomic. */
@@ -64,10 +67,10 @@ export function localFileStorage(root: string): FileStorage {
 			return key
 		},
 
-		async read(key) {
+		async read(key, range) {
 			try {
 				const handle = await fsp.open(filePath(key), 'r')
-				return handle.createReadStream()
+				return handle.createReadStream(range)
 			} catch (error) {
 				if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(`No file ${key}.`)
 				throw error

@@ -5,7 +5,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { findAttachment, findCaseByReference } from '#app/cases/case-store.server.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
-import { pdfDownload } from '#app/storage/download.server.ts'
+import { fileResponse } from '#app/storage/download.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 
 /**
@@ -21,7 +21,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const file = await findAttachment(db, row.id, params.fileId)
 	if (!file) throw data(null, { status: 404 })
 	const inline = new URL(request.url).searchParams.get('inline') === '1'
-	const response = await pdfDownload(getFileStorage(), file, 'private, no-store', inline ? 'inline' : 'attachment')
+	const response = await fileResponse(getFileStorage(), file, 'private, no-store', inline ? 'inline' : 'attachment')
 	if (inline) response.headers.set('Content-Security-Policy', "frame-ancestors 'self'")
 	return response
 }
