@@ -34,6 +34,13 @@ describe('conditions', () => {
 		expect(needs.parse(hidden)).toEqual(hidden)
 	})
 
+	test('its error shows in the same round as the other fields’ errors, not after they are fixed', () => {
+		const needs = sectionSchema(section(medicalCase, 'needs'))
+		const base = sampleAnswers(medicalCase, { variant: 'minimal' }).needs!
+		const result = needs.safeParse({ ...base, Educational_Needs: undefined, Auxiliary_Devices: 'other' })
+		expect(result.error?.issues.map((issue) => issue.path.join('.')).sort()).toEqual(['Auxiliary_Devices_Other', 'Educational_Needs'])
+	})
+
 	test('the age is asked only without a birth date, and otherwise worked out from it when shown', () => {
 		const basic = sectionSchema(needyFamilies.sections[0]!)
 		const base = sampleAnswers(needyFamilies, { variant: 'minimal' }).basic!

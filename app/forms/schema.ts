@@ -162,7 +162,7 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}, extr
 			if (field.kind === 'newPassword') shape[`${field.name}Confirm`] = z.string().optional()
 		}
 	}
-	return withConditions(fields, options, withPasswords(fields, withPairedChoices(fields, z.object(shape))))
+	return withPasswords(fields, withPairedChoices(fields, withConditions(fields, options, z.object(shape))))
 }
 
 /**
@@ -170,28 +170,31 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}, extr
  * holds, dropped when it does not, so a hidden answer is never stored. An age is kept only
  * without a birth date: with one, it is worked out when shown (describe.ts), so it never goes stale.
  */
-function withConditions(fields: readonly FieldDef[], options: SchemaOptions, object: z.ZodType<Record<string, unknown>>) {
+function withConditions(fields: readonly FieldDef[], options: SchemaOptions, object: z.ZodObject) {
 	const conditional = fields.filter((field): field is RowFieldDef => field.kind !== 'group' && conditionOf(field) !== undefined)
 	if (!conditional.length) return object
-	return object.transform((values, ctx) => {
-		const kept: Record<string, unknown> = { ...values }
-		for (const field of conditional) {
-			delete kept[field.name]
-			if (!conditionHolds(conditionOf(field)!, values)) continue
-			const result = fieldSchema(field, options).safeParse(values[field.name])
-			if (!result.success) {
-				for (const issue of result.error.issues)
-					ctx.addIssue({
-						code: 'custom',
-						path: [field.name, ...issue.path.map(String)],
-						message: issue.message,
-					})
-				continue
+	const asked = (values: Record<string, unknown>) => conditional.filter((field) => conditionHolds(conditionOf(field)!, values))
+	return object
+		.superRefine(
+			(values, ctx) => {
+				for (const field of asked(values)) {
+					const result = fieldSchema(field, options).safeParse(values[field.name])
+					if (result.success) continue
+					for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: [field.name, ...issue.path.map(String)], message: issue.message })
+				}
+			},
+			// Also when another field of the step is wrong: every error of the step shows in one round.
+			{ when: () => true },
+		)
+		.transform((values) => {
+			const kept: Record<string, unknown> = { ...values }
+			for (const field of conditional) delete kept[field.name]
+			for (const field of asked(values)) {
+				const result = fieldSchema(field, options).safeParse(values[field.name])
+				if (result.success && result.data !== undefined) kept[field.name] = result.data
 			}
-			if (result.data !== undefined) kept[field.name] = result.data
-		}
-		return kept
-	})
+			return kept
+		})
 }
 
 /** A new password must be typed twice alike; the confirmation is never kept. */

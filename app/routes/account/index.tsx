@@ -68,7 +68,8 @@ export default function Account({ loaderData: account, actionData }: Route.Compo
 			<PageTitle title="حساب المؤسسة" />
 			<PageHeader title="حساب المؤسسة" lead={account.name} />
 			<div className="mx-auto max-w-4xl space-y-8 px-4 py-8">
-				<div className="flex justify-end">
+				<div className="flex flex-wrap items-center justify-between gap-3">
+					<p className="text-sm text-stone-700">«عرض الطلب» يفتح الطلب برابط خاص جديد، ويتوقف أي رابط سابق حفظته له.</p>
 					<Form method="post" action="/account/logout">
 						<button type="submit" className="btn-secondary">
 							تسجيل الخروج

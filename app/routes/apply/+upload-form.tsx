@@ -116,7 +116,7 @@ export function UploadForm({
 				{kinds.includes('photo') ? (kinds.includes('pdf') ? 'اختر ملف PDF أو صورة' : 'اختر صورة') : 'اختر ملف PDF'}: {label}
 			</label>
 			<p id={`${inputId}-hint`} className="text-sm text-stone-600">
-				{uploadHint(kinds, maxBytes)}
+				{uploadHint(kinds, maxBytes)}. اختر الملف ثم اضغط «رفع الملف» قبل «حفظ ومتابعة».
 			</p>
 			{message ? (
 				<p id={`${inputId}-error`} role="alert" className="text-sm font-semibold text-red-800">

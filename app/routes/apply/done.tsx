@@ -15,6 +15,8 @@ export async function loader({ params }: Route.LoaderArgs) {
 		paused: intake.state === 'paused' ? intake.pausedNotice : null,
 		token: params.token,
 		afterSubmit: definition.afterSubmit,
+		organisation: definition.kind === 'association',
+		hasAccount: Boolean(definition.createsAccount),
 	}
 }
 
@@ -48,10 +50,18 @@ export default function Done({ loaderData }: Route.ComponentProps) {
 					<Link to="/apply/status" className="link">
 						صفحة الاستعلام عن طلب
 					</Link>{' '}
-					برقم هويتك ورقم جوالك، أو من{' '}
+					{loaderData.organisation ? 'برقم ترخيص الجهة أو تصريحها ورقم جوال ممثلها' : 'برقم هويتك ورقم جوالك'}، أو من{' '}
 					<Link to={`/apply/r/${loaderData.token}`} className="link">
 						رابط طلبك الخاص
 					</Link>
+					{loaderData.hasAccount ? (
+						<>
+							، أو من{' '}
+							<Link to="/account/login" className="link">
+								دخول المؤسسات
+							</Link>
+						</>
+					) : null}
 					.
 				</p>
 			</section>

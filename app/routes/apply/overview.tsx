@@ -69,7 +69,7 @@ export default function Overview({ loaderData: data }: Route.ComponentProps) {
 							<Link to="/account" className="link">
 								حساب المؤسسة
 							</Link>
-							، وكل فتح منه يعطي الطلب رابطاً جديداً:
+							، وكل فتح منه يعطي الطلب رابطاً جديداً ويوقف الرابط السابق:
 						</>
 					) : (
 						'رابط طلبك الخاص — احتفظ به، فهو الطريقة الوحيدة لإكمال الطلب أو تعديله:'
