@@ -53,7 +53,7 @@ export default defineConfig({
 		// The production build on a temporary data directory (tests/e2e/serve.mjs removes it afterwards).
 		command: 'node tests/e2e/serve.mjs',
 		url: `${baseURL}/healthz`,
-		env: { PORT: process.env.E2E_PORT, ADMIN_EMAIL: 'admin@e2e.test', ADMIN_PASSWORD: 'E2e-Admin-Pass-1' },
+		env: { PORT: process.env.E2E_PORT, ADMIN_EMAIL: 'admin@e2e.test', ADMIN_PASSWORD: 'E2e-Admin-Pass-1', DOCUMENT_MAX_MB: '1' },
 		reuseExistingServer: false,
 		// The first start draws and encodes the demo images.
 		timeout: 180_000,

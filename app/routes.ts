@@ -1,9 +1,8 @@
 import { index, layout, route, type RouteConfig } from '@react-router/dev/routes'
-import { applicationDefinitions } from './forms/registry.ts'
-import { sectionPages } from './site-map.ts'
+import { documentCategories } from './content/types.ts'
 
-/** Pages now served by a screen of their own instead of the heading-only section page. */
-const served = new Set(['/visual-identity', '/services', '/organization-chart', '/certificates/registration', '/certificates/quality', '/board-members', '/committees', '/chairman-speech', '/apply', '/apply/status', ...applicationDefinitions.map((definition) => `/apply/${definition.type}`)])
+/** The documents library's pages, one route module for all (docs/product.md#documents-library). */
+const libraryPaths = documentCategories.map((category) => category.path)
 
 export default [
 	route('healthz', 'routes/healthz.ts'),
@@ -26,6 +25,13 @@ export default [
 		route('certificates/quality', 'routes/public/image-page.tsx', { id: 'image-quality-certificate' }),
 		route('jobs', 'routes/public/image-page.tsx', { id: 'image-job-ads' }),
 		route('committees', 'routes/public/committees.tsx'),
+		...libraryPaths.map((path) => route(path.slice(1), 'routes/public/documents.tsx', { id: `documents${path}` })),
+		route('basic-regulation', 'routes/public/basic-regulation.tsx'),
+		route('news', 'routes/public/news.tsx'),
+		route('news/:id', 'routes/public/news-detail.tsx'),
+		route('gallery', 'routes/public/gallery.tsx'),
+		route('gallery/videos', 'routes/public/videos.tsx'),
+		route('gallery/:album', 'routes/public/album.tsx'),
 		route('chairman-speech', 'routes/public/chairman-speech.tsx'),
 		route('apply', 'routes/apply/index.tsx'),
 		route('apply/status', 'routes/apply/status.tsx'),
@@ -41,9 +47,6 @@ export default [
 		route('account/login', 'routes/account/login.tsx'),
 		route('account/logout', 'routes/account/logout.ts'),
 		route('account/cases/:reference', 'routes/account/case.ts'),
-		...sectionPages
-			.filter((page) => !served.has(page.path))
-			.map((page) => route(page.path.slice(1), 'routes/public/section.tsx', { id: `section${page.path}` })),
 		// Old site's paths answer 301 here; anything else is a 404 inside the site's frame.
 		route('*', 'routes/public/not-found.tsx'),
 	]),
@@ -68,6 +71,9 @@ export default [
 		route('inquiries/:id', 'routes/admin/inquiry.tsx'),
 		route('content/:type', 'routes/admin/content-list.tsx'),
 		route('content/:type/new', 'routes/admin/content-editor.tsx', { id: 'admin-content-new' }),
+		route('content/:type/upload', 'routes/admin/content-upload.ts'),
+		route('content/:type/video-upload', 'routes/admin/video-upload.ts'),
+		route('content/albums/:id/photos', 'routes/admin/album-photos.tsx'),
 		route('content/:type/edit', 'routes/admin/content-editor.tsx', { id: 'admin-content-singleton' }),
 		route('content/:type/:id/edit', 'routes/admin/content-editor.tsx', { id: 'admin-content-edit' }),
 		route('content/:type/:id/delete', 'routes/admin/content-delete.tsx'),

@@ -1,5 +1,5 @@
 // The public sections of the URL map (docs/product.md#url-map) and how the header groups them.
-// routes.ts registers the section pages from this list, so a link here cannot point nowhere.
+// Every page here has its own route (app/site-map.test.ts checks), so a link cannot point nowhere.
 
 export interface SiteLink {
 	to: string
@@ -30,7 +30,7 @@ export interface SectionPage {
 	links?: readonly SiteLink[]
 }
 
-/** Pages whose content the content and application issues fill in; until then: title, lead and links. */
+/** The public site's pages as the header and the tests know them: path, title, lead and child links. */
 export const sectionPages: readonly SectionPage[] = [
 	{ path: '/chairman-speech', title: 'كلمة رئيس مجلس الإدارة', lead: 'كلمة رئيس مجلس إدارة المؤسسة إلى المستفيدين والشركاء والداعمين.' },
 	{ path: '/organization-chart', title: 'الهيكل التنظيمي', lead: 'الهيكل التنظيمي للمؤسسة وإداراتها ولجانها.' },

@@ -1,6 +1,6 @@
 // `npm test`: every check, in order, stopping at the first failure.
 import { spawnSync } from 'node:child_process'
-import { ensureChromium, ensurePostgres } from './lib/test-machine.mjs'
+import { ensureChromium, ensureFfmpeg, ensurePostgres } from './lib/test-machine.mjs'
 
 const skipPostgres = process.env.SKIP_POSTGRES === '1'
 const vitestProjects = skipPostgres ? ['--project', 'unit', '--project', 'db:pglite'] : []
@@ -21,9 +21,9 @@ if (skipPostgres) {
 }
 
 // Before the first step, so a missing browser stops the run at once instead of after the build.
-const chromiumProblem = ensureChromium()
-if (chromiumProblem) {
-	console.error(`\n✖ ${chromiumProblem}`)
+const machineProblem = ensureChromium() ?? ensureFfmpeg()
+if (machineProblem) {
+	console.error(`\n✖ ${machineProblem}`)
 	process.exit(1)
 }
 

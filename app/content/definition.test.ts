@@ -22,6 +22,8 @@ describe('content definitions', () => {
 		for (const name of type.searchFields ?? []) expect(['text', 'textarea', 'richtext']).toContain(kindOf(name))
 		if (type.publishedField) expect(kindOf(type.publishedField)).toBe('boolean')
 		if (type.dateField) expect(kindOf(type.dateField)).toBe('date')
+		if (type.filterField) expect(kindOf(type.filterField)).toBe('select')
+		if (type.bulkUpload) expect([kindOf(type.bulkUpload.file), kindOf(type.bulkUpload.title)]).toEqual(['document', 'text'])
 		expect(type.dashboard.length).toBeGreaterThan(5)
 		if (type.kind === 'collection') expect(type.listColumns.length).toBeGreaterThan(0)
 	})

@@ -8,6 +8,8 @@ interface FieldBase {
 	label: string
 	hint?: string
 	required?: boolean
+	/** Kept in the entry but not shown in the generic form: another screen sets it (an album's cover, a photo's album). */
+	adminHidden?: boolean
 }
 
 export type ContentField =
@@ -23,7 +25,11 @@ export type ContentField =
 	/** A PDF to download (a certificate's scan, a report). */
 	| (FieldBase & { kind: 'document' })
 	/** An uploaded video file (MP4, WebM or QuickTime), streamed to storage. */
-	| (FieldBase & { kind: 'video' })
+	| (FieldBase & {
+			kind: 'video'
+			/** An image field of the type that gets a frame of the video (ffmpeg, when installed) when left empty. */
+			poster?: string
+	  })
 	| (FieldBase & { kind: 'number'; min?: number; max?: number })
 	| (FieldBase & { kind: 'url'; hosts?: readonly string[] })
 	| (FieldBase & { kind: 'date' })
@@ -71,6 +77,19 @@ export interface ContentType<F extends readonly ContentField[] = readonly Conten
 	publishedField?: F[number]['name']
 	/** A date field the public lists and the admin list sort by, newest first (instead of «order»). */
 	dateField?: F[number]['name']
+	/**
+	 * How the admin list shows entries: a table of `listColumns` (default), or cards (news): the
+	 * date field, the first image, the first list column as title and an excerpt of the first rich text.
+	 */
+	listStyle?: 'table' | 'cards'
+	/** A select field the admin list is filtered by, one tab per option (a document's category). */
+	filterField?: F[number]['name']
+	/** The admin list takes several files at once: one entry per file, titled by its name (docs/product.md#documents-library). */
+	bulkUpload?: { file: F[number]['name']; title: F[number]['name'] }
+	/** Extra links on each row of the admin list, to a screen of that entry's own (an album's photos). */
+	rowLinks?: readonly { label: string; path: (id: string) => string }[]
+	/** At least one of these fields must have a value (a video: its file or its YouTube link); the message goes on the first. */
+	oneOf?: { fields: readonly F[number]['name'][]; message: string }
 }
 
 /** Defines a content type, keeping its fields' literal names and kinds for `ContentData`. */

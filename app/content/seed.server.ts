@@ -8,6 +8,10 @@ import { generateImage, processImage } from '#app/images/pipeline.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import type { ContentType } from './definition.ts'
 import { countEntries, saveEntry } from './store.server.ts'
+import { demoDocuments, documentFileName, documentSvg, REGULATION_PAGES, regulationPageSvg } from './seed-library.ts'
+import { seedWebpPicture } from './seed-library.server.ts'
+import { seedNews } from './seed-news.server.ts'
+import { seedGallery } from '#app/gallery/seed-gallery.server.ts'
 import {
 	announcement,
 	chairmanSpeech,
@@ -15,11 +19,13 @@ import {
 	externalLinks,
 	homePage,
 	jobAds,
+	libraryDocuments,
 	members,
 	organizationChart,
 	programmesType,
 	qualityCertificate,
 	registrationCertificate,
+	regulationPages,
 	slides,
 	visualIdentity,
 } from './types.ts'
@@ -262,4 +268,23 @@ export async function seedContent(db: Database, storage: FileStorage): Promise<v
 		const image = await portrait(db, storage, 160, boardMembers[0][0])
 		await saveEntry(db, chairmanSpeech, null, { chairmanName: boardMembers[0][0], CEOspeechDetails: speech, portrait: image }, null)
 	})
+	// The documents library: every category filled with small one-page PDFs (docs/product.md#documents-library).
+	await seedType(db, libraryDocuments, async () => {
+		const list = demoDocuments()
+		const files = await Promise.all(list.map((document) => pdfDocument(db, storage, documentSvg(document), documentFileName(document))))
+		const placeInCategory = new Map<string, number>()
+		for (const [index, document] of list.entries()) {
+			const order = (placeInCategory.get(document.category) ?? 0) + 1
+			placeInCategory.set(document.category, order)
+			await saveEntry(db, libraryDocuments, null, { ...document, file: files[index], order }, null)
+		}
+	})
+	await seedType(db, regulationPages, async () => {
+		for (let page = 1; page <= REGULATION_PAGES; page++) {
+			const image = await seedWebpPicture(db, storage, regulationPageSvg(page), `صفحة ${page} من اللائحة الأساسية`, [400, 800])
+			await saveEntry(db, regulationPages, null, { image, page, order: page }, null)
+		}
+	})
+	await seedNews(db, storage)
+	await seedGallery(db, storage)
 }

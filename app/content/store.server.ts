@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNull, like, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { contentEntries } from '#app/db/schema.ts'
 import { containsPattern, foldArabic } from '#app/utils/arabic-search.ts'
-import { plainText } from '#app/utils/sanitize-html.server.ts'
+import { htmlToPlainText } from '#app/utils/sanitize-html.server.ts'
 import type { ContentData, ContentField, ContentType } from './definition.ts'
 import { contentSchema } from './schema.ts'
 import { isUuid } from '#app/utils/uuid.ts'
@@ -57,7 +57,7 @@ function validate<T extends AnyType>(type: T, data: unknown): ContentData<T> {
 
 /** The words a search matches: the search fields' text, tags and entities gone, folded. */
 function searchText(type: AnyType, values: Record<string, unknown>): string {
-	const words = (type.searchFields ?? []).map((name) => plainText(String(values[name] ?? ''))).join(' ')
+	const words = (type.searchFields ?? []).map((name) => htmlToPlainText(String(values[name] ?? ''))).join(' ')
 	return foldArabic(words).replace(/\s+/g, ' ').trim()
 }
 

@@ -252,6 +252,7 @@ export const news = defineContentType({
 	searchFields: ['title', 'details'],
 	publishedField: 'IsPublish',
 	dateField: 'NewsDate',
+	listStyle: 'cards',
 	messages: { added: 'تم إضافة الخبر بنجاح', updated: 'تم تحديث بيانات الخبر بنجاح', deleted: 'تم حذف الخبر', imageRequired: 'الرجاء إضافة صورة للخبر' },
 })
 
@@ -278,7 +279,8 @@ export const libraryDocuments = defineContentType({
 	plural: 'مكتبة المستندات',
 	dashboard: 'السياسات والتقارير المالية والسنوية وتقارير الورش وأدلة الحوكمة والمشاريع المدعومة (ملفات PDF).',
 	fields: [
-		{ kind: 'select', name: 'category', label: 'القسم', options: documentCategories.map(({ value, label }) => ({ value, label })) },
+		// Each option also names its public page (`path`): the admin list's «عرض في الموقع» leads there.
+		{ kind: 'select', name: 'category', label: 'القسم', options: documentCategories },
 		{ kind: 'text', name: 'title', label: 'العنوان', required: true, maxLength: 200 },
 		{ kind: 'number', name: 'year', label: 'السنة', hint: 'مثل 2024، أو اتركه فارغاً', min: 0, max: 2100 },
 		{ kind: 'number', name: 'number', label: 'رقم البند', hint: 'في جداول الحوكمة: يبقى كما هو ولا يعاد الترقيم', min: 0, max: 999 },
@@ -286,10 +288,100 @@ export const libraryDocuments = defineContentType({
 		{ kind: 'document', name: 'file', label: 'الملف (PDF)', required: true },
 		{ kind: 'number', name: 'order', label: 'الترتيب', hint: 'الأصغر يظهر أولاً', min: 0, max: 999 },
 	],
-	listColumns: ['title', 'category', 'year'],
+	listColumns: ['title', 'category', 'year', 'number', 'order'],
 	perPage: 8,
 	publicPath: '/policies',
+	filterField: 'category',
+	bulkUpload: { file: 'file', title: 'title' },
 	messages: { added: 'تم إضافة الملف بنجاح', updated: 'تم تحديث بيانات بنجاح', deleted: 'تم حذف الملف', imageRequired: 'الرجاء اختيار ملف PDF' },
+})
+
+/** The basic regulation's pages, one image each, shown one per page at /basic-regulation?page=N (docs/product.md#public-site). */
+export const regulationPages = defineContentType({
+	type: 'regulation-pages',
+	kind: 'collection',
+	singular: 'صفحة من اللائحة',
+	plural: 'صفحات اللائحة الأساسية',
+	dashboard: 'صور صفحات اللائحة الأساسية، صورة لكل صفحة.',
+	fields: [
+		{ kind: 'image', name: 'image', label: 'صورة الصفحة', required: true },
+		{ kind: 'number', name: 'page', label: 'رقم الصفحة', hint: 'رقمها في اللائحة', min: 1, max: 999 },
+		{ kind: 'number', name: 'order', label: 'الترتيب', hint: 'الأصغر يظهر أولاً', min: 0, max: 999 },
+	],
+	listColumns: ['page', 'order'],
+	perPage: 8,
+	publicPath: '/basic-regulation',
+	messages: { ...generic, imageRequired: 'الرجاء اختيار صورة' },
+})
+
+/** Where staff manage an album's photos (app/routes/admin/album-photos.tsx). */
+export const albumPhotosPath = (albumId: string) => `/admin/content/albums/${albumId}/photos`
+
+/** Photo albums (docs/product.md#public-site: every album, not only the first; admin 8 a page). */
+export const albums = defineContentType({
+	type: 'albums',
+	kind: 'collection',
+	singular: 'ألبوم',
+	plural: 'ألبومات الصور',
+	dashboard: 'ألبومات معرض الصور وصورها وأغلفتها.',
+	fields: [
+		{ kind: 'text', name: 'title', label: 'عنوان الألبوم', required: true, maxLength: 150 },
+		{ kind: 'text', name: 'slug', label: 'المعرّف في الرابط', hint: 'مثل eid-clothing-2025، يظهر في رابط الألبوم', required: true, maxLength: 60, slug: true },
+		{ kind: 'textarea', name: 'description', label: 'وصف مختصر', rows: 2, maxLength: 500 },
+		{ kind: 'date', name: 'date', label: 'تاريخ الألبوم', required: true },
+		// The id of one of its photos, chosen on the album's photos screen; empty means its first photo.
+		{ kind: 'text', name: 'cover', label: 'صورة الغلاف', maxLength: 36, adminHidden: true },
+	],
+	listColumns: ['title', 'date'],
+	perPage: 8,
+	publicPath: '/gallery',
+	dateField: 'date',
+	rowLinks: [{ label: 'الصور', path: albumPhotosPath }],
+	messages: { added: 'تم إضافة الألبوم بنجاح', updated: 'تم تحديث بيانات الألبوم بنجاح', deleted: 'تم حذف الألبوم' },
+})
+
+/**
+ * One photo of an album. Not in `contentTypes`: photos are added, captioned and deleted only on
+ * their album's screen, so the generic list and form never make one without its album.
+ */
+export const photos = defineContentType({
+	type: 'photos',
+	kind: 'collection',
+	singular: 'صورة',
+	plural: 'صور الألبوم',
+	dashboard: 'صور الألبومات.',
+	fields: [
+		{ kind: 'text', name: 'album', label: 'الألبوم', required: true, maxLength: 36, adminHidden: true },
+		{ kind: 'image', name: 'image', label: 'الصورة', required: true },
+		{ kind: 'text', name: 'caption', label: 'وصف الصورة', maxLength: 200 },
+		{ kind: 'number', name: 'order', label: 'الترتيب', hint: 'الأصغر يظهر أولاً', min: 0, max: 9999 },
+	],
+	listColumns: ['caption'],
+	perPage: 8,
+	publicPath: '/gallery',
+	messages: { added: 'تم إضافة الصور بنجاح', updated: 'تم تحديث وصف الصورة', deleted: 'تم حذف الصورة', imageRequired: 'الرجاء اختيار صورة' },
+})
+
+/** The video gallery (docs/product.md#public-site: 6 a page; admin 8 a page): an uploaded file or a YouTube embed. */
+export const videos = defineContentType({
+	type: 'videos',
+	kind: 'collection',
+	singular: 'فيديو',
+	plural: 'معرض الفيديو',
+	dashboard: 'مقاطع الفيديو المرفوعة وروابط يوتيوب.',
+	fields: [
+		{ kind: 'text', name: 'title', label: 'عنوان الفيديو', required: true, maxLength: 150 },
+		{ kind: 'video', name: 'file', label: 'ملف الفيديو', hint: 'MP4 أو WebM أو MOV. أو اتركه فارغاً واكتب رابط يوتيوب.', poster: 'poster' },
+		{ kind: 'url', name: 'url', label: 'أو رابط تضمين من يوتيوب', hint: 'من يوتيوب: مشاركة ← تضمين، ثم الرابط من نطاق youtube-nocookie.com', hosts: youtube },
+		{ kind: 'image', name: 'poster', label: 'صورة الغلاف (اختياري)', hint: 'تظهر قبل تشغيل الفيديو المرفوع.' },
+		{ kind: 'date', name: 'date', label: 'التاريخ', required: true },
+	],
+	listColumns: ['title', 'date'],
+	perPage: 8,
+	publicPath: '/gallery/videos',
+	dateField: 'date',
+	oneOf: { fields: ['file', 'url'], message: 'الرجاء رفع ملف فيديو أو كتابة رابط يوتيوب' },
+	messages: { added: 'تم إضافة الفيديو بنجاح', updated: 'تم تحديث بيانات الفيديو بنجاح', deleted: 'تم حذف الفيديو' },
 })
 
 /** Every content type, in the order of their cards on the dashboard. */
@@ -309,6 +401,9 @@ export const contentTypes: readonly ContentType[] = [
 	chairmanSpeech,
 	news,
 	libraryDocuments,
+	regulationPages,
+	albums,
+	videos,
 ]
 
 /** Where staff edit a type: a collection's list, a singleton's one form. */

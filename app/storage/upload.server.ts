@@ -14,6 +14,12 @@ export interface UploadLimits {
 	maxFieldBytes?: number
 	/** Default 20. */
 	maxFields?: number
+	/**
+	 * Refuse the whole request ('too-large', nothing kept) the moment one file passes its limit,
+	 * instead of reading the rest of the body to judge the other files: a video sent without a
+	 * Content-Length is not read to its end.
+	 */
+	stopWhenTooLarge?: boolean
 }
 
 /** What a kind of upload accepts, judged by the bytes (file-type), never by the client's name or Content-Type. */
@@ -23,6 +29,8 @@ export interface UploadKind<Mime extends string, Refusal extends string> {
 	refusal: Refusal
 	/** The original name when nothing is left of the client's after cleaning. */
 	fallbackName: string
+	/** A smaller limit than the request's `maxFileBytes` for files of this kind (a poster image beside a video). */
+	maxBytes?: number
 }
 
 export interface ReceivedFile<Mime extends string = string> {
@@ -40,7 +48,7 @@ export type UploadResult<Mime extends string = 'application/pdf', Refusal extend
 	| { ok: false; fields: Record<string, string>; error: 'too-large' | Refusal | 'bad-request' }
 
 /** One named file of a multi-file form: kept, or refused for itself while the others may be fine. */
-export type PartResult<Mime extends string = string, Refusal extends string = string> = { ok: true; file: ReceivedFile<Mime> } | { ok: false; error: 'too-large' | Refusal }
+export type PartResult<Mime extends string = string, Refusal extends string = string> = { ok: true; file: ReceivedFile<Mime> } | { ok: false; error: 'too-large' | Refusal; originalName?: string }
 
 type AnyKind = UploadKind<string, string>
 type KindMime<K> = K extends UploadKind<infer Mime, string> ? Mime : never
@@ -51,8 +59,8 @@ type PartsOf<Kinds extends Record<string, AnyKind>> = { [Name in keyof Kinds]?: 
 
 export type UploadsResult<Kinds extends Record<string, AnyKind>> =
 	| { ok: true; fields: Record<string, string>; parts: PartsOf<Kinds> }
-	/** The request itself is broken or cut off: nothing is kept. */
-	| { ok: false; fields: Record<string, string>; error: 'bad-request' }
+	/** The request itself is broken or cut off (or, with `stopWhenTooLarge`, a file too large): nothing is kept. */
+	| { ok: false; fields: Record<string, string>; error: 'bad-request' | 'too-large' }
 
 interface SavedFile {
 	size: number
@@ -103,6 +111,36 @@ export async function receiveUploads<Kinds extends Record<string, AnyKind>>(requ
 	return { ok: true, fields: result.fields, parts: Object.fromEntries(result.parts) as PartsOf<Kinds> }
 }
 
+/**
+ * Every file of one `<input type=file multiple>` named `name`, each kept or refused on its own, in
+ * the order sent (the documents library's «several files at once»); other parts are ignored.
+ */
+export async function receiveMultipleUploads<Mime extends string, Refusal extends string>(
+	request: Request,
+	storage: FileStorage,
+	limits: UploadLimits,
+	name: string,
+	kind: UploadKind<Mime, Refusal>,
+	maxFiles: number,
+): Promise<{ ok: true; fields: Record<string, string>; files: PartResult<Mime, Refusal>[] } | { ok: false; fields: Record<string, string>; error: 'bad-request' | 'too-large' }> {
+	const result = await receiveParts(request, storage, limits, (part) => (part === name ? kind : undefined), maxFiles, name)
+	if (!result.ok) return result
+	return { ok: true, fields: result.fields, files: [...result.parts.values()] as PartResult<Mime, Refusal>[] }
+}
+
+/** Room for a multipart body's boundaries, part headers and small text fields beside its files. */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024
+
+/**
+ * Whether a request says, by its Content-Length, that it carries more than `maxFileBytes` in each of
+ * `files` files (plus the multipart overhead): it can then be refused (413) before its body is read.
+ * A request without a Content-Length (chunked) is judged by the byte count as it streams.
+ */
+export function declaredTooLarge(request: Request, maxFileBytes: number, files = 1): boolean {
+	const declared = Number(request.headers.get('content-length'))
+	return Number.isFinite(declared) && declared > maxFileBytes * files + MULTIPART_OVERHEAD_BYTES
+}
+
 interface Incoming {
 	kind: AnyKind
 	tempPath: string
@@ -117,7 +155,9 @@ async function receiveParts(
 	limits: UploadLimits,
 	kindFor: (partName: string) => AnyKind | undefined,
 	maxFiles: number,
-): Promise<{ ok: true; fields: Record<string, string>; parts: Map<string, PartResult> } | { ok: false; fields: Record<string, string>; error: 'bad-request' }> {
+	/** A part name whose files are all kept, told apart by their order (an input with `multiple`). */
+	multiple?: string,
+): Promise<{ ok: true; fields: Record<string, string>; parts: Map<string, PartResult> } | { ok: false; fields: Record<string, string>; error: 'bad-request' | 'too-large' }> {
 	// No prototype, so a field named __proto__ is just a field.
 	const fields: Record<string, string> = Object.create(null)
 	const contentType = request.headers.get('content-type') ?? ''
@@ -147,6 +187,7 @@ async function receiveParts(
 	// A cut-off or dropped field would otherwise pass on silently as a shorter or missing value.
 	let fieldsTruncated = false
 	let writeError: unknown
+	let requestTooLarge = false
 
 	parser.on('field', (name, value, info) => {
 		if (info.valueTruncated) fieldsTruncated = true
@@ -155,19 +196,24 @@ async function receiveParts(
 	parser.on('fieldsLimit', () => {
 		fieldsTruncated = true
 	})
-	parser.on('file', (name, stream, info) => {
-		const kind = kindFor(name)
+	parser.on('file', (partName, stream, info) => {
+		const kind = kindFor(partName)
+		const name = partName === multiple ? `${partName}:${incoming.size}` : partName
 		// An empty file input arrives as a part without a file name; a second file of one name is not ours to keep.
 		if (!info.filename || !kind || incoming.has(name)) {
 			stream.resume()
 			return
 		}
 		const tempPath = storage.tempPath()
-		const saving = saveFile(stream, tempPath)
-		const part: Incoming = { kind, tempPath, originalName: cleanFileName(info.filename, kind.fallbackName), saving, tooLarge: false }
-		stream.once('limit', () => {
+		const overLimit = () => {
 			part.tooLarge = true
-		})
+			if (!limits.stopWhenTooLarge || requestTooLarge) return
+			requestTooLarge = true
+			parser.destroy(new Error('A file passed its limit.'))
+		}
+		const saving = saveFile(stream, tempPath, kind.maxBytes, overLimit)
+		const part: Incoming = { kind, tempPath, originalName: cleanFileName(info.filename, kind.fallbackName), saving, tooLarge: false }
+		stream.once('limit', overLimit)
 		saving.catch((error: unknown) => {
 			// busboy breaks the file stream only while failing itself, so any other failure is the disk's.
 			if (parser.errored) return
@@ -180,7 +226,7 @@ async function receiveParts(
 
 	let broken = false
 	try {
-		await pipeline(Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>), parser)
+		await pipeline(Readable.from(bodyChunks(request.body as NodeReadableStream<Uint8Array>)), parser)
 	} catch {
 		// The client went away, or the body is not well-formed multipart.
 		broken = true
@@ -191,18 +237,19 @@ async function receiveParts(
 		// Every write settles before any temp file is judged or removed, so none can be recreated.
 		const saved = await Promise.allSettled([...incoming.values()].map((part) => part.saving))
 		if (writeError) throw writeError
+		if (requestTooLarge) return { ok: false, fields, error: 'too-large' }
 		if (broken || fieldsTruncated || saved.some((outcome) => outcome.status === 'rejected')) return { ok: false, fields, error: 'bad-request' }
 		const parts = new Map<string, PartResult>()
 		for (const [[name, part], outcome] of zip([...incoming], saved)) {
 			if (outcome.status !== 'fulfilled') continue
 			if (part.tooLarge) {
-				parts.set(name, { ok: false, error: 'too-large' })
+				parts.set(name, { ok: false, error: 'too-large', originalName: part.originalName })
 				continue
 			}
 			// The part's Content-Type and file name are the client's say-so; the bytes are not.
 			const mime = (await fileTypeFromFile(part.tempPath))?.mime
 			if (mime === undefined || !part.kind.accept(mime)) {
-				parts.set(name, { ok: false, error: part.kind.refusal })
+				parts.set(name, { ok: false, error: part.kind.refusal, originalName: part.originalName })
 				continue
 			}
 			kept.add(part.tempPath)
@@ -214,21 +261,44 @@ async function receiveParts(
 	}
 }
 
+/**
+ * The request body's chunks, read one at a time (the socket is paused while the disk catches up).
+ * Stopping early releases the body rather than cancelling it: cancelling would destroy the socket
+ * too, and then no answer (413) could reach the client.
+ */
+async function* bodyChunks(body: NodeReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+	const reader = body.getReader()
+	try {
+		for (;;) {
+			const { done, value } = await reader.read()
+			if (done) return
+			yield value
+		}
+	} finally {
+		reader.releaseLock()
+	}
+}
+
 function zip<A, B>(left: readonly A[], right: readonly B[]): [A, B][] {
 	return left.map((item, index) => [item, right[index]!])
 }
 
-/** Streams a file part to disk, hashing and counting on the way. */
-async function saveFile(source: Readable, tempPath: string): Promise<SavedFile> {
+/**
+ * Streams a file part to disk, hashing and counting on the way. Past `maxBytes` (its kind's own
+ * limit) the rest is read and dropped, not written, and `overLimit` is told once.
+ */
+async function saveFile(source: Readable, tempPath: string, maxBytes = Infinity, overLimit?: () => void): Promise<SavedFile> {
 	const hash = createHash('sha256')
 	let size = 0
 	await pipeline(
 		source,
 		async function* (chunks: AsyncIterable<Buffer>) {
 			for await (const chunk of chunks) {
+				if (size > maxBytes) continue
 				hash.update(chunk)
 				size += chunk.length
-				yield chunk
+				if (size > maxBytes) overLimit?.()
+				else yield chunk
 			}
 		},
 		fs.createWriteStream(tempPath, { flags: 'wx' }),

@@ -52,6 +52,10 @@ const envSchema = z.object({
 	SMS_SENDER: z.string().min(1).optional(),
 	/** Largest upload (an applicant's PDF, a staff image), in megabytes of 1,000,000 bytes: see uploadMaxBytes. */
 	UPLOAD_MAX_MB: z.coerce.number({ error: 'must be a number of megabytes' }).positive().max(100).default(10),
+	/** Largest PDF staff publish (the documents library, a certificate's PDF), in megabytes of 1,000,000 bytes. */
+	DOCUMENT_MAX_MB: z.coerce.number({ error: 'must be a number of megabytes' }).positive().max(500).default(20),
+	/** Largest video staff upload to the video gallery, in megabytes of 1,000,000 bytes; streamed to disk, never held in memory. */
+	VIDEO_MAX_MB: z.coerce.number({ error: 'must be a number of megabytes' }).positive().max(10_000).default(500),
 	/**
 	 * Add 60 generated demo cases on the first start. On unless NODE_ENV=production: their mobiles
 	 * look real, and a status change would text them.
@@ -69,6 +73,10 @@ export type Env = z.infer<typeof envSchema> & {
 	 * bytes, so the limit enforced and «حتى 10 ميغابايت» said to people are the same number.
 	 */
 	uploadMaxBytes: number
+	/** DOCUMENT_MAX_MB in bytes, decimal as uploadMaxBytes. */
+	documentMaxBytes: number
+	/** VIDEO_MAX_MB in bytes, decimal as uploadMaxBytes. */
+	videoMaxBytes: number
 	/** DEMO_CASES, or on outside production. */
 	demoCases: boolean
 }
@@ -89,6 +97,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
 		dataDir: path.resolve(env.DATA_DIR),
 		cookieSecure: env.COOKIE_SECURE ?? env.NODE_ENV === 'production',
 		uploadMaxBytes: Math.round(env.UPLOAD_MAX_MB * 1_000_000),
+		documentMaxBytes: Math.round(env.DOCUMENT_MAX_MB * 1_000_000),
+		videoMaxBytes: Math.round(env.VIDEO_MAX_MB * 1_000_000),
 		demoCases: env.DEMO_CASES ?? env.NODE_ENV !== 'production',
 	}
 }

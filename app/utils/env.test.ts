@@ -19,6 +19,18 @@ describe('parseEnv', () => {
 		expect(formatFileSize(parseEnv({}).uploadMaxBytes)).toBe('10 ميغابايت')
 	})
 
+	test('published PDFs have their own limit, DOCUMENT_MAX_MB, 20 MB unless set', () => {
+		expect(parseEnv({}).documentMaxBytes).toBe(20_000_000)
+		expect(parseEnv({ DOCUMENT_MAX_MB: '1' }).documentMaxBytes).toBe(1_000_000)
+		expect(() => parseEnv({ DOCUMENT_MAX_MB: '0' })).toThrow(/DOCUMENT_MAX_MB/)
+	})
+
+	test('videos have their own limit, VIDEO_MAX_MB, 500 MB unless set', () => {
+		expect(parseEnv({}).videoMaxBytes).toBe(500_000_000)
+		expect(parseEnv({ VIDEO_MAX_MB: '2' }).videoMaxBytes).toBe(2_000_000)
+		expect(() => parseEnv({ VIDEO_MAX_MB: 'lots' })).toThrow(/VIDEO_MAX_MB/)
+	})
+
 	test('reads the values it is given', () => {
 		const env = parseEnv({ PORT: '8080', DATA_DIR: '/srv/ataa', DATABASE_URL: 'postgres://u@db:5432/ataa', APP_ORIGIN: 'https://ataa.org.sa, https://www.ataa.org.sa' })
 		expect(env.PORT).toBe(8080)

@@ -53,6 +53,14 @@ export function formatDateWithHijri(value: Date | string | number): string {
 	return `${formatDate(value)} (${formatHijri(value)})`
 }
 
+const monthFormat = new Intl.DateTimeFormat(`${LOCALE}-ca-gregory`, { timeZone: 'UTC', year: 'numeric', month: 'long' })
+
+/** A month given as yyyy-mm, in words: «نوفمبر 2026» (the news archive); anything else as it is. */
+export function formatMonth(month: string): string {
+	const match = /^(\d{4})-(\d{2})$/.exec(month)
+	return match ? monthFormat.format(Date.UTC(Number(match[1]), Number(match[2]) - 1, 15)) : month
+}
+
 export function formatDateTime(value: Date | string | number): string {
 	return `${formatDate(value)} ${timeFormat.format(toDate(value))}`
 }

@@ -109,14 +109,3 @@ function cutAtWord(text: string, maxLength: number): string {
 	// Trailing punctuation before the ellipsis reads badly (Arabic comma and semicolon too).
 	return cut.replace(/[\s.,;:،؛!?؟\-–—]+$/u, '')
 }
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' }
-
-/** The words of rich text, for search and excerpts: every tag dropped, block ends as spaces, entities decoded. */
-export function plainText(html: string): string {
-	const spaced = html.replace(/<\/(p|li|h[2-4]|blockquote)>|<br\s*\/?>/gi, ' ')
-	return sanitizeHtml(spaced, { allowedTags: [], allowedAttributes: {} })
-		.replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, name: string) => ENTITIES[name]!)
-		.replace(/\s+/g, ' ')
-		.trim()
-}

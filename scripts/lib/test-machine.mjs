@@ -54,6 +54,19 @@ function hasCommand(name) {
 }
 
 /**
+ * Installs a Debian package, saying so in one line; an error message when apt-get fails.
+ * @param {string} name
+ * @returns {string | null}
+ */
+function aptInstall(name) {
+	console.log(`▶ No ${name} on this machine: installing Debian's ${name} package (apt-get install ${name})`)
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+	const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
+	const install = update.status === 0 ? spawnSync('apt-get', ['install', '-y', '-qq', name], { stdio: 'inherit', env }) : update
+	return install.status === 0 ? null : `apt-get could not install ${name} (exit ${install.status}).`
+}
+
+/**
  * Finds Chromium, installing Debian's package when that is possible; sets CHROMIUM_PATH for the
  * browser tests. Returns an error message when the run cannot go on.
  * @returns {string | null}
@@ -61,16 +74,28 @@ function hasCommand(name) {
 export function ensureChromium() {
 	let found = findChromium()
 	if ('error' in found && !process.env.CHROMIUM_PATH && canInstallWithApt()) {
-		console.log("▶ No Chromium on this machine: installing Debian's chromium package (apt-get install chromium)")
-		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-		const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
-		const install = update.status === 0 ? spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env }) : update
-		if (install.status !== 0) return `apt-get could not install chromium (exit ${install.status}). ${installChromiumHint}`
+		const failed = aptInstall('chromium')
+		if (failed) return `${failed} ${installChromiumHint}`
 		found = findChromium()
 	}
 	if ('error' in found) return found.error
 	process.env.CHROMIUM_PATH = found.path
 	return null
+}
+
+export const installFfmpegHint = 'Install ffmpeg (Debian/Ubuntu: apt-get install ffmpeg): the demo videos and the video gallery\'s browser test need it.'
+
+/**
+ * ffmpeg makes the demo video clips and their posters (app/gallery/seed-gallery.server.ts); the
+ * browser test plays and seeks one. Installed from Debian when possible, else an error message.
+ * @returns {string | null}
+ */
+export function ensureFfmpeg() {
+	if (hasCommand('ffmpeg')) return null
+	if (!canInstallWithApt()) return `No ffmpeg found. ${installFfmpegHint}`
+	const failed = aptInstall('ffmpeg')
+	if (failed) return `${failed} ${installFfmpegHint}`
+	return hasCommand('ffmpeg') ? null : `No ffmpeg found after installing it. ${installFfmpegHint}`
 }
 
 /**

@@ -16,13 +16,18 @@ import { areaRoles } from '#app/domain/roles.ts'
 import { deleteImage, findImage, imageUpload, InvalidImageError, processImage } from '#app/images/pipeline.server.ts'
 import { ResponsiveImage, type ImageData } from '#app/images/responsive-image.tsx'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
-import { pdfUpload, receiveUploads } from '#app/storage/upload.server.ts'
+import { declaredTooLarge, pdfUpload, receiveUploads } from '#app/storage/upload.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { flashContext, redirectWithFlash } from '#app/utils/flash.server.ts'
-import { formatFileSize } from '#app/utils/format.ts'
+import { formatFileSize, todayInRiyadh } from '#app/utils/format.ts'
 import { sanitizeRichText } from '#app/utils/sanitize-html.server.ts'
 import { ErrorList, ErrorSummary, Field, FlashNotice, PageTitle, SelectField, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { RichTextEditor } from '#app/components/rich-text-editor.tsx'
+import { limitOthers, applyPosterFrames, videoFrame, videoRequestBytes, videoTooLargeReply, videoUpload, videoUploadLimits } from '#app/gallery/video.server.ts'
+import { VideoInput, videoErrors } from '#app/gallery/video-input.tsx'
+import { fieldMaxBytes, filesTooLargeReply, withFieldLimits } from '#app/content/upload-limits.server.ts'
+import { filteredListPath, filterValue } from '#app/content/list-filter.ts'
+import { fileTooLarge } from '#app/forms/messages.ts'
 import type { AdminHandle } from './layout.tsx'
 
 // One screen and one action for every content type: add, edit, and the singletons' only entry.
@@ -47,6 +52,7 @@ const fileErrors = {
 		'too-large': 'حجم الملف أكبر من المسموح. اختر ملفاً أصغر.',
 		'not-pdf': 'الملف ليس PDF. اختر ملفاً بصيغة PDF.',
 	},
+	video: videoErrors,
 } as const
 const brokenUpload = 'لم يكتمل رفع الملف. حاول مرة أخرى.'
 
@@ -68,15 +74,18 @@ async function open(params: { type: string; id?: string }, context: Route.Loader
 }
 
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
 	const { type, db, entry } = await open(params, context)
 	const [shown] = entry ? await withMedia(db, type, [entry]) : []
 	return {
 		typeName: type.type,
 		isNew: !entry,
-		data: shown?.data ?? {},
+		// A new dated entry (news) starts on today's date, which is what it usually is.
+		// A new entry added from a filtered list (a document from its category's tab) starts in that category.
+		data: shown?.data ?? { ...(type.dateField ? { [type.dateField]: todayInRiyadh() } : {}), ...(type.filterField ? { [type.filterField]: filterValue(type, new URL(request.url)) } : {}) },
 		images: shown?.images ?? {},
 		documents: shown?.documents ?? {},
+		videoMaxBytes: getEnv().videoMaxBytes,
 		notice: context.get(flashContext),
 	}
 }
@@ -87,21 +96,31 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 	const errors: Record<string, string[]> = {}
 	// The file ids this try ends with, per field: a new upload, or one kept from an earlier failed try.
 	const uploaded: Record<string, string> = {}
+	// Poster frames taken from a new video (ffmpeg), per image field: used only when it ends up empty.
+	const frames: Record<string, string | null> = {}
 	let fields: Record<string, string>
 	if (files.length) {
 		const storage = getFileStorage()
-		const kinds = Object.fromEntries(files.map((field) => [uploadName(field), field.kind === 'image' ? imageUpload : pdfUpload]))
-		const upload = await receiveUploads(request, storage, { maxFileBytes: getEnv().uploadMaxBytes }, kinds)
+		// A form with a video takes up to VIDEO_MAX_MB for it (its other files keep their own limit) and is refused whole, unread, when larger.
+		const video = files.find((field) => field.kind === 'video')
+		if (video && declaredTooLarge(request, videoRequestBytes(files.length))) return videoTooLargeReply(video.name)
+		// Without a video each file keeps its own limit (a PDF DOCUMENT_MAX_MB, a picture UPLOAD_MAX_MB); a request saying it holds more is refused unread.
+		const limits = files.map(fieldMaxBytes)
+		if (!video && declaredTooLarge(request, limits.reduce((sum, bytes) => sum + bytes, 0))) return filesTooLargeReply(files)
+		const kinds = Object.fromEntries(files.map((field) => [uploadName(field), field.kind === 'image' ? imageUpload : field.kind === 'video' ? videoUpload : pdfUpload]))
+		const upload = await receiveUploads(request, storage, video ? videoUploadLimits() : { maxFileBytes: Math.max(...limits) }, video ? limitOthers(kinds) : withFieldLimits(kinds, files, uploadName))
 		fields = upload.fields
+		if (!upload.ok && upload.error === 'too-large' && video) return videoTooLargeReply(video.name)
 		if (!upload.ok) errors[files[0]!.name] = [brokenUpload]
 		else for (const field of files) {
 			const part = upload.parts[uploadName(field)]
 			if (!part) continue
 			if (!part.ok) {
-				errors[field.name] = [(fileErrors[field.kind === 'image' ? 'image' : 'document'] as Record<string, string>)[part.error] ?? brokenUpload]
+				errors[field.name] = [part.error === 'too-large' && field.kind !== 'video' ? fileTooLarge(fieldMaxBytes(field)) : ((fileErrors[field.kind] as Record<string, string>)[part.error] ?? brokenUpload)]
 				continue
 			}
-			if (field.kind === 'document') {
+			if (field.kind === 'video' && field.poster) frames[field.poster] = await videoFrame(part.file.tempPath)
+			if (field.kind === 'document' || field.kind === 'video') {
 				uploaded[field.name] = (await storeDocument(db, storage, part.file, user.id)).id
 				continue
 			}
@@ -121,6 +140,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 			const row = field.kind === 'image' ? await findImage(db, kept) : await findDocument(db, kept)
 			if (row && row.createdBy === user.id && Date.now() - row.createdAt.getTime() < KEPT_UPLOAD_MS) uploaded[field.name] = kept
 		}
+		await applyPosterFrames(db, storage, { frames, fields, uploaded, stored: (entry?.data ?? {}) as Record<string, unknown>, userId: user.id })
 	} else {
 		fields = Object.fromEntries([...(await request.formData()).entries()].map(([key, value]) => [key, String(value)]))
 	}
@@ -134,6 +154,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 		formData.set(field.name, id ?? '')
 		if (field.required && !id && !errors[field.name]) errors[field.name] = [field.kind === 'image' ? (type.messages.imageRequired ?? 'الرجاء اختيار صورة') : `الرجاء اختيار ${field.label}`]
 	}
+	if (type.oneOf && type.oneOf.fields.every((name) => !String(formData.get(name) ?? '').trim()) && !errors[type.oneOf.fields[0]!]) errors[type.oneOf.fields[0]!] = [type.oneOf.message]
 	const submission = parseWithZod(formData, { schema: contentSchema(type) })
 	if (submission.status !== 'success' || Object.keys(errors).length) {
 		return data({ result: submission.reply({ fieldErrors: errors }), uploaded }, { status: 400 })
@@ -142,14 +163,16 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 	for (const field of files) if (!values[field.name]) delete values[field.name]
 	for (const field of type.fields) if (field.kind === 'richtext') values[field.name] = sanitizeRichText(String(values[field.name] ?? ''))
 	try {
-		await saveEntry(db, type, entry?.id ?? null, values, user.id)
+		// The signed-in member is the author of what they add (news: «publishBy»); saveEntry keeps it on later edits.
+		await saveEntry(db, type, entry?.id ?? null, values, user.id, user.name)
 	} catch (error) {
 		if (!(error instanceof InvalidContentError)) throw error
 		const fieldErrors = Object.fromEntries(error.issues.map((issue) => [String(issue.path[0] ?? ''), [issue.message]]))
 		return data({ result: submission.reply({ fieldErrors }), uploaded }, { status: 400 })
 	}
 	await removeReplacedFiles(db, files, stored, values)
-	return redirectWithFlash(contentAdminPath(type), { tone: 'success', message: entry ? type.messages.updated : type.messages.added })
+	const list = type.filterField ? filteredListPath(type, String(values[type.filterField] ?? '')) : contentAdminPath(type)
+	return redirectWithFlash(list, { tone: 'success', message: entry ? type.messages.updated : type.messages.added })
 }
 
 /**
@@ -202,6 +225,7 @@ export default function ContentEditor({ loaderData, actionData }: Route.Componen
 				>
 					{type.fields.map((field) => {
 						const meta = fields[field.name]!
+						if (field.adminHidden) return <input key={field.name} type="hidden" name={meta.name} defaultValue={String(loaderData.data[field.name] ?? '')} />
 						switch (field.kind) {
 							case 'text':
 								return <Field key={field.name} label={field.label} hint={field.hint} errors={meta.errors} inputProps={getInputProps(meta, { type: 'text' })} />
@@ -236,6 +260,20 @@ export default function ContentEditor({ loaderData, actionData }: Route.Componen
 										errors={meta.errors}
 										current={field.kind === 'image' ? loaderData.images[field.name] : loaderData.documents[field.name]}
 										uploaded={actionData?.uploaded[field.name]}
+									/>
+								)
+							case 'video':
+								return (
+									<VideoInput
+										key={field.name}
+										type={type.type}
+										field={field}
+										id={meta.id}
+										errors={meta.errors}
+										current={loaderData.documents[field.name]}
+										uploaded={actionData?.uploaded[field.name]}
+										maxBytes={loaderData.videoMaxBytes}
+										hasPoster={Boolean(field.poster && loaderData.images[field.poster])}
 									/>
 								)
 						}

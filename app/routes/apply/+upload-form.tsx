@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { useRevalidator } from 'react-router'
 import { Honeypot } from '#app/components/forms.tsx'
 import { fileTooLarge, pdfUploadHint } from '#app/forms/messages.ts'
+import { sendWithProgress } from '#app/utils/send-with-progress.ts'
 import { formatFileSize } from '#app/utils/format.ts'
 import type { FileKind } from '#app/forms/definition.ts'
 
@@ -83,29 +84,15 @@ export function UploadForm({
 		}
 		setClientError(null)
 		setProgress(0)
-		const request = new XMLHttpRequest()
-		request.open('POST', action)
-		request.setRequestHeader('Accept', 'application/json')
-		request.upload.onprogress = (e) => e.lengthComputable && setProgress(Math.round((e.loaded / e.total) * 100))
-		request.onload = () => {
+		void sendWithProgress<{ error: UploadError }>(action, new FormData(form), setProgress).then(({ status, json }) => {
 			setProgress(null)
-			let code: UploadError | undefined
-			try {
-				code = (JSON.parse(request.responseText) as { error?: UploadError }).error
-			} catch {
-				code = request.status === 200 ? undefined : 'bad-request'
-			}
+			const code = json.error ?? (status === 200 ? undefined : 'bad-request')
 			if (code) setClientError(code === 'too-large' || code in uploadErrorMessages ? uploadErrorMessage(code, maxBytes) : uploadErrorMessages['bad-request'])
 			else {
 				form.reset()
 				void revalidator.revalidate()
 			}
-		}
-		request.onerror = () => {
-			setProgress(null)
-			setClientError(uploadErrorMessages['bad-request'])
-		}
-		request.send(new FormData(form))
+		})
 	}
 
 	return (

@@ -10,21 +10,25 @@ import { formatPhone } from '#app/utils/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { Announcement } from '#app/components/announcement.tsx'
 import { VideoEmbed } from '#app/components/video-embed.tsx'
+import { latestNews } from '#app/content/news.server.ts'
+import { NewsCard } from '#app/components/news-card.tsx'
 
 export async function loader() {
 	const db = await getDb()
-	const [info, blocks, announcement, programmes, slides] = await Promise.all([
+	const [info, blocks, announcement, programmes, slides, news] = await Promise.all([
 		getFoundationInfo(db),
 		loadHomeBlocks(db),
 		currentAnnouncement(db),
 		listProgrammes(db),
 		loadSlides(db),
+		// docs/product.md#news: the two latest published news.
+		latestNews(db, 2),
 	])
-	return { name: info.name, blocks, announcement, programmes, slides }
+	return { name: info.name, blocks, announcement, programmes, slides, news }
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-	const { name, blocks, announcement, programmes, slides } = loaderData
+	const { name, blocks, announcement, programmes, slides, news } = loaderData
 	return (
 		<>
 			<PageTitle title="الصفحة الرئيسية" />
@@ -109,7 +113,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 						جميع الأخبار
 					</Link>
 				</div>
-				<p className="mt-4 rounded-xl bg-white p-5 text-stone-700">لا توجد أخبار منشورة بعد.</p>
+				{news.length ? (
+					<ul className="mt-6 grid gap-5 md:grid-cols-2">
+						{news.map((item) => (
+							<li key={item.id}>
+								<NewsCard news={{ ...item, excerpt: undefined }} headingLevel={3} />
+							</li>
+						))}
+					</ul>
+				) : (
+					<p className="mt-4 rounded-xl bg-white p-5 text-stone-700">لا توجد أخبار منشورة بعد.</p>
+				)}
 			</section>
 
 			{blocks.videos.length ? (

@@ -1,0 +1,75 @@
+// What the news pages and the home page show of a news item (docs/product.md#news): the visitors'
+// list, its search and month filter, a detail page's sidebar and archive, the home page's latest.
+import type { Database } from '#app/db/client.server.ts'
+import type { ImageData } from '#app/images/responsive-image.tsx'
+import { htmlToPlainText } from '#app/utils/sanitize-html.server.ts'
+import { withMedia } from './public.server.ts'
+import { entryMonths, listEntries, type ContentEntry, type EntryQuery } from './store.server.ts'
+import { news } from './types.ts'
+import { EXCERPT_LENGTH, MAX_SEARCH_LENGTH } from './news.ts'
+
+/**
+ * A card's excerpt: the details' plain text (tags dropped, entities decoded, so no markup is ever
+ * cut in half), at most EXCERPT_LENGTH characters cut at a word, with «…» when it was cut.
+ */
+export function newsExcerpt(html: string): string {
+	return htmlToPlainText(html, EXCERPT_LENGTH)
+}
+
+export interface NewsCard {
+	id: string
+	title: string
+	/** yyyy-mm-dd, as stored. */
+	date: string
+	author: string
+	views: number
+	excerpt: string
+	image: ImageData | null
+	published: boolean
+}
+
+type NewsEntry = ContentEntry<typeof news>
+
+/** Entries as cards, their images in one query. */
+export async function newsCards(db: Database, entries: readonly NewsEntry[]): Promise<NewsCard[]> {
+	const shown = await withMedia(db, news, entries)
+	return shown.map((entry) => ({
+		id: entry.id,
+		title: entry.data.title,
+		date: entry.data.NewsDate,
+		author: entry.authorName,
+		views: entry.views,
+		excerpt: newsExcerpt(entry.data.details),
+		image: entry.images.img,
+		published: entry.data.IsPublish === true,
+	}))
+}
+
+/** The newest published news, for the home page and a detail page's sidebar. */
+export async function latestNews(db: Database, count: number): Promise<NewsCard[]> {
+	return newsCards(db, await listEntries(db, news, { offset: 0, limit: count }, { publishedOnly: true }))
+}
+
+/** The months that have published news, newest first, with how many each has. */
+export function newsArchive(db: Database): Promise<{ month: string; count: number }[]> {
+	return entryMonths(db, news, { publishedOnly: true })
+}
+
+export interface NewsFilter {
+	/** The words searched for, trimmed; '' for none. */
+	q: string
+	/** yyyy-mm, or '' for every month. */
+	month: string
+}
+
+/** The list's search and month from the address: anything malformed is simply no filter. */
+export function newsFilter(url: URL): NewsFilter {
+	const q = (url.searchParams.get('q') ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_SEARCH_LENGTH)
+	const month = url.searchParams.get('month') ?? ''
+	return { q, month: /^\d{4}-(0[1-9]|1[0-2])$/.test(month) ? month : '' }
+}
+
+/** The visitors' query for a filter: published only, then the search and the month when given. */
+export function newsQuery(filter: NewsFilter): EntryQuery<typeof news> {
+	return { publishedOnly: true, search: filter.q || undefined, month: filter.month || undefined }
+}

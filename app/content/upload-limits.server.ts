@@ -1,0 +1,30 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { data } from 'react-router'
+import { fileTooLarge } from '#app/forms/messages.ts'
+import type { UploadKind } from '#app/storage/upload.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import type { FileField } from './definition.ts'
+
+// How large a file each content field takes (docs/product.md#documents-library).
+
+/** The largest file a content field takes: a published PDF DOCUMENT_MAX_MB, a picture UPLOAD_MAX_MB. Videos have theirs (app/gallery). */
+export function fieldMaxBytes(field: FileField): number {
+	const env = getEnv()
+	return field.kind === 'document' ? env.documentMaxBytes : env.uploadMaxBytes
+}
+
+/** Each file input's kind with its field's own limit, for a request whose `maxFileBytes` is the largest of them. */
+export function withFieldLimits<Kinds extends Record<string, UploadKind<string, string>>>(kinds: Kinds, files: readonly FileField[], inputName: (field: FileField) => string): Kinds {
+	return Object.fromEntries(files.map((field) => [inputName(field), { ...kinds[inputName(field)]!, maxBytes: fieldMaxBytes(field) }])) as Kinds
+}
+
+/**
+ * The editor's answer to a request that says it is larger than its files may be: 413 and the limit
+ * in words on the (first PDF's) field, before the body is read. Nothing was kept; the connection
+ * closes since the body was not read to its end.
+ */
+export function filesTooLargeReply(files: readonly FileField[]) {
+	const field = files.find((candidate) => candidate.kind === 'document') ?? files[0]!
+	const result: SubmissionResult<string[]> = { status: 'error', error: { [field.name]: [fileTooLarge(fieldMaxBytes(field))] } }
+	return data({ result, uploaded: {} as Record<string, string> }, { status: 413, headers: { Connection: 'close' } })
+}

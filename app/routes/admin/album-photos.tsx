@@ -1,0 +1,189 @@
+import { data, Form, Link } from 'react-router'
+import type { Route } from './+types/album-photos'
+import { requireRole } from '#app/auth/user-context.server.ts'
+import { deleteEntry, getEntry, saveEntry } from '#app/content/store.server.ts'
+import { albumPhotosPath, albums, photos } from '#app/content/types.ts'
+import { getDb } from '#app/db/database.server.ts'
+import { areaRoles } from '#app/domain/roles.ts'
+import { addedMessage, addPhotos, albumPhotos, countAlbumPhotos, findAlbum, photoUpload } from '#app/gallery/gallery.server.ts'
+import { MAX_PHOTOS_AT_ONCE, PHOTOS_INPUT, PhotoUploadForm, photoMessages } from '#app/gallery/photo-upload-form.tsx'
+import { ResponsiveImage } from '#app/images/responsive-image.tsx'
+import { getFileStorage } from '#app/storage/file-storage.server.ts'
+import { declaredTooLarge, receiveMultipleUploads } from '#app/storage/upload.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { flashContext, flashCookie, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
+import { pageParam, paginate } from '#app/utils/pagination.ts'
+import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
+import { Paginator } from '#app/components/paginator.tsx'
+import type { AdminHandle } from './layout.tsx'
+
+// An album's photos, 8 a page (docs/product.md#business-constants): several uploaded at once,
+// captions, the cover, delete after a confirmation. Every control is a plain form, so it works
+// without JavaScript; with it the upload shows a progress bar.
+
+export const handle: AdminHandle = {
+	breadcrumb: (data) => [{ to: '/admin/content/albums', label: albums.plural }, { label: `صور الألبوم: ${(data as { title: string }).title}` }],
+}
+
+async function open(params: { id: string }, context: Route.LoaderArgs['context']) {
+	const user = requireRole(context, areaRoles.content)
+	const db = await getDb()
+	const album = await findAlbum(db, params.id)
+	if (!album) throw data(null, { status: 404 })
+	return { user, db, album }
+}
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+	const { db, album } = await open(params, context)
+	const pagination = paginate({ total: await countAlbumPhotos(db, album.id), perPage: photos.perPage, page: pageParam(request) })
+	const shown = await albumPhotos(db, album.id, { offset: pagination.offset, limit: photos.perPage })
+	const deleting = new URL(request.url).searchParams.get('delete')
+	return {
+		id: album.id,
+		title: album.data.title,
+		slug: album.data.slug,
+		cover: album.data.cover || shown[0]?.id,
+		pagination,
+		maxBytes: getEnv().uploadMaxBytes,
+		notice: context.get(flashContext),
+		deleting: shown.some((photo) => photo.id === deleting) ? deleting : null,
+		photos: shown.map((photo) => ({ id: photo.id, caption: photo.data.caption, image: photo.images.image })),
+	}
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+	const { user, db, album } = await open(params, context)
+	const back = albumPhotosPath(album.id)
+	if (request.headers.get('content-type')?.startsWith('multipart/form-data')) return upload(request, album.id, user.id, back)
+	const form = await request.formData()
+	const photo = await getEntry(db, photos, String(form.get('photo') ?? ''), { where: { album: album.id } })
+	if (!photo) throw data(null, { status: 404 })
+	const page = String(form.get('page') ?? '1')
+	const returnTo = `${back}?page=${encodeURIComponent(page)}`
+	switch (form.get('intent')) {
+		case 'caption':
+			await saveEntry(db, photos, photo.id, { ...photo.data, caption: String(form.get('caption') ?? '') }, user.id)
+			return redirectWithFlash(returnTo, { tone: 'success', message: photos.messages.updated })
+		case 'cover':
+			await saveEntry(db, albums, album.id, { ...album.data, cover: photo.id }, user.id)
+			return redirectWithFlash(returnTo, { tone: 'success', message: 'تم اختيار صورة الغلاف' })
+		case 'delete':
+			await deleteEntry(db, photos, photo.id, user.id)
+			// A deleted cover leaves the album on its first photo again.
+			if (album.data.cover === photo.id) await saveEntry(db, albums, album.id, { ...album.data, cover: '' }, user.id)
+			return redirectWithFlash(returnTo, { tone: 'success', message: photos.messages.deleted })
+		default:
+			throw data(null, { status: 400 })
+	}
+}
+
+/** Several photos at once: each kept or refused on its own; the outcome is the page's notice. */
+async function upload(request: Request, albumId: string, userId: number, back: string) {
+	const maxBytes = getEnv().uploadMaxBytes
+	const wantsJson = request.headers.get('accept')?.includes('application/json')
+	const reply = async (notice: Flash, status = 200) => (wantsJson ? data({ notice }, { status, headers: { 'Set-Cookie': await flashCookie(notice) } }) : redirectWithFlash(back, notice))
+	// Said from the Content-Length, before the body is read.
+	if (declaredTooLarge(request, maxBytes, MAX_PHOTOS_AT_ONCE)) return reply({ tone: 'error', message: photoMessages.tooLarge(maxBytes) }, 413)
+	const db = await getDb()
+	const received = await receiveMultipleUploads(request, getFileStorage(), { maxFileBytes: maxBytes, maxFields: 5 }, PHOTOS_INPUT, photoUpload, MAX_PHOTOS_AT_ONCE)
+	if (!received.ok) return reply({ tone: 'error', message: received.error === 'too-large' ? photoMessages.tooLarge(maxBytes) : photoMessages.broken }, 400)
+	if (received.files.length === 0) return reply({ tone: 'error', message: photoMessages.noFile }, 400)
+	const outcome = await addPhotos(db, getFileStorage(), albumId, received.files, userId)
+	return reply({ tone: outcome.refused.length ? 'error' : 'success', message: addedMessage(outcome) })
+}
+
+export default function AlbumPhotos({ loaderData }: Route.ComponentProps) {
+	const { id, title, slug, cover, pagination, photos: list, deleting, notice } = loaderData
+	const pageField = <input type="hidden" name="page" value={pagination.page} />
+	return (
+		<>
+			<PageTitle title={`صور الألبوم: ${title}`} />
+			<div className="flex flex-wrap items-center justify-between gap-3">
+				<h1 className="text-2xl font-bold text-brand-900">صور الألبوم: {title}</h1>
+				<div className="flex flex-wrap gap-2">
+					<Link to={`/gallery/${slug}`} className="btn-secondary">
+						عرض في الموقع
+					</Link>
+					<Link to={`/admin/content/albums/${id}/edit`} className="btn-secondary">
+						تعديل بيانات الألبوم
+					</Link>
+				</div>
+			</div>
+			<div className="mt-4">
+				<FlashNotice notice={notice} />
+			</div>
+			<PhotoUploadForm maxBytes={loaderData.maxBytes} />
+			{deleting ? (
+				<section aria-labelledby="confirm-delete" className="mt-6 rounded-xl border-2 border-red-800 bg-red-50 p-5">
+					<h2 id="confirm-delete" className="text-lg font-bold text-red-900">
+						حذف الصورة
+					</h2>
+					<p className="mt-2">ستختفي الصورة من الألبوم في الموقع. هل أنت متأكد؟</p>
+					<Form method="post" className="mt-4 flex flex-wrap gap-3">
+						<input type="hidden" name="intent" value="delete" />
+						<input type="hidden" name="photo" value={deleting} />
+						{pageField}
+						<button type="submit" className="btn bg-red-800 text-white hover:bg-red-900">
+							نعم، احذف الصورة
+						</button>
+						<Link to={`?page=${pagination.page}`} className="btn-secondary">
+							تراجع
+						</Link>
+					</Form>
+				</section>
+			) : null}
+			{list.length === 0 ? (
+				<p className="mt-6 rounded-xl bg-white p-5">لا توجد صور في هذا الألبوم بعد.</p>
+			) : (
+				<ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="صور الألبوم">
+					{list.map((photo, index) => {
+						const number = pagination.offset + index + 1
+						return (
+							<li key={photo.id} className={`rounded-xl border bg-white p-3 ${photo.id === deleting ? 'border-red-800' : 'border-stone-200'}`}>
+								<div className="relative">
+									{photo.image ? (
+										<ResponsiveImage
+											image={photo.image}
+											alt={photo.caption || `الصورة ${number}`}
+											sizes="(min-width: 1024px) 260px, (min-width: 640px) 50vw, 100vw"
+											className="aspect-[4/3] w-full rounded-lg object-cover"
+										/>
+									) : null}
+									{photo.id === cover ? <span className="absolute start-2 top-2 rounded-full bg-brand-800 px-3 py-1 text-sm font-semibold text-white">الغلاف</span> : null}
+								</div>
+								<Form method="post" className="mt-3 space-y-2">
+									<input type="hidden" name="intent" value="caption" />
+									<input type="hidden" name="photo" value={photo.id} />
+									{pageField}
+									<label htmlFor={`caption-${photo.id}`} className="block text-sm font-semibold">
+										وصف الصورة {number}
+									</label>
+									<input id={`caption-${photo.id}`} name="caption" type="text" maxLength={200} defaultValue={photo.caption} className="field-input" />
+									<button type="submit" className="btn-secondary min-h-9 w-full px-3 py-1 text-sm">
+										حفظ الوصف<span className="sr-only"> للصورة {number}</span>
+									</button>
+								</Form>
+								<div className="mt-2 flex flex-wrap gap-2">
+									{photo.id === cover ? null : (
+										<Form method="post">
+											<input type="hidden" name="intent" value="cover" />
+											<input type="hidden" name="photo" value={photo.id} />
+											{pageField}
+											<button type="submit" className="btn-secondary min-h-9 px-3 py-1 text-sm">
+												اجعلها الغلاف<span className="sr-only"> (الصورة {number})</span>
+											</button>
+										</Form>
+									)}
+									<Link to={`?page=${pagination.page}&delete=${photo.id}`} className="btn min-h-9 border border-red-800 px-3 py-1 text-sm text-red-800 hover:bg-red-50">
+										حذف<span className="sr-only"> الصورة {number}</span>
+									</Link>
+								</div>
+							</li>
+						)
+					})}
+				</ul>
+			)}
+			<Paginator pagination={pagination} />
+		</>
+	)
+}

@@ -1,0 +1,35 @@
+import { data } from 'react-router'
+import type { Route } from './+types/video-upload'
+import { requireRole } from '#app/auth/user-context.server.ts'
+import { fileFields } from '#app/content/definition.ts'
+import { findContentType } from '#app/content/types.ts'
+import { getDb } from '#app/db/database.server.ts'
+import { storeDocument } from '#app/documents/documents.server.ts'
+import { areaRoles } from '#app/domain/roles.ts'
+import { posterImage, videoUpload, videoUploadLimits } from '#app/gallery/video.server.ts'
+import { getFileStorage } from '#app/storage/file-storage.server.ts'
+import { declaredTooLarge, receiveUpload } from '#app/storage/upload.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+
+/**
+ * A content form's video, sent ahead of the form so that a progress bar can show
+ * (app/gallery/video-input.tsx): streamed to disk, judged by its bytes, stored as a published
+ * file; its id (and a poster frame's, when ffmpeg is installed) goes back as JSON for the form to
+ * carry. Unused, both are swept later like any upload of a form never saved.
+ */
+export async function action({ params, request, context }: Route.ActionArgs) {
+	const type = findContentType(params.type)
+	const field = type && fileFields(type).find((candidate) => candidate.kind === 'video')
+	if (!type || !field) throw data(null, { status: 404 })
+	const user = requireRole(context, areaRoles.content)
+	// Said from the Content-Length, before a byte of the body is read; the connection then closes.
+	if (declaredTooLarge(request, getEnv().videoMaxBytes)) return data({ error: 'too-large' }, { status: 413, headers: { Connection: 'close' } })
+	const storage = getFileStorage()
+	const upload = await receiveUpload(request, storage, videoUploadLimits(), videoUpload)
+	if (!upload.ok) return data({ error: upload.error }, upload.error === 'too-large' ? { status: 413, headers: { Connection: 'close' } } : { status: 400 })
+	if (!upload.file) return data({ error: 'no-file' }, { status: 400 })
+	const db = await getDb()
+	const poster = field.kind === 'video' && field.poster ? await posterImage(db, storage, upload.file.tempPath, user.id) : null
+	const stored = await storeDocument(db, storage, upload.file, user.id)
+	return { id: stored.id, name: stored.originalName, size: stored.size, poster }
+}
