@@ -77,6 +77,18 @@ test('several PDFs at once become one entry each, in the category, titled by the
 	expect(fs.readdirSync(path.join(dir, 'tmp'))).toEqual([])
 })
 
+test('a numbered section (governance) goes on from its highest number, never renumbering', async () => {
+	const file = (await storeDocument(handle.db, storage, stagedFile(storage, minimalPdf(), 'b.pdf'), null)).id
+	await saveEntry(handle.db, libraryDocuments, null, { category: 'governance-2023', title: 'محاضر اجتماعات مجلس الإدارة', number: 13, file, order: 1 }, null)
+	expect(await receive(bulkRequest('governance-2023', [{ name: 'بند جديد.pdf', bytes: minimalPdf() }]))).toMatchObject({ ok: true, created: 1 })
+	const entries = await listEntries(handle.db, libraryDocuments, undefined, { where: { category: 'governance-2023' } })
+	// After item 13 (2023 has no 12), the new one is 14.
+	expect(entries.map((entry) => [entry.data.title, entry.data.number])).toEqual([
+		['محاضر اجتماعات مجلس الإدارة', 13],
+		['بند جديد', 14],
+	])
+})
+
 test('a file named .pdf whose bytes are HTML is refused and leaves nothing: no entry, no document, no file', async () => {
 	const before = storedFiles()
 	const outcome = await receive(bulkRequest('policies', [{ name: 'سياسة.pdf', bytes: html }]))

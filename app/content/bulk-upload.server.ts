@@ -6,7 +6,7 @@ import { declaredTooLarge, pdfUpload, receiveMultipleUploads, type PartResult } 
 import { fileTooLarge } from '#app/forms/messages.ts'
 import { countOf, type CountedNoun } from '#app/utils/arabic-count.ts'
 import { fileFields, type ContentField, type ContentType } from './definition.ts'
-import { countEntries, saveEntry, type EntryQuery } from './store.server.ts'
+import { listEntries, saveEntry, type EntryQuery } from './store.server.ts'
 import { BULK_INPUT, BULK_MAX_FILES } from './list-filter.ts'
 
 // «Upload several files at once» on a content list (docs/product.md#documents-library): one entry
@@ -77,13 +77,16 @@ export async function receiveBulkUpload(db: Database, storage: FileStorage, type
 	}
 	// New files go after those already in the section, in the order they were chosen.
 	const where = { [filter.name]: value } as EntryQuery['where']
-	const before = await countEntries(db, type, { where })
+	const section = await listEntries(db, type, undefined, { where })
+	const before = section.length
+	// Numbered sections (governance) go on from their highest number; staff may change it after.
+	const lastNumber = Math.max(0, ...section.map((entry) => Number((entry.data as Record<string, unknown>).number) || 0))
 	let created = 0
 	try {
 		for (const file of kept) {
 			const document = await storeDocument(db, storage, file, userId)
 			try {
-				const data = { [filter.name]: value, [bulk.title]: titleFromFileName(file.originalName), [bulk.file]: document.id, year: yearIn(file.originalName), order: Math.min(999, before + created + 1) }
+				const data = { [filter.name]: value, [bulk.title]: titleFromFileName(file.originalName), [bulk.file]: document.id, year: yearIn(file.originalName), number: Math.min(999, lastNumber + created + 1), order: Math.min(999, before + created + 1) }
 				await saveEntry(db, type, null, data, userId)
 				created++
 			} catch (error) {

@@ -34,3 +34,12 @@ describe('content definitions', () => {
 		expect(contentCards().map((card) => card.to)).toEqual(contentTypes.map((type) => (type.kind === 'singleton' ? `/admin/content/${type.type}/edit` : `/admin/content/${type.type}`)))
 	})
 })
+
+test('an album cannot take the slug of the video gallery’s own page', async () => {
+	const { albums } = await import('./types.ts')
+	const { contentSchema } = await import('./schema.ts')
+	const album = { title: 'ألبوم', slug: 'videos', description: '', date: '2026-01-01' }
+	const result = contentSchema(albums).safeParse(album)
+	expect(result.error?.issues.map((issue) => issue.message)).toEqual(['المعرّف في الرابط: «videos» محجوز لصفحة أخرى في الموقع، اختر غيره'])
+	expect(contentSchema(albums).safeParse({ ...album, slug: 'videos-2026' }).success).toBe(true)
+})

@@ -18,6 +18,8 @@ export type ContentField =
 			maxLength?: number
 			/** A URL segment: lower-case Latin letters, digits and dashes, unique within the type. */
 			slug?: boolean
+			/** Segments a slug may not take: a fixed page beside the slug's own (`/gallery/videos`). */
+			reserved?: readonly string[]
 	  })
 	| (FieldBase & { kind: 'textarea'; maxLength?: number; rows?: number })
 	| (FieldBase & { kind: 'richtext' })

@@ -9,6 +9,7 @@ function fieldSchema(field: ContentField): z.ZodType {
 		case 'textarea':
 		case 'richtext': {
 			const max = field.kind === 'richtext' ? 50_000 : (field.maxLength ?? 500)
+			const reserved = field.kind === 'text' ? (field.reserved ?? []) : []
 			const text = z
 				.string()
 				.trim()
@@ -16,6 +17,7 @@ function fieldSchema(field: ContentField): z.ZodType {
 				.optional()
 				.transform((value) => value ?? '')
 				.refine((value) => !(field.kind === 'text' && field.slug) || /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value), `${field.label}: أحرف لاتينية صغيرة وأرقام وشرطات فقط`)
+				.refine((value) => !reserved.includes(value), `${field.label}: ${reserved.map((word) => `«${word}»`).join('، ')} محجوز لصفحة أخرى في الموقع، اختر غيره`)
 			return field.required ? text.refine((value) => value !== '', requiredText(field.label)) : text
 		}
 		case 'number':

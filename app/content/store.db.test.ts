@@ -53,6 +53,9 @@ test('visitors’ queries: published only, Arabic-folded search over title and b
 	expect(await ids({ publishedOnly: true, search: 'الاسر' })).toEqual([march.id])
 	expect(await ids({ search: 'جمعية البر' })).toEqual([april.id])
 	expect(await ids({ search: '& المتطوعين' })).toEqual([april.id])
+	// Every word, in any order, not the phrase as typed.
+	expect(await ids({ search: 'المتطوعين ترميم' })).toEqual([april.id])
+	expect(await ids({ search: 'ترميم الأسر' })).toEqual([])
 	expect(await ids({ search: '%' })).toEqual([])
 	expect(await ids({ month: '2025-04' })).toEqual([draft.id, april.id])
 	expect(await countEntries(handle.db, news, { publishedOnly: true, month: '2025-04' })).toBe(1)

@@ -36,8 +36,9 @@ const field = (name: string) => sql`${contentEntries.data} ->> ${name}`
 function conditions<T extends AnyType>(type: T, query: EntryQuery<T> = {}): SQL | undefined {
 	const parts: (SQL | undefined)[] = [eq(contentEntries.type, type.type), isNull(contentEntries.deletedAt)]
 	if (query.publishedOnly && type.publishedField) parts.push(sql`(${contentEntries.data} -> ${type.publishedField})::boolean is true`)
-	const words = query.search ? foldArabic(query.search).replace(/\s+/g, ' ').trim() : ''
-	if (words) parts.push(like(contentEntries.search, containsPattern(words)))
+	// Every word, anywhere and in any order: «حملة رمضان» finds «حملة سلال رمضان».
+	const words = query.search ? foldArabic(query.search).split(/\s+/).filter(Boolean) : []
+	for (const word of words) parts.push(like(contentEntries.search, containsPattern(word)))
 	if (query.month && type.dateField && /^\d{4}-\d{2}$/.test(query.month)) parts.push(like(field(type.dateField), `${query.month}-%`))
 	for (const [name, value] of Object.entries(query.where ?? {})) if (value !== undefined) parts.push(sql`${field(name)} = ${String(value)}`)
 	return and(...parts)

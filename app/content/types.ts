@@ -326,7 +326,8 @@ export const albums = defineContentType({
 	dashboard: 'ألبومات معرض الصور وصورها وأغلفتها.',
 	fields: [
 		{ kind: 'text', name: 'title', label: 'عنوان الألبوم', required: true, maxLength: 150 },
-		{ kind: 'text', name: 'slug', label: 'المعرّف في الرابط', hint: 'مثل eid-clothing-2025، يظهر في رابط الألبوم', required: true, maxLength: 60, slug: true },
+		// `/gallery/videos` is the video gallery, not an album.
+		{ kind: 'text', name: 'slug', label: 'المعرّف في الرابط', hint: 'مثل eid-clothing-2025، يظهر في رابط الألبوم', required: true, maxLength: 60, slug: true, reserved: ['videos'] },
 		{ kind: 'textarea', name: 'description', label: 'وصف مختصر', rows: 2, maxLength: 500 },
 		{ kind: 'date', name: 'date', label: 'تاريخ الألبوم', required: true },
 		// The id of one of its photos, chosen on the album's photos screen; empty means its first photo.

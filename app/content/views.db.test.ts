@@ -47,6 +47,12 @@ test('after the window the same visitor counts again, and old rows of other visi
 	expect(await handle.db.select().from(contentViews).where(eq(contentViews.entryId, item.id))).toHaveLength(1)
 	expect(await countView(handle.db, news, item.id, visit('10.0.1.1'))).toBeNull()
 	expect(await viewsOf(item.id)).toBe(3)
+	// Old rows of an entry nobody reads any more go too, with any other entry's visit.
+	const forgotten = await saveNews('خبر لم يعد يُقرأ', true)
+	await countView(handle.db, news, forgotten.id, visit('10.0.1.3'))
+	await handle.db.update(contentViews).set({ seenAt: sql`now() - interval '7 hours'` }).where(eq(contentViews.entryId, forgotten.id))
+	await countView(handle.db, news, item.id, visit('10.0.1.4'))
+	expect(await handle.db.select().from(contentViews).where(eq(contentViews.entryId, forgotten.id))).toHaveLength(0)
 })
 
 test('an unpublished, deleted or unknown entry is not counted', async () => {

@@ -51,8 +51,8 @@ export async function visitorOf(db: Database, request: Request): Promise<string 
  * gives the entry's new number of views; null when this visit does not count (a bot, a visitor
  * seen lately, an entry visitors cannot see). One statement: the visitor's row is inserted, or its time
  * moved on only when older than the window, and the counter goes up only when that happened — two
- * reloads at the same moment cannot both count. The entry's other rows older than the window are
- * purged on the way, so the table holds no more than the last few hours' visitors.
+ * reloads at the same moment cannot both count. Every other row older than the window (of any
+ * entry) is purged on the way, so the table holds no more than the last few hours' visitors.
  */
 export async function countView(db: Database, type: ContentType<readonly ContentField[]>, entryId: string, request: Request): Promise<number | null> {
 	if (!isUuid(entryId)) return null
@@ -71,7 +71,7 @@ export async function countView(db: Database, type: ContentType<readonly Content
 				returning entry_id
 			), purged as (
 				delete from ${contentViews}
-				where ${contentViews.entryId} = ${entryId} and ${contentViews.visitor} <> ${visitor} and ${contentViews.seenAt} < now() - ${window}
+				where not (${contentViews.entryId} = ${entryId} and ${contentViews.visitor} = ${visitor}) and ${contentViews.seenAt} < now() - ${window}
 			)
 			update ${contentEntries} set views = ${contentEntries.views} + 1
 			where ${contentEntries.id} in (select entry_id from seen)

@@ -4,7 +4,8 @@ import { contentEntries } from '#app/db/schema.ts'
 import { withMedia, type PublicEntry } from '#app/content/public.server.ts'
 import { countEntries, getEntry, listEntries, saveEntry, type ContentEntry } from '#app/content/store.server.ts'
 import { albums, photos } from '#app/content/types.ts'
-import { InvalidImageError, processImage } from '#app/images/pipeline.server.ts'
+import fsp from 'node:fs/promises'
+import { InvalidImageError, MAX_PIXELS, MIN_SIDE, processImage } from '#app/images/pipeline.server.ts'
 import type { ImageData } from '#app/images/responsive-image.tsx'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import type { PartResult, UploadKind } from '#app/storage/upload.server.ts'
@@ -124,8 +125,8 @@ export interface AddedPhotos {
 const photoRefusals = {
 	'not-image': 'الملف ليس صورة. اختر صوراً بصيغة JPEG أو PNG أو WebP أو HEIC.',
 	unreadable: 'تعذرت قراءة الصورة. إن كانت بصيغة HEIC من الجوال فحوّلها إلى JPEG ثم أعد رفعها.',
-	'too-small': 'الصورة صغيرة جداً.',
-	'too-large': 'حجم الصورة أو أبعادها أكبر من المسموح.',
+	'too-small': `الصورة صغيرة جداً: أقل ضلع فيها ${MIN_SIDE} نقطة على الأقل. اختر صورة أكبر.`,
+	'too-large': `حجم الصورة أو أبعادها أكبر من المسموح (حتى ${MAX_PIXELS / 1_000_000} مليون نقطة). صغّرها ثم أعد رفعها.`,
 } as const
 
 /**
@@ -134,6 +135,16 @@ const photoRefusals = {
  */
 export async function addPhotos(db: Database, storage: FileStorage, albumId: string, files: readonly PartResult[], userId: number): Promise<AddedPhotos> {
 	const outcome: AddedPhotos = { added: 0, refused: [] }
+	try {
+		await addEach(db, storage, albumId, files, userId, outcome)
+	} finally {
+		// An unexpected failure midway leaves the files not yet processed: theirs too are removed.
+		await Promise.all(files.map((file) => (file.ok ? fsp.rm(file.file.tempPath, { force: true }) : undefined)))
+	}
+	return outcome
+}
+
+async function addEach(db: Database, storage: FileStorage, albumId: string, files: readonly PartResult[], userId: number, outcome: AddedPhotos): Promise<void> {
 	let order = await nextPhotoOrder(db, albumId)
 	for (const file of files) {
 		if (!file.ok) {
@@ -149,7 +160,6 @@ export async function addPhotos(db: Database, storage: FileStorage, albumId: str
 			outcome.refused.push(`«${file.file.originalName}»: ${photoRefusals[error.reason]}`)
 		}
 	}
-	return outcome
 }
 
 /** «تم إضافة 3 صور»; refusals after it, within a notice's 500 characters. */

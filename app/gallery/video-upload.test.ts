@@ -92,3 +92,12 @@ test('beside a video, an image keeps its own smaller limit (the kind’s maxByte
 	if (result.ok && result.parts.video?.ok) fs.rmSync(result.parts.video.file.tempPath)
 	expect(storedFiles()).toEqual([])
 })
+
+test('a form stopped because its poster passed the poster’s limit says which file it was', async () => {
+	const data = new FormData()
+	data.append('poster', new File([new Uint8Array(500)], 'poster.png'))
+	data.append('video', new File([mp4(900)], 'clip.mp4'))
+	const result = await receiveUploads(new Request('http://localhost/x', { method: 'POST', body: data }), storage, limits, { video: videoUpload, poster: { ...imageUpload, maxBytes: 100 } })
+	expect(result).toMatchObject({ ok: false, error: 'too-large', part: 'poster' })
+	expect(storedFiles()).toEqual([])
+})

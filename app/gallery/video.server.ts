@@ -78,9 +78,9 @@ export function limitOthers<Kinds extends Record<string, UploadKind<string, stri
 	return Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, kind === videoUpload ? kind : { ...kind, maxBytes }])) as Kinds
 }
 
-/** «too large», before or while the body is read: nothing was kept. The connection closes, since the body was not read to its end. */
-export function videoTooLargeReply(fieldName: string) {
-	const result: SubmissionResult<string[]> = { status: 'error', error: { [fieldName]: [videoTooLarge(getEnv().videoMaxBytes)] } }
+/** A file of the form (the video unless another is named) too large, before or while the body is read: nothing was kept. The connection closes, since the body was not read to its end. */
+export function uploadTooLargeReply(fieldName: string, message = videoTooLarge(getEnv().videoMaxBytes)) {
+	const result: SubmissionResult<string[]> = { status: 'error', error: { [fieldName]: [message] } }
 	return data({ result, uploaded: {} as Record<string, string> }, { status: 413, headers: { Connection: 'close' } })
 }
 

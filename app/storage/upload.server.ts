@@ -59,8 +59,8 @@ type PartsOf<Kinds extends Record<string, AnyKind>> = { [Name in keyof Kinds]?: 
 
 export type UploadsResult<Kinds extends Record<string, AnyKind>> =
 	| { ok: true; fields: Record<string, string>; parts: PartsOf<Kinds> }
-	/** The request itself is broken or cut off (or, with `stopWhenTooLarge`, a file too large): nothing is kept. */
-	| { ok: false; fields: Record<string, string>; error: 'bad-request' | 'too-large' }
+	/** The request itself is broken or cut off (or, with `stopWhenTooLarge`, the file `part` too large): nothing is kept. */
+	| { ok: false; fields: Record<string, string>; error: 'bad-request' | 'too-large'; part?: string }
 
 interface SavedFile {
 	size: number
@@ -157,7 +157,7 @@ async function receiveParts(
 	maxFiles: number,
 	/** A part name whose files are all kept, told apart by their order (an input with `multiple`). */
 	multiple?: string,
-): Promise<{ ok: true; fields: Record<string, string>; parts: Map<string, PartResult> } | { ok: false; fields: Record<string, string>; error: 'bad-request' | 'too-large' }> {
+): Promise<{ ok: true; fields: Record<string, string>; parts: Map<string, PartResult> } | { ok: false; fields: Record<string, string>; error: 'bad-request' | 'too-large'; part?: string }> {
 	// No prototype, so a field named __proto__ is just a field.
 	const fields: Record<string, string> = Object.create(null)
 	const contentType = request.headers.get('content-type') ?? ''
@@ -188,6 +188,8 @@ async function receiveParts(
 	let fieldsTruncated = false
 	let writeError: unknown
 	let requestTooLarge = false
+	// With `stopWhenTooLarge`: the file input whose file passed its limit, so the reply can name it.
+	let tooLargePart: string | undefined
 
 	parser.on('field', (name, value, info) => {
 		if (info.valueTruncated) fieldsTruncated = true
@@ -209,6 +211,7 @@ async function receiveParts(
 			part.tooLarge = true
 			if (!limits.stopWhenTooLarge || requestTooLarge) return
 			requestTooLarge = true
+			tooLargePart = partName
 			parser.destroy(new Error('A file passed its limit.'))
 		}
 		const saving = saveFile(stream, tempPath, kind.maxBytes, overLimit)
@@ -237,7 +240,7 @@ async function receiveParts(
 		// Every write settles before any temp file is judged or removed, so none can be recreated.
 		const saved = await Promise.allSettled([...incoming.values()].map((part) => part.saving))
 		if (writeError) throw writeError
-		if (requestTooLarge) return { ok: false, fields, error: 'too-large' }
+		if (requestTooLarge) return { ok: false, fields, error: 'too-large', part: tooLargePart }
 		if (broken || fieldsTruncated || saved.some((outcome) => outcome.status === 'rejected')) return { ok: false, fields, error: 'bad-request' }
 		const parts = new Map<string, PartResult>()
 		for (const [[name, part], outcome] of zip([...incoming], saved)) {

@@ -36,3 +36,7 @@ export function tryAgainAfter(seconds: number): string {
 }
 
 export const days: CountedNoun = { one: 'يوم واحد', two: 'يومين', few: 'أيام', many: 'يوماً', other: 'يوم' }
+
+/** As a standalone count («صورتان», not «صورتين»): a gallery's photos, a page's news. */
+export const photos: CountedNoun = { one: 'صورة واحدة', two: 'صورتان', few: 'صور', many: 'صورةً', other: 'صورة' }
+export const newsItems: CountedNoun = { one: 'خبر واحد', two: 'خبران', few: 'أخبار', many: 'خبراً', other: 'خبر' }

@@ -1,3 +1,4 @@
+import fsp from 'node:fs/promises'
 import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/album-photos'
 import { requireRole } from '#app/auth/user-context.server.ts'
@@ -42,7 +43,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		id: album.id,
 		title: album.data.title,
 		slug: album.data.slug,
-		cover: album.data.cover || shown[0]?.id,
+		// Without a chosen cover the site shows the album's first photo, wherever this page starts.
+		cover: album.data.cover || (await albumPhotos(db, album.id, { offset: 0, limit: 1 }))[0]?.id,
 		pagination,
 		maxBytes: getEnv().uploadMaxBytes,
 		notice: context.get(flashContext),
@@ -81,13 +83,19 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 async function upload(request: Request, albumId: string, userId: number, back: string) {
 	const maxBytes = getEnv().uploadMaxBytes
 	const wantsJson = request.headers.get('accept')?.includes('application/json')
-	const reply = async (notice: Flash, status = 200) => (wantsJson ? data({ notice }, { status, headers: { 'Set-Cookie': await flashCookie(notice) } }) : redirectWithFlash(back, notice))
-	// Said from the Content-Length, before the body is read.
-	if (declaredTooLarge(request, maxBytes, MAX_PHOTOS_AT_ONCE)) return reply({ tone: 'error', message: photoMessages.tooLarge(maxBytes) }, 413)
+	const reply = async (notice: Flash, status = 200, headers: Record<string, string> = {}) =>
+		wantsJson ? data({ notice }, { status, headers: { ...headers, 'Set-Cookie': await flashCookie(notice) } }) : redirectWithFlash(back, notice, headers)
+	// Said from the Content-Length, before the body is read; the connection closes, as the body stays unread.
+	if (declaredTooLarge(request, maxBytes, MAX_PHOTOS_AT_ONCE)) return reply({ tone: 'error', message: photoMessages.tooLarge(maxBytes) }, 413, { Connection: 'close' })
 	const db = await getDb()
-	const received = await receiveMultipleUploads(request, getFileStorage(), { maxFileBytes: maxBytes, maxFields: 5 }, PHOTOS_INPUT, photoUpload, MAX_PHOTOS_AT_ONCE)
+	// One file more than allowed is read, so that too many is said instead of silently dropped.
+	const received = await receiveMultipleUploads(request, getFileStorage(), { maxFileBytes: maxBytes, maxFields: 5 }, PHOTOS_INPUT, photoUpload, MAX_PHOTOS_AT_ONCE + 1)
 	if (!received.ok) return reply({ tone: 'error', message: received.error === 'too-large' ? photoMessages.tooLarge(maxBytes) : photoMessages.broken }, 400)
 	if (received.files.length === 0) return reply({ tone: 'error', message: photoMessages.noFile }, 400)
+	if (received.files.length > MAX_PHOTOS_AT_ONCE) {
+		await Promise.all(received.files.map((file) => (file.ok ? fsp.rm(file.file.tempPath, { force: true }) : undefined)))
+		return reply({ tone: 'error', message: photoMessages.tooMany }, 400)
+	}
 	const outcome = await addPhotos(db, getFileStorage(), albumId, received.files, userId)
 	return reply({ tone: outcome.refused.length ? 'error' : 'success', message: addedMessage(outcome) })
 }

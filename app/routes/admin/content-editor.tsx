@@ -23,7 +23,7 @@ import { formatFileSize, todayInRiyadh } from '#app/utils/format.ts'
 import { sanitizeRichText } from '#app/utils/sanitize-html.server.ts'
 import { ErrorList, ErrorSummary, Field, FlashNotice, PageTitle, SelectField, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { RichTextEditor } from '#app/components/rich-text-editor.tsx'
-import { limitOthers, applyPosterFrames, videoFrame, videoRequestBytes, videoTooLargeReply, videoUpload, videoUploadLimits } from '#app/gallery/video.server.ts'
+import { limitOthers, applyPosterFrames, videoFrame, videoRequestBytes, uploadTooLargeReply, videoUpload, videoUploadLimits } from '#app/gallery/video.server.ts'
 import { VideoInput, videoErrors } from '#app/gallery/video-input.tsx'
 import { fieldMaxBytes, filesTooLargeReply, withFieldLimits } from '#app/content/upload-limits.server.ts'
 import { filteredListPath, filterValue } from '#app/content/list-filter.ts'
@@ -103,14 +103,18 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 		const storage = getFileStorage()
 		// A form with a video takes up to VIDEO_MAX_MB for it (its other files keep their own limit) and is refused whole, unread, when larger.
 		const video = files.find((field) => field.kind === 'video')
-		if (video && declaredTooLarge(request, videoRequestBytes(files.length))) return videoTooLargeReply(video.name)
+		if (video && declaredTooLarge(request, videoRequestBytes(files.length))) return uploadTooLargeReply(video.name)
 		// Without a video each file keeps its own limit (a PDF DOCUMENT_MAX_MB, a picture UPLOAD_MAX_MB); a request saying it holds more is refused unread.
 		const limits = files.map(fieldMaxBytes)
 		if (!video && declaredTooLarge(request, limits.reduce((sum, bytes) => sum + bytes, 0))) return filesTooLargeReply(files)
 		const kinds = Object.fromEntries(files.map((field) => [uploadName(field), field.kind === 'image' ? imageUpload : field.kind === 'video' ? videoUpload : pdfUpload]))
 		const upload = await receiveUploads(request, storage, video ? videoUploadLimits() : { maxFileBytes: Math.max(...limits) }, video ? limitOthers(kinds) : withFieldLimits(kinds, files, uploadName))
 		fields = upload.fields
-		if (!upload.ok && upload.error === 'too-large' && video) return videoTooLargeReply(video.name)
+		if (!upload.ok && upload.error === 'too-large' && video) {
+			// The video, or another file of the form (its poster) past its own, smaller limit.
+			const other = files.find((field) => field !== video && uploadName(field) === upload.part)
+			return other ? uploadTooLargeReply(other.name, fileTooLarge(fieldMaxBytes(other))) : uploadTooLargeReply(video.name)
+		}
 		if (!upload.ok) errors[files[0]!.name] = [brokenUpload]
 		else for (const field of files) {
 			const part = upload.parts[uploadName(field)]

@@ -9,6 +9,7 @@ import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
 import { formatDate } from '#app/utils/format.ts'
 import type { RouteHandle } from '#app/root.tsx'
+import { countOf, photos as photoNoun } from '#app/utils/arabic-count.ts'
 
 // An album: its photos as thumbnails, each a plain link to the full image, so the page works
 // without JavaScript. This is the one public page that hydrates: a click opens the lightbox, whose
@@ -76,7 +77,7 @@ export default function Album({ loaderData }: Route.ComponentProps) {
 			<PageHeader title={title} lead={description || undefined} crumbs={[{ to: '/gallery', label: 'معرض الصور' }]} />
 			<div className="mx-auto max-w-7xl px-4 py-8">
 				<p className="mb-4 text-sm text-stone-700">
-					<time dateTime={date}>{formatDate(date)}</time> · {photos.length} {photos.length > 10 || photos.length < 3 ? 'صورة' : 'صور'}
+					<time dateTime={date}>{formatDate(date)}</time> · {countOf(photos.length, photoNoun)}
 				</p>
 				{photos.length === 0 ? (
 					<p className="rounded-xl bg-white p-5">لا توجد صور في هذا الألبوم بعد.</p>

@@ -106,7 +106,7 @@ function DocumentTable({ title, rows, layout }: { title: string; rows: readonly 
 			{rows.map((row, index) => (
 				<tr key={row.id} className="border-t border-stone-200 align-middle">
 					{/* A governance item keeps the number it was given: 2023 has no item 12. */}
-					<td className="p-3 font-semibold">{layout === 'numbered' ? row.number : layout === 'yearly' ? row.year || '—' : index + 1}</td>
+					<td className="p-3 font-semibold">{layout === 'numbered' ? row.number || '—' : layout === 'yearly' ? row.year || '—' : index + 1}</td>
 					<td className="p-3">{row.title}</td>
 					{layout === 'yearly' ? <td className="p-3 whitespace-nowrap text-stone-700">PDF · {row.file?.size ?? '—'}</td> : null}
 					<td className="p-3">

@@ -6,6 +6,7 @@ import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
 import { formatDate } from '#app/utils/format.ts'
+import { countOf, photos } from '#app/utils/arabic-count.ts'
 
 // Every album (the older site showed only its first: docs/product.md#old-system-defects-we-fix),
 // as cards of cover, title and photo count. Plain links: the page ships no JavaScript.
@@ -15,7 +16,7 @@ export async function loader() {
 	return { albums: await albumCards(db) }
 }
 
-const photoCount = (count: number) => (count === 0 ? 'لا صور بعد' : count === 1 ? 'صورة واحدة' : count === 2 ? 'صورتان' : count <= 10 ? `${count} صور` : `${count} صورة`)
+const photoCount = (count: number) => (count === 0 ? 'لا صور بعد' : countOf(count, photos))
 
 export default function Gallery({ loaderData }: Route.ComponentProps) {
 	return (

@@ -10,7 +10,7 @@ import { news } from '#app/content/types.ts'
 import { MAX_SEARCH_LENGTH } from '#app/content/news.ts'
 import { countView } from '#app/content/views.server.ts'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
-import { countOf, type CountedNoun } from '#app/utils/arabic-count.ts'
+import { countOf, newsItems } from '#app/utils/arabic-count.ts'
 import { formatDate, formatHijri, formatMonth } from '#app/utils/format.ts'
 import { formatViews } from '#app/components/news-card.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
@@ -51,7 +51,6 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 	return loaderHeaders
 }
 
-const newsNoun: CountedNoun = { one: 'خبر واحد', two: 'خبران', few: 'أخبار', many: 'خبراً', other: 'خبر' }
 
 export default function NewsDetail({ loaderData }: Route.ComponentProps) {
 	const { item, description, sidebar, archive } = loaderData
@@ -142,7 +141,7 @@ export default function NewsDetail({ loaderData }: Route.ComponentProps) {
 									<li key={month}>
 										<Link to={`/news?month=${month}`} className="flex min-h-11 items-center justify-between gap-3 rounded-lg px-2 hover:bg-brand-50">
 											<span className="link">{formatMonth(month)}</span>
-											<span className="text-sm text-stone-700">{countOf(count, newsNoun)}</span>
+											<span className="text-sm text-stone-700">{countOf(count, newsItems)}</span>
 										</Link>
 									</li>
 								))}

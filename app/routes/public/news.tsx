@@ -5,7 +5,7 @@ import { countEntries, listEntries } from '#app/content/store.server.ts'
 import { newsCards, newsFilter, newsQuery } from '#app/content/news.server.ts'
 import { news } from '#app/content/types.ts'
 import { MAX_SEARCH_LENGTH } from '#app/content/news.ts'
-import { countOf, type CountedNoun } from '#app/utils/arabic-count.ts'
+import { countOf, newsItems } from '#app/utils/arabic-count.ts'
 import { formatMonth } from '#app/utils/format.ts'
 import { pageParam, paginate } from '#app/utils/pagination.ts'
 import { NewsCard } from '#app/components/news-card.tsx'
@@ -16,7 +16,6 @@ import { Paginator } from '#app/components/paginator.tsx'
 // docs/product.md#news: 6 cards a page, a server-side search (GET, so it works without JavaScript
 // and a search can be shared), and the month the archive links to.
 
-const newsNoun: CountedNoun = { one: 'خبر واحد', two: 'خبران', few: 'أخبار', many: 'خبراً', other: 'خبر' }
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const db = await getDb()
@@ -67,7 +66,7 @@ export default function News({ loaderData }: Route.ComponentProps) {
 					<div className="mt-4 flex flex-wrap items-center justify-between gap-3">
 						<p role="status" className="font-semibold text-brand-900">
 							{filter.q ? `نتائج البحث عن «${filter.q}»${filter.month ? ` في ${formatMonth(filter.month)}` : ''}: ` : ''}
-							{countOf(total, newsNoun)}
+							{countOf(total, newsItems)}
 						</p>
 						<Link to="/news" className="link">
 							{filter.month ? 'إلغاء التصفية وعرض جميع الأخبار' : 'مسح البحث وعرض جميع الأخبار'}
