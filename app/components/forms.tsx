@@ -191,8 +191,14 @@ export function isHoneypotFilled(formData: FormData): boolean {
 }
 
 /** The page title, with «خطأ:» in front when the form on it failed (GOV.UK). */
-export function PageTitle({ title, error = false }: { title: string; error?: boolean }) {
-	return <title>{`${error ? 'خطأ: ' : ''}${title} | مؤسسة عطاء الخيرية`}</title>
+/** The document's title; `description`, for a page without a PageHeader, its meta description. */
+export function PageTitle({ title, error = false, description }: { title: string; error?: boolean; description?: string }) {
+	return (
+		<>
+			<title>{`${error ? 'خطأ: ' : ''}${title} | مؤسسة عطاء الخيرية`}</title>
+			{description ? <meta name="description" content={description} /> : null}
+		</>
+	)
 }
 
 const noticeTones = {

@@ -6,10 +6,16 @@ export interface Crumb {
 	label: string
 }
 
-/** The title band of a public page, with its breadcrumb trail from the home page. */
-export function PageHeader({ title, lead, crumbs = [] }: { title: string; lead?: ReactNode; crumbs?: readonly Crumb[] }) {
+/**
+ * The title band of a public page, with its breadcrumb trail from the home page. It also gives the
+ * page its meta description (for search results and shared links): `description`, else the lead
+ * when it is plain text. React puts the tag in the document's head.
+ */
+export function PageHeader({ title, lead, description, crumbs = [] }: { title: string; lead?: ReactNode; description?: string; crumbs?: readonly Crumb[] }) {
+	const summary = description ?? (typeof lead === 'string' ? lead : undefined)
 	return (
 		<div className="border-b border-brand-100 bg-brand-50">
+			{summary ? <meta name="description" content={summary} /> : null}
 			<div className="mx-auto max-w-7xl px-4 py-8">
 				<nav aria-label="مسار التنقل">
 					<ol className="flex flex-wrap items-center gap-2 text-sm text-stone-700">

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { legacyRoutes } from '#app/legacy-redirects.ts'
 import { navigationPaths, sectionPages } from '#app/site-map.ts'
 import { expectNoAxeViolations } from './utils.ts'
@@ -46,14 +46,33 @@ const publicPaths = [...new Set(['/', '/about', '/contact', '/login', '/services
 
 // One test per page: each gets its own time budget, and a failure names the page.
 for (const path of publicPaths) {
-	test(`${path} passes axe-core and shows its heading${interactive.has(path) ? '' : '; it ships no JavaScript'}`, async ({ page }) => {
+	test(`${path} passes axe-core, shows its heading, has one meta description${interactive.has(path) ? '' : '; it ships no JavaScript'}`, async ({ page }) => {
 		const response = await page.goto(path)
 		expect(response?.status()).toBe(200)
 		await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+		await expectOneDescription(page)
 		if (!interactive.has(path)) expect(await page.locator('script').count(), `scripts on ${path}`).toBe(0)
 		await expectNoAxeViolations(page)
 	})
 }
+
+/** Search results and shared links show it: one per page, in the head, saying something. */
+async function expectOneDescription(page: Page) {
+	const description = page.locator('head meta[name="description"]')
+	await expect(description).toHaveCount(1)
+	expect((await description.getAttribute('content'))?.trim().length, `meta description of ${page.url()}`).toBeGreaterThan(10)
+}
+
+test('a news item and an album, reached from their lists, have their own meta description', async ({ page }) => {
+	for (const [list, link] of [
+		['/news', 'main a[href^="/news/"]'],
+		['/gallery', 'main a[href^="/gallery/"]:not([href="/gallery/videos"])'],
+	] as const) {
+		await page.goto(list)
+		await page.locator(link).first().click()
+		await expectOneDescription(page)
+	}
+})
 
 test('an unknown address gets a 404 page inside the site frame', async ({ page }) => {
 	const response = await page.goto('/no-such-page')

@@ -15,7 +15,7 @@ export default function About({ loaderData }: Route.ComponentProps) {
 	return (
 		<>
 			<PageTitle title="نبذة عن المؤسسة" />
-			<PageHeader title="نبذة عن المؤسسة" />
+			<PageHeader title="نبذة عن المؤسسة" description="نبذة عن المؤسسة: رؤيتها ورسالتها وقيمها وأهدافها." />
 			<div className="mx-auto max-w-3xl space-y-8 px-4 py-8">
 				{/* Stored HTML is sanitised on the server when staff save it (foundation info editor). */}
 				<div className="space-y-4 text-lg" dangerouslySetInnerHTML={{ __html: loaderData.about }} />

@@ -74,7 +74,7 @@ export default function Album({ loaderData }: Route.ComponentProps) {
 	return (
 		<>
 			<PageTitle title={title} />
-			<PageHeader title={title} lead={description || undefined} crumbs={[{ to: '/gallery', label: 'معرض الصور' }]} />
+			<PageHeader title={title} lead={description || undefined} description={description || `صور ${title} في معرض صور المؤسسة.`} crumbs={[{ to: '/gallery', label: 'معرض الصور' }]} />
 			<div className="mx-auto max-w-7xl px-4 py-8">
 				<p className="mb-4 text-sm text-stone-700">
 					<time dateTime={date}>{formatDate(date)}</time> · {countOf(photos.length, photoNoun)}

@@ -18,7 +18,7 @@ export default function ChairmanSpeech({ loaderData }: Route.ComponentProps) {
 	return (
 		<>
 			<PageTitle title="كلمة رئيس مجلس الإدارة" />
-			<PageHeader title="كلمة رئيس مجلس الإدارة" />
+			<PageHeader title="كلمة رئيس مجلس الإدارة" description={`كلمة ${loaderData.name || 'رئيس مجلس الإدارة'} إلى المستفيدين والشركاء والداعمين.`} />
 			<div className="mx-auto grid max-w-5xl gap-8 px-4 py-8 md:grid-cols-[1fr_2fr]">
 				{loaderData.portrait ? (
 					<figure className="text-center">

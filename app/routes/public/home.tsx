@@ -31,7 +31,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 	const { name, blocks, announcement, programmes, slides, news } = loaderData
 	return (
 		<>
-			<PageTitle title="الصفحة الرئيسية" />
+			<PageTitle title="الصفحة الرئيسية" description={blocks.heroText || name} />
 			{announcement ? <Announcement announcement={announcement} /> : null}
 			<section className="bg-gradient-to-b from-brand-800 to-brand-900 text-white" aria-labelledby="hero-title">
 				<div className="mx-auto grid max-w-7xl items-center gap-8 px-4 py-12 sm:py-16 lg:grid-cols-2">

@@ -28,7 +28,7 @@ export default function ImagePage({ loaderData }: Route.ComponentProps) {
 	return (
 		<>
 			<PageTitle title={loaderData.title} />
-			<PageHeader title={loaderData.title} lead={loaderData.caption || undefined} crumbs={loaderData.crumbs} />
+			<PageHeader title={loaderData.title} lead={loaderData.caption || undefined} description={loaderData.caption || `${loaderData.title} — مؤسسة عطاء الخيرية.`} crumbs={loaderData.crumbs} />
 			<div className="mx-auto max-w-5xl px-4 py-8">
 				{loaderData.image ? (
 					<a href={`/images/${loaderData.image.id}/${Math.max(...loaderData.image.variants.map((v) => v.width))}.webp`} className="block">

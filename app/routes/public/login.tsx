@@ -90,6 +90,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
 			<PageTitle title="دخول الموظفين" error={failed && summary.length > 0} />
 			<PageHeader
 				title="دخول الموظفين"
+				description="دخول موظفي المؤسسة إلى لوحة التحكم."
 				lead={
 					<>
 						هذه الصفحة مخصصة لموظفي المؤسسة. لمتابعة طلب قدمته استخدم{' '}

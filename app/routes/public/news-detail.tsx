@@ -57,8 +57,7 @@ export default function NewsDetail({ loaderData }: Route.ComponentProps) {
 	return (
 		<>
 			<PageTitle title={item.title} />
-			<meta name="description" content={description} />
-			<PageHeader title={item.title} crumbs={[{ to: '/news', label: 'الأخبار' }]} />
+			<PageHeader title={item.title} description={description} crumbs={[{ to: '/news', label: 'الأخبار' }]} />
 			<div className="mx-auto grid max-w-7xl gap-8 px-4 py-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
 				<article className="min-w-0">
 					{item.published ? null : (

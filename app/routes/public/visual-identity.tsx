@@ -25,7 +25,7 @@ export default function VisualIdentity({ loaderData }: Route.ComponentProps) {
 	return (
 		<>
 			<PageTitle title="الهوية البصرية" />
-			<PageHeader title="الهوية البصرية" crumbs={[{ to: '/about', label: 'عن المؤسسة' }]} />
+			<PageHeader title="الهوية البصرية" description="دليل الهوية البصرية للمؤسسة: الشعار وألوانه والخط المعتمد، مع الشعار للتنزيل." crumbs={[{ to: '/about', label: 'عن المؤسسة' }]} />
 			<div className="mx-auto max-w-4xl space-y-8 px-4 py-8">
 				{/* Sanitised on save (app/utils/sanitize-html.server.ts). */}
 				<div className="space-y-3 text-lg" dangerouslySetInnerHTML={{ __html: loaderData.text }} />
