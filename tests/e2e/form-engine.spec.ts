@@ -94,6 +94,14 @@ test('an application through the engine: dates, optional choices, missing files,
 	expect(await (await upload('other', 10_000_001)).json()).toEqual({ ok: false, error: 'too-large' })
 	expect((await upload('other', 10_000_000)).status()).toBe(200)
 
+	// A refused file leaves its input; a file chosen but not sent with «رفع الملف» holds the step, saying so.
+	await expect(identity.getByLabel(/اختر ملف PDF/)).toHaveJSProperty('value', '')
+	await page.getByRole('region', { name: /سجل الأسرة/ }).getByLabel(/اختر ملف PDF/).setInputFiles(pdf('سجل.pdf', 2_000))
+	await next(page)
+	await expect(page.getByRole('alert').filter({ hasText: 'ولم يُرفع بعد' })).toContainText('«سجل.pdf»')
+	await expect(page.getByRole('region', { name: /سجل الأسرة/ }).getByLabel(/اختر ملف PDF/)).toBeFocused()
+	await onStep(page, 'المرفقات ورسالة المستفيد')
+
 	// A 52,163-byte PDF is 52 KB (bytes ÷ 1000), not 51.
 	await identity.getByLabel(/اختر ملف PDF/).setInputFiles(pdf('هوية.pdf', 52_163))
 	await identity.getByRole('button', { name: 'رفع الملف' }).click()

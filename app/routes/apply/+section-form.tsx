@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import type { ReactNode } from 'react'
+import { useState, type FormEvent, type ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { ErrorSummary, Honeypot, PageTitle, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import type { SectionDef } from '#app/forms/definition.ts'
@@ -72,6 +72,16 @@ export function SectionForm({
 			}),
 	})
 	const [submitCount, countSubmit] = useSubmitCount()
+	const [pending, setPending] = useState<string | null>(null)
+	// With JavaScript: a file chosen in a slot but not sent with «رفع الملف» would be lost by going on.
+	function holdForPendingUpload(event: FormEvent<HTMLFormElement>) {
+		const input = pendingUpload()
+		setPending(input ? pendingUploadMessage(input, submitLabel) : null)
+		if (!input) return countSubmit(event)
+		event.preventDefault()
+		event.stopPropagation()
+		input.focus()
+	}
 	const fieldset = fields as unknown as Fieldset
 	const overrideErrors = lastResult?.error?.overrideNote
 	// A missing required file links to its slot's file input (the slots come first on the page).
@@ -104,7 +114,7 @@ export function SectionForm({
 			{section.description ? <p className="mt-2 text-stone-700">{section.description}</p> : null}
 			<SectionLinks section={section} />
 			{intro}
-			<Form method="post" action={action} {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="mt-6 space-y-6">
+			<Form method="post" action={action} {...getFormProps(form)} onSubmitCapture={holdForPendingUpload} noValidate className="mt-6 space-y-6">
 				<Honeypot />
 				<SectionInputs fields={section.fields} fieldset={fieldset} />
 				{canOverride ? (
@@ -126,10 +136,27 @@ export function SectionForm({
 						/>
 					</fieldset>
 				) : null}
+				{pending ? (
+					<p role="alert" className="font-semibold text-red-800">
+						<span className="sr-only">خطأ: </span>
+						{pending}
+					</p>
+				) : null}
 				<button type="submit" className="btn-primary w-full sm:w-auto">
 					{submitLabel}
 				</button>
 			</Form>
 		</div>
 	)
+}
+
+/** A file input of an upload form on the page holding a file that was never sent. */
+function pendingUpload(): HTMLInputElement | null {
+	const inputs = document.querySelectorAll<HTMLInputElement>('form[enctype="multipart/form-data"] input[type="file"]')
+	return [...inputs].find((input) => (input.files?.length ?? 0) > 0) ?? null
+}
+
+function pendingUploadMessage(input: HTMLInputElement, submitLabel: string): string {
+	const label = input.labels?.[0]?.textContent?.split(':').slice(1).join(':').trim()
+	return `اخترت الملف «${input.files?.[0]?.name ?? ''}»${label ? ` في «${label}»` : ''} ولم يُرفع بعد: اضغط «رفع الملف» تحته أولاً، ثم «${submitLabel}».`
 }

@@ -80,6 +80,7 @@ export function UploadForm({
 		// The server refuses it anyway; saying so now saves sending megabytes for nothing.
 		if (file.size > maxBytes) {
 			setClientError(fileTooLarge(maxBytes))
+			form.reset()
 			return
 		}
 		setClientError(null)
@@ -87,11 +88,10 @@ export function UploadForm({
 		void sendWithProgress<{ error: UploadError }>(action, new FormData(form), setProgress).then(({ status, json }) => {
 			setProgress(null)
 			const code = json.error ?? (status === 200 ? undefined : 'bad-request')
+			// Kept or refused, the file leaves the input: a refused one is not waiting to be sent.
+			form.reset()
 			if (code) setClientError(code === 'too-large' || code in uploadErrorMessages ? uploadErrorMessage(code, maxBytes) : uploadErrorMessages['bad-request'])
-			else {
-				form.reset()
-				void revalidator.revalidate()
-			}
+			else void revalidator.revalidate()
 		})
 	}
 
