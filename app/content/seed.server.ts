@@ -281,7 +281,7 @@ export async function seedContent(db: Database, storage: FileStorage): Promise<v
 	})
 	await seedType(db, regulationPages, async () => {
 		for (let page = 1; page <= REGULATION_PAGES; page++) {
-			const image = await seedWebpPicture(db, storage, regulationPageSvg(page), `صفحة ${page} من اللائحة الأساسية`, [400, 800])
+			const image = await seedWebpPicture(db, storage, regulationPageSvg(page), `صفحة ${page} من اللائحة الأساسية`)
 			await saveEntry(db, regulationPages, null, { image, page, order: page }, null)
 		}
 	})

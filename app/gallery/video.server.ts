@@ -3,15 +3,12 @@ import fsp from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { randomUUID } from 'node:crypto'
-import type { SubmissionResult } from '@conform-to/react'
-import { data } from 'react-router'
 import type { Database } from '#app/db/client.server.ts'
 import { KEPT_UPLOAD_MS } from '#app/content/media-sweep.server.ts'
 import { findImage, InvalidImageError, processImage } from '#app/images/pipeline.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import type { UploadKind, UploadLimits } from '#app/storage/upload.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { videoTooLarge } from './video-messages.ts'
 
 // Uploaded videos: which files are accepted (by their bytes), and a poster frame made with ffmpeg
 // when the machine has it. ffmpeg is optional: without it a video simply has no generated poster.
@@ -68,21 +65,6 @@ export async function videoFrame(videoPath: string): Promise<string | null> {
 
 /** The limits of a content form with a video: the video's for the request, stopped the moment a file passes its own. */
 export const videoUploadLimits = (): UploadLimits => ({ maxFileBytes: getEnv().videoMaxBytes, stopWhenTooLarge: true })
-
-/** The most a form with a video and `files - 1` other files may declare in Content-Length. */
-export const videoRequestBytes = (files: number) => getEnv().videoMaxBytes + getEnv().uploadMaxBytes * Math.max(0, files - 1)
-
-/** The form's other files (a poster image) keep the ordinary limit, UPLOAD_MAX_MB, beside the video's. */
-export function limitOthers<Kinds extends Record<string, UploadKind<string, string>>>(kinds: Kinds): Kinds {
-	const maxBytes = getEnv().uploadMaxBytes
-	return Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, kind === videoUpload ? kind : { ...kind, maxBytes }])) as Kinds
-}
-
-/** A file of the form (the video unless another is named) too large, before or while the body is read: nothing was kept. The connection closes, since the body was not read to its end. */
-export function uploadTooLargeReply(fieldName: string, message = videoTooLarge(getEnv().videoMaxBytes)) {
-	const result: SubmissionResult<string[]> = { status: 'error', error: { [fieldName]: [message] } }
-	return data({ result, uploaded: {} as Record<string, string> }, { status: 413, headers: { Connection: 'close' } })
-}
 
 /**
  * A new video's poster frame becomes the poster image when the entry would otherwise have none:

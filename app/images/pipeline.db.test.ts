@@ -162,6 +162,13 @@ describe('processImage', () => {
 		expect(webp.pages).toBeUndefined()
 	})
 
+	test('asked for WebP only (the seed’s demo pages), it makes no AVIF', { timeout: 30_000 }, async () => {
+		const tempPath = await generateImage('<svg xmlns="http://www.w3.org/2000/svg" width="800" height="450"><rect width="800" height="450" fill="#2a6f97"/></svg>')
+		const row = await processImage(handle.db, storage, { tempPath, originalName: 'page.png', alt: 'صفحة', createdBy: null, formats: ['webp'] })
+		expect(widthsOf(row, 'avif')).toEqual([])
+		expect(widthsOf(row, 'webp')).toEqual(variantWidths(800, 450))
+	})
+
 	test('variant widths never exceed the original', () => {
 		expect(variantWidths(2000, 1200)).toEqual([320, 640, 1024, 1600])
 		expect(variantWidths(1600, 900)).toEqual([320, 640, 1024, 1600])

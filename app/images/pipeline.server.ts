@@ -57,6 +57,11 @@ export interface NewImage {
 	originalName: string
 	alt: string
 	createdBy: number | null
+	/**
+	 * The formats to make; both by default. The seed's many demo pages take WebP only, since AVIF
+	 * is the slow one to encode (<ResponsiveImage> offers AVIF only when an image has it).
+	 */
+	formats?: readonly ImageFormat[]
 }
 
 const decodeOptions: SharpOptions = {
@@ -81,9 +86,10 @@ export async function processImage(db: Database, storage: FileStorage, image: Ne
 		for (const variantWidth of variantWidths(width, height)) {
 			// Oriented first (sharp applies the EXIF orientation before resizing); no withMetadata, so none is kept.
 			const resized = sharp(image.tempPath, decodeOptions).autoOrient().resize({ width: variantWidth, withoutEnlargement: true })
+			const formats = image.formats ?? ['avif', 'webp']
 			const encoded = await Promise.all([
-				render('avif', resized.clone().avif({ quality: 50, effort: 4 })),
-				render('webp', resized.clone().webp({ quality: 75 })),
+				...(formats.includes('avif') ? [render('avif', resized.clone().avif({ quality: 50, effort: 4 }))] : []),
+				...(formats.includes('webp') ? [render('webp', resized.clone().webp({ quality: 75 }))] : []),
 			])
 			for (const { format, data } of encoded) {
 				const tempPath = storage.tempPath()

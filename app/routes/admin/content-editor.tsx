@@ -23,11 +23,10 @@ import { formatFileSize, todayInRiyadh } from '#app/utils/format.ts'
 import { sanitizeRichText } from '#app/utils/sanitize-html.server.ts'
 import { ErrorList, ErrorSummary, Field, FlashNotice, PageTitle, SelectField, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { RichTextEditor } from '#app/components/rich-text-editor.tsx'
-import { limitOthers, applyPosterFrames, videoFrame, videoRequestBytes, uploadTooLargeReply, videoUpload, videoUploadLimits } from '#app/gallery/video.server.ts'
+import { applyPosterFrames, videoFrame, videoUpload } from '#app/gallery/video.server.ts'
 import { VideoInput, videoErrors } from '#app/gallery/video-input.tsx'
-import { fieldMaxBytes, filesTooLargeReply, withFieldLimits } from '#app/content/upload-limits.server.ts'
+import { fieldMaxBytes, tooLargeMessage, tooLargeReply, withFieldLimits } from '#app/content/upload-limits.server.ts'
 import { filteredListPath, filterValue } from '#app/content/list-filter.ts'
-import { fileTooLarge } from '#app/forms/messages.ts'
 import type { AdminHandle } from './layout.tsx'
 
 // One screen and one action for every content type: add, edit, and the singletons' only entry.
@@ -101,26 +100,24 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 	let fields: Record<string, string>
 	if (files.length) {
 		const storage = getFileStorage()
-		// A form with a video takes up to VIDEO_MAX_MB for it (its other files keep their own limit) and is refused whole, unread, when larger.
-		const video = files.find((field) => field.kind === 'video')
-		if (video && declaredTooLarge(request, videoRequestBytes(files.length))) return uploadTooLargeReply(video.name)
-		// Without a video each file keeps its own limit (a PDF DOCUMENT_MAX_MB, a picture UPLOAD_MAX_MB); a request saying it holds more is refused unread.
+		// Each file keeps its own limit (a PDF DOCUMENT_MAX_MB, a video VIDEO_MAX_MB, a picture
+		// UPLOAD_MAX_MB); a request saying it holds more than all of them is refused unread, on its
+		// largest field (the video, else the PDF).
 		const limits = files.map(fieldMaxBytes)
-		if (!video && declaredTooLarge(request, limits.reduce((sum, bytes) => sum + bytes, 0))) return filesTooLargeReply(files)
+		const largest = files[limits.indexOf(Math.max(...limits))]!
+		if (declaredTooLarge(request, limits.reduce((sum, bytes) => sum + bytes, 0))) return tooLargeReply(largest)
+		const video = files.find((field) => field.kind === 'video')
 		const kinds = Object.fromEntries(files.map((field) => [uploadName(field), field.kind === 'image' ? imageUpload : field.kind === 'video' ? videoUpload : pdfUpload]))
-		const upload = await receiveUploads(request, storage, video ? videoUploadLimits() : { maxFileBytes: Math.max(...limits) }, video ? limitOthers(kinds) : withFieldLimits(kinds, files, uploadName))
+		// A form with a video is not read to its end once a file passes its limit (a video may be hundreds of megabytes).
+		const upload = await receiveUploads(request, storage, { maxFileBytes: Math.max(...limits), stopWhenTooLarge: Boolean(video) }, withFieldLimits(kinds, files, uploadName))
 		fields = upload.fields
-		if (!upload.ok && upload.error === 'too-large' && video) {
-			// The video, or another file of the form (its poster) past its own, smaller limit.
-			const other = files.find((field) => field !== video && uploadName(field) === upload.part)
-			return other ? uploadTooLargeReply(other.name, fileTooLarge(fieldMaxBytes(other))) : uploadTooLargeReply(video.name)
-		}
+		if (!upload.ok && upload.error === 'too-large') return tooLargeReply(files.find((field) => uploadName(field) === upload.part) ?? largest)
 		if (!upload.ok) errors[files[0]!.name] = [brokenUpload]
 		else for (const field of files) {
 			const part = upload.parts[uploadName(field)]
 			if (!part) continue
 			if (!part.ok) {
-				errors[field.name] = [part.error === 'too-large' && field.kind !== 'video' ? fileTooLarge(fieldMaxBytes(field)) : ((fileErrors[field.kind] as Record<string, string>)[part.error] ?? brokenUpload)]
+				errors[field.name] = [part.error === 'too-large' ? tooLargeMessage(field) : ((fileErrors[field.kind] as Record<string, string>)[part.error] ?? brokenUpload)]
 				continue
 			}
 			if (field.kind === 'video' && field.poster) frames[field.poster] = await videoFrame(part.file.tempPath)
