@@ -3,14 +3,25 @@
 process.env.NODE_ENV = 'production'
 
 const path = await import('node:path')
+const http = await import('node:http')
+const zlib = await import('node:zlib')
 const { fileURLToPath } = await import('node:url')
 const { default: express } = await import('express')
 const { default: compression } = await import('compression')
-const { createRequestHandler } = await import('@react-router/express')
 
 const root = path.dirname(fileURLToPath(import.meta.url))
 const build = await import(path.join(root, 'build/server/index.js'))
-/** @type {{ prepare: (log?: (line: string) => void) => Promise<unknown>, shutdown: () => Promise<void>, getEnv: () => { PORT: number, TRUST_PROXY: boolean }, allowOrigin: (method: string, url: string, headers: import('node:http').IncomingHttpHeaders) => boolean }} */
+/**
+ * @type {{
+ *   prepare: (log?: (line: string) => void) => Promise<unknown>,
+ *   shutdown: () => Promise<void>,
+ *   getEnv: () => { PORT: number, TRUST_PROXY: boolean },
+ *   allowOrigin: (method: string, url: string, headers: import('node:http').IncomingHttpHeaders) => boolean,
+ *   securityHeaders: (path: string) => Record<string, string>,
+ *   serveCachedPage: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean,
+ *   createRequestHandler: typeof import('@react-router/express').createRequestHandler,
+ * }}
+ */
 const lifecycle = build.entry.module
 
 try {
@@ -26,32 +37,29 @@ const app = express()
 app.disable('x-powered-by')
 app.set('trust proxy', trustProxy)
 
-/** The one response our own pages frame: a case file's preview on the staff case view. */
-const framedByUs = /^\/admin\/cases\/[^/]+\/files\/[^/]+$/
-
 app.use((req, res, next) => {
 	// The app reads the client's address from this header; whatever a client sent under it is replaced.
 	req.headers['x-ataa-client-ip'] = req.ip ?? 'unknown'
-	res.set({
-		'X-Content-Type-Options': 'nosniff',
-		'Referrer-Policy': 'strict-origin-when-cross-origin',
-		'X-Frame-Options': framedByUs.test(req.path) ? 'SAMEORIGIN' : 'DENY',
-		'Cross-Origin-Opener-Policy': 'same-origin',
-		'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-	})
+	res.set(lifecycle.securityHeaders(req.path))
 	next()
 })
 app.use((req, res, next) => {
 	if (lifecycle.allowOrigin(req.method, `${req.protocol}://${req.get('host')}${req.originalUrl}`, req.headers)) return next()
 	res.status(403).type('text/plain; charset=utf-8').send('طلب مرفوض: مصدر الطلب غير موثوق')
 })
-app.use(compression())
+// Pages kept by the page cache are compressed once, at their best; the rest are compressed as they
+// are sent, at levels that cost less than drawing the page did (brotli 4, gzip 6).
+app.use(compression({ level: 6, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }))
 // Hashed file names: cached for a year and never revalidated.
 app.use('/assets', express.static(path.join(root, 'build/client/assets'), { immutable: true, maxAge: '1y' }))
 app.use(express.static(path.join(root, 'build/client'), { maxAge: '1h' }))
-app.use(createRequestHandler({ build, mode: 'production' }))
+app.use(lifecycle.createRequestHandler({ build, mode: 'production' }))
 
-const server = app.listen(port, () => {
+// A public page kept by the page cache is answered here, before Express: it needs nothing else.
+const server = http.createServer((req, res) => {
+	if (!lifecycle.serveCachedPage(req, res)) app(req, res)
+})
+server.listen(port, () => {
 	console.log(`Ataa is serving on http://localhost:${port}`)
 })
 

@@ -6,7 +6,7 @@ export default defineConfig({
 			{
 				test: {
 					name: 'unit',
-					include: ['app/**/*.test.ts', 'scripts/**/*.test.ts'],
+					include: ['app/**/*.test.ts', 'scripts/**/*.test.ts', 'vite/**/*.test.ts'],
 					exclude: ['app/**/*.db.test.ts'],
 					environment: 'node',
 				},

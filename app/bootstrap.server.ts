@@ -12,6 +12,7 @@ import { provideDatabase } from '#app/db/database.server.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { getEnv, type Env } from '#app/utils/env.server.ts'
 import { purgeOld } from '#app/utils/rate-limit.server.ts'
+import { stopWatchingContent, watchContent } from '#app/cache/content-version.server.ts'
 
 interface App {
 	handle: DatabaseHandle
@@ -42,6 +43,7 @@ export async function shutdown(): Promise<void> {
 	provideDatabase(undefined)
 	if (!app) return
 	const { handle, release } = await app
+	await stopWatchingContent()
 	await handle.close()
 	release()
 }
@@ -60,6 +62,8 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 		// PGlite runs no autovacuum: without fresh statistics and a visibility map its planner
 		// ignores the list indexes (bench:cases). A PostgreSQL server does this by itself.
 		if (handle.kind === 'pglite') await handle.db.execute(sql`vacuum (analyze) cases`)
+		// From here on, public pages and their data may be kept in memory until content changes.
+		await watchContent(handle)
 		return { handle, release }
 	} catch (error) {
 		release()

@@ -1,16 +1,23 @@
-import { randomBytes } from 'node:crypto'
-import { PassThrough } from 'node:stream'
-import { createReadableStreamFromReadable } from '@react-router/node'
+import { createHash, randomBytes } from 'node:crypto'
+import { Writable } from 'node:stream'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type EntryContext } from 'react-router'
 import { NonceContext } from '#app/utils/nonce.tsx'
 import { getEnv } from '#app/utils/env.server.ts'
 import { isSameOriginRequest } from '#app/utils/origin.server.ts'
 import { frameSources } from '#app/domain/embeds.ts'
+import { CACHEABLE_HEADER, isAnonymous } from '#app/cache/page-cache.server.ts'
+import { cacheableRouteIds } from '#app/cache/cacheable-routes.ts'
+import type { RouteHandle } from '#app/root.tsx'
+import { inlineScripts } from '#app/components/inline-scripts.ts'
 
 // The server calls these two: migrations, seed and first admin before it listens; close on SIGTERM.
 export { prepare, shutdown } from '#app/bootstrap.server.ts'
 export { getEnv } from '#app/utils/env.server.ts'
+export { securityHeaders } from '#app/utils/security-headers.ts'
+export { serveCachedPage } from '#app/cache/page-cache.server.ts'
+// Bundled with the app, so that it and the routes share one React Router: its production build (vite.config.ts).
+export { createRequestHandler } from '@react-router/express'
 
 /**
  * server.mjs asks this before React Router sees a request, so a forged cross-site POST gets our 403
@@ -33,10 +40,17 @@ function toHeaders(source: Record<string, string | string[] | undefined>): Heade
 
 export const streamTimeout = 5_000
 
-function contentSecurityPolicy(nonce: string): string {
+/** The public pages' few inline scripts, allowed by their hashes (app/components/inline-scripts.ts). */
+const scriptHashes = inlineScripts.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`).join(' ')
+
+/**
+ * A page kept by the page cache is sent to many: it has no nonce, and runs only our script files and
+ * the inline scripts allowed by hash. Other pages add a nonce of their own (React Router's scripts).
+ */
+function contentSecurityPolicy(nonce: string | undefined): string {
 	return [
 		"default-src 'self'",
-		`script-src 'self' 'nonce-${nonce}'`,
+		`script-src 'self' ${scriptHashes}${nonce ? ` 'nonce-${nonce}'` : ''}`,
 		"style-src 'self'",
 		"img-src 'self' data:",
 		"font-src 'self'",
@@ -59,7 +73,9 @@ export default function handleRequest(
 	if (request.method.toUpperCase() === 'HEAD') {
 		return new Response(null, { status: responseStatusCode, headers: responseHeaders })
 	}
-	const nonce = randomBytes(16).toString('base64')
+	const cacheable = mayBeCached(request, responseStatusCode, routerContext)
+	const nonce = cacheable ? undefined : randomBytes(16).toString('base64')
+	if (cacheable) responseHeaders.set(CACHEABLE_HEADER, '1')
 	// Vite's dev server injects inline scripts of its own; the policy applies to the built app.
 	if (process.env.NODE_ENV === 'production') {
 		responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce))
@@ -74,10 +90,21 @@ export default function handleRequest(
 			{
 				nonce,
 				onAllReady() {
-					const body = new PassThrough()
-					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-					pipe(body)
-					resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+					// The whole page is ready: gathered into one buffer and sent as one body, rather than
+					// through a chain of streams chunk by chunk.
+					const chunks: Buffer[] = []
+					const sink = new Writable({
+						write(chunk: Buffer, _encoding, done) {
+							chunks.push(chunk)
+							done()
+						},
+						final(done) {
+							responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+							resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }))
+							done()
+						},
+					})
+					pipe(sink)
 				},
 				onShellError: reject,
 				onError(error: unknown) {
@@ -88,6 +115,19 @@ export default function handleRequest(
 		)
 		setTimeout(abort, streamTimeout + 1000).unref()
 	})
+}
+
+/**
+ * Whether this page may be kept and sent to every visitor without a session: a GET without our
+ * cookies, answered 200 by a listed route (app/cache/cacheable-routes.ts) that ships no script.
+ */
+function mayBeCached(request: Request, status: number, routerContext: EntryContext): boolean {
+	if (process.env.NODE_ENV !== 'production' || request.method !== 'GET' || status !== 200) return false
+	if (!isAnonymous(request.headers.get('cookie'))) return false
+	const matches = routerContext.staticHandlerContext.matches
+	const leaf = matches.at(-1)
+	if (!leaf || !cacheableRouteIds.has(leaf.route.id)) return false
+	return !matches.some((match) => (routerContext.routeModules[match.route.id]?.handle as RouteHandle | undefined)?.hydrate)
 }
 
 /**

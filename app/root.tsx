@@ -11,7 +11,6 @@ import {
 	type LinksFunction,
 	type MiddlewareFunction,
 } from 'react-router'
-import fontUrl from '@fontsource-variable/noto-kufi-arabic/files/noto-kufi-arabic-arabic-wght-normal.woff2?url'
 import stylesUrl from './app.css?url'
 import { useNonce } from '#app/utils/nonce.tsx'
 import { ErrorMessage } from '#app/components/error-message.tsx'
@@ -19,6 +18,7 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { prepare } from '#app/bootstrap.server.ts'
 import { flashMiddleware } from '#app/utils/flash.server.ts'
 import { isSameOriginRequest } from '#app/utils/origin.server.ts'
+import { pageCacheMiddleware } from '#app/cache/page-cache.server.ts'
 
 /** Route handles may ask for the client bundle; pages without anything interactive ship no JavaScript. */
 export interface RouteHandle {
@@ -26,7 +26,8 @@ export interface RouteHandle {
 }
 
 export const links: LinksFunction = () => [
-	{ rel: 'preload', href: fontUrl, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+	// No font preload: text paints at once in a fallback scaled to the font's metrics, so the largest
+	// paint does not wait for the font (vite/font-subset.ts).
 	{ rel: 'stylesheet', href: stylesUrl },
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
@@ -43,7 +44,7 @@ const prepared: MiddlewareFunction<Response> = async () => {
 	await prepare()
 }
 
-export const middleware: MiddlewareFunction<Response>[] = [refuseCrossOrigin, prepared, flashMiddleware]
+export const middleware: MiddlewareFunction<Response>[] = [refuseCrossOrigin, prepared, flashMiddleware, pageCacheMiddleware]
 
 export function Layout({ children }: { children: ReactNode }) {
 	const nonce = useNonce()

@@ -7,7 +7,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const inputs = ['app', 'public', 'package-lock.json', 'vite.config.ts', 'react-router.config.ts', 'tsconfig.json']
+const inputs = ['app', 'public', 'vite', 'package-lock.json', 'vite.config.ts', 'react-router.config.ts', 'tsconfig.json']
 const stampFile = path.join(root, 'build', '.source-hash')
 
 /**

@@ -1,6 +1,7 @@
 import type { ImageData } from '#app/images/responsive-image.tsx'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { useNonce } from '#app/utils/nonce.tsx'
+import { announcementScript } from './inline-scripts.ts'
 
 /**
  * The home page's announcement popup. Without JavaScript it is an open <dialog> closed by its
@@ -9,12 +10,12 @@ import { useNonce } from '#app/utils/nonce.tsx'
  */
 export function Announcement({ announcement }: { announcement: { key: string; title: string; link: string; image: ImageData } }) {
 	const nonce = useNonce()
-	const storageKey = `ataa-announcement-${announcement.key}`
 	const image = <ResponsiveImage image={announcement.image} alt={announcement.title} sizes="(min-width: 640px) 560px, 90vw" priority className="h-auto w-full rounded-lg" />
 	return (
 		<>
 			<dialog
 				id="announcement"
+				data-key={announcement.key}
 				open
 				aria-labelledby="announcement-title"
 				className="fixed inset-0 z-50 m-auto w-[min(36rem,92vw)] rounded-2xl bg-white p-4 shadow-2xl backdrop:bg-black/60"
@@ -33,7 +34,7 @@ export function Announcement({ announcement }: { announcement: { key: string; ti
 				nonce={nonce}
 				suppressHydrationWarning
 				dangerouslySetInnerHTML={{
-					__html: `(()=>{const d=document.getElementById('announcement');if(!d)return;const k=${JSON.stringify(storageKey)};try{if(sessionStorage.getItem(k)){d.close();return}}catch(e){}d.close();d.showModal();d.addEventListener('close',()=>{try{sessionStorage.setItem(k,'1')}catch(e){}})})()`,
+					__html: announcementScript,
 				}}
 			/>
 		</>

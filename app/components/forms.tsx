@@ -117,7 +117,16 @@ export interface SummaryItem {
  * messages after a submit (with JavaScript), never while the user is typing. Without JavaScript it
  * is the first thing in the form on the reloaded page.
  */
-export function ErrorSummary({ items, title = 'يوجد خطأ في البيانات المدخلة' }: { items: readonly SummaryItem[]; title?: string }) {
+export function ErrorSummary({
+	items,
+	title = 'يوجد خطأ في البيانات المدخلة',
+	autoFocus = false,
+}: {
+	items: readonly SummaryItem[]
+	title?: string
+	/** For a page that ships no JavaScript: the browser focuses the summary when the page loads. */
+	autoFocus?: boolean
+}) {
 	const ref = useRef<HTMLDivElement>(null)
 	const focused = useRef(false)
 	const hasItems = items.length > 0
@@ -132,6 +141,7 @@ export function ErrorSummary({ items, title = 'يوجد خطأ في البيان
 		<div
 			ref={ref}
 			tabIndex={-1}
+			autoFocus={autoFocus}
 			role="alert"
 			aria-labelledby="error-summary-title"
 			className="mb-6 rounded-lg border-s-4 border-red-700 bg-red-50 p-4 text-red-900"

@@ -1,4 +1,4 @@
-import { NavLink, Link } from 'react-router'
+import { Link, useLocation } from 'react-router'
 import { navigation, type SiteGroup, type SiteLink } from '#app/site-map.ts'
 import { LogoMark } from './logo.tsx'
 
@@ -12,8 +12,21 @@ function Chevron() {
 	)
 }
 
-const desktopLink = ({ isActive }: { isActive: boolean }) =>
+const desktopLink = (isActive: boolean) =>
 	`block rounded-md px-2.5 py-2 font-medium hover:bg-brand-50 hover:text-brand-800 ${isActive ? 'text-brand-700 underline decoration-2 underline-offset-8' : ''}`
+
+/**
+ * A menu link, marked as the current page when it is. A plain link: the pages it leads to are
+ * documents of their own, and the menu's eighty-odd links are drawn on every public page, where a
+ * NavLink would resolve and match each path against the router.
+ */
+function MenuLink({ to, current, className, children }: { to: string; current: boolean; className: string; children: string }) {
+	return (
+		<a href={to} className={className} aria-current={current ? 'page' : undefined}>
+			{children}
+		</a>
+	)
+}
 
 /**
  * Menus are native <details>: they open by keyboard and touch without JavaScript, and the shared
@@ -21,6 +34,8 @@ const desktopLink = ({ isActive }: { isActive: boolean }) =>
  */
 export function SiteHeader({ signedIn }: { signedIn: boolean }) {
 	const portal = signedIn ? { to: '/admin', label: 'لوحة التحكم' } : { to: '/login', label: 'بوابة الموظفين' }
+	const { pathname } = useLocation()
+	const here = pathname.replace(/\/+$/, '') || '/'
 	return (
 		<header className="relative border-b border-stone-200 bg-white">
 			<a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:start-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
@@ -48,9 +63,9 @@ export function SiteHeader({ signedIn }: { signedIn: boolean }) {
 										<ul className="absolute start-0 top-full z-40 mt-1 w-64 rounded-lg border border-stone-200 bg-white p-2 shadow-lg">
 											{item.links.map((link) => (
 												<li key={link.to}>
-													<NavLink to={link.to} end className={desktopLink}>
+													<MenuLink to={link.to} current={link.to === here} className={desktopLink(link.to === here)}>
 														{link.label}
-													</NavLink>
+													</MenuLink>
 												</li>
 											))}
 										</ul>
@@ -58,9 +73,9 @@ export function SiteHeader({ signedIn }: { signedIn: boolean }) {
 								</li>
 							) : (
 								<li key={item.to}>
-									<NavLink to={item.to} end className={desktopLink}>
+									<MenuLink to={item.to} current={item.to === here} className={desktopLink(item.to === here)}>
 										{item.label}
-									</NavLink>
+									</MenuLink>
 								</li>
 							),
 						)}
@@ -95,9 +110,9 @@ export function SiteHeader({ signedIn }: { signedIn: boolean }) {
 											<ul className="ms-3 border-s-2 border-brand-100 ps-2">
 												{item.links.map((link) => (
 													<li key={link.to}>
-														<NavLink to={link.to} end className={({ isActive }) => `flex min-h-11 items-center rounded-md px-3 hover:bg-brand-50 ${isActive ? 'font-bold text-brand-700' : ''}`}>
+														<MenuLink to={link.to} current={link.to === here} className={`flex min-h-11 items-center rounded-md px-3 hover:bg-brand-50 ${link.to === here ? 'font-bold text-brand-700' : ''}`}>
 															{link.label}
-														</NavLink>
+														</MenuLink>
 													</li>
 												))}
 											</ul>
@@ -105,9 +120,9 @@ export function SiteHeader({ signedIn }: { signedIn: boolean }) {
 									</li>
 								) : (
 									<li key={item.to}>
-										<NavLink to={item.to} end className={({ isActive }) => `flex min-h-11 items-center rounded-md px-3 font-semibold hover:bg-brand-50 ${isActive ? 'text-brand-700' : ''}`}>
+										<MenuLink to={item.to} current={item.to === here} className={`flex min-h-11 items-center rounded-md px-3 font-semibold hover:bg-brand-50 ${item.to === here ? 'text-brand-700' : ''}`}>
 											{item.label}
-										</NavLink>
+										</MenuLink>
 									</li>
 								),
 							)}

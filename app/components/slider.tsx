@@ -1,6 +1,7 @@
 import type { ImageData } from '#app/images/responsive-image.tsx'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { useNonce } from '#app/utils/nonce.tsx'
+import { sliderScript } from './inline-scripts.ts'
 
 export interface Slide {
 	id: string
@@ -13,15 +14,6 @@ export interface Slide {
 // Without JavaScript: a row of slides that scrolls and snaps (swipe, arrow keys once focused, or the
 // numbered links). A few lines of script add autoplay every 7 seconds with a pause button; there is
 // no autoplay when the visitor prefers reduced motion, and it stops while the slider is hovered or focused.
-const script = `(()=>{const s=document.getElementById('slides');const b=document.getElementById('slides-pause');if(!s||!b||s.children.length<2)return;
-let paused=matchMedia('(prefers-reduced-motion: reduce)').matches,hold=false;b.hidden=false;
-const label=()=>{b.textContent=paused?'تشغيل العرض':'إيقاف العرض';b.setAttribute('aria-pressed',String(paused))};label();
-b.addEventListener('click',()=>{paused=!paused;label()});
-for(const e of ['mouseenter','focusin'])s.addEventListener(e,()=>hold=true);
-for(const e of ['mouseleave','focusout'])s.addEventListener(e,()=>hold=false);
-setInterval(()=>{if(paused||hold||document.hidden)return;const w=s.clientWidth;const i=Math.round(Math.abs(s.scrollLeft)/w);const next=(i+1)%s.children.length;
-s.scrollTo({left:(getComputedStyle(s).direction==='rtl'?-1:1)*next*w,behavior:'smooth'})},7000)})()`
-
 export function Slider({ slides }: { slides: readonly Slide[] }) {
 	const nonce = useNonce()
 	if (!slides.length) return null
@@ -64,7 +56,7 @@ export function Slider({ slides }: { slides: readonly Slide[] }) {
 					إيقاف العرض
 				</button>
 			</div>
-			{slides.length > 1 ? <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: script }} /> : null}
+			{slides.length > 1 ? <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: sliderScript }} /> : null}
 		</section>
 	)
 }

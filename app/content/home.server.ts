@@ -36,8 +36,9 @@ export async function loadSlides(db: Database) {
 
 /** Today in Riyadh as yyyy-mm-dd, the calendar the announcement's window is written in. */
 export function riyadhToday(now = new Date()): string {
-	return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Riyadh', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
+	return riyadhDate.format(now)
 }
+const riyadhDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Riyadh', year: 'numeric', month: '2-digit', day: '2-digit' })
 
 /** The announcement, when it is active and today falls inside its window (both ends included). */
 export async function currentAnnouncement(db: Database, now = new Date()) {

@@ -18,6 +18,12 @@ export interface DatabaseHandle {
 	kind: 'pglite' | 'postgres'
 	migrate(): Promise<void>
 	close(): Promise<void>
+	/**
+	 * Calls `onMessage` with each NOTIFY on `channel` once its transaction commits, and with `null`
+	 * when notices may have been missed (a PostgreSQL connection lost and made again). Resolves once
+	 * listening; the function it gives stops.
+	 */
+	listen(channel: string, onMessage: (payload: string | null) => void): Promise<() => Promise<void>>
 }
 
 export interface DatabaseOptions {
@@ -53,6 +59,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 			db,
 			kind: 'postgres',
 			migrate: () => migratePg(db, { migrationsFolder: migrationsFolder() }),
+			listen: (channel, onMessage) => listenPg(options.url!, channel, onMessage),
 			close: () => {
 				closing = true
 				return pool.end()
@@ -66,6 +73,53 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 		db: db as unknown as Database,
 		kind: 'pglite',
 		migrate: () => migratePglite(db, { migrationsFolder: migrationsFolder() }),
+		listen: async (channel, onMessage) => {
+			const stop = await client.listen(channel, onMessage)
+			return async () => {
+				if (!client.closed) await stop()
+			}
+		},
 		close: () => client.close(),
+	}
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one may be handed to a query at any time). A lost
+ * connection is made again after a second, and `null` tells the listener it may have missed notices.
+ */
+async function listenPg(url: string, channel: string, onMessage: (payload: string | null) => void): Promise<() => Promise<void>> {
+	let client: pg.Client | undefined
+	let stopped = false
+	let retry: NodeJS.Timeout | undefined
+	const connect = async (): Promise<void> => {
+		const next = new pg.Client({ connectionString: url })
+		next.on('notification', (message) => {
+			if (message.channel === channel) onMessage(message.payload ?? '')
+		})
+		next.on('error', (error) => {
+			if (stopped || client !== next) return
+			console.error(`PostgreSQL LISTEN ${channel} lost:`, error.message)
+			client = undefined
+			void next.end().catch(() => {})
+			retry = setTimeout(() => void reconnect(), 1000)
+		})
+		await next.connect()
+		await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+		client = next
+	}
+	const reconnect = async (): Promise<void> => {
+		if (stopped) return
+		try {
+			await connect()
+			onMessage(null)
+		} catch {
+			retry = setTimeout(() => void reconnect(), 1000)
+		}
+	}
+	await connect()
+	return async () => {
+		stopped = true
+		clearTimeout(retry)
+		await client?.end().catch(() => {})
 	}
 }

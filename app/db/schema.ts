@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+	bigint,
 	boolean,
 	check,
 	date,
@@ -418,3 +419,18 @@ export const appSecrets = pgTable('app_secrets', {
 	value: text('value').notNull(),
 	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
+
+/**
+ * One row (id 1): a number that triggers raise, in the same transaction, whenever something a public
+ * page shows changes (foundation info, content entries, images, documents, intake settings), and
+ * announce on the `ataa_content` channel. Caches of public pages and their data are valid for one
+ * version (app/cache/content-version.server.ts).
+ */
+export const contentVersion = pgTable(
+	'content_version',
+	{
+		id: smallint('id').primaryKey().default(1),
+		version: bigint('version', { mode: 'number' }).notNull().default(1),
+	},
+	(table) => [check('content_version_one_row', sql`${table.id} = 1`)],
+)

@@ -63,6 +63,8 @@ const envSchema = z.object({
 	DEMO_CASES: booleanString.optional(),
 	/** Honour X-Forwarded-* headers (set when behind a reverse proxy). */
 	TRUST_PROXY: booleanString.default(false),
+	/** `off` renders every public page afresh (benchmarks compare both); on by default (app/cache/page-cache.server.ts). */
+	HTML_CACHE: z.enum(['on', 'off']).default('on'),
 })
 
 export type Env = z.infer<typeof envSchema> & {

@@ -87,7 +87,7 @@ export default function AccountLogin({ actionData }: Route.ComponentProps) {
 				}
 			/>
 			<div className="mx-auto max-w-md space-y-6 px-4 py-10">
-				{failed ? <ErrorSummary items={summary} title={actionData.limited ? TOO_MANY_TRIES : undefined} /> : null}
+				{failed ? <ErrorSummary items={summary} title={actionData.limited ? TOO_MANY_TRIES : undefined} autoFocus /> : null}
 				<Form method="post" {...getFormProps(form)} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-6 shadow-sm">
 					<input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
 					<Honeypot />

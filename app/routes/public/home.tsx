@@ -1,7 +1,8 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/home'
 import { getDb } from '#app/db/database.server.ts'
-import { currentAnnouncement, loadHomeBlocks, loadSlides } from '#app/content/home.server.ts'
+import { currentAnnouncement, loadHomeBlocks, loadSlides, riyadhToday } from '#app/content/home.server.ts'
+import { memoContent } from '#app/cache/content-memo.server.ts'
 import { Slider } from '#app/components/slider.tsx'
 import { getFoundationInfo } from '#app/domain/foundation.server.ts'
 import { listProgrammes } from '#app/content/programmes.server.ts'
@@ -15,16 +16,20 @@ import { NewsCard } from '#app/components/news-card.tsx'
 
 export async function loader() {
 	const db = await getDb()
-	const [info, blocks, announcement, programmes, slides, news] = await Promise.all([
-		getFoundationInfo(db),
-		loadHomeBlocks(db),
-		currentAnnouncement(db),
-		listProgrammes(db),
-		loadSlides(db),
-		// docs/product.md#news: the two latest published news.
-		latestNews(db, 2),
-	])
-	return { name: info.name, blocks, announcement, programmes, slides, news }
+	// Read once per content change; the announcement also once per day, as its dates are days.
+	const today = riyadhToday()
+	return memoContent(`home:${today}`, async () => {
+		const [info, blocks, announcement, programmes, slides, news] = await Promise.all([
+			getFoundationInfo(db),
+			loadHomeBlocks(db),
+			currentAnnouncement(db),
+			listProgrammes(db),
+			loadSlides(db),
+			// docs/product.md#news: the two latest published news.
+			latestNews(db, 2),
+		])
+		return { name: info.name, blocks, announcement, programmes, slides, news }
+	})
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

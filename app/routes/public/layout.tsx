@@ -8,13 +8,19 @@ import { externalLinks } from '#app/content/types.ts'
 import { SiteHeader } from '#app/components/site-header.tsx'
 import { SiteFooter } from '#app/components/site-footer.tsx'
 import { ErrorMessage } from '#app/components/error-message.tsx'
+import { memoContent } from '#app/cache/content-memo.server.ts'
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const db = await getDb()
-	const [user, info, links] = await Promise.all([getUser(request), getFoundationInfo(db), listEntries(db, externalLinks)])
+	const [user, frame] = await Promise.all([getUser(request), memoContent('public-layout', () => loadFrame(db))])
+	return { signedIn: Boolean(user), ...frame }
+}
+
+/** The header's and footer's content: the same for every page, read once per content change. */
+async function loadFrame(db: Awaited<ReturnType<typeof getDb>>) {
+	const [info, links] = await Promise.all([getFoundationInfo(db), listEntries(db, externalLinks)])
 	const { name, phone, phone2, email, location, twitter, linkedin, youtube, facebook, instagram } = info
 	return {
-		signedIn: Boolean(user),
 		info: { name, phone, phone2, email, location, twitter, linkedin, youtube, facebook, instagram },
 		links: links.map(({ data }) => ({ label: data.label, url: data.url })),
 	}

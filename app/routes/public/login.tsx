@@ -15,10 +15,11 @@ import {
 } from '#app/auth/session.server.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
 import { tryAgainAfter } from '#app/utils/arabic-count.ts'
-import { ErrorSummary, Field, TOO_MANY_TRIES, useSubmitCount, Honeypot, isHoneypotFilled, PageTitle, validationTiming } from '#app/components/forms.tsx'
+import { ErrorSummary, Field, TOO_MANY_TRIES, Honeypot, isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 
-export const handle = { hydrate: true }
+// No `handle.hydrate`: the page ships no JavaScript. The form posts as plain HTML and the server checks
+// it and answers with the messages and their summary (docs/decisions/001-stack.md).
 
 export const SIGN_IN_FAILED = 'الرجاء التحقق من بيانات الدخول'
 
@@ -41,7 +42,7 @@ export async function action({ request }: Route.ActionArgs) {
 	const formData = await request.formData()
 	const submission = parseWithZod(formData, { schema: loginSchema })
 	if (submission.status !== 'success') {
-		return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+		return data({ result: submission.reply({ hideFields: ['password'] }), limited: false }, { status: 400 })
 	}
 	const db = await getDb()
 	const outcome = isHoneypotFilled(formData)
@@ -70,24 +71,17 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function Login({ actionData }: Route.ComponentProps) {
 	const [searchParams] = useSearchParams()
-	const [form, fields] = useForm({
-		id: 'login',
-		lastResult: actionData?.result,
-		constraint: undefined,
-		...validationTiming,
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-	})
+	const [form, fields] = useForm<z.input<typeof loginSchema>>({ id: 'login', lastResult: actionData?.result, constraint: undefined })
 	const summary = [
 		...(form.errors ?? []).map((message) => ({ message })),
 		...(fields.email.errors ?? []).map((message) => ({ message, fieldId: fields.email.id })),
 		...(fields.password.errors ?? []).map((message) => ({ message, fieldId: fields.password.id })),
 	]
-	// The summary appears after a submit, from the server or from the browser's own check (GOV.UK).
-	const [submitCount, countSubmit] = useSubmitCount()
-	const failed = submitCount > 0 || actionData?.result.status === 'error'
+	// The server's answer to a refused form: the summary at the top, focused as the page loads (GOV.UK).
+	const failed = actionData?.result.status === 'error' && summary.length > 0
 	return (
 		<>
-			<PageTitle title="دخول الموظفين" error={failed && summary.length > 0} />
+			<PageTitle title="دخول الموظفين" error={failed} />
 			<PageHeader
 				title="دخول الموظفين"
 				description="دخول موظفي المؤسسة إلى لوحة التحكم."
@@ -102,8 +96,8 @@ export default function Login({ actionData }: Route.ComponentProps) {
 				}
 			/>
 			<div className="mx-auto max-w-md px-4 py-10">
-				{failed ? <ErrorSummary key={submitCount} items={summary} title={actionData && 'limited' in actionData && actionData.limited ? TOO_MANY_TRIES : undefined} /> : null}
-				<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-6 shadow-sm">
+				{failed ? <ErrorSummary items={summary} title={actionData.limited ? TOO_MANY_TRIES : undefined} autoFocus /> : null}
+				<Form method="post" {...getFormProps(form)} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-6 shadow-sm">
 					<input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
 					<Honeypot />
 					<Field
