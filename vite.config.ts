@@ -20,7 +20,8 @@ export default defineConfig(({ command }) => ({
 						{ find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, 'dom-export.mjs') },
 					],
 				},
-				ssr: { noExternal: ['react-router', '@react-router/express', '@react-router/node'] },
+				// With React Router's own versions of what it imports (cookie 1.x; the project root has Express's 0.7).
+				ssr: { noExternal: ['react-router', '@react-router/express', '@react-router/node', 'cookie', 'set-cookie-parser'] },
 			}
 		: {}),
 	build: {

@@ -200,7 +200,8 @@ export async function buildFonts(cacheDir?: string): Promise<BuiltFonts> {
 		.update(sources.latin)
 		// This file's own text: the ranges, weights, sample and fallback weights are all in it.
 		.update(await fs.readFile(fileURLToPath(import.meta.url)))
-		.update(require('subset-font/package.json').version as string)
+		// The cutting tools' versions: a new harfbuzz may cut differently. All three are our devDependencies.
+		.update(await Promise.all(['subset-font', 'harfbuzzjs', 'fontverter'].map((name) => fs.readFile(path.join(path.dirname(require.resolve('subset-font/package.json')), '..', name, 'package.json'), 'utf8'))).then((texts) => texts.join('\n')))
 		.digest('hex')
 		.slice(0, 16)
 	const dir = cacheDir ? path.join(cacheDir, key) : undefined

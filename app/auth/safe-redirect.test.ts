@@ -9,4 +9,11 @@ test('only same-site paths are followed after sign-in', () => {
 	expect(safeRedirect('')).toBe('/admin')
 	expect(safeRedirect(null)).toBe('/admin')
 	expect(safeRedirect(undefined, '/')).toBe('/')
+	// What a browser would read as another host once it drops tabs and newlines or turns \ into /.
+	for (const forged of ['/\t/evil.example', '/\n/evil.example', '/\r\n/evil.example', '/x\\..\\\\evil.example', '/ /evil.example', '/%09/evil.example/..']) {
+		expect(safeRedirect(forged), JSON.stringify(forged)).toMatch(/^\/(admin|%09\/)/)
+	}
+	expect(safeRedirect('/%2F%2Fevil.example')).toBe('/%2F%2Fevil.example')
+	// Dot segments resolve on our own site.
+	expect(safeRedirect('/admin/../news?q=1#top')).toBe('/news?q=1#top')
 })

@@ -81,6 +81,14 @@ export async function requireUser(request: Request, roles?: readonly UserRole[])
 
 /** Only same-site relative paths: never an open redirect to another host. */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/admin'): string {
-	if (typeof to !== 'string' || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) return fallback
-	return to
+	// Browsers drop tabs and newlines and read a backslash as a slash: «/\t/evil» is «//evil».
+	if (typeof to !== 'string' || !to.startsWith('/') || /[\p{Cc}\s\\]/u.test(to)) return fallback
+	let url: URL
+	try {
+		url = new URL(to, 'http://ataa.invalid')
+	} catch {
+		return fallback
+	}
+	if (url.origin !== 'http://ataa.invalid') return fallback
+	return url.pathname + url.search + url.hash
 }

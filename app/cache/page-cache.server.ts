@@ -22,6 +22,15 @@ const VARY = 'Accept-Encoding, Cookie'
 /** Bounds: query strings are the visitor's to choose, so the cache must not grow with them. */
 const MAX_PAGES = 1000
 const MAX_BYTES = 48 * 1024 * 1024
+/**
+ * The query parameters public pages read (a page of a list, a news search and month, where to go
+ * after signing in). A URL with any other is answered but not kept: a made-up query string must
+ * not cost a compression or push a real page out.
+ */
+const KEPT_PARAMETERS = new Set(['page', 'q', 'month', 'redirectTo'])
+/** Kept pages are compressed at once at these levels: close to the best, at a few milliseconds a page. */
+const BROTLI_QUALITY = 9
+const GZIP_LEVEL = 9
 /** Pages change with the day (an announcement's dates): none is kept past midnight in Riyadh, or 10 minutes. */
 const MAX_AGE_MS = 10 * 60 * 1000
 const RIYADH_OFFSET_MS = 3 * 60 * 60 * 1000
@@ -31,20 +40,22 @@ const brotli = promisify(zlib.brotliCompress)
 const gzip = promisify(zlib.gzip)
 
 type Encoding = 'br' | 'gzip' | 'identity'
+const encodings: readonly Encoding[] = ['br', 'gzip', 'identity']
 
 interface CachedPage {
 	generation: number
 	expiresAt: number
-	etag: string
+	/** The page's validator; each encoding's ETag adds its own suffix (a strong ETag names one representation). */
+	tag: string
 	bytes: number
 	bodies: Record<Encoding, Buffer>
 	headers: Record<Encoding, Record<string, string>>
-	notModified: Record<string, string>
+	notModified: Record<Encoding, Record<string, string>>
 }
 
 const pages = new Map<string, CachedPage>()
 let storedBytes = 0
-onContentChange(() => clearPageCache())
+onContentChange('page-cache', () => clearPageCache())
 
 export function clearPageCache(): void {
 	pages.clear()
@@ -64,29 +75,51 @@ export function isAnonymous(cookieHeader: string | null | undefined): boolean {
 	return !cookieHeader || !/(?:^|;)\s*(?:__Host-)?ataa_/.test(cookieHeader)
 }
 
-/** The cache's key: the path and query as the client sent them. */
-function keyOf(url: string): string {
-	return url
+/**
+ * The cache's key for a path and query: the path as the router resolves it (dot segments gone), and
+ * the query's kept parameters in a fixed order; null when the query has any other parameter.
+ */
+export function cacheKey(pathAndQuery: string): string | null {
+	let url: URL
+	try {
+		url = new URL(pathAndQuery, 'http://cache.invalid')
+	} catch {
+		return null
+	}
+	if (url.origin !== 'http://cache.invalid') return null
+	if (!url.search) return url.pathname
+	const parameters = [...url.searchParams]
+	if (parameters.some(([name]) => !KEPT_PARAMETERS.has(name))) return null
+	parameters.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+	return `${url.pathname}?${new URLSearchParams(parameters)}`
 }
 
-/** The encoding to send: brotli, then gzip, when the client accepts it (a q=0 refuses). */
+/** The weight the client gives each coding (RFC 9110 §12.5.3); `*` stands for any not named. */
 export function negotiateEncoding(header: string | undefined): Encoding {
 	if (!header) return 'identity'
-	let best: Encoding = 'identity'
+	const weights = new Map<string, number>()
 	for (const part of header.split(',')) {
 		const [name = '', ...params] = part.trim().toLowerCase().split(';')
-		const refused = params.some((param) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/.test(param))
-		if (refused) continue
-		if (name === 'br') return 'br'
-		if (name === 'gzip' || (name === '*' && best === 'identity')) best = 'gzip'
+		const q = params.map((param) => /^\s*q\s*=\s*([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean)
+		weights.set(name.trim(), q === undefined ? 1 : Number(q) || 0)
 	}
-	return best
+	const weight = (name: string) => weights.get(name) ?? weights.get('*') ?? 0
+	const br = weight('br')
+	const gzip = weight('gzip')
+	if (br > 0 && br >= gzip) return 'br'
+	if (gzip > 0) return 'gzip'
+	return 'identity'
 }
 
-function matchesEtag(header: string | undefined, etag: string): boolean {
+function etagOf(tag: string, encoding: Encoding): string {
+	return encoding === 'identity' ? `"${tag}"` : `"${tag}-${encoding}"`
+}
+
+/** Whether If-None-Match names this page in any of its encodings (weak comparison, RFC 9110 §13.1.2). */
+function matchesEtag(header: string | undefined, tag: string): boolean {
 	if (!header) return false
 	if (header.trim() === '*') return true
-	return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
+	return header.split(',').some((value) => /^"([^"-]*)(?:-(?:br|gzip))?"$/.exec(value.trim().replace(/^W\//, ''))?.[1] === tag)
 }
 
 function expiryFrom(now: number): number {
@@ -97,11 +130,13 @@ function expiryFrom(now: number): number {
 function livePage(key: string): CachedPage | undefined {
 	const page = pages.get(key)
 	if (!page) return undefined
+	pages.delete(key)
 	if (page.generation !== contentGeneration() || page.expiresAt <= Date.now()) {
-		pages.delete(key)
 		storedBytes -= page.bytes
 		return undefined
 	}
+	// Most recently used last: eviction takes the first.
+	pages.set(key, page)
 	return page
 }
 
@@ -112,14 +147,15 @@ function livePage(key: string): CachedPage | undefined {
 export function serveCachedPage(req: IncomingMessage, res: ServerResponse): boolean {
 	if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.url || !isAnonymous(req.headers.cookie)) return false
 	if (!enabled()) return false
-	const page = livePage(keyOf(req.url))
+	const key = cacheKey(req.url)
+	const page = key === null ? undefined : livePage(key)
 	if (!page) return false
-	if (matchesEtag(req.headers['if-none-match'], page.etag)) {
-		res.writeHead(304, page.notModified)
+	const encoding = negotiateEncoding(req.headers['accept-encoding'])
+	if (matchesEtag(req.headers['if-none-match'], page.tag)) {
+		res.writeHead(304, page.notModified[encoding])
 		res.end()
 		return true
 	}
-	const encoding = negotiateEncoding(req.headers['accept-encoding'])
 	res.writeHead(200, page.headers[encoding])
 	res.end(req.method === 'HEAD' ? undefined : page.bodies[encoding])
 	return true
@@ -133,7 +169,7 @@ function store(key: string, page: CachedPage): void {
 	}
 	pages.set(key, page)
 	storedBytes += page.bytes
-	// Oldest first: Map keeps insertion order.
+	// Least recently used first: Map keeps insertion order, and a hit moves its page last.
 	for (const [oldKey, old] of pages) {
 		if (pages.size <= MAX_PAGES && storedBytes <= MAX_BYTES) break
 		pages.delete(oldKey)
@@ -141,35 +177,43 @@ function store(key: string, page: CachedPage): void {
 	}
 }
 
-async function pageFrom(response: Response, path: string, generation: number): Promise<CachedPage> {
+async function pageFrom(response: Response, path: string, key: string, generation: number, drawnAt: number): Promise<CachedPage> {
 	const identity = Buffer.from(await response.arrayBuffer())
 	const [br, gz] = await Promise.all([
-		brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
-		gzip(identity, { level: 9 }),
+		brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+		gzip(identity, { level: GZIP_LEVEL }),
 	])
-	const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`
+	const tag = createHash('sha256').update(identity).digest('base64url').slice(0, 27).replace(/-/g, '_')
 	const common: Record<string, string> = {}
 	response.headers.forEach((value, name) => {
 		if (name !== 'content-length' && name !== 'content-encoding' && name !== CACHEABLE_HEADER) common[name] = value
 	})
-	Object.assign(common, { 'cache-control': CACHE_CONTROL, vary: VARY, etag, [CACHE_STATUS_HEADER]: 'hit' })
+	Object.assign(common, { 'cache-control': CACHE_CONTROL, vary: VARY, [CACHE_STATUS_HEADER]: 'hit' })
 	const bodies = { br, gzip: gz, identity }
 	// A hit is answered before Express adds these; the first answer goes through Express.
 	const security = securityHeaders(path)
-	const withBody = (encoding: Encoding) => ({
-		...security,
-		...common,
-		...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
-		'content-length': String(bodies[encoding].length),
-	})
+	const headers = {} as CachedPage['headers']
+	const notModified = {} as CachedPage['notModified']
+	for (const encoding of encodings) {
+		const etag = etagOf(tag, encoding)
+		headers[encoding] = {
+			...security,
+			...common,
+			etag,
+			...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
+			'content-length': String(bodies[encoding].length),
+		}
+		notModified[encoding] = { ...security, etag, 'cache-control': CACHE_CONTROL, vary: VARY, [CACHE_STATUS_HEADER]: 'hit' }
+	}
+	const headerBytes = JSON.stringify(headers).length + JSON.stringify(notModified).length
 	return {
 		generation,
-		expiresAt: expiryFrom(Date.now()),
-		etag,
-		bytes: br.length + gz.length + identity.length,
+		expiresAt: expiryFrom(drawnAt),
+		tag,
+		bytes: br.length + gz.length + identity.length + headerBytes + key.length,
 		bodies,
-		headers: { br: withBody('br'), gzip: withBody('gzip'), identity: withBody('identity') },
-		notModified: { ...security, etag, 'cache-control': CACHE_CONTROL, vary: VARY, [CACHE_STATUS_HEADER]: 'hit' },
+		headers,
+		notModified,
 	}
 }
 
@@ -179,16 +223,23 @@ async function pageFrom(response: Response, path: string, generation: number): P
  */
 export const pageCacheMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
 	const generation = contentGeneration()
+	const drawnAt = Date.now()
 	const response = await next()
-	if (!response.headers.has(CACHEABLE_HEADER)) return response
+	const marked = response.headers.has(CACHEABLE_HEADER)
 	response.headers.delete(CACHEABLE_HEADER)
-	if (request.method !== 'GET' || response.status !== 200 || response.headers.has('set-cookie') || !isAnonymous(request.headers.get('cookie')) || !enabled()) {
+	const url = new URL(request.url)
+	const key = cacheKey(url.pathname + url.search)
+	const keep = marked && key !== null && request.method === 'GET' && response.status === 200 && !response.headers.has('set-cookie') && isAnonymous(request.headers.get('cookie')) && enabled()
+	if (!keep) {
+		// A page that differs by session, or that no one may keep, is kept by no browser or proxy either.
+		if (response.headers.get('content-type')?.startsWith('text/html') && !response.headers.has('cache-control')) {
+			response.headers.set('cache-control', 'private, no-store')
+		}
 		return response
 	}
-	const url = new URL(request.url)
-	const page = await pageFrom(response, url.pathname, generation)
+	const page = await pageFrom(response, url.pathname, key, generation, drawnAt)
 	// Content changed while this page was drawn: it may show the old, so it is sent but not kept.
-	if (page.generation === contentGeneration()) store(keyOf(url.pathname + url.search), page)
+	if (page.generation === contentGeneration()) store(key, page)
 	const encoding = negotiateEncoding(request.headers.get('accept-encoding') ?? undefined)
 	const headers = new Headers(page.headers[encoding])
 	// Express adds these to what the app answers.

@@ -92,7 +92,8 @@ async function listenPg(url: string, channel: string, onMessage: (payload: strin
 	let stopped = false
 	let retry: NodeJS.Timeout | undefined
 	const connect = async (): Promise<void> => {
-		const next = new pg.Client({ connectionString: url })
+		// keepAlive: a connection dropped silently on the way is found out, and made again.
+		const next = new pg.Client({ connectionString: url, keepAlive: true })
 		next.on('notification', (message) => {
 			if (message.channel === channel) onMessage(message.payload ?? '')
 		})
@@ -103,8 +104,17 @@ async function listenPg(url: string, channel: string, onMessage: (payload: strin
 			void next.end().catch(() => {})
 			retry = setTimeout(() => void reconnect(), 1000)
 		})
-		await next.connect()
-		await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+		try {
+			await next.connect()
+			await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+		} catch (error) {
+			await next.end().catch(() => {})
+			throw error
+		}
+		if (stopped) {
+			await next.end().catch(() => {})
+			return
+		}
 		client = next
 	}
 	const reconnect = async (): Promise<void> => {

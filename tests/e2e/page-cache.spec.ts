@@ -6,14 +6,27 @@ import { expect, test, unique } from './utils.ts'
 
 const CACHE = 'x-ataa-cache'
 
+// Other tests edit content while these run, and any edit empties the cache: a test that needs a
+// hit asks again until it gets one. Each uses a path of its own (`page` is a parameter pages read,
+// so the cache keeps it; an unknown one would not be kept).
+const ownPath = (path: string) => `${path}?page=${unique()}`
+
+/** Requests `path` until the second of two answers comes from the cache; gives both. */
+async function untilHit<T extends { headers(): Record<string, string> }>(get: () => Promise<T>): Promise<[T, T]> {
+	for (let attempt = 0; attempt < 5; attempt++) {
+		const first = await get()
+		const second = await get()
+		if (second.headers()[CACHE] === 'hit') return [first, second]
+	}
+	throw new Error('no answer came from the cache in five tries')
+}
+
 test('a public page is drawn once, then answered from the cache, compressed, with 304 when unchanged', async ({ playwright, baseURL }) => {
 	const visitor = await playwright.request.newContext({ baseURL })
-	const path = `/committees?from=${unique()}`
-	const first = await visitor.get(path, { headers: { 'accept-encoding': 'br' } })
+	const path = ownPath('/committees')
+	const [first, second] = await untilHit(() => visitor.get(path, { headers: { 'accept-encoding': 'br' } }))
 	expect(first.status()).toBe(200)
 	expect(first.headers()[CACHE]).toBe('miss')
-	const second = await visitor.get(path, { headers: { 'accept-encoding': 'br' } })
-	expect(second.headers()[CACHE]).toBe('hit')
 	expect(second.headers()['content-encoding']).toBe('br')
 	expect(await second.text()).toBe(await first.text())
 	const etag = second.headers()['etag']!
@@ -38,7 +51,7 @@ test('a public page is drawn once, then answered from the cache, compressed, wit
 })
 
 test('a signed-in page is never kept, and a kept page never carries a session', async ({ playwright, pageAs, baseURL }) => {
-	const path = `/about?from=${unique()}`
+	const path = ownPath('/about')
 	// Staff first: their page shows the dashboard link and is not kept.
 	const staff = await pageAs('admin')
 	const staffResponse = await staff.goto(path)
@@ -49,9 +62,7 @@ test('a signed-in page is never kept, and a kept page never carries a session', 
 
 	// A visitor then gets the page as a visitor, drawn for them and then from the cache.
 	const visitor = await playwright.request.newContext({ baseURL })
-	for (const expected of ['miss', 'hit']) {
-		const response = await visitor.get(path)
-		expect(response.headers()[CACHE]).toBe(expected)
+	for (const response of await untilHit(() => visitor.get(path))) {
 		expect(response.headers()['set-cookie']).toBeUndefined()
 		const html = await response.text()
 		expect(html).toContain('بوابة الموظفين')
@@ -75,14 +86,14 @@ test.describe('with the page’s own Content-Security-Policy enforced', () => {
 		page.on('console', (message) => {
 			if (/Content Security Policy|Refused/i.test(message.text())) refused.push(message.text())
 		})
-		const path = `/?from=${unique()}`
-		for (const expected of ['miss', 'hit']) {
-			// The second visit may be the browser's own copy, confirmed by a 304: a hit as well.
+		const path = ownPath('/')
+		// The second visit may be the browser's own copy, confirmed by a 304: a hit as well.
+		await untilHit(async () => {
 			const response = await page.goto(path)
-			expect(response?.headers()[CACHE]).toBe(expected)
 			// The pause button is hidden until the script shows it.
 			await expect(page.getByRole('button', { name: 'إيقاف العرض' })).toBeVisible()
-		}
+			return response!
+		})
 		expect(refused).toEqual([])
 	})
 })
@@ -94,9 +105,7 @@ test('a change staff make empties the cache at once: a kept search finds the new
 		.toBuffer()
 	const token = unique()
 	const search = `/news?q=${encodeURIComponent(token)}`
-	await page.goto(search)
-	const kept = await page.goto(search)
-	expect(kept?.headers()[CACHE]).toBe('hit')
+	await untilHit(async () => (await page.goto(search))!)
 	await expect(page.getByRole('main').getByRole('article')).toHaveCount(0)
 
 	const staff = await pageAs('content_editor')
@@ -109,7 +118,7 @@ test('a change staff make empties the cache at once: a kept search finds the new
 	await staff.getByRole('button', { name: 'حفظ' }).click()
 	await expect(staff.getByRole('status')).toHaveText('تم إضافة الخبر بنجاح')
 
-	const fresh = await page.goto(search)
-	expect(fresh?.headers()[CACHE]).toBe('miss')
+	// Without the change emptying the cache, the kept page with no result would come back.
+	await page.goto(search)
 	await expect(page.getByRole('main').getByRole('article').getByRole('heading')).toHaveText([title])
 })
