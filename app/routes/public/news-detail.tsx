@@ -1,5 +1,6 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/news-detail'
+import { memoContent } from '#app/cache/content-memo.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { getUser } from '#app/auth/session.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
@@ -30,7 +31,14 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 	if (!entry) throw data(null, { status: 404 })
 	const published = entry.data.IsPublish === true
 	const counted = published && request.method === 'GET' ? await countView(db, news, entry.id, request) : null
-	const [[shown], latest, archive] = await Promise.all([withMedia(db, news, [entry]), latestNews(db, SIDEBAR_COUNT + 1), newsArchive(db)])
+	// The sidebar is the same on every item: read once per content change.
+	const [[shown], { latest, archive }] = await Promise.all([
+		withMedia(db, news, [entry]),
+		memoContent('news-sidebar', async () => {
+			const [latest, archive] = await Promise.all([latestNews(db, SIDEBAR_COUNT + 1), newsArchive(db)])
+			return { latest, archive }
+		}),
+	])
 	const item = {
 		id: entry.id,
 		title: entry.data.title,

@@ -1,0 +1,76 @@
+// The production server as the HTTP and Lighthouse benchmarks run it: `node server.mjs` on a free
+// loopback port, a data directory of the bench's own, PGlite or a throw-away PostgreSQL database.
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { startService, stopService, waitForHttp, type Service } from './bench-processes.ts'
+import { freePort } from './free-port.ts'
+
+// The first start draws and encodes the demo images before it answers (about a minute; more on a busy machine).
+const HEALTH_TIMEOUT_MS = 300_000
+
+export interface AppServer {
+	origin: string
+	service: Service
+	/** Seconds from spawn to the first 200 from /healthz. */
+	startSeconds: number
+}
+
+export interface AppServerOptions {
+	root: string
+	dataDir: string
+	/** A PostgreSQL database for this run; PGlite in `dataDir` when undefined. */
+	databaseUrl: string | undefined
+	/** Extra variables (HTML_CACHE=off); the ones not given here are not inherited either. */
+	env?: Record<string, string>
+	signal?: AbortSignal
+}
+
+/** Variables the bench sets itself: an inherited value must not change what is measured. */
+const CONTROLLED = ['DATABASE_URL', 'HTML_CACHE', 'SMTP_URL', 'SMS_URL', 'PORT', 'DATA_DIR', 'APP_ORIGIN', 'TRUST_PROXY', 'NODE_ENV']
+
+export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
+	const port = await freePort()
+	const env: NodeJS.ProcessEnv = { ...process.env }
+	for (const name of CONTROLLED) delete env[name]
+	Object.assign(env, {
+		PORT: String(port),
+		DATA_DIR: options.dataDir,
+		// A staff account nobody signs in with: the seed would otherwise print a generated password.
+		ADMIN_EMAIL: 'bench@ataa.local',
+		ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
+		...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+		...options.env,
+	})
+	fs.mkdirSync(options.dataDir, { recursive: true })
+	options.signal?.throwIfAborted()
+	const started = performance.now()
+	const service = startService('the app server', process.execPath, [path.join(options.root, 'server.mjs')], { cwd: options.root, env })
+	const origin = `http://127.0.0.1:${port}`
+	try {
+		await waitForHttp(`${origin}/healthz`, service, HEALTH_TIMEOUT_MS, options.signal)
+	} catch (error) {
+		await stopService(service)
+		const log = service.log.slice(-20).join('\n  ')
+		throw new Error(`${error instanceof Error ? error.message : error}${log ? `\n  ${log}` : ''}`)
+	}
+	return { origin, service, startSeconds: (performance.now() - started) / 1000 }
+}
+
+/** Whether this build reads HTML_CACHE (the HTML page cache's switch); before it exists, every run is uncached. */
+export function buildKnowsHtmlCache(root: string): boolean {
+	const dir = path.join(root, 'build/server')
+	const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'))
+	return files.some((file) => fs.readFileSync(path.join(dir, file), 'utf8').includes('HTML_CACHE'))
+}
+
+/** The first link on `pagePath` whose path matches `pattern` (a news item, a service, an album). */
+export async function firstLink(origin: string, pagePath: string, pattern: RegExp): Promise<string | undefined> {
+	const response = await fetch(origin + pagePath)
+	const html = await response.text()
+	for (const match of html.matchAll(/href="([^"#?]+)"/g)) {
+		const href = match[1]!
+		if (pattern.test(href)) return href
+	}
+	return undefined
+}
