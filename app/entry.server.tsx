@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { Writable } from 'node:stream'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type EntryContext } from 'react-router'
@@ -10,6 +12,8 @@ import { CACHEABLE_HEADER, isAnonymous } from '#app/cache/page-cache.server.ts'
 import { cacheableRouteIds } from '#app/cache/cacheable-routes.ts'
 import type { RouteHandle } from '#app/root.tsx'
 import { inlineScripts } from '#app/components/inline-scripts.ts'
+import { InlineCssContext } from '#app/utils/inline-css.tsx'
+import stylesUrl from './app.css?url'
 
 // The server calls these two: migrations, seed and first admin before it listens; close on SIGTERM.
 export { prepare, shutdown } from '#app/bootstrap.server.ts'
@@ -44,14 +48,28 @@ export const streamTimeout = 5_000
 const scriptHashes = inlineScripts.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`).join(' ')
 
 /**
+ * The built stylesheet, written into pages that ship no script, and its hash for the policy; read
+ * once, from the client build beside this server build. None under the dev server.
+ */
+const inlineStyle = (() => {
+	if (process.env.NODE_ENV !== 'production' || !stylesUrl.startsWith('/assets/')) return undefined
+	try {
+		const css = readFileSync(fileURLToPath(new URL(`../client${stylesUrl}`, import.meta.url)), 'utf8')
+		return { css, hash: `'sha256-${createHash('sha256').update(css).digest('base64')}'` }
+	} catch {
+		return undefined
+	}
+})()
+
+/**
  * A page kept by the page cache is sent to many: it has no nonce, and runs only our script files and
  * the inline scripts allowed by hash. Other pages add a nonce of their own (React Router's scripts).
  */
-function contentSecurityPolicy(nonce: string | undefined): string {
+function contentSecurityPolicy(nonce: string | undefined, styleHash: string | undefined): string {
 	return [
 		"default-src 'self'",
 		`script-src 'self' ${scriptHashes}${nonce ? ` 'nonce-${nonce}'` : ''}`,
-		"style-src 'self'",
+		styleHash ? `style-src 'self' ${styleHash}` : "style-src 'self'",
 		"img-src 'self' data:",
 		"font-src 'self'",
 		"connect-src 'self'",
@@ -76,16 +94,19 @@ export default function handleRequest(
 	const cacheable = mayBeCached(request, responseStatusCode, routerContext)
 	const nonce = cacheable ? undefined : randomBytes(16).toString('base64')
 	if (cacheable) responseHeaders.set(CACHEABLE_HEADER, '1')
+	const style = hydrates(routerContext) ? undefined : inlineStyle
 	// Vite's dev server injects inline scripts of its own; the policy applies to the built app.
 	if (process.env.NODE_ENV === 'production') {
-		responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce))
+		responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce, style?.hash))
 	}
 
 	return new Promise<Response>((resolve, reject) => {
 		// Pages are small and carry no deferred data: render all before sending, for every client.
 		const { pipe, abort } = renderToPipeableStream(
 			<NonceContext.Provider value={nonce}>
-				<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+				<InlineCssContext.Provider value={style?.css}>
+					<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+				</InlineCssContext.Provider>
 			</NonceContext.Provider>,
 			{
 				nonce,
@@ -127,7 +148,12 @@ function mayBeCached(request: Request, status: number, routerContext: EntryConte
 	const matches = routerContext.staticHandlerContext.matches
 	const leaf = matches.at(-1)
 	if (!leaf || !cacheableRouteIds.has(leaf.route.id)) return false
-	return !matches.some((match) => (routerContext.routeModules[match.route.id]?.handle as RouteHandle | undefined)?.hydrate)
+	return !hydrates(routerContext)
+}
+
+/** Whether the page ships React Router's scripts (a route asked to hydrate; app/root.tsx draws them). */
+function hydrates(routerContext: EntryContext): boolean {
+	return routerContext.staticHandlerContext.matches.some((match) => (routerContext.routeModules[match.route.id]?.handle as RouteHandle | undefined)?.hydrate)
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 } from 'react-router'
 import stylesUrl from './app.css?url'
 import { useNonce } from '#app/utils/nonce.tsx'
+import { useInlineCss } from '#app/utils/inline-css.tsx'
 import { ErrorMessage } from '#app/components/error-message.tsx'
 import { getEnv } from '#app/utils/env.server.ts'
 import { prepare } from '#app/bootstrap.server.ts'
@@ -25,12 +26,9 @@ export interface RouteHandle {
 	hydrate?: boolean
 }
 
-export const links: LinksFunction = () => [
-	// No font preload: text paints at once in a fallback scaled to the font's metrics, so the largest
-	// paint does not wait for the font (vite/font-subset.ts).
-	{ rel: 'stylesheet', href: stylesUrl },
-	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
-]
+// No font preload: text paints at once in a fallback scaled to the font's metrics, so the largest
+// paint does not wait for the font (vite/font-subset.ts). The stylesheet is in the Layout.
+export const links: LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
 /** Any request that can change something must come from our own pages (docs/product.md#old-system-defects-we-fix). */
 const refuseCrossOrigin: MiddlewareFunction<Response> = ({ request }) => {
@@ -48,6 +46,7 @@ export const middleware: MiddlewareFunction<Response>[] = [refuseCrossOrigin, pr
 
 export function Layout({ children }: { children: ReactNode }) {
 	const nonce = useNonce()
+	const inlineCss = useInlineCss()
 	const matches = useMatches()
 	const hydrate = import.meta.env.DEV || matches.some((match) => (match.handle as RouteHandle | undefined)?.hydrate)
 	return (
@@ -57,6 +56,7 @@ export function Layout({ children }: { children: ReactNode }) {
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				<meta name="theme-color" content="#0f6251" />
 				<Meta />
+				{inlineCss ? <style dangerouslySetInnerHTML={{ __html: inlineCss }} /> : <link rel="stylesheet" href={stylesUrl} />}
 				<Links />
 			</head>
 			<body className="min-h-dvh">

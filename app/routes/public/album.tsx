@@ -1,23 +1,17 @@
-import { lazy, Suspense, useRef, useState, type MouseEvent } from 'react'
 import { data } from 'react-router'
 import type { Route } from './+types/album'
 import { getDb } from '#app/db/database.server.ts'
 import { albumBySlug, albumPhotos } from '#app/gallery/gallery.server.ts'
-import type { LightboxSlide } from '#app/gallery/lightbox.tsx'
-import { imageUrl, ResponsiveImage, type ImageData } from '#app/images/responsive-image.tsx'
+import { PhotoViewer, photoViewId, thumbnailId } from '#app/gallery/photo-viewer.tsx'
+import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
 import { formatDate } from '#app/utils/format.ts'
-import type { RouteHandle } from '#app/root.tsx'
 import { countOf, photos as photoNoun } from '#app/utils/arabic-count.ts'
 
-// An album: its photos as thumbnails, each a plain link to the full image, so the page works
-// without JavaScript. This is the one public page that hydrates: a click opens the lightbox, whose
-// script and stylesheet are fetched on that first click only (app/gallery/lightbox.tsx).
-
-export const handle: RouteHandle = { hydrate: true }
-
-const GalleryLightbox = lazy(() => import('#app/gallery/lightbox.tsx'))
+// An album: its photos as thumbnails, each a link to that photo's view (app/gallery/photo-viewer.tsx),
+// which works without JavaScript; a small inline script shows the views in a modal dialog. The page
+// does not hydrate, so it ships no JavaScript file and the page cache may keep it.
 
 export async function loader({ params }: Route.LoaderArgs) {
 	const db = await getDb()
@@ -32,45 +26,8 @@ export async function loader({ params }: Route.LoaderArgs) {
 	}
 }
 
-/** The largest WebP variant: what a thumbnail's link opens, and the lightbox's fallback source. */
-function largest(image: ImageData): { src: string; width: number } {
-	const width = Math.max(...image.variants.filter((variant) => variant.format === 'webp').map((variant) => variant.width))
-	return { src: imageUrl(image.id, 'webp', width), width }
-}
-
-function toSlide(image: ImageData, caption: string): LightboxSlide {
-	const heightAt = (width: number) => Math.round((width * image.height) / image.width)
-	const { src, width } = largest(image)
-	return {
-		src,
-		width,
-		height: heightAt(width),
-		alt: caption || image.alt,
-		srcSet: image.variants.filter((variant) => variant.format === 'webp').map((variant) => ({ src: imageUrl(image.id, 'webp', variant.width), width: variant.width, height: heightAt(variant.width) })),
-	}
-}
-
 export default function Album({ loaderData }: Route.ComponentProps) {
 	const { title, description, date, photos } = loaderData
-	const [open, setOpen] = useState<number | null>(null)
-	const viewed = useRef(0)
-	const links = useRef<(HTMLAnchorElement | null)[]>([])
-	const slides = photos.map((photo) => toSlide(photo.image, photo.caption))
-
-	function show(event: MouseEvent<HTMLAnchorElement>, index: number) {
-		// A new tab, a download: the browser's own business.
-		if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
-		event.preventDefault()
-		viewed.current = index
-		setOpen(index)
-	}
-
-	function close() {
-		setOpen(null)
-		// Back to the photo last seen, so keyboard users carry on from where they were.
-		links.current[viewed.current]?.focus()
-	}
-
 	return (
 		<>
 			<PageTitle title={title} />
@@ -88,16 +45,14 @@ export default function Album({ loaderData }: Route.ComponentProps) {
 							<li key={photo.id}>
 								<figure>
 									<a
-										href={largest(photo.image).src}
-										ref={(node) => {
-											links.current[index] = node
-										}}
-										onClick={(event) => show(event, index)}
+										href={`#${photoViewId(index)}`}
+										id={thumbnailId(index)}
+										data-photo=""
 										className="block overflow-hidden rounded-lg border border-stone-200 bg-white focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
 									>
 										<ResponsiveImage
 											image={photo.image}
-											alt={photo.caption ? `${photo.caption}: عرض الصورة كاملة` : `عرض الصورة ${index + 1} كاملة`}
+											alt={photo.caption ? `${photo.caption}: عرض الصورة` : `عرض الصورة ${index + 1}`}
 											sizes="(min-width: 901px) 24vw, 100vw"
 											priority={index < 4}
 											className="aspect-[4/3] w-full object-cover transition-transform hover:scale-105"
@@ -110,11 +65,7 @@ export default function Album({ loaderData }: Route.ComponentProps) {
 					</ul>
 				)}
 			</div>
-			{open !== null ? (
-				<Suspense fallback={null}>
-					<GalleryLightbox slides={slides} index={open} onClose={close} onView={(index) => (viewed.current = index)} />
-				</Suspense>
-			) : null}
+			<PhotoViewer photos={photos} />
 		</>
 	)
 }
