@@ -55,7 +55,7 @@ export default defineConfig({
 		url: `${baseURL}/healthz`,
 		env: { PORT: process.env.E2E_PORT, ADMIN_EMAIL: 'admin@e2e.test', ADMIN_PASSWORD: 'E2e-Admin-Pass-1', DOCUMENT_MAX_MB: '1' },
 		reuseExistingServer: false,
-		// The first start draws and encodes the demo images.
+		// The first start records the demo content; its pictures are encoded later (app/images/deferred.server.ts).
 		timeout: 180_000,
 		stdout: 'ignore',
 		stderr: 'pipe',

@@ -3,6 +3,7 @@ import { openDatabase, type Database, type DatabaseHandle } from '#app/db/client
 import { seedDemoContent } from '#app/db/seed.server.ts'
 import { sweepUnreferencedMedia } from '#app/content/media-sweep.server.ts'
 import { seedContent } from '#app/content/seed.server.ts'
+import { startFinishingImages, stopFinishingImages } from '#app/images/deferred.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { countUsers, createUser } from '#app/domain/users.server.ts'
 import { generatePassword } from '#app/auth/password.server.ts'
@@ -43,6 +44,7 @@ export async function shutdown(): Promise<void> {
 	provideDatabase(undefined)
 	if (!app) return
 	const { handle, release } = await app
+	await stopFinishingImages()
 	await stopWatchingContent()
 	await handle.close()
 	release()
@@ -64,6 +66,8 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 		if (handle.kind === 'pglite') await handle.db.execute(sql`vacuum (analyze) cases`)
 		// From here on, public pages and their data may be kept in memory until content changes.
 		await watchContent(handle)
+		// The demo pictures' variants not made yet (app/images/deferred.server.ts), while the app serves.
+		startFinishingImages(handle.db, storage, log)
 		return { handle, release }
 	} catch (error) {
 		release()

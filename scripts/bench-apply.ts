@@ -31,7 +31,7 @@ import { createBenchDatabase, dropBenchDatabase } from './lib/bench-postgres.ts'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const DEFAULT_TYPE = 'needy-families'
 const REQUEST_TIMEOUT_MS = 60_000
-// The first start draws and encodes the demo images before it answers.
+// The first start seeds the demo content before it answers (its pictures are encoded later).
 const HEALTH_TIMEOUT_MS = 180_000
 
 

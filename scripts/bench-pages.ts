@@ -12,7 +12,7 @@ import { buildIfNeeded } from './build-if-needed.mjs'
 import { freePort } from './lib/free-port.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-// The first start draws and encodes the demo images before it answers.
+// The first start seeds the demo content before it answers (its pictures are encoded later).
 const HEALTH_TIMEOUT_MS = 180_000
 const KINDS = ['document', 'stylesheet', 'font', 'image', 'script', 'other'] as const
 type Kind = (typeof KINDS)[number]

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { contentEntries } from '#app/db/schema.ts'
-import { generateImage, processImage } from '#app/images/pipeline.server.ts'
+import { seedPicture } from '#app/images/deferred.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import { countEntries, saveEntry } from './store.server.ts'
 import { news } from './types.ts'
@@ -203,16 +203,11 @@ const demoNews: DemoNews[] = [
 /** The demo news with their illustrations, when there are no news yet. */
 export async function seedNews(db: Database, storage: FileStorage): Promise<void> {
 	if ((await countEntries(db, news)) > 0) return
-	// The drawings are encoded side by side (sharp works off the main thread); the entries are saved in order.
-	const images = await Promise.all(
-		demoNews.map(async (item) => {
-			const tempPath = await generateImage(newsSvg(item.scene, item.hue))
-			return (await processImage(db, storage, { tempPath, originalName: 'news.png', alt: '', createdBy: null })).id
-		}),
-	)
-	for (const [index, item] of demoNews.entries()) {
+	for (const item of demoNews) {
+		// Recorded at once; the variants are made on first request or in the background after start-up.
+		const img = await seedPicture(db, storage, newsSvg(item.scene, item.hue), '', { originalName: 'news.svg' })
 		const details = item.paragraphs.map((paragraph) => `<p>${paragraph}</p>`).join('')
-		const entry = await saveEntry(db, news, null, { NewsDate: item.date, title: item.title, details, img: images[index], IsPublish: item.published ?? true }, null, AUTHOR)
+		const entry = await saveEntry(db, news, null, { NewsDate: item.date, title: item.title, details, img, IsPublish: item.published ?? true }, null, AUTHOR)
 		if (item.views) await db.update(contentEntries).set({ views: item.views }).where(eq(contentEntries.id, entry.id))
 	}
 }

@@ -4,7 +4,7 @@ import sharp from 'sharp'
 import type { Database } from '#app/db/client.server.ts'
 import { jpegToPdf } from '#app/documents/image-pdf.server.ts'
 import { storeDocument } from '#app/documents/documents.server.ts'
-import { generateImage, processImage } from '#app/images/pipeline.server.ts'
+import { seedPicture } from '#app/images/deferred.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import type { ContentType } from './definition.ts'
 import { countEntries, saveEntry } from './store.server.ts'
@@ -123,10 +123,8 @@ function announcementSvg(): string {
 </svg>`
 }
 
-async function picture(db: Database, storage: FileStorage, svg: string, alt: string): Promise<string> {
-	const tempPath = await generateImage(svg)
-	return (await processImage(db, storage, { tempPath, originalName: 'demo.png', alt, createdBy: null })).id
-}
+// Recorded at once; the variants are made on first request or in the background after start-up.
+const picture = (db: Database, storage: FileStorage, svg: string, alt: string) => seedPicture(db, storage, svg, alt)
 
 /** A one-page PDF of the drawing, stored as a published document (a certificate's «scan»). */
 async function pdfDocument(db: Database, storage: FileStorage, svg: string, name: string): Promise<string> {

@@ -7,9 +7,9 @@ import type { Database } from '#app/db/client.server.ts'
 import { countEntries, saveEntry } from '#app/content/store.server.ts'
 import { albums, photos, videos } from '#app/content/types.ts'
 import { storeDocument } from '#app/documents/documents.server.ts'
-import { generateImage, processImage } from '#app/images/pipeline.server.ts'
+import { recordDeferredImage, seedPicture } from '#app/images/deferred.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
-import { hasFfmpeg, posterImage } from './video.server.ts'
+import { hasFfmpeg, videoFrame } from './video.server.ts'
 
 // Demo galleries for a first start: three albums of drawn illustrations (no photo of anyone real)
 // and a few videos: YouTube embeds (privacy-enhanced domain) and, when ffmpeg is installed, short
@@ -104,11 +104,6 @@ const demoClips = [
 	['لحظات من يوم التطوع', 'rgbtestsrc', '2025-12-20'],
 ] as const
 
-async function illustration(db: Database, storage: FileStorage, svg: string, alt: string): Promise<string> {
-	const tempPath = await generateImage(svg)
-	return (await processImage(db, storage, { tempPath, originalName: 'demo.png', alt, createdBy: null })).id
-}
-
 /** Which codec this ffmpeg can write: H.264 in MP4 (every browser and phone), else VP9 or VP8 in WebM. */
 async function clipFormat(): Promise<{ args: string[]; mime: 'video/mp4' | 'video/webm'; ext: string } | null> {
 	const encoders = await new Promise<string>((resolve) => {
@@ -142,7 +137,16 @@ async function clip(db: Database, storage: FileStorage, source: string, name: st
 	const hash = createHash('sha256')
 	await pipeline(fs.createReadStream(tempPath), hash)
 	const { size } = await fsp.stat(tempPath)
-	const poster = await posterImage(db, storage, tempPath, null)
+	// The poster frame as a deferred picture, like the seed's drawings.
+	const frame = await videoFrame(tempPath)
+	let poster: string | null = null
+	if (frame) {
+		try {
+			poster = (await recordDeferredImage(db, storage, { source: await fsp.readFile(frame), originalName: 'poster.png', alt: '', createdBy: null })).id
+		} finally {
+			await fsp.rm(frame, { force: true })
+		}
+	}
 	const file = await storeDocument(db, storage, { tempPath, originalName: `${name}.${format.ext}`, size, sha256: hash.digest('hex'), mime: format.mime }, null)
 	return { file: file.id, poster }
 }
@@ -152,7 +156,8 @@ export async function seedGallery(db: Database, storage: FileStorage): Promise<v
 		for (const album of demoAlbums) {
 			const entry = await saveEntry(db, albums, null, { title: album.title, slug: album.slug, date: album.date, description: album.description, cover: '' }, null)
 			for (const [index, [scene, caption]] of album.scenes.entries()) {
-				const image = await illustration(db, storage, sceneSvg(album.hue + index * 4, scene, index % 4), caption)
+				// Recorded at once; the variants are made on first request or in the background after start-up.
+				const image = await seedPicture(db, storage, sceneSvg(album.hue + index * 4, scene, index % 4), caption)
 				await saveEntry(db, photos, null, { album: entry.id, image, caption, order: index + 1 }, null)
 			}
 		}
@@ -164,8 +169,10 @@ export async function seedGallery(db: Database, storage: FileStorage): Promise<v
 		console.log('Demo videos: ffmpeg (with an H.264 or VP8/VP9 encoder) is not installed, so only YouTube embeds were added, no generated clips.')
 		return
 	}
-	for (const [title, source, date] of demoClips) {
-		const made = await clip(db, storage, source, title, format)
+	// ffmpeg runs in processes of its own: the clips are made side by side and saved in order.
+	const clips = await Promise.all(demoClips.map(([title, source]) => clip(db, storage, source, title, format)))
+	for (const [index, [title, , date]] of demoClips.entries()) {
+		const made = clips[index]
 		if (made) await saveEntry(db, videos, null, { title, date, file: made.file, ...(made.poster ? { poster: made.poster } : {}) }, null)
 	}
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,6 +14,11 @@ import { isUuid } from '#app/utils/uuid.ts'
 // metadata; only the variants are kept, served by /images/:id/:width.:format.
 
 export type ImageRow = typeof images.$inferSelect
+/**
+ * One variant: its format, width, storage key and size in bytes. A size of 0 marks a deferred
+ * variant (app/images/deferred.server.ts): the seed's pictures are recorded at once, and their
+ * variants are made on first request or in the background after start-up.
+ */
 export type ImageVariant = ImageRow['variants'][number]
 export type ImageFormat = ImageVariant['format']
 
@@ -84,12 +89,11 @@ export async function processImage(db: Database, storage: FileStorage, image: Ne
 		const { width, height } = await measure(image.tempPath)
 		const variants: ImageVariant[] = []
 		for (const variantWidth of variantWidths(width, height)) {
-			// Oriented first (sharp applies the EXIF orientation before resizing); no withMetadata, so none is kept.
-			const resized = sharp(image.tempPath, decodeOptions).autoOrient().resize({ width: variantWidth, withoutEnlargement: true })
+			const resized = resizedTo(image.tempPath, variantWidth)
 			const formats = image.formats ?? ['avif', 'webp']
 			const encoded = await Promise.all([
-				...(formats.includes('avif') ? [render('avif', resized.clone().avif({ quality: 50, effort: 4 }))] : []),
-				...(formats.includes('webp') ? [render('webp', resized.clone().webp({ quality: 75 }))] : []),
+				...(formats.includes('avif') ? [render('avif', encodeAs(resized.clone(), 'avif'))] : []),
+				...(formats.includes('webp') ? [render('webp', encodeAs(resized.clone(), 'webp'))] : []),
 			])
 			for (const { format, data } of encoded) {
 				const tempPath = storage.tempPath()
@@ -113,6 +117,16 @@ export async function processImage(db: Database, storage: FileStorage, image: Ne
 	} finally {
 		await fsp.rm(image.tempPath, { force: true })
 	}
+}
+
+/** An image at a variant's width: oriented first (sharp applies the EXIF orientation before resizing); no withMetadata, so none is kept. */
+export function resizedTo(input: string | Buffer, width: number): Sharp {
+	return sharp(input, decodeOptions).autoOrient().resize({ width, withoutEnlargement: true })
+}
+
+/** The encoder settings of every variant, made at upload or later (deferred). */
+export function encodeAs(pipeline: Sharp, format: ImageFormat): Sharp {
+	return format === 'avif' ? pipeline.avif({ quality: 50, effort: 4 }) : pipeline.webp({ quality: 75 })
 }
 
 /** The size the image shows at (after its EXIF orientation), read from its header only. */
@@ -165,8 +179,14 @@ export async function deleteImage(db: Database, storage: FileStorage, id: string
 	// The row goes first: a file left behind by a failed removal only wastes space, a row without its files would be a broken picture.
 	const [row] = await db.delete(images).where(eq(images.id, id)).returning()
 	if (!row) return false
-	await Promise.all(row.variants.map((variant) => storage.remove(variant.key)))
+	// A deferred image's original goes too, should its variants not all be made yet.
+	await Promise.all([...row.variants.map((variant) => storage.remove(variant.key)), storage.remove(deferredOriginalKey(row.id))])
 	return true
+}
+
+/** Where a deferred image keeps its original until all its variants are made: a key of its own, derived from the image's id. */
+export function deferredOriginalKey(imageId: string): string {
+	return createHash('sha256').update(`ataa deferred original ${imageId}`).digest('hex')
 }
 
 /**

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import { data } from 'react-router'
 import type { Route } from './+types/serve'
 import { getDb } from '#app/db/database.server.ts'
+import { deferredVariant, isDeferred } from '#app/images/deferred.server.ts'
 import { findImage } from '#app/images/pipeline.server.ts'
 import { FileNotFoundError, getFileStorage } from '#app/storage/file-storage.server.ts'
 
@@ -17,19 +18,22 @@ export async function loader({ params }: Route.LoaderArgs) {
 	// findImage checks the id is a uuid before it reaches the database.
 	const image = await findImage(await getDb(), params.id)
 	const variant = image?.variants.find((item) => item.format === format && item.width === width)
-	if (!variant) throw data(null, { status: 404 })
-	let stream: Readable
+	if (!image || !variant) throw data(null, { status: 404 })
+	const headers = (size: number) => ({
+		'Content-Type': `image/${format}`,
+		'Content-Length': String(size),
+		'Cache-Control': 'public, max-age=31536000, immutable',
+	})
 	try {
-		stream = await getFileStorage().read(variant.key)
+		if (isDeferred(variant)) {
+			// A demo picture's variant, made now by the first request for it if the background pass has not yet.
+			const bytes = await deferredVariant(getFileStorage(), image.id, variant)
+			return new Response(new Uint8Array(bytes), { headers: headers(bytes.length) })
+		}
+		const stream = await getFileStorage().read(variant.key)
+		return new Response(Readable.toWeb(stream) as ReadableStream, { headers: headers(variant.size) })
 	} catch (error) {
 		if (error instanceof FileNotFoundError) throw data(null, { status: 404 })
 		throw error
 	}
-	return new Response(Readable.toWeb(stream) as ReadableStream, {
-		headers: {
-			'Content-Type': `image/${format}`,
-			'Content-Length': String(variant.size),
-			'Cache-Control': 'public, max-age=31536000, immutable',
-		},
-	})
 }

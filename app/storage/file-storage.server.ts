@@ -16,6 +16,12 @@ export interface FileStorage {
 	/** Moves a finished temp file into storage under a new random key. */
 	adopt(tempPath: string): Promise<string>
 	/**
+	 * Moves a finished temp file into storage under a key chosen by the caller, replacing any file
+	 * there in one step (a reader sees the old file or the new one, never part of one). Unless
+	 * `durable`, nothing is flushed to disk: for files that can be made again (an image's variants).
+	 */
+	place(tempPath: string, key: string, options?: { durable?: boolean }): Promise<void>
+	/**
 	 * The file, or the bytes `start`..`end` of it (both included, as HTTP ranges count). Throws
 	 * FileNotFoundError when there is no such file (or the key is not a key at all).
 	 */
@@ -44,28 +50,37 @@ export function localFileStorage(root: string): FileStorage {
 		return path.join(filesDir, key.slice(0, 2), key.slice(2, 4), key)
 	}
 
-	return {
-		async adopt(tempPath) {
-			// Only our own temp files: anything else would be moved out from under its owner.
-			if (path.dirname(path.resolve(tempPath)) !== tmpDir) throw new Error(`${tempPath} is not a temp file of this storage.`)
+	async function place(tempPath: string, key: string, { durable = false }: { durable?: boolean } = {}): Promise<void> {
+		// Only our own temp files: anything else would be moved out from under its owner.
+		if (path.dirname(path.resolve(tempPath)) !== tmpDir) throw new Error(`${tempPath} is not a temp file of this storage.`)
+		const target = filePath(key)
+		if (durable) {
 			const handle = await fsp.open(tempPath, 'r+')
 			try {
 				await handle.sync()
 			} finally {
 				await handle.close()
 			}
+		}
+		const dir = path.dirname(target)
+		const firstCreated = await fsp.mkdir(dir, { recursive: true })
+		await fsp.rename(tempPath, target)
+		if (!durable) return
+		// The rename lives in the shard dir; a newly made shard dir is in turn an entry of its parent.
+		for (let current = dir; ; current = path.dirname(current)) {
+			await syncDirectory(current)
+			if (!firstCreated || current === path.dirname(firstCreated)) break
+		}
+	}
+
+	return {
+		async adopt(tempPath) {
 			const key = randomBytes(32).toString('hex')
-			const target = filePath(key)
-			const dir = path.dirname(target)
-			const firstCreated = await fsp.mkdir(dir, { recursive: true })
-			await fsp.rename(tempPath, target)
-			// The rename lives in the shard dir; a newly made shard dir is in turn an entry of its parent.
-			for (let current = dir; ; current = path.dirname(current)) {
-				await syncDirectory(current)
-				if (!firstCreated || current === path.dirname(firstCreated)) break
-			}
+			await place(tempPath, key, { durable: true })
 			return key
 		},
+
+		place,
 
 		async read(key, range) {
 			try {
