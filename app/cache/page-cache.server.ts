@@ -94,7 +94,7 @@ export function cacheKey(pathAndQuery: string): string | null {
 	return `${url.pathname}?${new URLSearchParams(parameters)}`
 }
 
-/** The weight the client gives each coding (RFC 9110 §12.5.3); `*` stands for any not named. */
+/** The weight the client gives each coding (RFC 9110, section 12.5.3); `*` stands for any not named. */
 export function negotiateEncoding(header: string | undefined): Encoding {
 	if (!header) return 'identity'
 	const weights = new Map<string, number>()
@@ -115,7 +115,7 @@ function etagOf(tag: string, encoding: Encoding): string {
 	return encoding === 'identity' ? `"${tag}"` : `"${tag}-${encoding}"`
 }
 
-/** Whether If-None-Match names this page in any of its encodings (weak comparison, RFC 9110 §13.1.2). */
+/** Whether If-None-Match names this page in any of its encodings (weak comparison, RFC 9110, section 13.1.2). */
 function matchesEtag(header: string | undefined, tag: string): boolean {
 	if (!header) return false
 	if (header.trim() === '*') return true
