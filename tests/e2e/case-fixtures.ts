@@ -59,8 +59,10 @@ export async function submitCaseAsStaff(request: APIRequestContext, options: { n
 	await post(request, `${base}/files`, { PatientMassage: 'نرجو النظر في حالتنا.' })
 	const done = await post(request, `${base}/check`, { acknowledge: 'on' })
 	expect(done.url()).toContain('/done')
-	const page = await (await request.get(base)).text()
-	const reference = /[A-HJ-NP-Y2-9]{4}-[A-HJ-NP-Y2-9]{4}/.exec(page)?.[0]
+	// The reference as the page shows it: in its body, not in the stylesheet the page carries.
+	const html = await (await request.get(base)).text()
+	const body = html.slice(html.indexOf('<body'))
+	const reference = /[A-HJ-NP-Y2-9]{4}-[A-HJ-NP-Y2-9]{4}/.exec(body)?.[0]
 	expect(reference).toBeTruthy()
 	return { reference: reference!, token: token!, name, nationalId, mobile }
 }
