@@ -44,7 +44,7 @@ test('every link in the header answers 200', async ({ page, request }) => {
 const album = '/gallery/ramadan-food-baskets'
 const interactive = new Set(['/', album])
 
-const publicPaths = [...new Set(['/', '/about', '/contact', '/login', '/services/needy-families', '/apply/referrer-form', '/jobs', album, ...sectionPages.map((p) => p.path)])]
+const publicPaths = [...new Set(['/', '/about', '/contact', '/login', '/account/login', '/services/needy-families', '/apply/referrer-form', '/jobs', album, ...sectionPages.map((p) => p.path)])]
 
 // One test per page: each gets its own time budget, and a failure names the page.
 for (const path of publicPaths) {

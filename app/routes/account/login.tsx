@@ -76,6 +76,7 @@ export default function AccountLogin({ actionData }: Route.ComponentProps) {
 			<PageTitle title="دخول المؤسسات" error={failed} />
 			<PageHeader
 				title="دخول المؤسسات"
+				description="دخول المؤسسات والجمعيات المسجلة لمتابعة تسجيلها وطلبات دعم الجمعيات."
 				lead={
 					<>
 						هذه الصفحة للمؤسسات المسجلة لدى المؤسسة، لمتابعة تسجيلها وطلبات دعم الجمعيات. موظفو المؤسسة يدخلون من{' '}
