@@ -57,6 +57,9 @@ const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-co
 
 /** Runs axe-core (WCAG 2.x A/AA rules) on the page and fails with the list of violations. */
 export async function expectNoAxeViolations(page: Page) {
+	// After a form posted without JavaScript (sign-in), the URL changes before the new page's
+	// stylesheet has arrived: axe must judge the page as drawn, not its unstyled first frame.
+	await page.waitForLoadState('load')
 	await page.addScriptTag({ content: axeSource })
 	const violations = await page.evaluate(async () => {
 		const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe
