@@ -8,6 +8,7 @@ const zlib = await import('node:zlib')
 const { fileURLToPath } = await import('node:url')
 const { default: express } = await import('express')
 const { default: compression } = await import('compression')
+const { default: onHeaders } = await import('on-headers')
 
 const root = path.dirname(fileURLToPath(import.meta.url))
 const build = await import(path.join(root, 'build/server/index.js'))
@@ -56,7 +57,11 @@ app.use(express.static(path.join(root, 'build/client'), { maxAge: '1h' }))
 app.use(lifecycle.createRequestHandler({ build, mode: 'production' }))
 
 // A public page kept by the page cache is answered here, before Express: it needs nothing else.
+// Every answer says how long the server took until its headers (Server-Timing, as DevTools and
+// bench:apply read it): what a visitor waits for, without the network.
 const server = http.createServer((req, res) => {
+	const started = process.hrtime.bigint()
+	onHeaders(res, () => res.setHeader('Server-Timing', `app;dur=${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}`))
 	if (!lifecycle.serveCachedPage(req, res)) app(req, res)
 })
 server.listen(port, () => {

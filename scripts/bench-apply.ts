@@ -1,12 +1,14 @@
-// Load benchmark for online applications: N simulated applicants complete one programme's form
-// against a production build (C at a time), then every acknowledged save is looked up in the database.
-// The answers and files come from the programme's definition (app/forms/sample-answers.ts), so any
-// programme in app/forms/registry.ts can be benchmarked.
-//   npm run bench:apply -- [--type needy-families] [--applicants 50] [--concurrency 10] [--database postgres://127.0.0.1/…] [--timeout 600]
-// Env fallbacks: BENCH_TYPE, BENCH_APPLICANTS, BENCH_CONCURRENCY, BENCH_DATABASE_URL, BENCH_TIMEOUT.
-// Only ever talks to this machine; the server, its data and any bench database are removed at the end.
-import { spawn, type ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+// Load benchmark for online applications, on a production build: simulated applicants complete one
+// programme's form, with uploads, against `node server.mjs` on PGlite and on a new PostgreSQL database.
+//   1. realistic: R applicants at once, each pausing between steps as a person reads and types
+//      (--think, seconds); the goal is on the server's own time (its Server-Timing header).
+//   2. saturation: S applicants, C at a time, without pauses: the saves per second the server keeps up.
+// Then every acknowledged save is looked up in the database. The answers and files come from the
+// programme's definition (app/forms/sample-answers.ts), so any programme in app/forms/registry.ts works.
+//   npm run bench:apply -- [--type needy-families] [--realistic 50] [--think 2-6] [--saturation 300] [--concurrency 50]
+//     [--only pglite|postgres] [--database postgres://postgres@127.0.0.1:5432/postgres] [--timeout 1200] [--no-doc]
+// Prints the figures and writes them to docs/performance.md. Exits 1 on any failed or lost save.
+// Only ever talks to this machine; the servers, their data and the bench databases are removed at the end.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -24,136 +26,98 @@ import { localFileStorage } from '#app/storage/file-storage.server.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { buildIfNeeded } from './build-if-needed.mjs'
-import { freePort } from './lib/free-port.ts'
+import { startAppServer, type AppServer } from './lib/bench-app.ts'
 import { localDatabaseUrl, positiveInt, UsageError } from './lib/bench-options.ts'
 import { createBenchDatabase, dropBenchDatabase } from './lib/bench-postgres.ts'
+import { stopAll, stopService, treeRssMb } from './lib/bench-processes.ts'
+import { runBenchmark } from './lib/bench-run.ts'
+import { commandLine, gitRevision, loadNow, machineFacts, markdownTable, writeDocSection } from './lib/perf-doc.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const DEFAULT_TYPE = 'needy-families'
+const DEFAULT_DATABASE = 'postgres://postgres@127.0.0.1:5432/postgres'
 const REQUEST_TIMEOUT_MS = 60_000
-// The first start seeds the demo content before it answers (its pictures are encoded later).
-const HEALTH_TIMEOUT_MS = 180_000
+const GOALS = { serverP95Ms: 50, savesPerSecond: 300, rssMb: 300 }
 
+type DatabaseKind = 'pglite' | 'postgres'
+const DATABASE_LABEL: Record<DatabaseKind, string> = { pglite: 'PGlite', postgres: 'PostgreSQL' }
 
 interface Options {
 	definition: ApplicationDef
-	applicants: number
+	realistic: number
+	/** Pause between two steps of one applicant, drawn evenly from [min, max] seconds. */
+	think: { min: number; max: number }
+	saturation: number
 	concurrency: number
-	database: string | undefined
+	databases: DatabaseKind[]
+	adminUrl: string
 	timeoutSeconds: number
+	doc: boolean
 }
 
+function count(name: string, value: string | undefined, fallback: number): number {
+	if (value === '0') return 0
+	return positiveInt(name, value, fallback)
+}
 
 function readOptions(): Options {
 	const { values } = parseArgs({
 		args: process.argv.slice(2),
-		options: { type: { type: 'string' }, applicants: { type: 'string' }, concurrency: { type: 'string' }, database: { type: 'string' }, timeout: { type: 'string' } },
+		options: {
+			type: { type: 'string' },
+			realistic: { type: 'string' },
+			think: { type: 'string' },
+			saturation: { type: 'string' },
+			concurrency: { type: 'string' },
+			only: { type: 'string' },
+			database: { type: 'string' },
+			timeout: { type: 'string' },
+			'no-doc': { type: 'boolean', default: false },
+		},
 	})
 	const type = values.type || process.env.BENCH_TYPE || DEFAULT_TYPE
 	const definition = findDefinition(type)
 	if (!definition) throw new UsageError(`--type must be one of ${applicationDefinitions.map((known) => known.type).join(', ')} (got "${type}")`)
-	const database = values.database ?? process.env.BENCH_DATABASE_URL
-	if (database !== undefined) {
-		localDatabaseUrl(database)
-	}
-	return {
+	const only = values.only ?? process.env.BENCH_ONLY
+	if (only !== undefined && only !== '' && only !== 'pglite' && only !== 'postgres') throw new UsageError(`--only must be pglite or postgres (got "${only}")`)
+	const think = (values.think ?? '2-6').match(/^(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?$/)
+	if (!think) throw new UsageError(`--think must be seconds, or a range like 2-6 (got "${values.think}")`)
+	const min = Number(think[1])
+	const max = think[2] === undefined ? min : Number(think[2])
+	if (max < min) throw new UsageError(`--think: ${max} is less than ${min}`)
+	const options: Options = {
 		definition,
-		applicants: positiveInt('--applicants', values.applicants ?? process.env.BENCH_APPLICANTS, 50),
-		concurrency: positiveInt('--concurrency', values.concurrency ?? process.env.BENCH_CONCURRENCY, 10),
-		database,
-		timeoutSeconds: positiveInt('--timeout', values.timeout ?? process.env.BENCH_TIMEOUT, 600),
+		realistic: count('--realistic', values.realistic, 50),
+		think: { min, max },
+		saturation: count('--saturation', values.saturation, 300),
+		concurrency: positiveInt('--concurrency', values.concurrency, 50),
+		databases: only ? [only] : ['pglite', 'postgres'],
+		adminUrl: localDatabaseUrl(values.database ?? process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE),
+		timeoutSeconds: positiveInt('--timeout', values.timeout ?? process.env.BENCH_TIMEOUT, 1200),
+		doc: !values['no-doc'],
 	}
+	if (!options.realistic && !options.saturation) throw new UsageError('--realistic and --saturation are both 0: nothing to run')
+	return options
 }
 
 // ——— Run-wide state, kept here so that cleanup can reach it from any exit path ———
 
 const abort = new AbortController()
-let server: ChildProcess | undefined
-let spawned: ChildProcess | undefined
-let serverExited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> = Promise.resolve({ code: 0, signal: null })
 let tempDir: string | undefined
 let benchDatabase: { adminUrl: string; name: string } | undefined
 let verifyHandle: DatabaseHandle | undefined
-const serverLog: string[] = []
-
-
-
-async function benchDatabaseOn(adminUrl: string): Promise<string> {
-	const { name, url } = await createBenchDatabase(adminUrl)
-	benchDatabase = { adminUrl, name }
-	return url
-}
-
-async function startServer(port: number, dataDir: string, url: string | undefined): Promise<void> {
-	const env: NodeJS.ProcessEnv = {
-		...process.env,
-		PORT: String(port),
-		DATA_DIR: dataDir,
-		TRUST_PROXY: 'true',
-		ADMIN_EMAIL: 'bench@ataa.local',
-		ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
-	}
-	// An inherited DATABASE_URL must not turn a PGlite run into a run against someone's database.
-	delete env.DATABASE_URL
-	if (url) env.DATABASE_URL = url
-	// Made-up applicants give made-up e-mail addresses and mobiles: nothing may be sent to them.
-	delete env.SMTP_URL
-	delete env.SMS_URL
-	const child = spawn(process.execPath, [path.join(root, 'server.mjs')], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] })
-	server = child
-	spawned = child
-	serverExited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
-	// Kept for the report: a failed save's cause is usually in the server's stderr.
-	child.stderr?.setEncoding('utf8')
-	child.stderr?.on('data', (chunk: string) => {
-		serverLog.push(...chunk.split('\n').filter(Boolean))
-		if (serverLog.length > 200) serverLog.splice(0, serverLog.length - 200)
-	})
-	child.once('exit', (code, signal) => {
-		if (server === child) {
-			server = undefined
-			abort.abort(new Error(`the server exited unexpectedly (code ${code}, signal ${signal})`))
-		}
-	})
-	const deadline = Date.now() + HEALTH_TIMEOUT_MS
-	for (;;) {
-		if (abort.signal.aborted) throw abort.signal.reason
-		try {
-			const response = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) })
-			await response.arrayBuffer()
-			if (response.status === 200) return
-		} catch {
-			// Not listening yet.
-		}
-		if (Date.now() > deadline) throw new Error(`the server did not answer /healthz with 200 within ${HEALTH_TIMEOUT_MS / 1000} s`)
-		await new Promise((resolve) => setTimeout(resolve, 200))
-	}
-}
-
-/** SIGTERM and wait: the embedded database may only be opened once the server has let go of it. */
-async function stopServer(): Promise<void> {
-	const child = server
-	if (!child) return
-	server = undefined
-	child.kill('SIGTERM')
-	const killed = setTimeout(() => child.kill('SIGKILL'), 15_000)
-	const { code, signal } = await serverExited
-	clearTimeout(killed)
-	// A server that cannot shut down cleanly is worth knowing about, though the data check decides.
-	if (code !== 0) console.error(`Note: the server did not exit cleanly on SIGTERM (code ${code}, signal ${signal}).`)
-}
 
 async function cleanUp(): Promise<void> {
 	const steps: [string, () => Promise<void>][] = [
-		['stop the server', stopServer],
+		['stop the server', stopAll],
 		['close the database', async () => void (await verifyHandle?.close())],
 		[
 			'drop the bench database',
 			async () => {
 				if (!benchDatabase) return
 				const { adminUrl, name } = benchDatabase
-				await dropBenchDatabase(adminUrl, name)
 				benchDatabase = undefined
+				await dropBenchDatabase(adminUrl, name)
 			},
 		],
 		['remove the temp dir', async () => void (tempDir && fs.rmSync(tempDir, { recursive: true, force: true }))],
@@ -224,7 +188,10 @@ function planOf(definition: ApplicationDef, answers: SampleAnswers): Step[] {
 interface Save {
 	step: string
 	ok: boolean
+	/** From the request's start to the end of the answer, as the applicant's browser waits. */
 	ms: number
+	/** The server's own time to its headers (Server-Timing: app;dur=…), NaN if it sent none. */
+	serverMs: number
 	status: number
 	location: string
 	excerpt: string
@@ -323,7 +290,15 @@ function excerptOf(text: string): string {
 
 const REFERENCE = /(?<![A-Za-z0-9_-])[A-HJ-NP-Y2-9]{4}-[A-HJ-NP-Y2-9]{4}(?![A-Za-z0-9_-])/
 
-async function runApplicant(definition: ApplicationDef, index: number, origin: string): Promise<Applicant> {
+/** Reads a page of the journey as the applicant would before the next step, then pauses. */
+const pause = (think: Options['think']) => {
+	const seconds = think.min + Math.random() * (think.max - think.min)
+	return seconds > 0 ? new Promise((resolve) => setTimeout(resolve, seconds * 1000)) : Promise.resolve()
+}
+
+const serverTime = (response: Response) => Number(response.headers.get('server-timing')?.match(/(?:^|,)\s*app;dur=([\d.]+)/)?.[1] ?? NaN)
+
+async function runApplicant(definition: ApplicationDef, index: number, origin: string, think: Options['think']): Promise<Applicant> {
 	const { answers, nationalId } = answersFor(definition, index)
 	const applicant: Applicant = {
 		index,
@@ -343,6 +318,7 @@ async function runApplicant(definition: ApplicationDef, index: number, origin: s
 		let status = 0
 		let location = ''
 		let text = ''
+		let serverMs = NaN
 		try {
 			const response = await fetch(`${origin}${url}`, {
 				method: 'POST',
@@ -353,13 +329,14 @@ async function runApplicant(definition: ApplicationDef, index: number, origin: s
 			})
 			status = response.status
 			location = response.headers.get('location') ?? ''
+			serverMs = serverTime(response)
 			text = await response.text()
 		} catch (error) {
 			text = `request failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`
 		}
 		const ms = performance.now() - started
 		const ok = status !== 0 && expect(status, location, text)
-		applicant.saves.push({ step, ok, ms, status, location, excerpt: ok ? '' : excerptOf(text) })
+		applicant.saves.push({ step, ok, ms, serverMs, status, location, excerpt: ok ? '' : excerptOf(text) })
 		return { ok, location }
 	}
 
@@ -411,7 +388,10 @@ async function runApplicant(definition: ApplicationDef, index: number, origin: s
 	}
 
 	let base = ''
-	for (const step of applicant.plan) {
+	// Applicants arrive over the first pause, not all in the same millisecond.
+	await pause({ min: 0, max: think.max })
+	for (const [position, step] of applicant.plan.entries()) {
+		if (position > 0) await pause(think)
 		const result = await run(step, base)
 		// A failed step leaves the case where the next steps cannot be reached: stop this applicant here.
 		if (!result.ok) break
@@ -425,25 +405,28 @@ async function runApplicant(definition: ApplicationDef, index: number, origin: s
 	// The reference the applicant would write down, to check it against the stored case.
 	try {
 		const response = await fetch(`${origin}${base}`, { headers, redirect: 'manual', signal: AbortSignal.any([abort.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) })
+		// The page's text, not its inline stylesheet (whose unicode-ranges look like references).
 		const html = (await response.text()).replaceAll(applicant.token, '')
-		applicant.reference = html.match(REFERENCE)?.[0]
+		const body = html.slice(html.indexOf('<body'))
+		applicant.reference = plain(body).match(REFERENCE)?.[0]
 	} catch {
 		// Not a save; verification goes by the token anyway.
 	}
 	return applicant
 }
 
-async function runAll(options: Options, origin: string): Promise<Applicant[]> {
+/** Applicants `first`…`first + count - 1`, `concurrency` at a time; each pauses `think` between its steps. */
+async function runPhase(definition: ApplicationDef, origin: string, first: number, count: number, concurrency: number, think: Options['think']): Promise<Applicant[]> {
 	const results: Applicant[] = []
-	let next = 0
+	let next = first
 	const worker = async () => {
-		while (next < options.applicants && !abort.signal.aborted) {
-			const index = ++next
-			results.push(await runApplicant(options.definition, index, origin))
+		while (next < first + count && !abort.signal.aborted) {
+			const index = next++
+			results.push(await runApplicant(definition, index, origin, think))
 		}
 	}
-	await Promise.all(Array.from({ length: Math.min(options.concurrency, options.applicants) }, worker))
-	if (abort.signal.aborted) throw abort.signal.reason
+	await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker))
+	abort.signal.throwIfAborted()
 	return results.sort((a, b) => a.index - b.index)
 }
 
@@ -558,126 +541,237 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1))
+const sortedOf = (values: number[]) => values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b)
 
-function report(options: Options, kind: string, applicants: Applicant[], lost: Lost[], wallMs: number): boolean {
-	const saves = applicants.flatMap((applicant) => applicant.saves)
-	const acknowledged = saves.filter((save) => save.ok)
-	const failed = saves.filter((save) => !save.ok)
-	const planned = applicants.reduce((total, applicant) => total + applicant.plan.length, 0)
-	const notReached = planned - saves.length
-	// Every step any applicant was to take, in journey order (plans differ only if a `when` skips a section).
-	const steps = [...new Set(applicants.flatMap((applicant) => applicant.plan.map((step) => step.name)))]
-	const lengths = [...new Set(applicants.map((applicant) => applicant.plan.length))].sort((a, b) => a - b)
-	const perApplicant = lengths.length > 1 ? `${lengths[0]}–${lengths.at(-1)}` : String(lengths[0] ?? 0)
-	const latencies = saves.map((save) => save.ms).sort((a, b) => a - b)
-	const submitted = applicants.filter((applicant) => applicant.saves.some((save) => save.step === 'check' && save.ok)).length
-	const lines = [
-		'',
-		`Ataa apply benchmark (${options.definition.type}, production build)`,
-		`  applicants      ${applicants.length} of ${options.applicants} (${submitted} submitted)`,
-		`  concurrency     ${options.concurrency}`,
-		`  database        ${kind}`,
-		`  saves           ${saves.length} (${perApplicant} per applicant${notReached ? `, ${notReached} not reached after a failure` : ''})`,
-		`  acknowledged    ${acknowledged.length}`,
-		`  failed saves    ${failed.length}`,
-		`  lost saves      ${lost.length} (${acknowledged.length - lost.filter((item) => item.step !== 'reference').length} acknowledged saves found in the database)`,
-		`  references      ${applicants.filter((applicant) => applicant.reference).length} read from the private-link page, checked against the stored cases`,
-		`  wall time       ${(wallMs / 1000).toFixed(2)} s`,
-		`  saves/s         ${(acknowledged.length / (wallMs / 1000)).toFixed(1)}`,
-		`  latency ms      p50 ${ms(percentile(latencies, 50))}  p95 ${ms(percentile(latencies, 95))}  p99 ${ms(percentile(latencies, 99))}  max ${ms(latencies.at(-1) ?? NaN)}`,
-		'',
-		`  ${'step'.padEnd(22)}${'n'.padStart(6)}${'p50'.padStart(9)}${'p95'.padStart(9)}${'max'.padStart(9)}`,
-		...steps.map((step) => {
-			const times = saves.filter((save) => save.step === step).map((save) => save.ms).sort((a, b) => a - b)
-			return `  ${step.padEnd(22)}${String(times.length).padStart(6)}${ms(percentile(times, 50)).padStart(9)}${ms(percentile(times, 95)).padStart(9)}${ms(times.at(-1) ?? NaN).padStart(9)}`
-		}),
-	]
-	if (failed.length) {
-		lines.push('', 'Failed saves (first 10):')
-		const listed = applicants.flatMap((applicant) => applicant.saves.filter((save) => !save.ok).map((save) => ({ index: applicant.index, save })))
-		for (const { index, save } of listed.slice(0, 10)) {
-			lines.push(`  #${index} ${save.step}: HTTP ${save.status || '-'}${save.location ? ` → ${save.location}` : ''} ${save.excerpt}`)
+type PhaseName = 'realistic' | 'saturation'
+
+interface Phase {
+	name: PhaseName
+	/** How it ran, in words, for the report. */
+	how: string
+	applicants: Applicant[]
+	wallMs: number
+	rssAfterMb: number
+}
+
+interface DatabaseRun {
+	database: DatabaseKind
+	startSeconds: number
+	settleSeconds: number
+	idleRssMb: number
+	phases: Phase[]
+	lost: Lost[]
+}
+
+const isUpload = (save: Save) => save.step.startsWith('upload:')
+
+interface PhaseFigures {
+	saves: number
+	acknowledged: number
+	failed: number
+	notReached: number
+	submitted: number
+	perSecond: number
+	server: { p50: number; p95: number; p99: number; max: number; sectionsP95: number; uploadsP95: number }
+	clientP95: number
+}
+
+function figuresOf(phase: Phase): PhaseFigures {
+	const saves = phase.applicants.flatMap((applicant) => applicant.saves)
+	const acknowledged = saves.filter((save) => save.ok).length
+	const planned = phase.applicants.reduce((total, applicant) => total + applicant.plan.length, 0)
+	const server = sortedOf(saves.map((save) => save.serverMs))
+	return {
+		saves: saves.length,
+		acknowledged,
+		failed: saves.length - acknowledged,
+		notReached: planned - saves.length,
+		submitted: phase.applicants.filter((applicant) => applicant.saves.some((save) => save.step === 'check' && save.ok)).length,
+		perSecond: acknowledged / (phase.wallMs / 1000),
+		server: {
+			p50: percentile(server, 50),
+			p95: percentile(server, 95),
+			p99: percentile(server, 99),
+			max: server.at(-1) ?? NaN,
+			sectionsP95: percentile(sortedOf(saves.filter((save) => !isUpload(save)).map((save) => save.serverMs)), 95),
+			uploadsP95: percentile(sortedOf(saves.filter(isUpload).map((save) => save.serverMs)), 95),
+		},
+		clientP95: percentile(sortedOf(saves.map((save) => save.ms)), 95),
+	}
+}
+
+function printRun(run: DatabaseRun, serverLog: string[]): boolean {
+	const lines = ['', `${DATABASE_LABEL[run.database]}: answering ${run.startSeconds.toFixed(1)} s after spawn, quiet ${run.settleSeconds.toFixed(1)} s later, ${run.idleRssMb.toFixed(0)} MB RSS idle`]
+	let ok = run.lost.length === 0
+	for (const phase of run.phases) {
+		const figures = figuresOf(phase)
+		ok &&= figures.failed === 0 && figures.notReached === 0
+		const saves = phase.applicants.flatMap((applicant) => applicant.saves)
+		const steps = [...new Set(phase.applicants.flatMap((applicant) => applicant.plan.map((step) => step.name)))]
+		lines.push(
+			'',
+			`  ${phase.name}: ${phase.how}`,
+			`    applicants    ${phase.applicants.length} (${figures.submitted} submitted)`,
+			`    saves         ${figures.saves}, ${figures.acknowledged} acknowledged, ${figures.failed} failed${figures.notReached ? `, ${figures.notReached} not reached after a failure` : ''}`,
+			`    wall time     ${(phase.wallMs / 1000).toFixed(2)} s`,
+			`    saves/s       ${figures.perSecond.toFixed(1)}`,
+			`    server ms     p50 ${ms(figures.server.p50)}  p95 ${ms(figures.server.p95)}  p99 ${ms(figures.server.p99)}  max ${ms(figures.server.max)}  (p95 sections ${ms(figures.server.sectionsP95)}, uploads ${ms(figures.server.uploadsP95)})`,
+			`    client ms     p95 ${ms(figures.clientP95)}`,
+			`    RSS after     ${phase.rssAfterMb.toFixed(0)} MB`,
+			'',
+			`    ${'step'.padEnd(22)}${'n'.padStart(6)}${'server p50'.padStart(12)}${'p95'.padStart(9)}${'max'.padStart(9)}${'client p95'.padStart(12)}`,
+			...steps.map((step) => {
+				const mine = saves.filter((save) => save.step === step)
+				const server = sortedOf(mine.map((save) => save.serverMs))
+				const client = sortedOf(mine.map((save) => save.ms))
+				return `    ${step.padEnd(22)}${String(mine.length).padStart(6)}${ms(percentile(server, 50)).padStart(12)}${ms(percentile(server, 95)).padStart(9)}${ms(server.at(-1) ?? NaN).padStart(9)}${ms(percentile(client, 95)).padStart(12)}`
+			}),
+		)
+		const failed = phase.applicants.flatMap((applicant) => applicant.saves.filter((save) => !save.ok).map((save) => ({ index: applicant.index, save })))
+		if (failed.length) {
+			lines.push('', '    Failed saves (first 10):')
+			for (const { index, save } of failed.slice(0, 10)) lines.push(`      #${index} ${save.step}: HTTP ${save.status || '-'}${save.location ? ` → ${save.location}` : ''} ${save.excerpt}`)
 		}
 	}
-	if (lost.length) {
-		lines.push('', 'Lost saves (first 10):')
-		for (const item of lost.slice(0, 10)) lines.push(`  #${item.index} ${item.step}: ${item.why}`)
+	const acknowledged = run.phases.flatMap((phase) => phase.applicants.flatMap((applicant) => applicant.saves.filter((save) => save.ok))).length
+	lines.push('', `  lost saves      ${run.lost.length} (${acknowledged - run.lost.filter((item) => item.step !== 'reference').length} of ${acknowledged} acknowledged saves found in the database; references checked against the stored cases)`)
+	if (run.lost.length) {
+		lines.push('  Lost saves (first 10):')
+		for (const item of run.lost.slice(0, 10)) lines.push(`    #${item.index} ${item.step}: ${item.why}`)
 	}
-	if ((failed.length || lost.length) && serverLog.length) {
-		lines.push('', 'Server stderr (last 40 lines):', ...serverLog.slice(-40).map((line) => `  ${line}`))
-	}
+	if (!ok && serverLog.length) lines.push('', '  Server output (last 40 lines):', ...serverLog.slice(-40).map((line) => `    ${line}`))
 	console.log(lines.join('\n'))
-	return failed.length === 0 && lost.length === 0 && notReached === 0
+	return ok
+}
+
+const mark = (met: boolean | undefined) => (met === undefined ? '– not measured' : met ? '✓ met' : '✗ not met')
+
+function markdownOf(options: Options, runs: DatabaseRun[], facts: { machine: string; date: string; loadAtStart: string; loadAtEnd: string; revision: string }): string {
+	const rows = runs.flatMap((run) =>
+		run.phases.map((phase) => {
+			const figures = figuresOf(phase)
+			return [
+				DATABASE_LABEL[run.database],
+				phase.name,
+				String(phase.applicants.length),
+				`${figures.acknowledged}/${figures.saves}`,
+				figures.perSecond.toFixed(1),
+				ms(figures.server.p50),
+				ms(figures.server.p95),
+				ms(figures.server.sectionsP95),
+				ms(figures.server.uploadsP95),
+				ms(figures.clientP95),
+				phase.rssAfterMb.toFixed(0),
+			]
+		}),
+	)
+	const phase = (run: DatabaseRun, name: PhaseName) => run.phases.find((candidate) => candidate.name === name)
+	const goals = runs.flatMap((run) => {
+		const label = DATABASE_LABEL[run.database]
+		const realistic = phase(run, 'realistic')
+		const saturation = phase(run, 'saturation')
+		const p95 = realistic ? figuresOf(realistic).server.p95 : undefined
+		const rate = saturation ? figuresOf(saturation).perSecond : undefined
+		const rss = Math.max(...run.phases.map((item) => item.rssAfterMb))
+		return [
+			[`Server p95 < ${GOALS.serverP95Ms} ms with ${options.realistic} applicants at once, pausing (${label})`, p95 === undefined ? '–' : `${ms(p95)} ms`, mark(p95 === undefined ? undefined : p95 < GOALS.serverP95Ms)],
+			[`≥ ${GOALS.savesPerSecond} saves/s at saturation (${label})`, rate === undefined ? '–' : rate.toFixed(1), mark(rate === undefined ? undefined : rate >= GOALS.savesPerSecond)],
+			[`Server RSS < ${GOALS.rssMb} MB after the benchmark (${label})`, `${rss.toFixed(0)} MB`, mark(rss < GOALS.rssMb)],
+		]
+	})
+	const lost = runs.reduce((total, run) => total + run.lost.length, 0)
+	return [
+		'### Section saves (`npm run bench:apply`)',
+		'',
+		`Measured ${facts.date} on ${facts.machine}; load average ${facts.loadAtStart} at the start, ${facts.loadAtEnd} at the end; commit ${facts.revision}.`,
+		'',
+		`Command: \`${commandLine('bench:apply')}\``,
+		'',
+		`Each applicant fills in the whole ${options.definition.type} application without JavaScript, as a browser posts it: every section, each row of a list, the required files (a PDF and a phone photo), then the check page. **realistic**: ${options.realistic} applicants at once, each pausing ${options.think.min}–${options.think.max} s between steps. **saturation**: ${options.saturation} applicants, ${options.concurrency} at a time, without pauses. Server ms is the server's own time to its answer's headers (its \`Server-Timing\`); client ms adds the network and the answer's body. RSS is the server's resident memory after each phase. Every acknowledged save was then looked up in the database: ${lost} lost.`,
+		'',
+		markdownTable(['database', 'phase', 'applicants', 'acknowledged', 'saves/s', 'server p50 ms', 'server p95 ms', 'p95 sections', 'p95 uploads', 'client p95 ms', 'RSS after MB'], rows),
+		'',
+		`Idle, before the first request: ${runs.map((run) => `${DATABASE_LABEL[run.database]} ${run.idleRssMb.toFixed(0)} MB`).join(', ')}.`,
+		'',
+		'Against the goals:',
+		'',
+		markdownTable(['goal', 'today', 'status'], goals, ['l', 'l', 'l']),
+	].join('\n')
 }
 
 // ——— Main ———
 
-async function main(options: Options): Promise<boolean> {
-	buildIfNeeded()
-	tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-bench-'))
-	const url = options.database ? await benchDatabaseOn(options.database) : undefined
-	const kind = url ? `PostgreSQL (${benchDatabase!.name}, dropped afterwards)` : 'PGlite (embedded)'
-	const port = await freePort()
-	const origin = `http://127.0.0.1:${port}`
-	photo = new Uint8Array(await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 196, g: 164, b: 132 } } }).jpeg().toBuffer())
-	console.log(`Starting the production server on ${origin} (${kind})…`)
-	await startServer(port, tempDir, url)
-	console.log(`Running ${options.applicants} applicants of ${options.definition.type}, ${options.concurrency} at a time…`)
-
-	const started = performance.now()
-	const applicants = await runAll(options, origin)
-	const wallMs = performance.now() - started
-
-	await stopServer()
-	const release = url ? () => {} : lockDataDir(tempDir, 'bench-apply')
+async function measureOn(options: Options, database: DatabaseKind): Promise<DatabaseRun> {
+	let url: string | undefined
+	if (database === 'postgres') {
+		const created = await createBenchDatabase(options.adminUrl)
+		benchDatabase = { adminUrl: options.adminUrl, name: created.name }
+		url = created.url
+	}
+	const dataDir = path.join(tempDir!, `${database}-data`)
+	console.log(`\nStarting the production server on ${DATABASE_LABEL[database]}${benchDatabase ? ` (${benchDatabase.name}, dropped afterwards)` : ''}…`)
+	// Each applicant has an address of its own (X-Forwarded-For), so the per-address limits count families.
+	const server: AppServer = await startAppServer({ root, dataDir, databaseUrl: url, env: { TRUST_PROXY: 'true' }, signal: abort.signal })
+	console.log(`  answering after ${server.startSeconds.toFixed(1)} s, quiet ${server.settleSeconds.toFixed(1)} s later (${server.idleRssMb.toFixed(0)} MB RSS)`)
+	// The server going away mid-run is a failure, not a wait for timeouts.
+	void server.service.exited.then(({ code, signal }) => {
+		if (!abort.signal.aborted && !stopping) abort.abort(new Error(`the server exited unexpectedly (code ${code}, signal ${signal})`))
+	})
+	const phases: Phase[] = []
+	const run = async (name: PhaseName, first: number, count: number, concurrency: number, think: Options['think'], how: string) => {
+		console.log(`  ${name}: ${how}…`)
+		const started = performance.now()
+		const applicants = await runPhase(options.definition, server.origin, first, count, concurrency, think)
+		phases.push({ name, how, applicants, wallMs: performance.now() - started, rssAfterMb: treeRssMb(server.service.pid) })
+	}
+	if (options.realistic) {
+		await run('realistic', 1, options.realistic, options.realistic, options.think, `${options.realistic} applicants at once, ${options.think.min}–${options.think.max} s between steps`)
+	}
+	if (options.saturation) {
+		await run('saturation', options.realistic + 1, options.saturation, options.concurrency, { min: 0, max: 0 }, `${options.saturation} applicants, ${options.concurrency} at a time, no pauses`)
+	}
+	const serverLog = [...server.service.log]
+	stopping = true
+	await stopService(server.service)
+	stopping = false
+	if (server.service.exit?.code !== 0) console.error(`Note: the server did not exit cleanly on SIGTERM (code ${server.service.exit?.code}, signal ${server.service.exit?.signal}).`)
+	const release = url ? () => {} : lockDataDir(dataDir, 'bench-apply')
+	let lost: Lost[]
 	try {
-		verifyHandle = await openDatabase(url ? { url } : { dataDir: path.join(tempDir, 'pgdata') })
-		const lost = await verify(verifyHandle, applicants, path.join(tempDir, 'uploads'))
-		return report(options, kind, applicants, lost, wallMs)
+		verifyHandle = await openDatabase(url ? { url } : { dataDir: path.join(dataDir, 'pgdata') })
+		lost = await verify(verifyHandle, phases.flatMap((phase) => phase.applicants), path.join(dataDir, 'uploads'))
 	} finally {
 		await verifyHandle?.close()
 		verifyHandle = undefined
 		release()
 	}
+	if (benchDatabase) {
+		const { adminUrl, name } = benchDatabase
+		benchDatabase = undefined
+		await dropBenchDatabase(adminUrl, name)
+	}
+	const result: DatabaseRun = { database, startSeconds: server.startSeconds, settleSeconds: server.settleSeconds, idleRssMb: server.idleRssMb, phases, lost }
+	passed &&= printRun(result, serverLog)
+	return result
 }
 
-let finishing = false
-async function finish(code: number) {
-	if (finishing) return
-	finishing = true
-	await cleanUp()
-	clearTimeout(deadline)
-	process.exit(code)
+let stopping = false
+let passed = true
+
+async function main(options: Options): Promise<boolean> {
+	buildIfNeeded()
+	const machine = machineFacts()
+	tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-bench-apply-'))
+	photo = new Uint8Array(await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 196, g: 164, b: 132 } } }).jpeg().toBuffer())
+	console.log(`Ataa apply benchmark (${options.definition.type}) on ${machine.line}; load average ${machine.loadAtStart}`)
+	const runs: DatabaseRun[] = []
+	for (const database of options.databases) {
+		usedIds.clear()
+		runs.push(await measureOn(options, database))
+	}
+	const markdown = markdownOf(options, runs, { machine: machine.line, date: machine.date, loadAtStart: machine.loadAtStart, loadAtEnd: loadNow(), revision: gitRevision(root) })
+	if (options.doc) console.log(`\nWritten to ${path.relative(process.cwd(), writeDocSection(root, 'bench:apply', markdown)) || 'docs/performance.md'}`)
+	return passed
 }
 
-let options: Options
-try {
-	options = readOptions()
-} catch (error) {
-	console.error(error instanceof Error ? error.message : error)
-	process.exit(1)
-}
-// Bounded run: past the deadline everything in flight is aborted; if cleanup itself hangs, exit anyway.
-const deadline = setTimeout(() => {
-	abort.abort(new Error(`timed out after ${options.timeoutSeconds} s`))
-	setTimeout(() => {
-		if (spawned && spawned.exitCode === null && spawned.signalCode === null) spawned.kill('SIGKILL')
-		if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true })
-		console.error('Cleanup did not finish in time.')
-		process.exit(1)
-	}, 60_000).unref()
-}, options.timeoutSeconds * 1000)
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.on(signal, () => abort.abort(new Error(`stopped by ${signal}`)))
-}
-
-main(options).then(
-	(ok) => finish(ok ? 0 : 1),
-	(error: unknown) => {
-		// An abort (deadline, Ctrl-C, server gone) needs its reason, not a stack trace.
-		const detail = error instanceof Error ? (abort.signal.aborted ? error.message : (error.stack ?? error.message)) : String(error)
-		console.error(`The benchmark did not complete: ${detail}`)
-		if (serverLog.length) console.error(['Server stderr (last 40 lines):', ...serverLog.slice(-40)].join('\n'))
-		return finish(1)
-	},
-)
+runBenchmark({ readOptions, timeoutSeconds: (options) => options.timeoutSeconds, main, cleanUp, abort })

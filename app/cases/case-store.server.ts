@@ -5,7 +5,7 @@ import { attachments, caseEvents, caseSections, cases } from '#app/db/schema.ts'
 import { collectionOf, type ApplicationDef } from '#app/forms/definition.ts'
 import { completedSections, type SavedState } from '#app/forms/journey.ts'
 import { askedSections } from '#app/forms/conditions.ts'
-import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
+import { listSchema, sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { randomBytes } from 'node:crypto'
 import { hashResumeToken, isWellFormedToken, newReference, newResumeToken } from './tokens.server.ts'
 import { INCOMPLETE, OPEN_STATUSES } from './status.ts'
@@ -195,21 +195,46 @@ export async function findCaseByReference(db: Database, reference: string): Prom
 	return row
 }
 
+// A case's saved answers and file counts, read with the case in the same statement: every step of
+// an application reads them, and each statement is a round trip (on PGlite, time on the event loop).
+// The correlated references are spelled out: drizzle writes a single table's columns unqualified,
+// and inside the subquery "id" would be the inner table's.
+const savedAnswers = sql<Record<string, SectionAnswers> | null>`(select jsonb_object_agg(saved.section, saved.answers) from ${caseSections} as saved where saved.case_id = ${cases}.id)`
+const fileCounts = sql<Record<string, number> | null>`(select jsonb_object_agg(counted.slot, counted.n) from (select file.slot, count(*)::int as n from ${attachments} as file where file.case_id = ${cases}.id and file.deleted_at is null group by file.slot) as counted)`
+
+function savedStateOf(found: { answers: Record<string, SectionAnswers> | null; fileCounts: Record<string, number> | null; idChecksumOverride: boolean }): SavedState {
+	return { answers: found.answers ?? {}, fileCounts: found.fileCounts ?? {}, idChecksumOverride: found.idChecksumOverride }
+}
+
+/** The case behind a private link with what has been saved in it, in one statement; undefined for an unknown token. */
+export async function findApplicationByToken(db: Database, token: string): Promise<{ row: CaseRow; state: SavedState } | undefined> {
+	if (!isWellFormedToken(token)) return undefined
+	const [found] = await db.select({ row: cases, answers: savedAnswers, fileCounts }).from(cases).where(eq(cases.resumeTokenHash, hashResumeToken(token)))
+	return found && { row: found.row, state: savedStateOf({ ...found, idChecksumOverride: found.row.idChecksumOverride }) }
+}
+
 export async function loadSavedState(db: Database, caseId: string): Promise<SavedState> {
-	const [sections, files, flags] = await Promise.all([
-		db.select({ section: caseSections.section, answers: caseSections.answers }).from(caseSections).where(eq(caseSections.caseId, caseId)),
-		db
-			.select({ slot: attachments.slot, count: sql<number>`count(*)::int` })
-			.from(attachments)
-			.where(and(eq(attachments.caseId, caseId), isNull(attachments.deletedAt)))
-			.groupBy(attachments.slot),
-		db.select({ idChecksumOverride: cases.idChecksumOverride }).from(cases).where(eq(cases.id, caseId)),
-	])
-	return {
-		answers: Object.fromEntries(sections.map((row) => [row.section, row.answers as SectionAnswers])),
-		fileCounts: Object.fromEntries(files.map((row) => [row.slot, Number(row.count)])),
-		idChecksumOverride: flags[0]?.idChecksumOverride ?? false,
-	}
+	const [found] = await db.select({ answers: savedAnswers, fileCounts, idChecksumOverride: cases.idChecksumOverride }).from(cases).where(eq(cases.id, caseId))
+	return savedStateOf(found ?? { answers: null, fileCounts: null, idChecksumOverride: false })
+}
+
+type NewCaseEvent = typeof caseEvents.$inferInsert
+
+/**
+ * One statement that stores a section's answers, touches the case (with `columns`) and appends
+ * `events` to its history: its parts are CTEs, and a single statement is atomic by itself. Each
+ * statement is a round trip, and on PGlite every one is time on the event loop.
+ */
+function sectionWrite(db: Database, caseId: string, sectionKey: string, answers: SectionAnswers, columns: Partial<typeof cases.$inferInsert>, events: NewCaseEvent[]) {
+	const saved = db
+		.insert(caseSections)
+		.values({ caseId, section: sectionKey, answers })
+		.onConflictDoUpdate({ target: [caseSections.caseId, caseSections.section], set: { answers, updatedAt: sql`now()` } })
+	const touched = db
+		.update(cases)
+		.set({ ...columns, updatedAt: sql`now()` })
+		.where(eq(cases.id, caseId))
+	return sql`with saved as (${saved.getSQL()}), touched as (${touched.getSQL()}) ${db.insert(caseEvents).values(events).getSQL()}`
 }
 
 /** Saves one section (validated again here: the store never holds answers its definition rejects). */
@@ -221,37 +246,11 @@ export async function saveSection(db: Database, definition: ApplicationDef, row:
 	if (columns.nationalId !== undefined && columns.nationalId !== row.nationalId && (await hasOpenCase(db, definition.type, columns.nationalId, row.id))) {
 		throw new DuplicateApplicantError()
 	}
-	await db.transaction(async (tx) => {
-		await tx
-			.insert(caseSections)
-			.values({ caseId: row.id, section: sectionKey, answers })
-			.onConflictDoUpdate({
-				target: [caseSections.caseId, caseSections.section],
-				set: { answers, updatedAt: sql`now()` },
-			})
-		await tx
-			.update(cases)
-			.set({
-				...columns,
-				...(override ? { idChecksumOverride: true } : {}),
-				updatedAt: sql`now()`,
-			})
-			.where(eq(cases.id, row.id))
-		await tx.insert(caseEvents).values({
-			caseId: row.id,
-			kind: 'section_saved',
-			actorId: override?.actorId,
-			data: { section: sectionKey },
-		})
-		if (override) {
-			await tx.insert(caseEvents).values({
-				caseId: row.id,
-				kind: 'internal_note',
-				actorId: override.actorId,
-				note: overrideNote(override.note),
-			})
-		}
-	})
+	const events: NewCaseEvent[] = [
+		{ caseId: row.id, kind: 'section_saved', actorId: override?.actorId, data: { section: sectionKey } },
+		...(override ? [{ caseId: row.id, kind: 'internal_note' as const, actorId: override.actorId, note: overrideNote(override.note) }] : []),
+	]
+	await db.execute(sectionWrite(db, row.id, sectionKey, answers, { ...columns, ...(override ? { idChecksumOverride: true } : {}) }, events))
 	return answers
 }
 
@@ -439,6 +438,8 @@ async function changeRows(db: Database, definition: ApplicationDef, row: CaseRow
 	return db.transaction(async (tx) => {
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.id)).for('update')
 		if (!locked || !canEditSection(locked, sectionKey)) throw new CaseLockedError()
+		// Read once the lock is held, in a statement of its own: a statement that waited for the lock
+		// still sees the answers as they were when it began (PostgreSQL's read committed).
 		const [current] = await tx
 			.select({ answers: caseSections.answers })
 			.from(caseSections)
@@ -446,28 +447,13 @@ async function changeRows(db: Database, definition: ApplicationDef, row: CaseRow
 		const saved = (current?.answers ?? {}) as SectionAnswers
 		const rows = change(((saved[collection.name] ?? []) as Row[]).slice())
 		// Only the list is checked here: the fields beside it are saved (and checked) by their own form.
-		const result = sectionSchema({ ...section, fields: [collection], rules: [] }, { partial: true, allowIdChecksumFailure: locked.idChecksumOverride }).safeParse({ [collection.name]: rows })
+		const result = listSchema(section, { partial: true, allowIdChecksumFailure: locked.idChecksumOverride }).safeParse({ [collection.name]: rows })
 		if (!result.success) throw new InvalidAnswersError(result.error.issues)
 		const answers = {
 			...saved,
 			[collection.name]: (result.data as SectionAnswers)[collection.name],
 		}
-		await tx
-			.insert(caseSections)
-			.values({ caseId: row.id, section: sectionKey, answers })
-			.onConflictDoUpdate({
-				target: [caseSections.caseId, caseSections.section],
-				set: { answers, updatedAt: sql`now()` },
-			})
-		await tx
-			.update(cases)
-			.set({ updatedAt: sql`now()` })
-			.where(eq(cases.id, row.id))
-		await tx.insert(caseEvents).values({
-			caseId: row.id,
-			kind: 'section_saved',
-			data: { section: sectionKey },
-		})
+		await tx.execute(sectionWrite(tx, row.id, sectionKey, answers, {}, [{ caseId: row.id, kind: 'section_saved', data: { section: sectionKey } }]))
 		return answers[collection.name] as Row[]
 	})
 }

@@ -9,7 +9,6 @@ import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import type { ContentType } from './definition.ts'
 import { countEntries, saveEntry } from './store.server.ts'
 import { demoDocuments, documentFileName, documentSvg, REGULATION_PAGES, regulationPageSvg } from './seed-library.ts'
-import { seedWebpPicture } from './seed-library.server.ts'
 import { seedNews } from './seed-news.server.ts'
 import { seedGallery } from '#app/gallery/seed-gallery.server.ts'
 import {
@@ -279,7 +278,7 @@ export async function seedContent(db: Database, storage: FileStorage): Promise<v
 	})
 	await seedType(db, regulationPages, async () => {
 		for (let page = 1; page <= REGULATION_PAGES; page++) {
-			const image = await seedWebpPicture(db, storage, regulationPageSvg(page), `صفحة ${page} من اللائحة الأساسية`)
+			const image = await seedPicture(db, storage, regulationPageSvg(page), `صفحة ${page} من اللائحة الأساسية`)
 			await saveEntry(db, regulationPages, null, { image, page, order: page }, null)
 		}
 	})

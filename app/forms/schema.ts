@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { emailField, ibanField, licenceNumberField, nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
 import { todayInRiyadh, toWesternDigits } from '#app/utils/format.ts'
-import { isGiven, isOrphanChoice, type FieldDef, type RowFieldDef, type SectionDef } from './definition.ts'
+import { collectionOf, fieldsBesideCollection, isGiven, isOrphanChoice, type FieldDef, type RowFieldDef, type SectionDef } from './definition.ts'
 import { conditionOf, conditionHolds } from './conditions.ts'
 import * as m from './messages.ts'
 
@@ -244,7 +244,22 @@ function withPairedChoices(fields: readonly FieldDef[], object: z.ZodType<Record
 
 /** The schema of one row of a repeatable group (used by the «add a row» form). */
 export function rowSchema(fields: readonly RowFieldDef[], options: SchemaOptions = {}) {
-	return objectOf(fields, options)
+	return memoized(fields, 'row', options, () => objectOf(fields, options))
+}
+
+// Building a Zod schema costs far more than using it (a section's took about a millisecond, and a
+// request checks every saved section). A schema never changes once built, and the definitions are
+// constants: each is built once per section (or row fields), part and options, and kept while they are.
+const built = new WeakMap<object, Map<string, unknown>>()
+/** Every option, so that a new one cannot be left out of the key (the compiler checks the list). */
+const OPTION_NAMES = Object.keys({ partial: true, allowIdChecksumFailure: true, passwordSet: true } satisfies Record<keyof SchemaOptions, true>) as (keyof SchemaOptions)[]
+
+function memoized<T>(owner: object, part: string, options: SchemaOptions, build: () => T): T {
+	const key = `${part}:${OPTION_NAMES.map((name) => Number(Boolean(options[name]))).join('')}`
+	let forOwner = built.get(owner)
+	if (!forOwner) built.set(owner, (forOwner = new Map()))
+	if (!forOwner.has(key)) forOwner.set(key, build())
+	return forOwner.get(key) as T
 }
 
 /**
@@ -252,6 +267,22 @@ export function rowSchema(fields: readonly RowFieldDef[], options: SchemaOptions
  * fewer rows than its minimum while the applicant is still adding them (stored, not yet complete).
  */
 export function sectionSchema(section: SectionDef, options: SchemaOptions = {}) {
+	return memoized(section, 'section', options, () => buildSectionSchema(section, options))
+}
+
+/** The schema of a collection section's fields beside its list: what the section's own form posts. */
+export function besideListSchema(section: SectionDef, options: SchemaOptions = {}) {
+	return memoized(section, 'beside', options, () => buildSectionSchema({ ...section, fields: fieldsBesideCollection(section) }, options))
+}
+
+/** The schema of a collection section's list alone, without the fields beside it or its rules. */
+export function listSchema(section: SectionDef, options: SchemaOptions = {}) {
+	const collection = collectionOf(section)
+	if (!collection) throw new Error(`${section.key} is not a collection`)
+	return memoized(section, 'list', options, () => buildSectionSchema({ ...section, fields: [collection], rules: [] }, options))
+}
+
+function buildSectionSchema(section: SectionDef, options: SchemaOptions) {
 	return objectOf(section.fields, options).superRefine((values, ctx) => {
 		for (const field of section.fields) {
 			if (field.kind === 'checkboxes' && field.other) {

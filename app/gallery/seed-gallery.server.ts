@@ -142,7 +142,7 @@ async function clip(db: Database, storage: FileStorage, source: string, name: st
 	let poster: string | null = null
 	if (frame) {
 		try {
-			poster = (await recordDeferredImage(db, storage, { source: await fsp.readFile(frame), originalName: 'poster.png', alt: '', createdBy: null })).id
+			poster = (await recordDeferredImage(db, storage, { source: await fsp.readFile(frame), originalName: 'poster.png', alt: '', createdBy: null, formats: ['webp'] })).id
 		} finally {
 			await fsp.rm(frame, { force: true })
 		}

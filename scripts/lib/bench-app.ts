@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { startService, stopService, waitForHttp, type Service } from './bench-processes.ts'
+import { startService, stopService, treeRssMb, waitForHttp, waitUntilQuiet, type Service } from './bench-processes.ts'
 import { freePort } from './free-port.ts'
 
 // The first start draws and encodes the demo images before it answers (about a minute; more on a busy machine).
@@ -14,6 +14,10 @@ export interface AppServer {
 	service: Service
 	/** Seconds from spawn to the first 200 from /healthz. */
 	startSeconds: number
+	/** Seconds from then until the server went quiet (the demo pictures' variants made in the background). */
+	settleSeconds: number
+	/** Resident memory once quiet, before any request of the benchmark (MB). */
+	idleRssMb: number
 }
 
 export interface AppServerOptions {
@@ -45,16 +49,20 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 	fs.mkdirSync(options.dataDir, { recursive: true })
 	options.signal?.throwIfAborted()
 	const started = performance.now()
-	const service = startService('the app server', process.execPath, [path.join(options.root, 'server.mjs')], { cwd: options.root, env })
+	// BENCH_NODE_ARGS: flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile what is measured.
+	const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
+	const service = startService('the app server', process.execPath, [...nodeArgs, path.join(options.root, 'server.mjs')], { cwd: options.root, env })
 	const origin = `http://127.0.0.1:${port}`
 	try {
 		await waitForHttp(`${origin}/healthz`, service, HEALTH_TIMEOUT_MS, options.signal)
+		const startSeconds = (performance.now() - started) / 1000
+		const settleSeconds = await waitUntilQuiet(service.pid, { timeoutMs: HEALTH_TIMEOUT_MS, service, signal: options.signal })
+		return { origin, service, startSeconds, settleSeconds, idleRssMb: treeRssMb(service.pid) }
 	} catch (error) {
 		await stopService(service)
 		const log = service.log.slice(-20).join('\n  ')
 		throw new Error(`${error instanceof Error ? error.message : error}${log ? `\n  ${log}` : ''}`)
 	}
-	return { origin, service, startSeconds: (performance.now() - started) / 1000 }
 }
 
 /** Whether this build reads HTML_CACHE (the HTML page cache's switch); before it exists, every run is uncached. */

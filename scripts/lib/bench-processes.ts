@@ -90,6 +90,29 @@ export async function waitForHttp(url: string, service: Service | undefined, tim
 	}
 }
 
+/**
+ * Waits until `pid` and its descendants have used less than `share` of one core over the last
+ * `windowMs` (start-up work done in the background, such as the demo pictures' variants, must not
+ * be measured as the requests'). Fails after `timeoutMs`, or if `service` exits first.
+ */
+export async function waitUntilQuiet(pid: number, options: { windowMs?: number; share?: number; timeoutMs: number; service?: Service; signal?: AbortSignal }): Promise<number> {
+	const windowMs = options.windowMs ?? 3_000
+	const share = options.share ?? 0.1
+	const started = performance.now()
+	const samples: { at: number; cpu: number }[] = []
+	for (;;) {
+		options.signal?.throwIfAborted()
+		if (options.service?.exit) throw new Error(`${options.service.name} exited while starting up`)
+		const at = performance.now()
+		samples.push({ at, cpu: treeCpuMs([pid]) })
+		while (samples.length > 1 && at - samples[1]!.at >= windowMs) samples.shift()
+		const first = samples[0]!
+		if (at - first.at >= windowMs && (samples.at(-1)!.cpu - first.cpu) / (at - first.at) < share) return (at - started) / 1000
+		if (at - started > options.timeoutMs) throw new Error(`pid ${pid} was still busy ${Math.round(options.timeoutMs / 1000)} s after it answered`)
+		await new Promise((resolve) => setTimeout(resolve, 250))
+	}
+}
+
 // ——— /proc ———
 
 let ticksPerSecond: number | undefined

@@ -6,7 +6,7 @@ import { findDefinition } from '#app/forms/registry.ts'
 import { completedSections } from '#app/forms/journey.ts'
 import { getUser } from '#app/auth/session.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
-import { findCaseByToken, loadSavedState, type CaseRow, type IdChecksumOverride } from '#app/cases/case-store.server.ts'
+import { findApplicationByToken, type CaseRow, type IdChecksumOverride } from '#app/cases/case-store.server.ts'
 import { limitByIp, type publicLimits } from '#app/utils/ip-limit.server.ts'
 import { hashPassword } from '#app/auth/password.server.ts'
 import type { ApplicationDef, SectionDef } from '#app/forms/definition.ts'
@@ -20,10 +20,10 @@ import { isPasswordHash, type SectionAnswers } from '#app/forms/schema.ts'
  */
 export async function loadApplication(token: string | undefined) {
 	const db = await getDb()
-	const row = token ? await findCaseByToken(db, token) : undefined
-	const definition = row ? findDefinition(row.type) : undefined
-	if (!row || !definition || row.deletedAt) throw data(null, { status: 404 })
-	const state = await loadSavedState(db, row.id)
+	const found = token ? await findApplicationByToken(db, token) : undefined
+	const definition = found ? findDefinition(found.row.type) : undefined
+	if (!found || !definition || found.row.deletedAt) throw data(null, { status: 404 })
+	const { row, state } = found
 	return { db, row, definition, state, completed: completedSections(definition, state) }
 }
 

@@ -28,7 +28,7 @@ import { SectionInputs, summaryItems, type Fieldset } from '#app/forms/field-inp
 import { formDefaults, rowDefaults } from '#app/forms/form-values.ts'
 import { canVisit, findSection, nextStep, previousStep, resumeStep, stepLabel, CHECK_STEP, type SavedState } from '#app/forms/journey.ts'
 import { findDefinition } from '#app/forms/registry.ts'
-import { isPasswordHash, rowSchema, sectionSchema } from '#app/forms/schema.ts'
+import { besideListSchema, isPasswordHash, rowSchema, sectionSchema } from '#app/forms/schema.ts'
 import { requiredFile, tooFewRows, tooManyRows } from '#app/forms/messages.ts'
 import { formatDate, formatFileSize } from '#app/utils/format.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -169,12 +169,9 @@ export async function action({ params, request }: Route.ActionArgs) {
 	}
 	if (collection) {
 		const rows = (saved[collection.name] ?? []) as unknown[]
-		const beside = fieldsBesideCollection(section)
-		if (beside.length) {
+		if (fieldsBesideCollection(section).length) {
 			// The fields beside the list are saved first, so nothing typed is lost when the list is short.
-			const submission = parseWithZod(formData, {
-				schema: sectionSchema({ ...section, fields: beside }),
-			})
+			const submission = parseWithZod(formData, { schema: besideListSchema(section) })
 			if (submission.status !== 'success') return data({ result: submission.reply(), form: 'section' as const }, { status: 400 })
 			const stored = await saveSection(db, definition, row, section.key, {
 				...submission.value,
