@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import sharp from 'sharp'
 import { openDatabase, type Database, type DatabaseHandle } from '#app/db/client.server.ts'
 import { seedDemoContent } from '#app/db/seed.server.ts'
 import { sweepUnreferencedMedia } from '#app/content/media-sweep.server.ts'
@@ -51,6 +52,9 @@ export async function shutdown(): Promise<void> {
 }
 
 async function start(env: Env, log: (line: string) => void): Promise<App> {
+	// libvips keeps up to 50 MB of recent operations to reuse them; the server never makes the same
+	// picture twice, so that memory would only be held (docs/performance.md, memory).
+	sharp.cache(false)
 	const release = env.DATABASE_URL ? () => {} : lockDataDir(env.dataDir, 'server')
 	try {
 		const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? undefined : `${env.dataDir}/pgdata` })

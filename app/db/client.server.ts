@@ -67,7 +67,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 		}
 	}
 	if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true })
-	const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } })
+	// PostgreSQL's 128 MB of shared buffers are all touched at start, in the process's own memory:
+	// 32 MB hold a foundation's working set, and the operating system's page cache keeps the rest
+	// of the files (docs/performance.md, memory).
+	const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] })
 	const db = drizzlePglite(client, { schema })
 	return {
 		db: db as unknown as Database,
