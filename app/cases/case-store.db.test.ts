@@ -12,6 +12,7 @@ import {
 	addRow,
 	CaseLockedError,
 	DuplicateApplicantError,
+	findApplicationByToken,
 	findCaseByToken,
 	IncompleteCaseError,
 	InvalidAnswersError,
@@ -55,6 +56,21 @@ describe('case store', () => {
 		expect(await findCaseByToken(handle.db, "' or 1=1 --")).toBeUndefined()
 		const events = await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, row.id))
 		expect(events.map((event) => event.kind)).toEqual(['created'])
+	})
+
+	test('a private link reads the case with its answers and file counts, removed files left out, in one statement', async () => {
+		const { row, token } = await completeCase()
+		const second = await addAttachment(handle.db, needyFamilies, row, file('identity'))
+		await removeAttachment(handle.db, needyFamilies, row, second.id)
+		const found = await findApplicationByToken(handle.db, token)
+		expect(found?.row.id).toBe(row.id)
+		expect(found?.state).toEqual(await loadSavedState(handle.db, row.id))
+		expect(found?.state.fileCounts).toEqual({ identity: 1, family_report: 1 })
+		expect(Object.keys(found?.state.answers ?? {}).sort()).toEqual(['basic', ...Object.keys(sectionAnswers)].sort())
+		// Another case's answers never leak in (the subqueries are tied to this case).
+		const other = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
+		expect((await findApplicationByToken(handle.db, other.token))?.state).toEqual({ answers: { basic: expect.any(Object) }, fileCounts: {}, idChecksumOverride: false })
+		expect(await findApplicationByToken(handle.db, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'))).toBeUndefined()
 	})
 
 	test('invalid answers are refused and nothing is stored', async () => {

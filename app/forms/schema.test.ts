@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from 'vitest'
 import { needyFamilies } from './definitions/needy-families.ts'
 import { findSection } from './journey.ts'
-import { rowSchema, sectionSchema } from './schema.ts'
+import { besideListSchema, listSchema, rowSchema, sectionSchema } from './schema.ts'
 import { basicAnswers, nationalIdFrom, sectionAnswers, validIban } from '#tests/fixtures/needy-families.ts'
 
 const section = (key: string) => findSection(needyFamilies, key)!
@@ -120,5 +120,28 @@ describe('schemas derived from the needy-families definition', () => {
 		for (const [key, value] of Object.entries(stored)) {
 			expect(sectionSchema(section(key)).parse(value), key).toEqual(value)
 		}
+	})
+})
+
+describe('schemas are built once', () => {
+	test('the same section and options give the same schema; other options, parts or sections another', () => {
+		const bank = section('bank')
+		expect(sectionSchema(bank)).toBe(sectionSchema(bank, {}))
+		expect(sectionSchema(bank, { allowIdChecksumFailure: true })).toBe(sectionSchema(bank, { allowIdChecksumFailure: true }))
+		expect(sectionSchema(bank, { allowIdChecksumFailure: true })).not.toBe(sectionSchema(bank))
+		expect(sectionSchema(bank, { partial: true })).not.toBe(sectionSchema(bank, { passwordSet: true }))
+		expect(sectionSchema(section('financial'))).not.toBe(sectionSchema(bank))
+		const family = section('family')
+		expect(listSchema(family)).toBe(listSchema(family))
+		expect(listSchema(family)).not.toBe(sectionSchema(family))
+		expect(besideListSchema(family)).not.toBe(sectionSchema(family))
+		expect(besideListSchema(family)).not.toBe(listSchema(family))
+	})
+
+	test('a kept schema still judges each answer on its own', () => {
+		const financial = sectionSchema(section('financial'))
+		expect(financial.safeParse(sectionAnswers.financial).success).toBe(true)
+		expect(sectionSchema(section('financial')).safeParse({}).success).toBe(false)
+		expect(financial.safeParse(sectionAnswers.financial).success).toBe(true)
 	})
 })

@@ -39,6 +39,8 @@ test('a public page is drawn once, then answered from the cache, compressed, wit
 	expect(second.headers()['x-frame-options']).toBe('DENY')
 	expect(second.headers()['x-content-type-options']).toBe('nosniff')
 	expect(second.headers()['vary']).toMatch(/Cookie/)
+	// Every answer, kept or drawn, says how long the server took (bench:apply reads it).
+	for (const answer of [first, second]) expect(answer.headers()['server-timing']).toMatch(/^app;dur=\d+\.\d$/)
 
 	const gzip = await visitor.get(path, { headers: { 'accept-encoding': 'gzip' } })
 	expect(gzip.headers()['content-encoding']).toBe('gzip')
