@@ -16,6 +16,7 @@ import lighthouse from 'lighthouse'
 import type { Result as LighthouseResult } from 'lighthouse'
 import { documentCategories } from '#app/content/types.ts'
 import { buildIfNeeded } from './build-if-needed.mjs'
+import { ensureChromium } from './lib/test-machine.mjs'
 import { firstLink, startAppServer } from './lib/bench-app.ts'
 import { positiveInt, UsageError } from './lib/bench-options.ts'
 import {
@@ -397,8 +398,10 @@ async function main(options: Options): Promise<boolean> {
 	// nginx's workers and php-fpm's children (www-data) read the files and the socket in here.
 	fs.chmodSync(tempDir, 0o755)
 	console.log(`Ataa Lighthouse benchmark on ${machine.line}; load average ${machine.loadAtStart}`)
-	const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-	if (!fs.existsSync(chromePath)) throw new Error(`No Chromium at ${chromePath}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH.`)
+	// As npm test finds it: CHROMIUM_PATH, else Debian's chromium, installed with apt-get when missing.
+	const noChromium = ensureChromium()
+	if (noChromium) throw new UsageError(noChromium)
+	const chromePath = process.env.CHROMIUM_PATH!
 	console.log('Starting the production server (PGlite)…')
 	const server = await startAppServer({ root, dataDir: path.join(tempDir, 'data'), databaseUrl: undefined, signal: abort.signal })
 	console.log(`  answering after ${server.startSeconds.toFixed(1)} s`)
