@@ -1,4 +1,5 @@
 import { and, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { containsPattern } from '#app/utils/arabic-search.ts'
 import type { Database } from '#app/db/client.server.ts'
 import { contactInquiries } from '#app/db/schema.ts'
 import { isUuid } from '#app/utils/uuid.ts'
@@ -26,7 +27,7 @@ export async function markEmailed(db: Database, id: string): Promise<void> {
 function searchCondition(query: string): SQL | undefined {
 	const q = query.trim()
 	if (!q) return undefined
-	const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+	const pattern = containsPattern(q)
 	return or(
 		ilike(contactInquiries.name, pattern),
 		ilike(contactInquiries.email, pattern),
