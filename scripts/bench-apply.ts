@@ -27,7 +27,7 @@ import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { buildIfNeeded } from './build-if-needed.mjs'
 import { startAppServer, type AppServer } from './lib/bench-app.ts'
-import { localDatabaseUrl, positiveInt, UsageError } from './lib/bench-options.ts'
+import { adminDatabaseUrl, DATABASE_LABEL, databasesToRun, positiveInt, UsageError, type BenchDatabase } from './lib/bench-options.ts'
 import { createBenchDatabase, dropBenchDatabase } from './lib/bench-postgres.ts'
 import { stopAll, stopService, treeRssMb } from './lib/bench-processes.ts'
 import { runBenchmark } from './lib/bench-run.ts'
@@ -35,12 +35,9 @@ import { commandLine, gitRevision, loadNow, machineFacts, markdownTable, writeDo
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const DEFAULT_TYPE = 'needy-families'
-const DEFAULT_DATABASE = 'postgres://postgres@127.0.0.1:5432/postgres'
 const REQUEST_TIMEOUT_MS = 60_000
 const GOALS = { serverP95Ms: 50, savesPerSecond: 300, rssMb: 300 }
 
-type DatabaseKind = 'pglite' | 'postgres'
-const DATABASE_LABEL: Record<DatabaseKind, string> = { pglite: 'PGlite', postgres: 'PostgreSQL' }
 
 interface Options {
 	definition: ApplicationDef
@@ -49,7 +46,7 @@ interface Options {
 	think: { min: number; max: number }
 	saturation: number
 	concurrency: number
-	databases: DatabaseKind[]
+	databases: BenchDatabase[]
 	adminUrl: string
 	timeoutSeconds: number
 	doc: boolean
@@ -78,8 +75,6 @@ function readOptions(): Options {
 	const type = values.type || process.env.BENCH_TYPE || DEFAULT_TYPE
 	const definition = findDefinition(type)
 	if (!definition) throw new UsageError(`--type must be one of ${applicationDefinitions.map((known) => known.type).join(', ')} (got "${type}")`)
-	const only = values.only ?? process.env.BENCH_ONLY
-	if (only !== undefined && only !== '' && only !== 'pglite' && only !== 'postgres') throw new UsageError(`--only must be pglite or postgres (got "${only}")`)
 	const think = (values.think ?? '2-6').match(/^(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?$/)
 	if (!think) throw new UsageError(`--think must be seconds, or a range like 2-6 (got "${values.think}")`)
 	const min = Number(think[1])
@@ -91,8 +86,8 @@ function readOptions(): Options {
 		think: { min, max },
 		saturation: count('--saturation', values.saturation, 300),
 		concurrency: positiveInt('--concurrency', values.concurrency, 50),
-		databases: only ? [only] : ['pglite', 'postgres'],
-		adminUrl: localDatabaseUrl(values.database ?? process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE),
+		databases: databasesToRun(values.only ?? process.env.BENCH_ONLY),
+		adminUrl: adminDatabaseUrl(values.database),
 		timeoutSeconds: positiveInt('--timeout', values.timeout ?? process.env.BENCH_TIMEOUT, 1200),
 		doc: !values['no-doc'],
 	}
@@ -555,7 +550,7 @@ interface Phase {
 }
 
 interface DatabaseRun {
-	database: DatabaseKind
+	database: BenchDatabase
 	startSeconds: number
 	settleSeconds: number
 	idleRssMb: number
@@ -701,7 +696,7 @@ function markdownOf(options: Options, runs: DatabaseRun[], facts: { machine: str
 
 // ——— Main ———
 
-async function measureOn(options: Options, database: DatabaseKind): Promise<DatabaseRun> {
+async function measureOn(options: Options, database: BenchDatabase): Promise<DatabaseRun> {
 	let url: string | undefined
 	if (database === 'postgres') {
 		const created = await createBenchDatabase(options.adminUrl)

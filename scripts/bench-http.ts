@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util'
 import autocannon, { type Instance, type Result } from 'autocannon'
 import { buildIfNeeded } from './build-if-needed.mjs'
 import { buildKnowsHtmlCache, firstLink, startAppServer, type AppServer } from './lib/bench-app.ts'
-import { localDatabaseUrl, positiveInt, UsageError } from './lib/bench-options.ts'
+import { adminDatabaseUrl, DATABASE_LABEL, databasesToRun, positiveInt, UsageError, type BenchDatabase } from './lib/bench-options.ts'
 import {
 	brotliModules,
 	ensureDebianPackages,
@@ -45,12 +45,10 @@ import { freePort } from './lib/free-port.ts'
 import { commandLine, gitRevision, loadNow, machineFacts, markdownTable, textTable, writeDocSection } from './lib/perf-doc.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const DEFAULT_DATABASE = 'postgres://postgres@127.0.0.1:5432/postgres'
 /** What the app's compression middleware does by default: brotli at quality 4, gzip at zlib's level 6. */
 const APP_COMPRESSION = { brotliQuality: 4, gzipLevel: 6 }
 const GOALS = { homeVsWordPress: 10, homeCpuMs: 3, cachedVsNginx: 0.5, rssMb: 300 }
 
-type Database = 'pglite' | 'postgres'
 type Encoding = 'br' | 'gzip'
 type Peers = 'all' | 'nginx' | 'none'
 
@@ -59,7 +57,7 @@ interface Options {
 	duration: number
 	warmup: number
 	quick: boolean
-	databases: Database[]
+	databases: BenchDatabase[]
 	adminUrl: string
 	peers: Peers
 	encodings: Encoding[]
@@ -89,8 +87,6 @@ function readOptions(): Options {
 		},
 	})
 	const quick = values.quick
-	const only = values.only ?? process.env.BENCH_ONLY
-	if (only !== undefined && only !== '' && only !== 'pglite' && only !== 'postgres') throw new UsageError(`--only must be pglite or postgres (got "${only}")`)
 	const peers = values.peers ?? process.env.BENCH_PEERS ?? 'all'
 	if (peers !== 'all' && peers !== 'nginx' && peers !== 'none') throw new UsageError(`--peers must be all, nginx or none (got "${peers}")`)
 	const encodings = (values.encoding ?? 'br').split(',').map((value) => value.trim())
@@ -100,8 +96,8 @@ function readOptions(): Options {
 		connections: positiveInt('--connections', values.connections ?? process.env.BENCH_CONNECTIONS, 20),
 		duration: positiveInt('--duration', values.duration ?? process.env.BENCH_DURATION, quick ? 5 : 10),
 		warmup: positiveInt('--warmup', values.warmup, quick ? 1 : 2),
-		databases: only ? [only] : ['pglite', 'postgres'],
-		adminUrl: localDatabaseUrl(values.database ?? process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE),
+		databases: databasesToRun(values.only ?? process.env.BENCH_ONLY),
+		adminUrl: adminDatabaseUrl(values.database),
 		peers,
 		encodings: [...new Set(encodings)] as Encoding[],
 		nginxWorkers: positiveInt('--nginx-workers', values['nginx-workers'], 1),
@@ -235,7 +231,7 @@ async function measure(options: Options, group: Row['group'], target: string, or
 // ——— The app ———
 
 interface ServerRun {
-	database: Database
+	database: BenchDatabase
 	cache: 'uncached' | 'cached'
 	rssMb: number
 	startSeconds: number
@@ -259,7 +255,6 @@ function appCpu(server: AppServer, database: { adminUrl: string; name: string } 
 	}
 }
 
-const DATABASE_LABEL: Record<Database, string> = { pglite: 'PGlite', postgres: 'PostgreSQL' }
 
 interface PageBytes {
 	page: Page

@@ -1,5 +1,4 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
@@ -7,8 +6,9 @@ import type { DatabaseHandle } from '#app/db/client.server.ts'
 import { provideDatabase } from '#app/db/database.server.ts'
 import { images } from '#app/db/schema.ts'
 import type * as fileStorage from '#app/storage/file-storage.server.ts'
-import { localFileStorage, type FileStorage } from '#app/storage/file-storage.server.ts'
+import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
+import { temporaryStorage } from '#tests/storage.ts'
 import type * as pipelineModule from './pipeline.server.ts'
 import { deferredOriginalKey, deleteImage, findImage, generateImage, processImage, type ImageRow } from './pipeline.server.ts'
 import { finishDeferredImages, recordDeferredImage, seedPicture } from './deferred.server.ts'
@@ -33,15 +33,13 @@ vi.mock('./pipeline.server.ts', async (importOriginal) => {
 })
 
 let handle: DatabaseHandle
-let dir: string
 let root: string
 let storage: FileStorage
+let removeStorage: () => void
 
 beforeAll(async () => {
 	handle = await createTestDatabase()
-	dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-deferred-'))
-	root = path.join(dir, 'store')
-	storage = localFileStorage(root)
+	;({ dir: root, storage, remove: removeStorage } = temporaryStorage('deferred'))
 	app.storage = storage
 	provideDatabase(Promise.resolve(handle.db))
 })
@@ -49,7 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	provideDatabase(undefined)
 	await handle.close()
-	fs.rmSync(dir, { recursive: true, force: true })
+	removeStorage()
 })
 
 /** Every file kept in storage, wherever it is sharded. */

@@ -24,3 +24,19 @@ export function localDatabaseUrl(database: string): string {
 	if (!LOCAL_HOSTS.has(url.hostname)) throw new UsageError('--database must point at 127.0.0.1 or localhost')
 	return database
 }
+
+/** The two databases the benches run the app on, and how reports name them. */
+export type BenchDatabase = 'pglite' | 'postgres'
+export const DATABASE_LABEL: Record<BenchDatabase, string> = { pglite: 'PGlite', postgres: 'PostgreSQL' }
+
+/** `--only` (or BENCH_ONLY): the database named, or both when it is not given. */
+export function databasesToRun(only: string | undefined): BenchDatabase[] {
+	if (only === undefined || only === '') return ['pglite', 'postgres']
+	if (only !== 'pglite' && only !== 'postgres') throw new UsageError(`--only must be pglite or postgres (got "${only}")`)
+	return [only]
+}
+
+/** `--database` (or BENCH_DATABASE_URL): the PostgreSQL server on which a bench makes and drops its databases. */
+export function adminDatabaseUrl(database: string | undefined): string {
+	return localDatabaseUrl(database ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+}
