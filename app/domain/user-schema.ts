@@ -1,17 +1,16 @@
 import { z } from 'zod'
 import { userRoles } from './roles.ts'
 import { toWesternDigits } from '#app/utils/format.ts'
+import { PASSWORD_MAX, PASSWORD_MIN, passwordTooShort } from '#app/forms/messages.ts'
 
 // The staff user form (docs/product.md#other-forms) with its messages (docs/product.md#messages);
 // used by the browser for instant feedback and by the action as the truth.
 
+/** As every password here (app/forms/schema.ts newPasswordSchema): long enough, and not a common one (checked by the server). */
 const passwordRules = z
 	.string({ error: 'الرجاء كتابة كلمة المرور' })
-	.min(8, 'كلمة المرور يجب ألا تقل عن 8 أحرف')
-	.max(128, 'كلمة المرور طويلة جداً')
-	.refine((value) => /[A-Z]/.test(value) && /[a-z]/.test(value) && /\d/.test(value), {
-		message: 'كلمة المرور يجب أن تحتوي على حرف كبير وحرف صغير ورقم',
-	})
+	.min(PASSWORD_MIN, passwordTooShort(PASSWORD_MIN))
+	.max(PASSWORD_MAX, 'كلمة المرور طويلة جداً')
 
 const mobileField = z
 	.string({ error: 'الرجاء كتابة رقم الجوال' })

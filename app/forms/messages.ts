@@ -82,6 +82,11 @@ export const tooFewToRemove = ({ min, counted }: CountedGroup) => `لا يمكن
 /** A new password shorter than the rule: «كلمة المرور يجب ألا تقل عن 12 حرفاً». */
 export const passwordTooShort = (min: number) => `كلمة المرور يجب ألا تقل عن ${countOf(min, { ...characters, two: 'حرفين' })}`
 
-export const passwordTooWeak = 'كلمة المرور يجب أن تحتوي على حرف كبير وحرف صغير ورقم (بالإنجليزية)'
+/** A password found in the list of common and leaked ones (app/auth/common-passwords.server.ts). */
+export const passwordTooCommon = 'كلمة المرور هذه شائعة أو مسرّبة ويسهل تخمينها. اختر عبارة أطول من كلمات لا يجمعها غيرك.'
+
+/** Passwords: at least this long, and nothing else asked (no mix of cases or digits; docs/security.md). */
+export const PASSWORD_MIN = 12
+export const PASSWORD_MAX = 128
 
 export const passwordsDiffer = 'كلمتا المرور غير متطابقتين'

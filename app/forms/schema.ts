@@ -47,14 +47,16 @@ export interface SchemaOptions {
 /** A stored password: only its hash (app/auth/password.server.ts) is ever kept in the answers. */
 export const isPasswordHash = (value: unknown) => typeof value === 'string' && /^scrypt\$\d+\$\d+\$\d+\$[\w-]+\$[\w-]+$/.test(value)
 
-/** A new account's password: at least 12 characters, with upper case, lower case and a digit. */
+/**
+ * A new account's password: 12 to 128 characters, nothing more asked of it. Common and leaked
+ * passwords are refused by the server only (app/auth/common-passwords.server.ts): the list stays there.
+ */
 export function newPasswordSchema(label: string) {
 	return z
 		.string({ error: requiredText(label) })
 		.min(1, requiredText(label))
-		.refine((value) => isPasswordHash(value) || value.length >= 12, m.passwordTooShort(12))
-		.refine((value) => isPasswordHash(value) || value.length <= 128, m.tooLong(label, 128))
-		.refine((value) => isPasswordHash(value) || (/[A-Z]/.test(value) && /[a-z]/.test(value) && /\d/.test(value)), m.passwordTooWeak)
+		.refine((value) => isPasswordHash(value) || value.length >= m.PASSWORD_MIN, m.passwordTooShort(m.PASSWORD_MIN))
+		.refine((value) => isPasswordHash(value) || value.length <= m.PASSWORD_MAX, m.tooLong(label, m.PASSWORD_MAX))
 }
 
 function fieldSchema(field: RowFieldDef, options: SchemaOptions): z.ZodType {

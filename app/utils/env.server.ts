@@ -14,7 +14,7 @@ const envSchema = z.object({
 		.regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
 		.optional(),
 	ADMIN_EMAIL: z.email().optional(),
-	ADMIN_PASSWORD: z.string().min(10, 'must be at least 10 characters').optional(),
+	ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
 	/** Public origin(s) of the site, comma separated, when it runs behind a proxy under another host. */
 	APP_ORIGIN: z
 		.string()

@@ -130,6 +130,10 @@ test('an institution registers on a phone, signs in to its account, starts a req
 	await fillUser(page, first, 'Short1a')
 	await next(page)
 	await expectErrors(page, 'كلمة المرور يجب ألا تقل عن 12 حرفاً')
+	// Long enough but on the list of leaked passwords: the server refuses it.
+	await fillUser(page, first, 'qwerty123456')
+	await next(page)
+	await expectErrors(page, 'كلمة المرور هذه شائعة أو مسرّبة ويسهل تخمينها. اختر عبارة أطول من كلمات لا يجمعها غيرك.')
 	await fillUser(page, first, first.password, `${first.password}x`)
 	await next(page)
 	await expectErrors(page, 'كلمتا المرور غير متطابقتين')

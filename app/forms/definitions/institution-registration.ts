@@ -40,7 +40,7 @@ export const institutionRegistration: ApplicationDef = {
 					kind: 'newPassword',
 					name: 'password',
 					label: 'كلمة المرور',
-					hint: '12 حرفاً على الأقل، فيها حرف كبير وحرف صغير ورقم بالإنجليزية',
+					hint: '12 حرفاً على الأقل. عبارة من عدة كلمات أسهل في التذكر وأصعب في التخمين.',
 					confirmLabel: 'تأكيد كلمة المرور',
 					required: true,
 				},

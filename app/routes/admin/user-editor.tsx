@@ -6,6 +6,8 @@ import type { Route } from './+types/user-editor'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { deleteUserSessions } from '#app/auth/session.server.ts'
+import { isCommonPassword } from '#app/auth/common-passwords.server.ts'
+import { passwordTooCommon } from '#app/forms/messages.ts'
 import { areaRoles, roleLabels, userRoles } from '#app/domain/roles.ts'
 import { editUserSchema, newUserSchema } from '#app/domain/user-schema.ts'
 import { countOtherActiveAdmins, createUser, DuplicateEmailError, getUser, updateUser } from '#app/domain/users.server.ts'
@@ -50,6 +52,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	const formData = await request.formData()
 	const submission = await parseWithZod(formData, {
 		schema: (target ? editUserSchema({ hasMobile: Boolean(target.mobile) }) : newUserSchema).superRefine(async (value, ctx) => {
+			if (value.password && isCommonPassword(value.password)) ctx.addIssue({ code: 'custom', path: ['password'], message: passwordTooCommon })
 			if (!target || target.role !== 'admin' || !target.active) return
 			const demoted = value.role !== 'admin' || !value.active
 			if (demoted && target.id === me.id) {
@@ -145,7 +148,7 @@ export default function UserEditor({ loaderData, actionData }: Route.ComponentPr
 						<legend className="px-2 font-semibold">{user ? 'تغيير كلمة المرور (اتركها فارغة للإبقاء عليها)' : 'كلمة المرور'}</legend>
 						<Field
 							label="كلمة المرور"
-							hint="8 أحرف على الأقل، تحتوي على حرف كبير وحرف صغير ورقم"
+							hint="12 حرفاً على الأقل. عبارة من عدة كلمات أسهل في التذكر وأصعب في التخمين."
 							errors={fields.password.errors}
 							inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', dir: 'ltr' }}
 						/>

@@ -9,6 +9,8 @@ import { areaRoles } from '#app/domain/roles.ts'
 import { findApplicationByToken, type CaseRow, type IdChecksumOverride } from '#app/cases/case-store.server.ts'
 import { limitByIp, type publicLimits } from '#app/utils/ip-limit.server.ts'
 import { hashPassword } from '#app/auth/password.server.ts'
+import { isCommonPassword } from '#app/auth/common-passwords.server.ts'
+import { passwordTooCommon } from '#app/forms/messages.ts'
 import type { ApplicationDef, SectionDef } from '#app/forms/definition.ts'
 import type { Database } from '#app/db/client.server.ts'
 import { createInstitutionAccount, isAccountNameTaken, registrationAnswers } from '#app/accounts/institution-accounts.server.ts'
@@ -76,6 +78,15 @@ export async function sealPasswords(section: SectionDef, values: SectionAnswers,
 		else delete sealed[field.name]
 	}
 	return sealed
+}
+
+/** A new password typed into a section that is common or leaked: refused here, as the list stays on the server. */
+export function commonPasswordErrors(section: SectionDef, values: SectionAnswers): Record<string, string[]> | null {
+	const common = section.fields.filter((field) => {
+		const typed = values[field.name]
+		return field.kind === 'newPassword' && typeof typed === 'string' && !isPasswordHash(typed) && isCommonPassword(typed)
+	})
+	return common.length ? Object.fromEntries(common.map((field) => [field.name, [passwordTooCommon]])) : null
 }
 
 export const ACCOUNT_NAME_TAKEN = {

@@ -3,7 +3,7 @@ import { data, Link, redirect } from 'react-router'
 import type { Route } from './+types/new'
 import { getDb } from '#app/db/database.server.ts'
 import { DuplicateApplicantError, startCase } from '#app/cases/case-store.server.ts'
-import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, secretFields, accountNameErrors } from './+applicant.server.ts'
+import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, secretFields, accountNameErrors, commonPasswordErrors } from './+applicant.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getIntake } from '#app/cases/intake.server.ts'
@@ -71,6 +71,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 		return data({ result: reply, duplicate: false }, { status: 400 })
 	}
 	const db = await getDb()
+	const common = commonPasswordErrors(first, submission.value)
+	if (common) return data({ result: submission.reply({ hideFields: secretFields(first), fieldErrors: common }), duplicate: false }, { status: 400 })
 	const taken = await accountNameErrors(db, definition, first.key, submission.value)
 	if (taken) return data({ result: submission.reply({ hideFields: secretFields(first), fieldErrors: taken }), duplicate: false }, { status: 409 })
 	try {

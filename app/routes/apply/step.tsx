@@ -18,7 +18,7 @@ import {
 	saveSection,
 	TooManyRowsError,
 } from '#app/cases/case-store.server.ts'
-import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, secretFields, accountNameErrors, prefillFor } from './+applicant.server.ts'
+import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, secretFields, accountNameErrors, commonPasswordErrors, prefillFor } from './+applicant.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { collectionOf, fieldsBesideCollection, slotAccepts, type ApplicationDef, type SectionDef } from '#app/forms/definition.ts'
@@ -244,6 +244,8 @@ export async function action({ params, request }: Route.ActionArgs) {
 				: submission.reply({ hideFields: secretFields(section) })
 		return data({ result: reply, form: 'section' as const }, { status: 400 })
 	}
+	const common = commonPasswordErrors(section, submission.value)
+	if (common) return data({ result: submission.reply({ hideFields: secretFields(section), fieldErrors: common }), form: 'section' as const }, { status: 400 })
 	const taken = await accountNameErrors(db, definition, section.key, submission.value)
 	if (taken) return data({ result: submission.reply({ hideFields: secretFields(section), fieldErrors: taken }), form: 'section' as const }, { status: 409 })
 	try {
