@@ -6,7 +6,7 @@ import { createUser, type PublicUser } from '#app/domain/users.server.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { associationSupport } from '#app/forms/definitions/association-support.ts'
 import { sampleAnswers } from '#app/forms/sample-answers.ts'
-import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
+import { attachmentRow, basicAnswers, randomNationalId, sectionAnswers, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { foldArabic } from '#app/utils/arabic-search.ts'
 import { todayInRiyadh } from '#app/utils/format.ts'
@@ -39,17 +39,7 @@ beforeAll(async () => {
 })
 afterAll(() => handle.close())
 
-const file = (slot: string) => ({ slot, originalName: `${slot}.pdf`, contentType: 'application/pdf', size: 1234, sha256: 'ab'.repeat(32), storageKey: 'cd'.repeat(32) })
-
-let mobileCounter = 10_000_000
-async function submitted(name = 'عبدالله محمد سعد القحطاني', nationalId = randomNationalId()) {
-	const mobile = `05${String(mobileCounter++).padStart(8, '0')}`
-	const { row } = await startCase(handle.db, needyFamilies, { ...basicAnswers(nationalId, mobile), Full_Name: name })
-	for (const [key, value] of Object.entries(sectionAnswers)) await saveSection(handle.db, needyFamilies, row, key, value)
-	await addAttachment(handle.db, needyFamilies, row, file('identity'))
-	await addAttachment(handle.db, needyFamilies, row, file('family_report'))
-	return submitCase(handle.db, needyFamilies, row)
-}
+const submitted = (name = 'عبدالله محمد سعد القحطاني', nationalId = randomNationalId()) => submittedCase(handle.db, { name, nationalId })
 
 const filter = (query: string, me = officer.id) => readCaseFilter(new URLSearchParams(query), 'individual', me)
 const references = async (query: string) => (await listCases(handle.db, filter(query), { offset: 0, limit: 50 })).map((row) => row.reference)
@@ -150,10 +140,10 @@ describe('status changes', () => {
 		expect(canEditSlot(reopened, needyFamilies, 'identity')).toBe(false)
 		expect(canEditSection(reopened, 'bank')).toBe(false)
 		await expect(saveSection(handle.db, needyFamilies, reopened, 'financial', { Net_Income: 1 })).rejects.toBeInstanceOf(CaseLockedError)
-		await expect(addAttachment(handle.db, needyFamilies, reopened, file('identity'))).rejects.toBeInstanceOf(CaseLockedError)
+		await expect(addAttachment(handle.db, needyFamilies, reopened, attachmentRow('identity'))).rejects.toBeInstanceOf(CaseLockedError)
 		// Sent again without the asked-for change: refused.
 		await expect(submitCase(handle.db, needyFamilies, reopened)).rejects.toBeInstanceOf(NothingChangedError)
-		await addAttachment(handle.db, needyFamilies, reopened, file('family_report'))
+		await addAttachment(handle.db, needyFamilies, reopened, attachmentRow('family_report'))
 
 		const again = await submitCase(handle.db, needyFamilies, reopened)
 		expect(again).toMatchObject({ status: 1, reopened: null })

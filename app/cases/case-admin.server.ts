@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, like, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { auditLog, caseAid, caseEvents, caseSections, cases, users, type Reopened } from '#app/db/schema.ts'
+import { caseAid, caseEvents, caseSections, cases, users, type Reopened } from '#app/db/schema.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import type { PublicUser } from '#app/domain/users.server.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
@@ -570,10 +570,6 @@ export async function recordPrint(db: Database, caseId: string, actor: Pick<Publ
 
 export async function recordNotified(db: Database, caseId: string, sent: { email: boolean; sms: boolean }, actor: Pick<PublicUser, 'id'>): Promise<void> {
 	await db.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'notified', data: sent })
-}
-
-export async function recordAudit(db: Database, actor: Pick<PublicUser, 'id'>, action: string, data: Record<string, unknown>): Promise<void> {
-	await db.insert(auditLog).values({ actorId: actor.id, action, data })
 }
 
 export interface HistoryEntry {

@@ -64,10 +64,37 @@ export const users = pgTable(
 		role: userRole('role').notNull(),
 		active: boolean('active').notNull().default(true),
 		lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+		/** The authenticator app's shared key (base32), set once the user has proved a code from it. */
+		totpSecret: text('totp_secret'),
+		/** The last time step a code was accepted for: a code is never accepted twice (RFC 6238, 5.2). */
+		totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+		/** Deleted from the users screen: kept for the audit trail and case history, never signs in. */
+		deletedAt: timestamp('deleted_at', { withTimezone: true }),
 		...timestamps,
 	},
-	(table) => [uniqueIndex('users_email_unique').on(table.email)],
+	// A deleted user's e-mail may be given to a new one.
+	(table) => [uniqueIndex('users_email_unique').on(table.email).where(sql`${table.deletedAt} is null`)],
 )
+
+/** One-time codes for signing in without the authenticator app: shown once, stored as SHA-256. */
+export const recoveryCodes = pgTable(
+	'recovery_codes',
+	{
+		userId: integer('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		codeHash: text('code_hash').notNull(),
+		usedAt: timestamp('used_at', { withTimezone: true }),
+	},
+	(table) => [primaryKey({ columns: [table.userId, table.codeHash] })],
+)
+
+/** Which staff roles must sign in in two steps (docs/security.md#two-step-sign-in). */
+export const roleSettings = pgTable('role_settings', {
+	role: userRole('role').primaryKey(),
+	requireTwoFactor: boolean('require_two_factor').notNull(),
+	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
 
 /** Server-side sessions; the cookie holds a random token, the table its SHA-256. */
 export const sessions = pgTable(
@@ -79,6 +106,13 @@ export const sessions = pgTable(
 			.references(() => users.id, { onDelete: 'cascade' }),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+		/** Refreshed at most once a minute by use; a session unused for SESSION_IDLE_MINUTES ends. */
+		lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+		/** False between the password and the authenticator's code: such a session opens nothing else. */
+		verified: boolean('verified').notNull().default(true),
+		/** Shown in the user's list of sessions, so they can tell them apart. */
+		ip: text('ip').notNull().default(''),
+		userAgent: text('user_agent').notNull().default(''),
 	},
 	(table) => [index('sessions_user_idx').on(table.userId), index('sessions_expires_idx').on(table.expiresAt)],
 )
@@ -240,17 +274,33 @@ export const caseAid = pgTable(
 	(table) => [index('case_aid_case_idx').on(table.caseId), check('case_aid_amount_positive', sql`${table.amount} > 0`)],
 )
 
-/** Staff actions that are not about one case's content: exports, and the like (who, when, what). */
+/**
+ * The audit trail: who did or read what, when, from where (docs/security.md#audit-trail). Rows are
+ * only ever added: triggers refuse every UPDATE, DELETE and TRUNCATE.
+ */
 export const auditLog = pgTable(
 	'audit_log',
 	{
 		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
 		at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-		actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+		/** The staff member; null for a visitor, an institution or a failed sign-in. */
+		actorId: integer('actor_id').references(() => users.id),
+		/** Who, as shown: the staff member's name, an institution's, or the e-mail a failed sign-in typed. */
+		actorName: text('actor_name').notNull().default(''),
 		action: text('action').notNull(),
+		/** The case concerned, by its reference. */
+		caseReference: text('case_reference'),
+		/** The path the request was for (without its query). */
+		path: text('path').notNull().default(''),
+		ip: text('ip').notNull().default(''),
 		data: jsonb('data').notNull().default({}),
 	},
-	(table) => [index('audit_log_at_idx').on(table.at)],
+	(table) => [
+		index('audit_log_at_idx').on(table.at),
+		index('audit_log_actor_idx').on(table.actorId, table.at),
+		index('audit_log_case_idx').on(table.caseReference, table.at),
+		index('audit_log_action_idx').on(table.action, table.at),
+	],
 )
 
 /** A section's answers, validated by the definition on every write. */

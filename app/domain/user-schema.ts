@@ -7,7 +7,7 @@ import { PASSWORD_MAX, PASSWORD_MIN, passwordTooShort } from '#app/forms/message
 // used by the browser for instant feedback and by the action as the truth.
 
 /** As every password here (app/forms/schema.ts newPasswordSchema): long enough, and not a common one (checked by the server). */
-const passwordRules = z
+export const passwordRules = z
 	.string({ error: 'الرجاء كتابة كلمة المرور' })
 	.min(PASSWORD_MIN, passwordTooShort(PASSWORD_MIN))
 	.max(PASSWORD_MAX, 'كلمة المرور طويلة جداً')

@@ -1,11 +1,12 @@
-import { asc, count, eq, sql } from 'drizzle-orm'
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { isUniqueViolation } from '#app/db/errors.ts'
 import { users, type UserRole } from '#app/db/schema.ts'
 import { hashPassword } from '#app/auth/password.server.ts'
 
 export type User = typeof users.$inferSelect
-export type PublicUser = Omit<User, 'passwordHash'>
+/** A user as every screen may see them: no password hash, no authenticator key. */
+export type PublicUser = Omit<User, 'passwordHash' | 'totpSecret' | 'totpLastStep'> & { twoStep: boolean }
 
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase()
@@ -19,31 +20,48 @@ export const publicColumns = {
 	role: users.role,
 	active: users.active,
 	lastSignInAt: users.lastSignInAt,
+	deletedAt: users.deletedAt,
+	/** Signs in with an authenticator app's code after the password. */
+	twoStep: sql<boolean>`${users.totpSecret} is not null`.as('two_step'),
 	createdAt: users.createdAt,
 	updatedAt: users.updatedAt,
 }
 
+/** Users deleted from the users screen are kept (the audit trail and case history name them) but found by nothing else. */
+const notDeleted = isNull(users.deletedAt)
+
 export async function findUserByEmail(db: Database, email: string): Promise<User | undefined> {
-	const [user] = await db.select().from(users).where(eq(users.email, normaliseEmail(email)))
+	const [user] = await db
+		.select()
+		.from(users)
+		.where(and(eq(users.email, normaliseEmail(email)), notDeleted))
 	return user
 }
 
 export async function getUser(db: Database, id: number): Promise<PublicUser | undefined> {
-	const [user] = await db.select(publicColumns).from(users).where(eq(users.id, id))
+	const [user] = await db
+		.select(publicColumns)
+		.from(users)
+		.where(and(eq(users.id, id), notDeleted))
 	return user
 }
 
 export async function countUsers(db: Database): Promise<number> {
-	const [row] = await db.select({ value: count() }).from(users)
+	const [row] = await db.select({ value: count() }).from(users).where(notDeleted)
 	return row?.value ?? 0
 }
 
 export async function listUsers(db: Database, options: { offset: number; limit: number }) {
 	const [total, rows] = await Promise.all([
 		countUsers(db),
-		db.select(publicColumns).from(users).orderBy(asc(users.id)).offset(options.offset).limit(options.limit),
+		db.select(publicColumns).from(users).where(notDeleted).orderBy(asc(users.id)).offset(options.offset).limit(options.limit),
 	])
 	return { total, rows }
+}
+
+/** Deletes a user from the users screen: gone from every list and sign-in, kept for the history that names them. */
+export async function softDeleteUser(db: Database, id: number): Promise<void> {
+	await db.update(users).set({ deletedAt: sql`now()`, active: false, totpSecret: null, updatedAt: sql`now()` }).where(and(eq(users.id, id), notDeleted))
 }
 
 export class DuplicateEmailError extends Error {}
@@ -122,6 +140,12 @@ export async function countOtherActiveAdmins(db: Database, exceptId: number): Pr
 	const [row] = await db
 		.select({ value: count() })
 		.from(users)
-		.where(sql`${users.role} = 'admin' and ${users.active} and ${users.id} <> ${exceptId}`)
+		.where(sql`${users.role} = 'admin' and ${users.active} and ${users.deletedAt} is null and ${users.id} <> ${exceptId}`)
 	return row?.value ?? 0
+}
+
+/** The stored hash, for checking the current password before a change the user makes to their own account. */
+export async function passwordHashOf(db: Database, id: number): Promise<string | undefined> {
+	const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id))
+	return row?.hash
 }

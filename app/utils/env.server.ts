@@ -36,6 +36,8 @@ const envSchema = z.object({
 	/** Session cookies are Secure in production; set false only to serve production over plain http on a LAN. */
 	COOKIE_SECURE: booleanString.optional(),
 	SESSION_DAYS: z.coerce.number({ error: 'must be a number of days (1-90)' }).int().min(1).max(90).default(7),
+	/** A staff session not used for this many minutes ends (as well as SESSION_DAYS after sign-in). */
+	SESSION_IDLE_MINUTES: z.coerce.number({ error: 'must be a number of minutes (5-1440)' }).int().min(5).max(1440).default(60),
 	/** Outgoing mail, e.g. smtps://user:password@smtp.example.org:465; unset means nothing is e-mailed. */
 	SMTP_URL: z
 		.string()

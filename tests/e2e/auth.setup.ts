@@ -2,7 +2,7 @@
 // projects (staffState, pageAs in utils.ts). The server starts on an empty data directory, so the
 // case officer and the content editor are added here, by the admin, through the users screen.
 import { test as setup, type Browser } from '@playwright/test'
-import { addUser, admin, expect, signIn, staffState, unique, type StaffRole } from './utils.ts'
+import { addUser, admin, contentEditor, expect, signIn, staffState, unique, type StaffRole } from './utils.ts'
 
 const roleLabels = { admin: 'مدير النظام', case_officer: 'مسؤول الحالات', content_editor: 'محرر المحتوى' } as const satisfies Record<StaffRole, string>
 
@@ -23,7 +23,7 @@ setup('sign in once as each staff role and store the sessions', async ({ browser
 	const suffix = unique()
 	const staff = [
 		{ role: 'case_officer', name: 'منيرة القحطاني', email: `case-officer-${suffix}@e2e.test`, mobile: '0551000001', password: 'Case-Officer-Pass-1' },
-		{ role: 'content_editor', name: 'خالد السبيعي', email: `content-editor-${suffix}@e2e.test`, mobile: '0551000002', password: 'Content-Editor-Pass-1' },
+		{ role: 'content_editor', name: 'خالد السبيعي', mobile: '0551000002', ...contentEditor },
 	] as const
 	// Side by side, each with an admin context of its own (a notice after saving is kept per browser).
 	await Promise.all(

@@ -2,20 +2,43 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { test as base, expect, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from '@playwright/test'
+import { Secret, TOTP } from 'otpauth'
 
 export { expect }
 
 export const admin = { email: 'admin@e2e.test', password: 'E2e-Admin-Pass-1' }
 
+/**
+ * The content editor auth.setup.ts adds: a role that signs in with the password alone (by default),
+ * for tests of signing in that are not about the second step. The admin's sign-ins need a code each,
+ * and a code is taken once.
+ */
+export const contentEditor = { email: 'content-editor@e2e.test', password: 'Content-Editor-Pass-1' }
+
 export type StaffRole = 'admin' | 'case_officer' | 'content_editor'
 
 /**
- * Where auth.setup.ts keeps this run's sessions: tests/e2e/.auth/<port>/ (gitignored). The sessions
- * live in the database of this run's server, so each run, told apart by its server's port, has its
- * own folder; global-teardown.ts removes it at the end.
+ * The port of the server the current test talks to: its project's baseURL (the PGlite server, or
+ * the PostgreSQL one for the *-pg projects). Outside a test — at a spec file's top level, as in
+ * `test.use({ storageState: staffState(…) })`, or in the global teardown — the PGlite server's.
  */
-export function staffStateDir(): string {
-	return fileURLToPath(new URL(`.auth/${process.env.E2E_PORT}/`, import.meta.url))
+function serverPort(): string {
+	let baseURL: string | undefined
+	try {
+		baseURL = base.info().project.use.baseURL
+	} catch {
+		// Not inside a test: no project to ask.
+	}
+	return baseURL ? new URL(baseURL).port : process.env.E2E_PORT!
+}
+
+/**
+ * Where auth.setup.ts keeps this run's sessions: tests/e2e/.auth/<port>/ (gitignored). The sessions
+ * live in the database of the server on that port, so each server of each run has its own folder;
+ * global-teardown.ts removes them at the end.
+ */
+export function staffStateDir(port = serverPort()): string {
+	return fileURLToPath(new URL(`.auth/${port}/`, import.meta.url))
 }
 
 /**
@@ -71,13 +94,68 @@ export async function expectNoAxeViolations(page: Page) {
 
 /**
  * Signs in through the form. Only for tests about signing in, or that end a session (sign-out,
- * a stopped account): every other test uses a stored session (staffState, pageAs).
+ * a stopped account): every other test uses a stored session (staffState, pageAs). When the
+ * password is right and a second step follows (admins and case officers by default), it is passed
+ * as a person would: the authenticator app set up from the page's key the first time, its code after.
  */
 export async function signIn(page: Page, credentials = admin, redirectTo?: string) {
 	await page.goto(redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/login')
+	await submitSignIn(page, credentials)
+}
+
+/** Fills and sends the sign-in form the page shows, then any second step (see signIn). */
+export async function submitSignIn(page: Page, credentials: { email: string; password: string }) {
 	await page.getByLabel('البريد الإلكتروني').fill(credentials.email)
 	await page.getByLabel('كلمة المرور').fill(credentials.password)
 	await page.getByRole('button', { name: 'تسجيل الدخول' }).click()
+	await page.waitForLoadState('domcontentloaded')
+	const step = new URL(page.url()).pathname
+	if (step === '/login/two-step/setup') {
+		const secret = (await page.getByTestId('two-step-secret').textContent())!.replace(/\s/g, '')
+		fs.mkdirSync(totpDir(), { recursive: true })
+		fs.writeFileSync(`${totpDir()}${credentials.email}.secret`, secret)
+		await passCode(page, credentials.email, secret, 'تفعيل التحقق بخطوتين')
+		await page.getByRole('link', { name: /حفظت الرموز/ }).click()
+	} else if (step === '/login/two-step') {
+		await passCode(page, credentials.email, authenticatorKey(credentials.email), 'تحقق ودخول')
+	}
+}
+
+/** Where signIn keeps each user's authenticator key and the time steps this run has used (per server). */
+const totpDir = () => `${staffStateDir()}totp/`
+
+/** The authenticator key signIn set up for this user on this run's server. */
+export const authenticatorKey = (email: string) => fs.readFileSync(`${totpDir()}${email}.secret`, 'utf8')
+
+/**
+ * Types a code the server has not yet taken and sends it. Each code is accepted once, and tests sign
+ * the same admin in side by side: a time step is claimed by creating a file for it (atomic across
+ * workers); the server takes this step or the next. Tried again if another sign-in got in first.
+ */
+async function passCode(page: Page, email: string, secret: string, button: string) {
+	const totp = new TOTP({ secret: Secret.fromBase32(secret) })
+	for (let attempt = 0; attempt < 3; attempt++) {
+		await page.getByLabel('رمز التحقق').fill(totp.generate({ timestamp: (await claimStep(email)) * 30_000 }))
+		await page.getByRole('button', { name: button }).click()
+		await page.waitForLoadState('domcontentloaded')
+		if (!(await page.getByText('الرمز غير صحيح').or(page.getByText('الرمز لا يطابق')).first().isVisible())) return
+	}
+	throw new Error(`the server refused three codes for ${email}`)
+}
+
+async function claimStep(email: string): Promise<number> {
+	for (;;) {
+		const now = Math.floor(Date.now() / 30_000)
+		for (const step of [now, now + 1]) {
+			try {
+				fs.writeFileSync(`${totpDir()}${email}.${step}`, '', { flag: 'wx' })
+				return step
+			} catch {
+				// Another sign-in has this step.
+			}
+		}
+		await new Promise((resolve) => setTimeout(resolve, (now + 1) * 30_000 - Date.now() + 100))
+	}
 }
 
 export interface UserFields {

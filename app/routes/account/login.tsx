@@ -15,6 +15,7 @@ import {
 	getInstitution,
 } from '#app/accounts/institution-accounts.server.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
+import { recordAudit } from '#app/audit/audit.server.ts'
 import { ErrorSummary, Field, Honeypot, isHoneypotFilled, PageTitle, TOO_MANY_TRIES } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 
@@ -46,6 +47,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 	if (!outcome.ok) {
 		const limited = outcome.reason === 'limited'
+		await recordAudit(db, { actorName: submission.value.name.trim(), action: 'account.sign-in-failed', request, data: { reason: outcome.reason } })
 		const message = limited ? signInMessages.limited(outcome.retryAfter) : signInMessages.invalid
 		return data(
 			{ result: submission.reply({ formErrors: [message], hideFields: ['password'] }), limited },
@@ -57,6 +59,7 @@ export async function action({ request }: Route.ActionArgs) {
 	const previous = getAccountSessionToken(request)
 	if (previous) await deleteAccountSession(db, previous)
 	const session = await createAccountSession(db, outcome.account.id)
+	await recordAudit(db, { actorName: outcome.account.name, action: 'account.sign-in', request, data: { accountId: outcome.account.id } })
 	return redirect(accountRedirect(submission.value.redirectTo), {
 		headers: { 'Set-Cookie': accountSessionCookie(session.token, session.expiresAt) },
 	})

@@ -1,12 +1,12 @@
 import { createElement, type ComponentType } from 'react'
 import { renderToString } from 'react-dom/server'
-import { createRoutesStub, RouterContextProvider } from 'react-router'
+import { createRoutesStub } from 'react-router'
 import { and, eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { addAttachment, saveSection, startCase, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
 import { softDeleteCase } from '#app/cases/case-admin.server.ts'
 import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
-import { caseEvents } from '#app/db/schema.ts'
+import { auditLog, caseEvents } from '#app/db/schema.ts'
 import { seedDemoContent } from '#app/db/seed.server.ts'
 import { createUser, type PublicUser } from '#app/domain/users.server.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
@@ -14,7 +14,8 @@ import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { formatMoney } from '#app/utils/format.ts'
 import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
-import CasePrint, { loader, reportSections } from './case-print.tsx'
+import { runRoute } from '#tests/route.ts'
+import CasePrint, { loader, middleware, reportSections } from './case-print.tsx'
 
 // The printable report: the real loader with a real session, then the real page rendered with what it returned.
 
@@ -43,11 +44,9 @@ beforeAll(async () => {
 	submitted = await submitCase(app.handle.db, needyFamilies, row)
 })
 
-type LoaderArgs = Parameters<typeof loader>[0]
-
 function load(reference: string, cookie?: string) {
 	const request = new Request(`http://localhost/admin/cases/${reference}/print`, { headers: cookie ? { Cookie: cookie } : {} })
-	return loader({ request, params: { reference }, context: new RouterContextProvider() } as unknown as LoaderArgs)
+	return runRoute(middleware, loader, { request, params: { reference }, pattern: '/admin/cases/:reference/print' })
 }
 
 /** The loader's thrown Response (a redirect, a 403, a 404). */
@@ -144,6 +143,9 @@ describe('the printable case report', () => {
 		expect(after).toHaveLength(before.length + 1)
 		const byAdmin = (events: typeof after) => events.filter((event) => event.actorId === staff.admin.user.id).length
 		expect(byAdmin(after)).toBe(byAdmin(before) + 1)
+		// And in the audit trail: who, which case, from where.
+		const audit = await app.handle.db.select().from(auditLog).where(and(eq(auditLog.action, 'case.print'), eq(auditLog.actorId, staff.admin.user.id)))
+		expect(audit.at(-1)).toMatchObject({ caseReference: submitted.reference, path: `/admin/cases/${submitted.reference}/print`, actorName: 'مدير النظام' })
 	})
 
 	test('signed out goes to the login page; a content editor is refused; an unknown reference is 404', async () => {
@@ -157,6 +159,10 @@ describe('the printable case report', () => {
 		// A content editor's visit is not recorded as a print.
 		const printedBy = await app.handle.db.select().from(caseEvents).where(and(eq(caseEvents.kind, 'printed'), eq(caseEvents.actorId, staff.editor.user.id)))
 		expect(printedBy).toHaveLength(0)
+		// The refusal is in the audit trail; the 404s read nothing and are not.
+		const editorAudit = await app.handle.db.select().from(auditLog).where(eq(auditLog.actorId, staff.editor.user.id))
+		expect(editorAudit.map((row) => row.action)).toEqual(['access.denied'])
+		expect(await app.handle.db.select().from(auditLog).where(eq(auditLog.caseReference, 'ABCD-EFGH'))).toEqual([])
 	})
 
 	test('a deleted case is 404 for a case officer but printable by an admin, marked as deleted', async () => {

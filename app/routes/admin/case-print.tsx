@@ -3,6 +3,8 @@ import type { Route } from './+types/case-print'
 import { groupTotals } from '#app/forms/totals.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { requireUser } from '#app/auth/session.server.ts'
+import { requireRole, staffContext } from '#app/auth/user-context.server.ts'
+import { auditMiddleware } from '#app/audit/audit.server.ts'
 import { findCaseByReference, listAttachments, loadSavedState } from '#app/cases/case-store.server.ts'
 import { recordPrint } from '#app/cases/case-admin.server.ts'
 import { staffStatusName } from '#app/cases/status.ts'
@@ -132,8 +134,16 @@ export function reportSections(definition: ApplicationDef, answers: Readonly<Rec
 /** «2026-نوفمبر-22 الموافق 2 جمادى الآخرة 1448 هـ» */
 const bothCalendars = (value: Date) => `${formatDate(value)} الموافق ${formatHijri(value)}`
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-	const user = await requireUser(request, areaRoles.cases)
+/** Outside the back-office frame, so its own: the staff member first, then the audit trail. */
+export const middleware: Route.MiddlewareFunction[] = [
+	async ({ request, context }) => {
+		context.set(staffContext, await requireUser(request))
+	},
+	auditMiddleware,
+]
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+	const user = requireRole(context, areaRoles.cases)
 	const db = await getDb()
 	const reference = normaliseReference(params.reference)
 	const row = reference ? await findCaseByReference(db, reference) : undefined

@@ -36,6 +36,7 @@ import { flashContext, notices, redirectWithFlash } from '#app/utils/flash.serve
 import { ErrorList, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { Totals } from '#app/routes/apply/+collection-rows.tsx'
+import { noteAudit } from '#app/audit/audit.server.ts'
 import type { AdminHandle } from './layout.tsx'
 
 // One case, as staff work it: every answer and file, the signs of a second application, the aid
@@ -229,6 +230,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 								),
 							}
 						: undefined
+				noteAudit(context, { data: { from: row.status, to: value.to } })
 				const { row: changed } = await changeStatus(db, row.id, { to: value.to, note: value.note, message: value.message, reopened, aid }, user)
 				await notifyStatusChange(db, request, changed, { to: value.to, message: value.message }, user)
 				return redirectWithFlash(base, { tone: 'success', message: `تم تغيير الحالة إلى «${staffStatusName(value.to)}»` })

@@ -2,7 +2,8 @@ import { data } from 'react-router'
 import type { Route } from './+types/cases-export'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
-import { countCases, filterParams, readCaseFilter, recordAudit, typesOfKind } from '#app/cases/case-admin.server.ts'
+import { countCases, filterParams, readCaseFilter, typesOfKind } from '#app/cases/case-admin.server.ts'
+import { noteAudit } from '#app/audit/audit.server.ts'
 import { csvExport, xlsxExport } from '#app/cases/export.server.ts'
 import type { CaseKind } from '#app/cases/workflow.ts'
 import { areaRoles } from '#app/domain/roles.ts'
@@ -13,7 +14,7 @@ const formats = {
 	xlsx: { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', build: xlsxExport },
 } as const
 
-/** The filtered list as CSV or XLSX, streamed; every export is recorded (who, when, filter, rows). */
+/** The filtered list as CSV or XLSX, streamed; every export is in the audit trail (who, when, filter, rows). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const user = requireRole(context, areaRoles.cases)
 	const format = formats[params.format as keyof typeof formats]
@@ -24,7 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	if (filter.deleted && user.role !== 'admin') filter.deleted = false
 	const db = await getDb()
 	const rows = await countCases(db, filter)
-	await recordAudit(db, user, 'cases.export', { kind, format: params.format, filter: filterParams(filter, user.id).toString(), rows })
+	noteAudit(context, { data: { kind, format: params.format, filter: filterParams(filter, user.id).toString(), rows } })
 	const types = filter.type ? [filter.type] : typesOfKind(kind)
 	const name = `${kind === 'association' ? 'associations' : 'cases'}-${todayInRiyadh()}.${params.format}`
 	return new Response(format.build(db, filter, types), {

@@ -157,10 +157,11 @@ describe('/admin dashboard', () => {
 		expect((await dashboardFor(await addUser('باحث جديد', 'case_officer'))).cases!.mine).toEqual([])
 	})
 
-	test('shortcut cards by role: case roles get the association list and paper intake', async () => {
+	test('shortcut cards by role: case roles get the association list and paper intake; everyone their own account', async () => {
 		const links = (data: Awaited<ReturnType<typeof dashboardFor>>) => data.cards.map((card) => card.to)
-		expect(links(await dashboardFor(officer))).toEqual(['/admin/cases', '/admin/associations', '/admin/cases/new'])
-		expect(links(await dashboardFor(admin))).toEqual(expect.arrayContaining(['/admin/users', '/admin/foundation', '/admin/cases', '/admin/associations', '/admin/cases/new', '/admin/intake']))
+		expect(links(await dashboardFor(officer))).toEqual(['/admin/account', '/admin/cases', '/admin/associations', '/admin/cases/new'])
+		expect(links(await dashboardFor(admin))).toEqual(expect.arrayContaining(['/admin/users', '/admin/audit', '/admin/account', '/admin/foundation', '/admin/cases', '/admin/associations', '/admin/cases/new', '/admin/intake']))
+		expect(links(await dashboardFor(editor))).toContain('/admin/account')
 		expect(links(await dashboardFor(editor))).not.toContain('/admin/cases')
 	})
 

@@ -6,7 +6,7 @@ import { caseStatuses, staffStatusName, statusInfo, type CaseStatus } from '#app
 import { waitedFor } from '#app/cases/waited.ts'
 import type { CaseKind } from '#app/cases/workflow.ts'
 import { getDb } from '#app/db/database.server.ts'
-import { areaRoles } from '#app/domain/roles.ts'
+import { areaRoles, userRoles } from '#app/domain/roles.ts'
 import { contentCards } from '#app/content/types.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { formatNumber } from '#app/utils/format.ts'
@@ -27,6 +27,8 @@ interface Card {
 const cards: readonly Card[] = [
 	{ to: '/admin/users', title: 'المستخدمون', text: 'قائمة موظفي المؤسسة وصلاحياتهم وتفعيل حساباتهم.', roles: areaRoles.users },
 	{ to: '/admin/users/new', title: 'إضافة مستخدم', text: 'إنشاء حساب لموظف جديد.', roles: areaRoles.users },
+	{ to: '/admin/audit', title: 'سجل التدقيق', text: 'من دخل، ومن غيّر أو اطّلع على ماذا، ومتى، ومن أين.', roles: areaRoles.users },
+	{ to: '/admin/account', title: 'حسابي', text: 'كلمة المرور، والتحقق بخطوتين، والأجهزة التي دخلت منها.', roles: userRoles },
 	{ to: '/admin/foundation', title: 'بيانات المؤسسة', text: 'النبذة والعنوان والهواتف والبريد وحسابات التواصل والخريطة.', roles: areaRoles.content },
 	...contentCards().map((card) => ({ ...card, roles: areaRoles.content })),
 	{ to: '/admin/inquiries', title: 'رسائل التواصل', text: 'الرسائل الواردة من نموذج التواصل.', roles: areaRoles.content },

@@ -2,6 +2,7 @@ import { Form, Link, Outlet, useMatches, useRouteError, useRouteLoaderData } fro
 import type { Route } from './+types/layout'
 import { requireUser } from '#app/auth/session.server.ts'
 import { staffContext } from '#app/auth/user-context.server.ts'
+import { auditMiddleware } from '#app/audit/audit.server.ts'
 import { roleLabels } from '#app/domain/roles.ts'
 import { LogoMark } from '#app/components/logo.tsx'
 import { ErrorMessage } from '#app/components/error-message.tsx'
@@ -25,6 +26,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 	async ({ request, context }) => {
 		context.set(staffContext, await requireUser(request))
 	},
+	auditMiddleware,
 ]
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -43,9 +45,10 @@ function AdminFrame({ user, children }: { user: { name: string; role: keyof type
 					</Link>
 					<div className="ms-auto flex flex-wrap items-center gap-3 text-sm">
 						{user ? (
-							<span>
+							<Link to="/admin/account" className="underline-offset-4 hover:underline">
 								{user.name} <span className="text-brand-200">— {roleLabels[user.role]}</span>
-							</span>
+								<span className="sr-only"> (حسابي)</span>
+							</Link>
 						) : null}
 						<Link to="/" className="underline underline-offset-4">
 							الموقع العام

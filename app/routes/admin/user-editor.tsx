@@ -8,6 +8,7 @@ import { requireRole } from '#app/auth/user-context.server.ts'
 import { deleteUserSessions } from '#app/auth/session.server.ts'
 import { isCommonPassword } from '#app/auth/common-passwords.server.ts'
 import { passwordTooCommon } from '#app/forms/messages.ts'
+import { noteAudit } from '#app/audit/audit.server.ts'
 import { areaRoles, roleLabels, userRoles } from '#app/domain/roles.ts'
 import { editUserSchema, newUserSchema } from '#app/domain/user-schema.ts'
 import { countOtherActiveAdmins, createUser, DuplicateEmailError, getUser, updateUser } from '#app/domain/users.server.ts'
@@ -71,10 +72,23 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	try {
 		if (target) {
 			await updateUser(db, target.id, { ...values, password })
-			// A changed password or a stopped account ends the user's other sessions.
-			if (password || !values.active) await deleteUserSessions(db, target.id)
+			// A new password, a stopped account or a new role ends every session of the user at once:
+			// they sign in again with what they may now do.
+			const roleChanged = values.role !== target.role
+			const ended = password || !values.active || roleChanged ? await deleteUserSessions(db, target.id) : 0
+			noteAudit(context, {
+				data: {
+					userId: target.id,
+					email: values.email,
+					...(roleChanged ? { role: { from: target.role, to: values.role } } : {}),
+					...(values.active !== target.active ? { active: values.active } : {}),
+					...(password ? { passwordReset: true } : {}),
+					sessionsEnded: ended,
+				},
+			})
 		} else {
-			await createUser(db, { ...values, password: password! })
+			const created = await createUser(db, { ...values, password: password! })
+			noteAudit(context, { data: { userId: created.id, email: created.email, role: created.role } })
 		}
 	} catch (error) {
 		if (!(error instanceof DuplicateEmailError)) throw error

@@ -5,6 +5,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { DuplicateApplicantError, startCase } from '#app/cases/case-store.server.ts'
 import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, secretFields, accountNameErrors, commonPasswordErrors } from './+applicant.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
+import { recordAudit } from '#app/audit/audit.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getIntake } from '#app/cases/intake.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
@@ -78,6 +79,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	try {
 		const paper = await paperIntakeBy(request)
 		const { row, token } = await startCase(db, definition, await sealPasswords(first, submission.value, undefined), override ?? undefined, paper ? { actorId: paper.id } : undefined)
+		if (paper) await recordAudit(db, { actor: paper, action: 'case.create', caseReference: row.reference, request, data: { type: definition.type } })
 		const emailed = row.email
 			? await getNotifier().sendResumeLink({
 					to: row.email,

@@ -5,14 +5,10 @@ import { z } from 'zod'
 import type { Route } from './+types/login'
 import { getDb } from '#app/db/database.server.ts'
 import { attemptSignIn } from '#app/auth/sign-in.server.ts'
-import {
-	createSession,
-	deleteSession,
-	getSessionToken,
-	getUser,
-	safeRedirect,
-	sessionCookie,
-} from '#app/auth/session.server.ts'
+import { getUser, safeRedirect } from '#app/auth/session.server.ts'
+import { afterPassword } from '#app/auth/staff-sign-in.server.ts'
+import { recordAudit } from '#app/audit/audit.server.ts'
+import { normaliseEmail } from '#app/domain/users.server.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
 import { tryAgainAfter } from '#app/utils/arabic-count.ts'
 import { ErrorSummary, Field, TOO_MANY_TRIES, Honeypot, isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
@@ -51,6 +47,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 	if (!outcome.ok) {
 		const limited = outcome.reason === 'limited'
+		await recordAudit(db, { actorName: normaliseEmail(submission.value.email), action: 'auth.sign-in-failed', request, data: { reason: outcome.reason } })
 		const message = limited
 			? `محاولات دخول كثيرة. ${tryAgainAfter(outcome.retryAfter)}`
 			: SIGN_IN_FAILED
@@ -60,13 +57,7 @@ export async function action({ request }: Route.ActionArgs) {
 		)
 	}
 
-	// A new session id at every sign-in; any session this browser had before is ended.
-	const previous = getSessionToken(request)
-	if (previous) await deleteSession(db, previous)
-	const session = await createSession(db, outcome.user.id)
-	return redirect(safeRedirect(submission.value.redirectTo), {
-		headers: { 'Set-Cookie': sessionCookie(session.token, session.expiresAt) },
-	})
+	return afterPassword(db, request, outcome.user, submission.value.redirectTo)
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {

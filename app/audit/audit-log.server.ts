@@ -1,0 +1,137 @@
+import { Readable } from 'node:stream'
+import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
+import { stringify } from 'csv-stringify'
+import type { Database } from '#app/db/client.server.ts'
+import { auditLog, users } from '#app/db/schema.ts'
+import { formatDateTime } from '#app/utils/format.ts'
+import { safeCell } from '#app/cases/export.server.ts'
+import { auditActions, isAuditAction, type AuditAction } from './actions.ts'
+
+// Reading the audit trail: /admin/audit and its CSV export (docs/security.md#audit-trail).
+
+export interface AuditFilter {
+	actorId?: number
+	action?: AuditAction
+	caseReference?: string
+	/** yyyy-mm-dd, Riyadh's calendar days, both ends included. */
+	from?: string
+	to?: string
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+
+/** The filter from the page's query; anything malformed is left out rather than refused. */
+export function readAuditFilter(params: URLSearchParams): AuditFilter {
+	const actor = Number(params.get('user'))
+	const action = params.get('action') ?? ''
+	const reference = (params.get('case') ?? '').trim().toUpperCase().slice(0, 20)
+	const from = params.get('from') ?? ''
+	const to = params.get('to') ?? ''
+	return {
+		actorId: Number.isInteger(actor) && actor > 0 ? actor : undefined,
+		action: isAuditAction(action) ? action : undefined,
+		caseReference: reference || undefined,
+		from: DAY.test(from) ? from : undefined,
+		to: DAY.test(to) ? to : undefined,
+	}
+}
+
+export function auditFilterParams(filter: AuditFilter): URLSearchParams {
+	const params = new URLSearchParams()
+	if (filter.actorId) params.set('user', String(filter.actorId))
+	if (filter.action) params.set('action', filter.action)
+	if (filter.caseReference) params.set('case', filter.caseReference)
+	if (filter.from) params.set('from', filter.from)
+	if (filter.to) params.set('to', filter.to)
+	return params
+}
+
+const riyadhDay = (day: string) => sql`(${day}::date::timestamp at time zone 'Asia/Riyadh')`
+
+function whereOf(filter: AuditFilter): SQL | undefined {
+	return and(
+		filter.actorId ? eq(auditLog.actorId, filter.actorId) : undefined,
+		filter.action ? eq(auditLog.action, filter.action) : undefined,
+		// A reference typed with or without its dash.
+		filter.caseReference ? eq(sql`replace(${auditLog.caseReference}, '-', '')`, filter.caseReference.replace(/-/g, '')) : undefined,
+		filter.from ? gte(auditLog.at, riyadhDay(filter.from)) : undefined,
+		filter.to ? lt(auditLog.at, sql`${riyadhDay(filter.to)} + interval '1 day'`) : undefined,
+	)
+}
+
+export async function countAudit(db: Database, filter: AuditFilter): Promise<number> {
+	const [row] = await db.select({ value: count() }).from(auditLog).where(whereOf(filter))
+	return row?.value ?? 0
+}
+
+const columns = {
+	id: auditLog.id,
+	at: auditLog.at,
+	actorId: auditLog.actorId,
+	actorName: sql<string>`coalesce(${users.name}, ${auditLog.actorName})`,
+	action: auditLog.action,
+	caseReference: auditLog.caseReference,
+	path: auditLog.path,
+	ip: auditLog.ip,
+	data: auditLog.data,
+}
+
+export type AuditRow = { id: number; at: Date; actorId: number | null; actorName: string; action: string; caseReference: string | null; path: string; ip: string; data: unknown }
+
+export async function listAudit(db: Database, filter: AuditFilter, page: { offset: number; limit: number }): Promise<AuditRow[]> {
+	return db
+		.select(columns)
+		.from(auditLog)
+		.leftJoin(users, eq(users.id, auditLog.actorId))
+		.where(whereOf(filter))
+		.orderBy(desc(auditLog.id))
+		.offset(page.offset)
+		.limit(page.limit)
+}
+
+/** The action's words, or the stored key for one this version no longer names. */
+export const actionLabel = (action: string) => (isAuditAction(action) ? auditActions[action] : action)
+
+/** The details as one line: `key: value` pairs, nested values as JSON. */
+export function describeDetails(data: unknown): string {
+	if (!data || typeof data !== 'object') return ''
+	return Object.entries(data as Record<string, unknown>)
+		.map(([key, value]) => `${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+		.join('، ')
+}
+
+const BATCH = 1000
+
+/** The filtered trail, newest first, read in batches by id: a long trail never sits in memory at once. */
+async function* linesOf(db: Database, filter: AuditFilter): AsyncGenerator<string[]> {
+	let before: number | undefined
+	for (;;) {
+		const rows = await db
+			.select(columns)
+			.from(auditLog)
+			.leftJoin(users, eq(users.id, auditLog.actorId))
+			.where(and(whereOf(filter), before === undefined ? undefined : lt(auditLog.id, before)))
+			.orderBy(desc(auditLog.id))
+			.limit(BATCH)
+		for (const row of rows) {
+			// A failed sign-in's typed e-mail is a visitor's text: never a formula in a spreadsheet.
+			yield [String(row.id), formatDateTime(row.at), row.actorName, actionLabel(row.action), row.caseReference ?? '', row.path, row.ip, describeDetails(row.data)].map(safeCell)
+		}
+		if (rows.length < BATCH) return
+		before = rows.at(-1)!.id
+	}
+}
+
+/** The filtered trail as CSV, with a byte-order mark so that Excel reads the Arabic. */
+export function auditCsv(db: Database, filter: AuditFilter): ReadableStream {
+	const csv = stringify({ bom: true, header: true, columns: ['الرقم', 'الوقت', 'المستخدم', 'الإجراء', 'رقم الطلب', 'الصفحة', 'عنوان IP', 'التفاصيل'] })
+	Readable.from(linesOf(db, filter)).on('error', (error) => csv.destroy(error)).pipe(csv)
+	return Readable.toWeb(csv) as ReadableStream
+}
+
+/** Staff who appear in the trail, for the filter's list (deleted ones included: their actions stay). */
+export async function auditActors(db: Database): Promise<{ id: number; name: string; deleted: boolean }[]> {
+	const rows = await db.select({ id: users.id, name: users.name, deletedAt: users.deletedAt }).from(users).orderBy(users.name)
+	return rows.map((row) => ({ id: row.id, name: row.name, deleted: row.deletedAt !== null }))
+}
+

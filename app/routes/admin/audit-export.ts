@@ -1,0 +1,22 @@
+import type { Route } from './+types/audit-export'
+import { getDb } from '#app/db/database.server.ts'
+import { requireRole } from '#app/auth/user-context.server.ts'
+import { areaRoles } from '#app/domain/roles.ts'
+import { auditCsv, auditFilterParams, countAudit, readAuditFilter } from '#app/audit/audit-log.server.ts'
+import { noteAudit } from '#app/audit/audit.server.ts'
+import { todayInRiyadh } from '#app/utils/format.ts'
+
+/** The filtered audit trail as CSV, streamed; the export is itself in the trail. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+	requireRole(context, areaRoles.users)
+	const db = await getDb()
+	const filter = readAuditFilter(new URL(request.url).searchParams)
+	noteAudit(context, { data: { filter: auditFilterParams(filter).toString(), rows: await countAudit(db, filter) } })
+	return new Response(auditCsv(db, filter), {
+		headers: {
+			'Content-Type': 'text/csv; charset=utf-8',
+			'Content-Disposition': `attachment; filename="audit-${todayInRiyadh()}.csv"`,
+			'Cache-Control': 'private, no-store',
+		},
+	})
+}
