@@ -15,7 +15,28 @@ async function freePort(): Promise<number> {
 
 process.env.E2E_PORT ??= String(await freePort())
 const baseURL = `http://localhost:${process.env.E2E_PORT}`
+// A second server runs the same build on PostgreSQL for the security tests (tests/e2e/security/),
+// unless SKIP_POSTGRES=1 leaves PostgreSQL out (scripts/test.mjs).
+const postgres = process.env.SKIP_POSTGRES !== '1'
+while (postgres && (!process.env.E2E_PG_PORT || process.env.E2E_PG_PORT === process.env.E2E_PORT)) process.env.E2E_PG_PORT = String(await freePort())
+const pgBaseURL = `http://localhost:${process.env.E2E_PG_PORT}`
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } }
+
+/** What both servers are started with: the first admin, and a small PDF limit for documents.spec.ts. */
+const serverEnv = { ADMIN_EMAIL: 'admin@e2e.test', ADMIN_PASSWORD: 'E2e-Admin-Pass-1', DOCUMENT_MAX_MB: '1' }
+/** The production build on a temporary data directory (tests/e2e/serve.mjs removes it, and drops the database, when stopped). */
+const server = (port: string, database: 'pglite' | 'postgres') => ({
+	command: database === 'postgres' ? 'node tests/e2e/serve.mjs --postgres' : 'node tests/e2e/serve.mjs',
+	url: `http://localhost:${port}/healthz`,
+	env: { ...serverEnv, PORT: port },
+	reuseExistingServer: false,
+	// The first start records the demo content; its pictures are encoded later (app/images/deferred.server.ts).
+	timeout: 180_000,
+	// SIGTERM, not Playwright's default SIGKILL: serve.mjs then removes its data directory and database.
+	gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 15_000 },
+	stdout: 'ignore' as const,
+	stderr: 'pipe' as const,
+})
 
 export default defineConfig({
 	testDir: 'tests/e2e',
@@ -38,26 +59,25 @@ export default defineConfig({
 		trace: 'retain-on-failure',
 		screenshot: 'only-on-failure',
 	},
-	// Removes this run's stored sessions (tests/e2e/.auth/<port>/).
+	// Removes this run's stored sessions (tests/e2e/.auth/<port>/, one folder per server).
 	globalTeardown: './tests/e2e/global-teardown.ts',
 	projects: [
 		// Signs in once per staff role and stores the sessions in tests/e2e/.auth/<port>/ (utils.ts: staffState, pageAs).
 		{ name: 'setup', testMatch: /auth\.setup\.ts$/ },
-		{ name: 'desktop', dependencies: ['setup'], use: desktop, testIgnore: [/mobile\.spec/, /site-wide\.spec/] },
+		{ name: 'desktop', dependencies: ['setup'], use: desktop, testIgnore: [/mobile\.spec/, /site-wide\.spec/, /security\//] },
 		{ name: 'mobile', dependencies: ['setup'], use: { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true }, testMatch: /mobile\.spec/ },
+		// Authorization, private links, forged requests and search input, over HTTP only (no browser),
+		// once against each database.
+		{ name: 'security', dependencies: ['setup'], testMatch: /security\/.*\.spec\.ts$/ },
 		// Tests that change what every visitor sees (the home page's announcement, whether applications
 		// are open) run once everything else has finished, so no other test meets their changes.
-		{ name: 'site-wide', dependencies: ['desktop', 'mobile'], use: desktop, testMatch: /site-wide\.spec/ },
+		{ name: 'site-wide', dependencies: ['desktop', 'mobile', 'security'], use: desktop, testMatch: /site-wide\.spec/ },
+		...(postgres
+			? [
+					{ name: 'setup-pg', testMatch: /auth\.setup\.ts$/, use: { baseURL: pgBaseURL } },
+					{ name: 'security-pg', dependencies: ['setup-pg'], testMatch: /security\/.*\.spec\.ts$/, use: { baseURL: pgBaseURL } },
+				]
+			: []),
 	],
-	webServer: {
-		// The production build on a temporary data directory (tests/e2e/serve.mjs removes it afterwards).
-		command: 'node tests/e2e/serve.mjs',
-		url: `${baseURL}/healthz`,
-		env: { PORT: process.env.E2E_PORT, ADMIN_EMAIL: 'admin@e2e.test', ADMIN_PASSWORD: 'E2e-Admin-Pass-1', DOCUMENT_MAX_MB: '1' },
-		reuseExistingServer: false,
-		// The first start records the demo content; its pictures are encoded later (app/images/deferred.server.ts).
-		timeout: 180_000,
-		stdout: 'ignore',
-		stderr: 'pipe',
-	},
+	webServer: [server(process.env.E2E_PORT!, 'pglite'), ...(postgres ? [server(process.env.E2E_PG_PORT!, 'postgres')] : [])],
 })

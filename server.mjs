@@ -19,6 +19,7 @@ const build = await import(path.join(root, 'build/server/index.js'))
  *   getEnv: () => { PORT: number, TRUST_PROXY: boolean },
  *   allowOrigin: (method: string, url: string, headers: import('node:http').IncomingHttpHeaders) => boolean,
  *   securityHeaders: (path: string) => Record<string, string>,
+ *   FALLBACK_POLICY: string,
  *   serveCachedPage: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean,
  *   createRequestHandler: typeof import('@react-router/express').createRequestHandler,
  * }}
@@ -61,7 +62,12 @@ app.use(lifecycle.createRequestHandler({ build, mode: 'production' }))
 // bench:apply read it): what a visitor waits for, without the network.
 const server = http.createServer((req, res) => {
 	const started = process.hrtime.bigint()
-	onHeaders(res, () => res.setHeader('Server-Timing', `app;dur=${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}`))
+	onHeaders(res, () => {
+		res.setHeader('Server-Timing', `app;dur=${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}`)
+		// Anything answered without a policy of its own (a redirect, a file, an error) gets one that allows
+		// nothing. Not a 304: the browser would put its headers on the page it kept, policy included.
+		if (res.statusCode !== 304 && !res.hasHeader('Content-Security-Policy')) res.setHeader('Content-Security-Policy', lifecycle.FALLBACK_POLICY)
+	})
 	if (!lifecycle.serveCachedPage(req, res)) app(req, res)
 })
 server.listen(port, () => {

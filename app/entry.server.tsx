@@ -18,7 +18,7 @@ import stylesUrl from './app.css?url'
 // The server calls these two: migrations, seed and first admin before it listens; close on SIGTERM.
 export { prepare, shutdown } from '#app/bootstrap.server.ts'
 export { getEnv } from '#app/utils/env.server.ts'
-export { securityHeaders } from '#app/utils/security-headers.ts'
+export { FALLBACK_POLICY, securityHeaders } from '#app/utils/security-headers.ts'
 export { serveCachedPage } from '#app/cache/page-cache.server.ts'
 // Bundled with the app, so that it and the routes share one React Router: its production build (vite.config.ts).
 export { createRequestHandler } from '@react-router/express'
@@ -76,7 +76,7 @@ function contentSecurityPolicy(nonce: string | undefined, styleHash: string | un
 		// 'self': the staff case view previews an applicant's PDF in a frame.
 		`frame-src 'self' ${frameSources.join(' ')}`,
 		"object-src 'none'",
-		"base-uri 'self'",
+		"base-uri 'none'",
 		"form-action 'self'",
 		"frame-ancestors 'none'",
 	].join('; ')

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import {
+	data,
 	Link,
 	Links,
 	Meta,
@@ -37,12 +38,23 @@ const refuseCrossOrigin: MiddlewareFunction<Response> = ({ request }) => {
 	}
 }
 
+/**
+ * A NUL byte is nothing a person types, and PostgreSQL refuses it in text: a request carrying one in
+ * its address or its form is refused as malformed before anything reads it (docs/security.md#input).
+ */
+const refuseNulBytes: MiddlewareFunction<Response> = async ({ request }) => {
+	const form = request.method !== 'GET' && request.method !== 'HEAD' && request.headers.get('Content-Type')?.startsWith('application/x-www-form-urlencoded')
+	if (/%00/i.test(request.url) || (form && /%00/i.test(await request.clone().text()))) {
+		throw data('في الطلب رموز غير مسموح بها. أعد كتابة ما أدخلته ثم أرسله مرة أخرى.', { status: 400 })
+	}
+}
+
 /** server.mjs prepares the database before it listens; under the dev server the first request does. */
 const prepared: MiddlewareFunction<Response> = async () => {
 	await prepare()
 }
 
-export const middleware: MiddlewareFunction<Response>[] = [refuseCrossOrigin, prepared, flashMiddleware, pageCacheMiddleware]
+export const middleware: MiddlewareFunction<Response>[] = [refuseCrossOrigin, refuseNulBytes, prepared, flashMiddleware, pageCacheMiddleware]
 
 export function Layout({ children }: { children: ReactNode }) {
 	const nonce = useNonce()

@@ -15,7 +15,7 @@ const steps = [
 ]
 
 if (skipPostgres) {
-	console.warn('\n!!! SKIP_POSTGRES=1: the data-layer tests on PostgreSQL are NOT run. Never set this in CI. !!!\n')
+	console.warn('\n!!! SKIP_POSTGRES=1: the data-layer tests and the browser security suite on PostgreSQL are NOT run. Never set this in CI. !!!\n')
 } else {
 	await ensurePostgres(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
 }

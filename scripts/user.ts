@@ -1,6 +1,6 @@
 // Operator commands:
 //   npm run user:create -- --email someone@example.org --role admin|case_officer|content_editor [--name "…"] [--mobile 05XXXXXXXX]
-//   npm run user:reset-password -- --email someone@example.org
+//   npm run user:reset-password -- --email someone@example.org   (also resets their two-step sign-in)
 // Each prints a generated password once. With the embedded database, stop the server first.
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
@@ -9,6 +9,7 @@ import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { parseEnv } from '#app/utils/env.server.ts'
 import { generatePassword } from '#app/auth/password.server.ts'
 import { deleteUserSessions } from '#app/auth/session.server.ts'
+import { resetTwoStep } from '#app/auth/two-step.server.ts'
 import { userRoles } from '#app/domain/roles.ts'
 import { createUser, DuplicateEmailError, findUserByEmail, setPassword } from '#app/domain/users.server.ts'
 import { normaliseSaudiMobile } from '#app/utils/format.ts'
@@ -61,7 +62,9 @@ async function main(argv: string[]): Promise<string> {
 		if (!user) throw new UsageError(`no user has the e-mail ${args.email}`)
 		await setPassword(handle.db, user.id, password)
 		await deleteUserSessions(handle.db, user.id)
-		return `New password for ${user.email}, shown only once: ${password}\nTheir open sessions were ended.`
+		// Locked out usually means the phone is gone too: the authenticator is set up again at the next sign-in.
+		await resetTwoStep(handle.db, user.id)
+		return `New password for ${user.email}, shown only once: ${password}\nTheir open sessions were ended, and their two-step sign-in was reset: they set the authenticator app up again when they next sign in.`
 	} finally {
 		await handle.close()
 		release()

@@ -15,6 +15,9 @@ export function ErrorMessage({ error }: { error: unknown }) {
 		} else if (error.status === 429) {
 			title = TOO_MANY_TRIES
 			text = typeof error.data === 'string' && error.data ? error.data : 'محاولات كثيرة من جهازك. حاول مرة أخرى بعد قليل.'
+		} else if (error.status === 400) {
+			title = 'طلب غير صالح'
+			text = typeof error.data === 'string' && error.data ? error.data : 'لم نستطع قراءة هذا الطلب. ارجع إلى الصفحة السابقة وحاول مرة أخرى.'
 		} else if (error.status === 405) {
 			title = 'طلب غير مدعوم'
 			text = 'لا تقبل هذه الصفحة هذا النوع من الطلبات.'

@@ -4,6 +4,7 @@ import { deleteDocument, storeDocument } from '#app/documents/documents.server.t
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import { declaredTooLarge, pdfUpload, receiveMultipleUploads, type PartResult } from '#app/storage/upload.server.ts'
 import { fileTooLarge } from '#app/forms/messages.ts'
+import { contentRefusalMessages } from '#app/storage/upload-messages.ts'
 import { countOf, type CountedNoun } from '#app/utils/arabic-count.ts'
 import { fileFields, type ContentField, type ContentType } from './definition.ts'
 import { listEntries, saveEntry, type EntryQuery } from './store.server.ts'
@@ -25,6 +26,7 @@ export const bulkMessages = {
 	'bad-category': 'الرجاء اختيار القسم.',
 	'too-much': 'مجموع الملفات أكبر من المسموح في المرة الواحدة. ارفعها على دفعات.',
 	'not-pdf': 'الملف ليس PDF. اختر ملفاً بصيغة PDF.',
+	...contentRefusalMessages,
 } as const
 
 export type BulkFailure = { error: 'too-large' | keyof typeof bulkMessages; status: number; message: string; /** Answered before the body was read: the connection should close. */ unread?: boolean }
@@ -51,7 +53,7 @@ function failure(error: BulkFailure['error'], maxBytes: number): { ok: false } &
 	return { ok: false, error, status, message: error === 'too-large' ? fileTooLarge(maxBytes) : bulkMessages[error] }
 }
 
-const refusal = (part: Refused, maxBytes: number) => `«${part.originalName ?? 'ملف'}»: ${part.error === 'too-large' ? fileTooLarge(maxBytes) : bulkMessages['not-pdf']}`
+const refusal = (part: Refused, maxBytes: number) => `«${part.originalName ?? 'ملف'}»: ${part.error === 'too-large' ? fileTooLarge(maxBytes) : bulkMessages[part.error]}`
 
 /**
  * Receives the bulk form of `type` (its `bulkUpload` and `filterField`) and creates one entry per
@@ -66,7 +68,10 @@ export async function receiveBulkUpload(db: Database, storage: FileStorage, type
 	if (declaredTooLarge(request, maxFileBytes, BULK_MAX_FILES)) return { ...failure('too-much', maxFileBytes), status: 413, unread: true }
 	// A file past the limit is refused on its own as it streams (no more of it is written), the others judged as usual.
 	// Not `stopWhenTooLarge`: a browser whose upload is cut off mid-body shows a reset connection, not our answer.
-	const received = await receiveMultipleUploads(request, storage, { maxFileBytes, maxFields: 10 }, BULK_INPUT, pdfUpload, BULK_MAX_FILES + 1)
+	// A request that does not say its size (chunked: no browser's form) is stopped, though, not read to its end.
+	const stopWhenTooLarge = !request.headers.has('content-length')
+	const received = await receiveMultipleUploads(request, storage, { maxFileBytes, maxFields: 10, stopWhenTooLarge }, BULK_INPUT, pdfUpload, BULK_MAX_FILES + 1)
+	if (!received.ok && received.error === 'too-large') return { ...failure('too-large', maxFileBytes), message: summary([refusal({ ok: false, error: 'too-large', originalName: received.originalName }, maxFileBytes)]), unread: true }
 	if (!received.ok) return failure(received.error, maxFileBytes)
 	const kept = received.files.flatMap((part) => (part.ok ? [part.file] : []))
 	const value = received.fields[filter.name] ?? ''

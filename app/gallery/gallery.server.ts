@@ -9,6 +9,7 @@ import { InvalidImageError, MAX_PIXELS, MIN_SIDE, processImage } from '#app/imag
 import type { ImageData } from '#app/images/responsive-image.tsx'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import type { PartResult, UploadKind } from '#app/storage/upload.server.ts'
+import { EMPTY_FILE } from '#app/storage/upload-messages.ts'
 
 // The photo gallery's queries: albums are one content type, their photos another whose `album`
 // field holds the album's entry id (docs/product.md#photo-and-video-galleries).
@@ -127,6 +128,7 @@ const photoRefusals = {
 	unreadable: 'تعذرت قراءة الصورة. إن كانت بصيغة HEIC من الجوال فحوّلها إلى JPEG ثم أعد رفعها.',
 	'too-small': `الصورة صغيرة جداً: أقل ضلع فيها ${MIN_SIDE} نقطة على الأقل. اختر صورة أكبر.`,
 	'too-large': `حجم الصورة أو أبعادها أكبر من المسموح (حتى ${MAX_PIXELS / 1_000_000} مليون نقطة). صغّرها ثم أعد رفعها.`,
+	empty: EMPTY_FILE,
 } as const
 
 /**

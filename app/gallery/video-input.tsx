@@ -5,11 +5,13 @@ import { ErrorList } from '#app/components/forms.tsx'
 import { formatFileSize } from '#app/utils/format.ts'
 import { notVideo, videoTooLarge, videoUploadFailed } from './video-messages.ts'
 import { sendWithProgress } from '#app/utils/send-with-progress.ts'
+import { EMPTY_FILE } from '#app/storage/upload-messages.ts'
 
 /** The content editor's messages for a video field's refusals (its fileErrors). */
 export const videoErrors = {
 	'too-large': 'حجم الفيديو أكبر من المسموح. اختر ملفاً أصغر.',
 	'not-video': notVideo,
+	empty: EMPTY_FILE,
 } as const
 
 /** Where a content type's video is sent ahead of its form (app/routes/admin/video-upload.ts). */
@@ -75,7 +77,7 @@ export function VideoInput({
 			// Sent already, or refused: either way the form must not send the file a second time.
 			input.value = ''
 			if (status === 200 && reply.id) setSent({ id: reply.id, name: reply.name ?? file.name, size: reply.size ?? file.size, poster: reply.poster ?? null })
-			else setClientError(reply.error === 'too-large' ? videoTooLarge(maxBytes) : reply.error === 'not-video' ? notVideo : videoUploadFailed)
+			else setClientError(reply.error === 'too-large' ? videoTooLarge(maxBytes) : reply.error && Object.hasOwn(videoErrors, reply.error) ? videoErrors[reply.error as keyof typeof videoErrors] : videoUploadFailed)
 		})
 	}
 

@@ -4,6 +4,7 @@ import type { Route } from './+types/serve'
 import { getDb } from '#app/db/database.server.ts'
 import { deferredVariant, isDeferred } from '#app/images/deferred.server.ts'
 import { findImage } from '#app/images/pipeline.server.ts'
+import { storedFileHeaders } from '#app/storage/download.server.ts'
 import { FileNotFoundError, getFileStorage } from '#app/storage/file-storage.server.ts'
 
 // The canonical spelling only ("0640.webp" is not "640.webp"): each URL is cached for a year.
@@ -19,8 +20,10 @@ export async function loader({ params }: Route.LoaderArgs) {
 	const image = await findImage(await getDb(), params.id)
 	const variant = image?.variants.find((item) => item.format === format && item.width === width)
 	if (!image || !variant) throw data(null, { status: 404 })
+	// Shown in place by <img>, downloaded under the uploaded picture's name and this variant's size.
+	const name = `${image.originalName.replace(/\.[^.]{1,5}$/, '')}-${width}.${format}`
 	const headers = (size: number) => ({
-		'Content-Type': `image/${format}`,
+		...storedFileHeaders({ originalName: name, contentType: `image/${format}` }, 'inline'),
 		'Content-Length': String(size),
 		'Cache-Control': 'public, max-age=31536000, immutable',
 	})

@@ -1,5 +1,5 @@
-import { expect, test } from 'vitest'
-import { byteRange } from './download.server.ts'
+import { describe, expect, test } from 'vitest'
+import { byteRange, storedFileHeaders } from './download.server.ts'
 
 test.each([
 	[null, 1000, null],
@@ -18,4 +18,33 @@ test.each([
 	['bytes=-', 1000, null],
 ])('Range %s of %i bytes → %o', (header, size, expected) => {
 	expect(byteRange(header, size)).toEqual(expected)
+})
+
+describe('storedFileHeaders', () => {
+	const csp = "sandbox; default-src 'none'; frame-ancestors 'none'"
+
+	test('a PDF: its type, the sandbox policy, and a name that keeps its Arabic', () => {
+		expect(storedFileHeaders({ originalName: 'هوية الأب.pdf', contentType: 'application/pdf' }, 'attachment')).toEqual({
+			'Content-Type': 'application/pdf',
+			'Content-Disposition': `attachment; filename="document.pdf"; filename*=UTF-8''${encodeURIComponent('هوية الأب.pdf')}`,
+			'Content-Security-Policy': csp,
+		})
+	})
+
+	test('framed by our own pages only when asked (the case view preview)', () => {
+		expect(storedFileHeaders({ originalName: 'a.pdf', contentType: 'application/pdf' }, 'inline', 'self')['Content-Security-Policy']).toBe("sandbox; default-src 'none'; frame-ancestors 'self'")
+		expect(storedFileHeaders({ originalName: 'a.pdf', contentType: 'application/pdf' }, 'inline', 'self')['Content-Disposition']).toMatch(/^inline; /)
+	})
+
+	test.each(['text/html', 'image/svg+xml', 'application/xhtml+xml', 'text/xml', 'application/javascript', '', 'application/x-msdownload'])('a row of type %j goes out as bytes to download, never shown', (contentType) => {
+		const headers = storedFileHeaders({ originalName: 'x.html', contentType }, 'inline')
+		expect(headers['Content-Type']).toBe('application/octet-stream')
+		expect(headers['Content-Disposition']).toMatch(/^attachment; filename="file\.bin"; /)
+	})
+
+	test('the name sent is cleaned again (a row from before the check) and fully encoded', () => {
+		const disposition = storedFileHeaders({ originalName: "../ملف\u202Efdp.exe\u0085's (1)*.pdf\r\nX-Injected: 1", contentType: 'application/pdf' }, 'attachment')['Content-Disposition']
+		expect(disposition).toBe(`attachment; filename="document.pdf"; filename*=UTF-8''${encodeURIComponent('ملفfdp.exe')}%27s%20%281%29%2A.pdfX-Injected%3A%201`)
+		expect(disposition).toMatch(/^[\x20-\x7e]+$/)
+	})
 })

@@ -7,6 +7,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import busboy from 'busboy'
 import { fileTypeFromFile } from 'file-type'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
+import { inspectPdf } from '#app/storage/pdf-active-content.server.ts'
 
 export interface UploadLimits {
 	maxFileBytes: number
@@ -41,14 +42,24 @@ export interface ReceivedFile<Mime extends string = string> {
 	mime: Mime
 }
 
+/**
+ * Refusals of any kind of file, whatever it accepts: a file of 0 bytes (a named file with nothing
+ * in it, not an empty file input), and a PDF that carries scripts, programs or files of its own
+ * (app/storage/pdf-active-content.server.ts).
+ */
+export type ContentRefusal = 'empty' | 'unsafe-pdf'
+
+/** The request itself is refused: broken or cut off, or a file's part header unreadable (control characters in its name). */
+export type RequestRefusal = 'bad-request' | 'bad-name'
+
 export type UploadResult<Mime extends string = 'application/pdf', Refusal extends string = 'not-pdf'> =
 	| { ok: true; fields: Record<string, string>; file: ReceivedFile<Mime> }
 	/** No file part, or an empty file input. */
 	| { ok: true; fields: Record<string, string>; file: null }
-	| { ok: false; fields: Record<string, string>; error: 'too-large' | Refusal | 'bad-request' }
+	| { ok: false; fields: Record<string, string>; error: 'too-large' | Refusal | ContentRefusal | RequestRefusal }
 
 /** One named file of a multi-file form: kept, or refused for itself while the others may be fine. */
-export type PartResult<Mime extends string = string, Refusal extends string = string> = { ok: true; file: ReceivedFile<Mime> } | { ok: false; error: 'too-large' | Refusal; originalName?: string }
+export type PartResult<Mime extends string = string, Refusal extends string = string> = { ok: true; file: ReceivedFile<Mime> } | { ok: false; error: 'too-large' | Refusal | ContentRefusal; originalName?: string }
 
 type AnyKind = UploadKind<string, string>
 type KindMime<K> = K extends UploadKind<infer Mime, string> ? Mime : never
@@ -60,7 +71,7 @@ type PartsOf<Kinds extends Record<string, AnyKind>> = { [Name in keyof Kinds]?: 
 export type UploadsResult<Kinds extends Record<string, AnyKind>> =
 	| { ok: true; fields: Record<string, string>; parts: PartsOf<Kinds> }
 	/** The request itself is broken or cut off (or, with `stopWhenTooLarge`, the file `part` too large): nothing is kept. */
-	| { ok: false; fields: Record<string, string>; error: 'bad-request' | 'too-large'; part?: string }
+	| { ok: false; fields: Record<string, string>; error: RequestRefusal | 'too-large'; part?: string; originalName?: string }
 
 interface SavedFile {
 	size: number
@@ -97,7 +108,7 @@ export async function receiveUpload<Mime extends string, Refusal extends string>
 	if (!result.ok) return result
 	const [part] = result.parts.values()
 	if (!part) return { ok: true, fields: result.fields, file: null }
-	return part.ok ? { ok: true, fields: result.fields, file: part.file as ReceivedFile<Mime> } : { ok: false, fields: result.fields, error: part.error as 'too-large' | Refusal }
+	return part.ok ? { ok: true, fields: result.fields, file: part.file as ReceivedFile<Mime> } : { ok: false, fields: result.fields, error: part.error as 'too-large' | Refusal | ContentRefusal }
 }
 
 /**
@@ -122,7 +133,7 @@ export async function receiveMultipleUploads<Mime extends string, Refusal extend
 	name: string,
 	kind: UploadKind<Mime, Refusal>,
 	maxFiles: number,
-): Promise<{ ok: true; fields: Record<string, string>; files: PartResult<Mime, Refusal>[] } | { ok: false; fields: Record<string, string>; error: 'bad-request' | 'too-large' }> {
+): Promise<{ ok: true; fields: Record<string, string>; files: PartResult<Mime, Refusal>[] } | { ok: false; fields: Record<string, string>; error: RequestRefusal | 'too-large'; originalName?: string }> {
 	const result = await receiveParts(request, storage, limits, (part) => (part === name ? kind : undefined), maxFiles, name)
 	if (!result.ok) return result
 	return { ok: true, fields: result.fields, files: [...result.parts.values()] as PartResult<Mime, Refusal>[] }
@@ -157,7 +168,7 @@ async function receiveParts(
 	maxFiles: number,
 	/** A part name whose files are all kept, told apart by their order (an input with `multiple`). */
 	multiple?: string,
-): Promise<{ ok: true; fields: Record<string, string>; parts: Map<string, PartResult> } | { ok: false; fields: Record<string, string>; error: 'bad-request' | 'too-large'; part?: string }> {
+): Promise<{ ok: true; fields: Record<string, string>; parts: Map<string, PartResult> } | { ok: false; fields: Record<string, string>; error: RequestRefusal | 'too-large'; part?: string; originalName?: string }> {
 	// No prototype, so a field named __proto__ is just a field.
 	const fields: Record<string, string> = Object.create(null)
 	const contentType = request.headers.get('content-type') ?? ''
@@ -188,8 +199,9 @@ async function receiveParts(
 	let fieldsTruncated = false
 	let writeError: unknown
 	let requestTooLarge = false
-	// With `stopWhenTooLarge`: the file input whose file passed its limit, so the reply can name it.
+	// With `stopWhenTooLarge`: the file input whose file passed its limit, and the file's name, so the reply can name them.
 	let tooLargePart: string | undefined
+	let tooLargeName: string | undefined
 
 	parser.on('field', (name, value, info) => {
 		if (info.valueTruncated) fieldsTruncated = true
@@ -212,7 +224,12 @@ async function receiveParts(
 			if (!limits.stopWhenTooLarge || requestTooLarge) return
 			requestTooLarge = true
 			tooLargePart = partName
-			parser.destroy(new Error('A file passed its limit.'))
+			tooLargeName = part.originalName
+			// No more of the body is read (bodyChunks asks requestTooLarge), and the parser is stopped
+			// once busboy is done with this chunk, not now: it says 'limit' from inside its own parsing
+			// and goes on to mark the file stream it holds, which destroying it here would take away
+			// (a TypeError thrown out of the request's stream, uncaught: it would stop the server).
+			queueMicrotask(() => parser.destroy(new Error('A file passed its limit.')))
 		}
 		const saving = saveFile(stream, tempPath, kind.maxBytes, overLimit)
 		const part: Incoming = { kind, tempPath, originalName: cleanFileName(info.filename, kind.fallbackName), saving, tooLarge: false }
@@ -228,11 +245,16 @@ async function receiveParts(
 	})
 
 	let broken = false
+	let badName = false
 	try {
-		await pipeline(Readable.from(bodyChunks(request.body as NodeReadableStream<Uint8Array>)), parser)
-	} catch {
+		await pipeline(Readable.from(bodyChunks(request.body as NodeReadableStream<Uint8Array>, () => requestTooLarge)), parser)
+	} catch (error) {
 		// The client went away, or the body is not well-formed multipart.
 		broken = true
+		// busboy's word for a part header it cannot read, in a body that did arrive whole (a client
+		// that went away fails with its own error): a browser sends one only for a file name with
+		// control characters in it (upload.test.ts pins this).
+		badName = error instanceof Error && error.message === 'Malformed part header'
 	}
 
 	const kept = new Set<string>()
@@ -240,7 +262,8 @@ async function receiveParts(
 		// Every write settles before any temp file is judged or removed, so none can be recreated.
 		const saved = await Promise.allSettled([...incoming.values()].map((part) => part.saving))
 		if (writeError) throw writeError
-		if (requestTooLarge) return { ok: false, fields, error: 'too-large', part: tooLargePart }
+		if (requestTooLarge) return { ok: false, fields, error: 'too-large', part: tooLargePart, originalName: tooLargeName }
+		if (badName) return { ok: false, fields, error: 'bad-name' }
 		if (broken || fieldsTruncated || saved.some((outcome) => outcome.status === 'rejected')) return { ok: false, fields, error: 'bad-request' }
 		const parts = new Map<string, PartResult>()
 		for (const [[name, part], outcome] of zip([...incoming], saved)) {
@@ -249,10 +272,19 @@ async function receiveParts(
 				parts.set(name, { ok: false, error: 'too-large', originalName: part.originalName })
 				continue
 			}
+			if (outcome.value.size === 0) {
+				parts.set(name, { ok: false, error: 'empty', originalName: part.originalName })
+				continue
+			}
 			// The part's Content-Type and file name are the client's say-so; the bytes are not.
 			const mime = (await fileTypeFromFile(part.tempPath))?.mime
 			if (mime === undefined || !part.kind.accept(mime)) {
 				parts.set(name, { ok: false, error: part.kind.refusal, originalName: part.originalName })
+				continue
+			}
+			// A PDF is read whole (it is at most the upload limit) for scripts and files it carries.
+			if (mime === 'application/pdf' && !inspectPdf(await fsp.readFile(part.tempPath)).ok) {
+				parts.set(name, { ok: false, error: 'unsafe-pdf', originalName: part.originalName })
 				continue
 			}
 			kept.add(part.tempPath)
@@ -269,10 +301,10 @@ async function receiveParts(
  * Stopping early releases the body rather than cancelling it: cancelling would destroy the socket
  * too, and then no answer (413) could reach the client.
  */
-async function* bodyChunks(body: NodeReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+async function* bodyChunks(body: NodeReadableStream<Uint8Array>, stopped: () => boolean): AsyncGenerator<Uint8Array> {
 	const reader = body.getReader()
 	try {
-		for (;;) {
+		while (!stopped()) {
 			const { done, value } = await reader.read()
 			if (done) return
 			yield value
@@ -309,11 +341,22 @@ async function saveFile(source: Readable, tempPath: string, maxBytes = Infinity,
 	return { size, sha256: hash.digest('hex') }
 }
 
-// Control characters, and the bidi controls that can disguise an extension ("fdp.exe" shown as "exe.pdf").
-const unsafeCharacters = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu
+/**
+ * Characters never kept in a file's name: control characters (C0, DEL and C1), the bidi marks,
+ * embeddings, overrides and isolates that can disguise an extension ("fdp.exe" shown as "exe.pdf"),
+ * line and paragraph separators, and the byte order mark. Arabic letters and the joiners Arabic
+ * and Persian typing uses (ZWNJ, ZWJ) stay.
+ */
+const unsafeCharacters = /[\p{Cc}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/gu
 
-function cleanFileName(filename: string, fallback: string): string {
-	const base = filename.split(/[/\\]/).pop() ?? ''
-	const name = Array.from(base.replace(unsafeCharacters, '').trim()).slice(0, 200).join('')
-	return name || fallback
+/**
+ * The name a file is shown and downloaded under: the client's name without its folders (a
+ * Windows or POSIX path, "../" included), unsafe characters or surrounding spaces, at most 200
+ * characters; `fallback` when nothing is left, or only dots. The name is only ever shown or sent in
+ * Content-Disposition: storage keys are random (file-storage.server.ts), never made from it.
+ */
+export function cleanFileName(filename: string, fallback: string): string {
+	const base = filename.replace(unsafeCharacters, '').split(/[/\\]/).pop() ?? ''
+	const name = Array.from(base.trim()).slice(0, 200).join('').trim()
+	return /^\.*$/.test(name) ? fallback : name
 }

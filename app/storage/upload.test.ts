@@ -5,8 +5,9 @@ import path from 'node:path'
 import { text } from 'node:stream/consumers'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { FileNotFoundError, localFileStorage, type FileStorage } from './file-storage.server.ts'
-import { pdfUpload, receivePdfUpload, receiveUploads, type UploadKind } from './upload.server.ts'
+import { cleanFileName, pdfUpload, receivePdfUpload, receiveUpload, receiveUploads, type UploadKind } from './upload.server.ts'
 import { minimalPdf, pdfOfSize } from '#tests/fixtures/pdf.ts'
+import { multipartBody, pdfWithJavaScript } from '#tests/fixtures/attack-files.ts'
 
 let dir: string
 let root: string
@@ -145,6 +146,68 @@ describe('receivePdfUpload', () => {
 		const result = await receivePdfUpload(post(form({ bytes: minimalPdf(), name: 'C:\\Users\\x\\k\ti\u0085d\u202Efdp.exe' })), storage, limits)
 		expect(result).toMatchObject({ ok: true, file: { originalName: 'kidfdp.exe' } })
 		if (result.ok && result.file) fs.rmSync(result.file.tempPath)
+	})
+})
+
+describe('what every kind refuses', () => {
+	test('a named file of 0 bytes is empty, not a missing file nor a wrong type', async () => {
+		expect(await receivePdfUpload(post(form({ bytes: new Uint8Array(0), name: 'فارغ.pdf' }, { kind: 'x' })), storage, limits)).toEqual({ ok: false, fields: { kind: 'x' }, error: 'empty' })
+		expect(tempFiles()).toEqual([])
+	})
+
+	test('a PDF carrying JavaScript is refused as unsafe, and nothing is left', async () => {
+		expect(await receivePdfUpload(post(form({ bytes: pdfWithJavaScript(), name: 'تقرير.pdf' })), storage, limits)).toMatchObject({ ok: false, error: 'unsafe-pdf' })
+		expect(tempFiles()).toEqual([])
+	})
+
+	test('control characters in a file name make its part header unreadable: bad-name, nothing kept', async () => {
+		for (const name of ['a\u0000.pdf', 'هوية\u0007.pdf', 'x\u001b[2J.pdf']) {
+			const { body, contentType } = multipartBody({ kind: 'x' }, { field: 'document', name, type: 'application/pdf', bytes: minimalPdf() })
+			const request = new Request('http://localhost/x', { method: 'POST', headers: { 'content-type': contentType }, body: new Uint8Array(body) })
+			expect(await receivePdfUpload(request, storage, limits)).toMatchObject({ ok: false, error: 'bad-name' })
+		}
+		expect(tempFiles()).toEqual([])
+	})
+
+	test('stopping a request at a file past its limit neither throws nor leaves anything', async () => {
+		// Without a Content-Length: the parser is stopped as soon as busboy says the file passed the limit.
+		const { body, contentType } = multipartBody({}, { field: 'document', name: 'كبير.pdf', type: 'application/pdf', bytes: pdfOfSize(200 * 1024) })
+		// Chunk by chunk as the server asks, as from a socket: busboy then parses outside our await.
+		let at = 0
+		const stream = new ReadableStream<Uint8Array>(
+			{
+				pull(controller) {
+					if (at >= body.length) return controller.close()
+					controller.enqueue(new Uint8Array(body.subarray(at, at + 16 * 1024)))
+					at += 16 * 1024
+				},
+			},
+			{ highWaterMark: 0 },
+		)
+		const request = new Request('http://localhost/x', { method: 'POST', headers: { 'content-type': contentType }, body: stream, duplex: 'half' } as RequestInit)
+		expect(await receiveUpload(request, storage, { ...limits, stopWhenTooLarge: true }, pdfUpload)).toMatchObject({ ok: false, error: 'too-large' })
+		// An error thrown out of busboy after the answer would surface here as an uncaught exception.
+		await new Promise((resolve) => setTimeout(resolve, 20))
+		expect(tempFiles()).toEqual([])
+	})
+})
+
+describe('cleanFileName', () => {
+	test.each([
+		['../../../../etc/passwd.pdf', 'passwd.pdf'],
+		['..\\..\\Windows\\System32\\hosts.pdf', 'hosts.pdf'],
+		['/var/lib/ataa/uploads/files/aa/bb/key', 'key'],
+		['C:\\fakepath\\تقرير.pdf', 'تقرير.pdf'],
+		['..', 'file.pdf'],
+		['...', 'file.pdf'],
+		['  ', 'file.pdf'],
+		['هوية الأب\u202E\u0085fdp.exe\u2066\u2028.pdf', 'هوية الأبfdp.exe.pdf'],
+		['\uFEFF\u200Fسجل\u061C الأسرة.pdf', 'سجل الأسرة.pdf'],
+		// The joiners Arabic and Persian typing uses stay.
+		['می\u200Cخواهم.pdf', 'می\u200Cخواهم.pdf'],
+		[`${'ب'.repeat(250)}.pdf`, 'ب'.repeat(200)],
+	])('%j -> %j', (name, expected) => {
+		expect(cleanFileName(name, 'file.pdf')).toBe(expected)
 	})
 })
 

@@ -1,8 +1,10 @@
-// A submitted needy-families case made over HTTP by a signed-in staff member (paper intake): the
-// case-management journeys start from one without driving seven form pages each time.
+// Cases made over HTTP by a signed-in staff member: a needy-families case (paper intake), and an
+// institution's registration, which opens the institution's own account. The case-management and
+// security journeys start from them without driving the form pages each time.
 import { expect, type APIRequestContext } from '@playwright/test'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { basicAnswers, randomNationalId, validIban } from '#tests/fixtures/needy-families.ts'
+import { unique } from './utils.ts'
 
 export interface SubmittedCase {
 	reference: string
@@ -22,8 +24,26 @@ async function post(request: APIRequestContext, url: string, form: Record<string
 
 let counter = 0
 
-/** Starts, fills, uploads and submits a case; `request` must carry a staff session. */
-export async function submitCaseAsStaff(request: APIRequestContext, options: { name?: string; mobile?: string } = {}): Promise<SubmittedCase> {
+/** The reference as a private link's page shows it: in its body, not in the stylesheet the page carries. */
+async function referenceOf(request: APIRequestContext, token: string): Promise<string> {
+	const html = await (await request.get(`/apply/r/${token}`)).text()
+	const reference = /[A-HJ-NP-Y2-9]{4}-[A-HJ-NP-Y2-9]{4}/.exec(html.slice(html.indexOf('<body')))?.[0]
+	expect(reference, `the reference on /apply/r/${token}`).toBeTruthy()
+	return reference!
+}
+
+const pdfPart = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(minimalPdf()) })
+
+async function upload(request: APIRequestContext, token: string, slot: string, fileName: string) {
+	const response = await request.post(`/apply/r/${token}/files/upload`, { multipart: { slot, file: pdfPart(fileName) } })
+	expect(response.status(), `upload to ${slot}`).toBeLessThan(400)
+}
+
+/**
+ * Starts, fills, uploads and submits a case; `request` must carry a staff session. With
+ * `submit: false` the case is complete but not sent: a draft whose check page would send it.
+ */
+export async function submitCaseAsStaff(request: APIRequestContext, options: { name?: string; mobile?: string; submit?: boolean } = {}): Promise<SubmittedCase> {
 	const name = options.name ?? 'عبدالله محمد سعد القحطاني'
 	const nationalId = randomNationalId()
 	const mobile = options.mobile ?? `05${String(Date.now() % 1e7).padStart(7, '0')}${counter++ % 10}`
@@ -47,22 +67,75 @@ export async function submitCaseAsStaff(request: APIRequestContext, options: { n
 		'persons[2].RelatedPerson': 'other',
 	})
 	await post(request, `${base}/services`, { services: ['food_basket'] })
-	for (const [slot, fileName] of [
-		['identity', 'هوية-المتقدم.pdf'],
-		['family_report', 'سجل-الأسرة.pdf'],
-	]) {
-		const response = await request.post(`${base}/files/upload`, {
-			multipart: { slot: slot!, file: { name: fileName!, mimeType: 'application/pdf', buffer: Buffer.from(minimalPdf()) } },
-		})
-		expect(response.status()).toBeLessThan(400)
-	}
+	await upload(request, token!, 'identity', 'هوية-المتقدم.pdf')
+	await upload(request, token!, 'family_report', 'سجل-الأسرة.pdf')
 	await post(request, `${base}/files`, { PatientMassage: 'نرجو النظر في حالتنا.' })
+	if (options.submit !== false) {
+		const done = await post(request, `${base}/check`, { acknowledge: 'on' })
+		expect(done.url()).toContain('/done')
+	}
+	return { reference: await referenceOf(request, token!), token: token!, name, nationalId, mobile }
+}
+
+/** The ids of a case's files, from its page in the back office; `request` must carry a case officer's or an admin's session. */
+export async function caseFileIds(request: APIRequestContext, reference: string): Promise<string[]> {
+	const response = await request.get(`/admin/cases/${reference}`)
+	expect(response.status(), `/admin/cases/${reference}`).toBe(200)
+	const html = await response.text()
+	return [...new Set([...html.matchAll(new RegExp(`/admin/cases/${reference}/files/([0-9a-f-]{36})`, 'g'))].map((match) => match[1]!))]
+}
+
+export interface RegisteredInstitution extends Omit<SubmittedCase, 'nationalId'> {
+	userName: string
+	email: string
+	password: string
+}
+
+/**
+ * An institution's registration, filled in and sent over HTTP, which opens its account (sign in
+ * at /account/login with `userName` or `email` and `password`). `request` must carry a staff
+ * session: staff are not held to the visitors' limits on new applications.
+ */
+export async function registerInstitutionAsStaff(request: APIRequestContext, options: { name?: string } = {}): Promise<RegisteredInstitution> {
+	const id = unique()
+	const institution = {
+		name: options.name ?? `جمعية البر الخيرية ${id}`,
+		userName: `inst.${id}`,
+		email: `inst-${id}@e2e.test`,
+		password: `Strong-Pass-${id}`,
+		mobile: `05${String(Date.now() % 1e7).padStart(7, '0')}${counter++ % 10}`,
+	}
+	const started = await post(request, '/apply/institution-registration/new', {
+		fullName: 'سارة عبدالرحمن العتيبي',
+		userName: institution.userName,
+		email: institution.email,
+		phone: institution.mobile,
+		password: institution.password,
+		passwordConfirm: institution.password,
+	})
+	const token = /\/apply\/r\/([A-Za-z0-9_-]{43})/.exec(started.url())?.[1]
+	expect(token, 'the private link after the first step').toBeTruthy()
+	const base = `/apply/r/${token}`
+	await post(request, `${base}/institution`, {
+		name: institution.name,
+		InstitutionType: '2',
+		permitNo: `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-16),
+		createDate: '2015-03-01',
+		address: 'الرياض، حي النخيل',
+		CEOName: 'خالد سعد الدوسري',
+		CEOPhone: '0559876543',
+	})
+	await post(request, `${base}/bank`, { nameAtBank: institution.name, bankName: 'snb', accountNumber: '608010167519', iban: validIban })
+	for (const slot of ['authorization_letter', 'bank_certificate', 'institution_statement', 'ceo_appointment']) await upload(request, token!, slot, `${slot}.pdf`)
+	await post(request, `${base}/documents`, {})
 	const done = await post(request, `${base}/check`, { acknowledge: 'on' })
 	expect(done.url()).toContain('/done')
-	// The reference as the page shows it: in its body, not in the stylesheet the page carries.
-	const html = await (await request.get(base)).text()
-	const body = html.slice(html.indexOf('<body'))
-	const reference = /[A-HJ-NP-Y2-9]{4}-[A-HJ-NP-Y2-9]{4}/.exec(body)?.[0]
-	expect(reference).toBeTruthy()
-	return { reference: reference!, token: token!, name, nationalId, mobile }
+	return { ...institution, reference: await referenceOf(request, token!), token: token! }
+}
+
+/** Signs an institution in at /account/login on `request`, which then carries its session. */
+export async function signInInstitution(request: APIRequestContext, institution: Pick<RegisteredInstitution, 'userName' | 'password'>) {
+	const response = await request.post('/account/login', { form: { name: institution.userName, password: institution.password }, maxRedirects: 0 })
+	expect(response.status(), 'the institution signs in').toBe(302)
+	expect(response.headers()['location']).toBe('/account')
 }

@@ -91,7 +91,7 @@ test('an application through the engine: dates, optional choices, missing files,
 	await expect(identity.getByRole('alert')).toHaveText(/حجم الملف أكبر من 10 ميغابايت\. اختر ملفاً أصغر\./)
 	const upload = (slot: string, size: number) =>
 		page.request.post(`${base}/files/upload`, { headers: { Accept: 'application/json' }, multipart: { slot, file: pdf(`${size}.pdf`, size) } })
-	expect(await (await upload('other', 10_000_001)).json()).toEqual({ ok: false, error: 'too-large' })
+	expect(await (await upload('other', 10_000_001)).json()).toEqual({ ok: false, error: 'too-large', message: 'حجم الملف أكبر من 10 ميغابايت. اختر ملفاً أصغر.' })
 	expect((await upload('other', 10_000_000)).status()).toBe(200)
 
 	// A refused file leaves its input; a file chosen but not sent with «رفع الملف» holds the step, saying so.

@@ -42,8 +42,10 @@ export function staffStateDir(port = serverPort()): string {
 }
 
 /**
- * The file where auth.setup.ts keeps a signed-in session of `role`.
- * For a file whose tests all act as one role: `test.use({ storageState: staffState('admin') })`.
+ * The file where auth.setup.ts keeps a signed-in session of `role`, on the current test's server.
+ * For a file whose tests all act as one role: `test.use({ storageState: staffState('admin') })` —
+ * the PGlite server's, as `test.use` is read outside any test. A file that runs against both
+ * servers (tests/e2e/security/) calls it inside its tests or hooks.
  */
 export function staffState(role: StaffRole): string {
 	return `${staffStateDir()}${role}.json`

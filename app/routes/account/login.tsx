@@ -18,6 +18,7 @@ import { clientIp } from '#app/utils/origin.server.ts'
 import { recordAudit } from '#app/audit/audit.server.ts'
 import { ErrorSummary, Field, Honeypot, isHoneypotFilled, PageTitle, TOO_MANY_TRIES } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
+import { actionHeaders } from '#app/utils/action-headers.ts'
 
 // No `handle.hydrate`: the page ships no JavaScript, and the form posts and answers as plain HTML.
 
@@ -33,6 +34,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 	}
 	return null
 }
+
+/** A refusal for too many tries says when to come back (Retry-After), on the page as in the answer. */
+export const headers = actionHeaders
 
 export async function action({ request }: Route.ActionArgs) {
 	const formData = await request.formData()

@@ -11,6 +11,7 @@ import { MAX_PHOTOS_AT_ONCE, PHOTOS_INPUT, PhotoUploadForm, photoMessages } from
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { declaredTooLarge, receiveMultipleUploads } from '#app/storage/upload.server.ts'
+import { BAD_FILE_NAME } from '#app/storage/upload-messages.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { flashContext, flashCookie, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
 import { pageParam, paginate } from '#app/utils/pagination.ts'
@@ -89,15 +90,19 @@ async function upload(request: Request, albumId: string, userId: number, back: s
 	if (declaredTooLarge(request, maxBytes, MAX_PHOTOS_AT_ONCE)) return reply({ tone: 'error', message: photoMessages.tooLarge(maxBytes) }, 413, { Connection: 'close' })
 	const db = await getDb()
 	// One file more than allowed is read, so that too many is said instead of silently dropped.
-	const received = await receiveMultipleUploads(request, getFileStorage(), { maxFileBytes: maxBytes, maxFields: 5 }, PHOTOS_INPUT, photoUpload, MAX_PHOTOS_AT_ONCE + 1)
-	if (!received.ok) return reply({ tone: 'error', message: received.error === 'too-large' ? photoMessages.tooLarge(maxBytes) : photoMessages.broken }, 400)
+	// A request that does not say its size (chunked: no browser's form) is not read past a file too large.
+	const stopWhenTooLarge = !request.headers.has('content-length')
+	const received = await receiveMultipleUploads(request, getFileStorage(), { maxFileBytes: maxBytes, maxFields: 5, stopWhenTooLarge }, PHOTOS_INPUT, photoUpload, MAX_PHOTOS_AT_ONCE + 1)
+	if (!received.ok && received.error === 'too-large') return reply({ tone: 'error', message: photoMessages.tooLarge(maxBytes) }, 413, { Connection: 'close' })
+	if (!received.ok) return reply({ tone: 'error', message: received.error === 'bad-name' ? BAD_FILE_NAME : photoMessages.broken }, 400)
 	if (received.files.length === 0) return reply({ tone: 'error', message: photoMessages.noFile }, 400)
 	if (received.files.length > MAX_PHOTOS_AT_ONCE) {
 		await Promise.all(received.files.map((file) => (file.ok ? fsp.rm(file.file.tempPath, { force: true }) : undefined)))
 		return reply({ tone: 'error', message: photoMessages.tooMany }, 400)
 	}
 	const outcome = await addPhotos(db, getFileStorage(), albumId, received.files, userId)
-	return reply({ tone: outcome.refused.length ? 'error' : 'success', message: addedMessage(outcome) })
+	// Nothing added is a refusal (400) to a client that reads the status; the notice says why for each file.
+	return reply({ tone: outcome.refused.length ? 'error' : 'success', message: addedMessage(outcome) }, outcome.added === 0 ? 400 : 200)
 }
 
 export default function AlbumPhotos({ loaderData }: Route.ComponentProps) {

@@ -21,7 +21,5 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const file = await findAttachment(db, row.id, params.fileId)
 	if (!file) throw data(null, { status: 404 })
 	const inline = new URL(request.url).searchParams.get('inline') === '1'
-	const response = await fileResponse(getFileStorage(), file, 'private, no-store', inline ? 'inline' : 'attachment')
-	if (inline) response.headers.set('Content-Security-Policy', "frame-ancestors 'self'")
-	return response
+	return fileResponse(getFileStorage(), file, 'private, no-store', inline ? 'inline' : 'attachment', request, inline ? 'self' : 'none')
 }

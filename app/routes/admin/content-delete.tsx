@@ -14,9 +14,9 @@ import type { AdminHandle } from './layout.tsx'
 export const handle: AdminHandle = { breadcrumb: (data) => [...contentCrumbs((data as { typeName: string }).typeName), { label: 'حذف' }] }
 
 async function open(params: { type: string; id: string }, context: Route.LoaderArgs['context']) {
+	const user = requireRole(context, areaRoles.content)
 	const type = findContentType(params.type)
 	if (!type || type.kind !== 'collection') throw data(null, { status: 404 })
-	const user = requireRole(context, areaRoles.content)
 	const db = await getDb()
 	const entry = await getEntry(db, type, params.id)
 	if (!entry) throw data(null, { status: 404 })

@@ -28,6 +28,7 @@ import { VideoInput, videoErrors } from '#app/gallery/video-input.tsx'
 import { fieldMaxBytes, tooLargeMessage, tooLargeReply, withFieldLimits } from '#app/content/upload-limits.server.ts'
 import { filteredListPath, filterValue } from '#app/content/list-filter.ts'
 import type { AdminHandle } from './layout.tsx'
+import { BAD_FILE_NAME, contentRefusalMessages, EMPTY_FILE } from '#app/storage/upload-messages.ts'
 
 // One screen and one action for every content type: add, edit, and the singletons' only entry.
 
@@ -46,10 +47,12 @@ const fileErrors = {
 		'not-image': 'الملف ليس صورة. اختر صورة JPEG أو PNG أو WebP.',
 		unreadable: 'تعذرت قراءة الصورة. اختر صورة أخرى.',
 		'too-small': 'الصورة صغيرة جداً.',
+		empty: EMPTY_FILE,
 	},
 	document: {
 		'too-large': 'حجم الملف أكبر من المسموح. اختر ملفاً أصغر.',
 		'not-pdf': 'الملف ليس PDF. اختر ملفاً بصيغة PDF.',
+		...contentRefusalMessages,
 	},
 	video: videoErrors,
 } as const
@@ -59,9 +62,9 @@ const brokenUpload = 'لم يكتمل رفع الملف. حاول مرة أخر�
 const uploadName = (field: FileField) => `${field.name}-upload`
 
 async function open(params: { type: string; id?: string }, context: Route.LoaderArgs['context']) {
+	const user = requireRole(context, areaRoles.content)
 	const type = findContentType(params.type)
 	if (!type) throw data(null, { status: 404 })
-	const user = requireRole(context, areaRoles.content)
 	const db = await getDb()
 	let entry: ContentEntry | undefined
 	if (type.kind === 'singleton') entry = await getSingleton(db, type)
@@ -108,11 +111,13 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 		if (declaredTooLarge(request, limits.reduce((sum, bytes) => sum + bytes, 0))) return tooLargeReply(largest)
 		const video = files.find((field) => field.kind === 'video')
 		const kinds = Object.fromEntries(files.map((field) => [uploadName(field), field.kind === 'image' ? imageUpload : field.kind === 'video' ? videoUpload : pdfUpload]))
-		// A form with a video is not read to its end once a file passes its limit (a video may be hundreds of megabytes).
-		const upload = await receiveUploads(request, storage, { maxFileBytes: Math.max(...limits), stopWhenTooLarge: Boolean(video) }, withFieldLimits(kinds, files, uploadName))
+		// A form with a video is not read to its end once a file passes its limit (a video may be
+		// hundreds of megabytes), nor is a request that does not say its size (chunked: no browser's form).
+		const stopWhenTooLarge = Boolean(video) || !request.headers.has('content-length')
+		const upload = await receiveUploads(request, storage, { maxFileBytes: Math.max(...limits), stopWhenTooLarge }, withFieldLimits(kinds, files, uploadName))
 		fields = upload.fields
 		if (!upload.ok && upload.error === 'too-large') return tooLargeReply(files.find((field) => uploadName(field) === upload.part) ?? largest)
-		if (!upload.ok) errors[files[0]!.name] = [brokenUpload]
+		if (!upload.ok) errors[files[0]!.name] = [upload.error === 'bad-name' ? BAD_FILE_NAME : brokenUpload]
 		else for (const field of files) {
 			const part = upload.parts[uploadName(field)]
 			if (!part) continue

@@ -24,9 +24,10 @@ import type { AdminHandle } from './layout.tsx'
 export const handle: AdminHandle = { breadcrumb: (data) => [{ label: findContentType((data as { typeName: string }).typeName)?.plural ?? 'المحتوى' }] }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
+	// The role first: a user who may not edit content learns nothing, not even which types exist.
+	requireRole(context, areaRoles.content)
 	const type = findContentType(params.type)
 	if (!type) throw data(null, { status: 404 })
-	requireRole(context, areaRoles.content)
 	if (type.kind === 'singleton') throw redirect(`/admin/content/${type.type}/edit`)
 	const db = await getDb()
 	// A type with a filter field (documents by category) lists one option's entries, or all.
@@ -48,10 +49,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 /** The bulk upload without JavaScript (with it, the form posts to content-upload.ts for its progress bar). */
 export async function action({ params, request, context }: Route.ActionArgs) {
+	const user = requireRole(context, areaRoles.content)
 	const type = findContentType(params.type)
 	const field = type && bulkFileField(type)
 	if (!type || !field) throw data(null, { status: 405 })
-	const user = requireRole(context, areaRoles.content)
 	const outcome = await receiveBulkUpload(await getDb(), getFileStorage(), type, request, { maxFileBytes: fieldMaxBytes(field), userId: user.id })
 	// A 413 may leave the body unread: the connection closes rather than read it to its end.
 	if (!outcome.ok) return data({ bulkError: outcome.message }, { status: outcome.status, headers: outcome.unread ? { Connection: 'close' } : undefined })

@@ -15,10 +15,10 @@ import { flashCookie } from '#app/utils/flash.server.ts'
  * bar). The list itself takes the same form without JavaScript (content-list.tsx).
  */
 export async function action({ params, request, context }: Route.ActionArgs) {
+	const user = requireRole(context, areaRoles.content)
 	const type = findContentType(params.type)
 	const field = type && bulkFileField(type)
 	if (!type || !field) throw data(null, { status: 404 })
-	const user = requireRole(context, areaRoles.content)
 	const outcome = await receiveBulkUpload(await getDb(), getFileStorage(), type, request, { maxFileBytes: fieldMaxBytes(field), userId: user.id })
 	if (!outcome.ok) return data({ ok: false, message: outcome.message }, { status: outcome.status, headers: outcome.unread ? { Connection: 'close' } : undefined })
 	const notice = await flashCookie({ tone: outcome.refused ? 'error' : 'success', message: outcome.message })

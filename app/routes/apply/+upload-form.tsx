@@ -5,6 +5,7 @@ import { fileTooLarge, pdfUploadHint } from '#app/forms/messages.ts'
 import { sendWithProgress } from '#app/utils/send-with-progress.ts'
 import { formatFileSize } from '#app/utils/format.ts'
 import type { FileKind } from '#app/forms/definition.ts'
+import { contentRefusalMessages } from '#app/storage/upload-messages.ts'
 
 export const FILE_ADDED = 'تم إضافة الملف بنجاح'
 
@@ -17,6 +18,7 @@ const uploadErrorMessages = {
 	'bad-request': 'لم يكتمل رفع الملف. حاول مرة أخرى.',
 	'bad-slot': 'نوع المرفق غير معروف.',
 	'locked-slot': 'لا يمكن تعديل هذا المرفق: لم تطلب المؤسسة تعديله.',
+	...contentRefusalMessages,
 } as const
 
 export type UploadError = 'too-large' | keyof typeof uploadErrorMessages

@@ -15,6 +15,7 @@ import { getNotifier } from '#app/notify/notifier.server.ts'
 import { formatDateWithHijri } from '#app/utils/format.ts'
 import { ChoiceGroup, ErrorSummary, Field, Honeypot, isHoneypotFilled, PageTitle, TOO_MANY_TRIES, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
+import { actionHeaders } from '#app/utils/action-headers.ts'
 
 const common = {
 	mobile: saudiMobileField(),
@@ -34,6 +35,9 @@ const lookupSchema = z.preprocess(
 
 const organisationTypes = applicationDefinitions.filter((definition) => definition.kind === 'association').map((definition) => definition.type)
 const personTypes = applicationDefinitions.filter((definition) => definition.kind === 'individual').map((definition) => definition.type)
+
+/** A refusal for too many tries says when to come back (Retry-After), on the page as in the answer. */
+export const headers = actionHeaders
 
 export async function action({ request }: Route.ActionArgs) {
 	const formData = await request.formData()

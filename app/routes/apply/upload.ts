@@ -5,7 +5,7 @@ import { addAttachment, canEditSlot, CaseLockedError, isEditable } from '#app/ca
 import { loadApplication, limitVisitor } from './+applicant.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
-import { receiveUpload, type ReceivedFile } from '#app/storage/upload.server.ts'
+import { declaredTooLarge, receiveUpload, type ReceivedFile } from '#app/storage/upload.server.ts'
 import { attachmentUpload, kindOfMime, reencodePhoto, UnreadablePhotoError } from '#app/cases/attachment-upload.server.ts'
 import { slotAccepts } from '#app/forms/definition.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -14,8 +14,10 @@ import { FILE_ADDED, uploadErrorMessage, type UploadError } from './+upload-form
 
 /**
  * Streams one file into the case (busboy, size-limited), judged by its bytes against what its slot
- * takes: a PDF as it is, a photo re-encoded (app/cases/attachment-upload.server.ts). A slot may be
- * in any section; the page to return to is that section's.
+ * takes: a PDF as it is (when it carries no script or file of its own), a photo re-encoded
+ * (app/cases/attachment-upload.server.ts). A slot may be in any section; the page to return to is
+ * that section's. A file too large is refused (413) before the body is read when the request says
+ * its size, else the moment the file passes the limit; nothing is kept, and the connection closes.
  */
 export async function action({ params, request }: Route.ActionArgs) {
 	const { db, row, definition } = await loadApplication(params.token)
@@ -30,12 +32,21 @@ export async function action({ params, request }: Route.ActionArgs) {
 	const reply = async (error: UploadError | null, slot: string) => {
 		const notice = error ? { tone: 'error' as const, message: uploadErrorMessage(error, maxFileBytes), field: slot } : { tone: 'success' as const, message: FILE_ADDED, field: slot }
 		const section = sectionOf(slot) ?? definition.sections.find((candidate) => candidate.files?.length)!
-		if (!wantsJson) return redirectWithFlash(`${base}/${section.key}#files`, notice)
-		return data({ ok: error === null, error }, { status: error ? 400 : 200, headers: error ? undefined : { 'Set-Cookie': await flashCookie(notice) } })
+		// The body of a file too large may be left unread: the connection cannot serve another request.
+		const close = error === 'too-large' ? { Connection: 'close' } : undefined
+		if (!wantsJson) return redirectWithFlash(`${base}/${section.key}#files`, notice, close)
+		if (error) return data({ ok: false, error, message: notice.message }, { status: error === 'too-large' ? 413 : 400, headers: close })
+		return data({ ok: true, error: null }, { headers: { 'Set-Cookie': await flashCookie(notice) } })
 	}
 
+	// Said from the Content-Length, before a byte of the body is read: the slot is not known yet, so
+	// a page without JavaScript says it at its top.
+	if (declaredTooLarge(request, maxFileBytes)) return reply('too-large', '')
 	const storage = getFileStorage()
-	const result = await receiveUpload(request, storage, { maxFileBytes }, attachmentUpload)
+	// A request that does not say its size (chunked) is not read past a file too large. One that
+	// does, and passed the check above, has at most the multipart overhead left to read: reading it
+	// lets a browser show the answer rather than a reset connection.
+	const result = await receiveUpload(request, storage, { maxFileBytes, stopWhenTooLarge: !request.headers.has('content-length') }, attachmentUpload)
 	const slotName = result.fields.slot ?? ''
 	const slot = sectionOf(slotName)?.files?.find((candidate) => candidate.slot === slotName)
 	const refuse = async (error: UploadError) => {

@@ -13,6 +13,7 @@ import { clientIp } from '#app/utils/origin.server.ts'
 import { tryAgainAfter } from '#app/utils/arabic-count.ts'
 import { ErrorSummary, Field, TOO_MANY_TRIES, Honeypot, isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
+import { actionHeaders } from '#app/utils/action-headers.ts'
 
 // No `handle.hydrate`: the page ships no JavaScript. The form posts as plain HTML and the server checks
 // it and answers with the messages and their summary (docs/decisions/001-stack.md).
@@ -33,6 +34,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 	}
 	return null
 }
+
+/** A refusal for too many tries says when to come back (Retry-After), on the page as in the answer. */
+export const headers = actionHeaders
 
 export async function action({ request }: Route.ActionArgs) {
 	const formData = await request.formData()

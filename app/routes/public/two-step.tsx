@@ -8,6 +8,7 @@ import { tryAgainAfter } from '#app/utils/arabic-count.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { TwoStepCodeForm } from '#app/components/two-step.tsx'
+import { actionHeaders } from '#app/utils/action-headers.ts'
 
 // The second step of a staff sign-in (docs/security.md#two-step-sign-in). No JavaScript.
 
@@ -18,6 +19,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 	if (!user.twoStep) throw redirect(`/login/two-step/setup${new URL(request.url).search}`)
 	return null
 }
+
+/** A refusal for too many tries says when to come back (Retry-After), on the page as in the answer. */
+export const headers = actionHeaders
 
 export async function action({ request }: Route.ActionArgs) {
 	const { user } = await requirePendingSession(request)

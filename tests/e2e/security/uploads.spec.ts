@@ -1,0 +1,398 @@
+// Hostile uploads against the real server (docs/product.md: uploads): the corpus of
+// tests/fixtures/attack-files.ts (HTML, SVG with script, executables renamed, PDFs carrying
+// JavaScript or a program, polyglots, empty and oversized files, path traversal and control
+// characters in names) posted to the applicant's upload and to five staff uploads. Each is refused
+// with its Arabic message or kept only harmless; every stored file is served with nosniff, a
+// Content-Disposition and the sandbox policy; the staff case view still shows a PDF in its frame.
+import fs from 'node:fs'
+import http from 'node:http'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { attackFiles, multipartBody, type AttackFile, type Refusal, type UploadTarget } from '#tests/fixtures/attack-files.ts'
+import { submitCaseAsStaff } from '../case-fixtures.ts'
+import { expect, staffState, test, unique } from '../utils.ts'
+
+test.describe.configure({ mode: 'default' })
+
+// The test server's limits (playwright.config.ts): UPLOAD_MAX_MB and VIDEO_MAX_MB at their
+// defaults, DOCUMENT_MAX_MB 1.
+const UPLOAD_MAX = 10_000_000
+const DOCUMENT_MAX = 1_000_000
+const VIDEO_MAX = 500_000_000
+const sizes = { [UPLOAD_MAX]: '10 ميغابايت', [DOCUMENT_MAX]: '1 ميغابايت', [VIDEO_MAX]: '500 ميغابايت' } as Record<number, string>
+
+const messages = {
+	notPdf: 'الملف ليس PDF. اختر ملفاً بصيغة PDF.',
+	notImage: 'الملف ليس صورة. اختر صورة JPEG أو PNG أو WebP.',
+	notAlbumImage: 'الملف ليس صورة. اختر صوراً بصيغة JPEG أو PNG أو WebP أو HEIC.',
+	notVideo: 'الملف ليس فيديو. اختر ملف فيديو بصيغة MP4 أو WebM أو MOV.',
+	empty: 'الملف فارغ لا يحتوي على أي بيانات. اختر الملف الصحيح.',
+	unsafePdf: 'ملف PDF يحتوي على برمجيات أو ملفات مضمّنة، فلا يُقبل لأسباب أمنية. احفظه من جديد بالطباعة إلى ملف PDF ثم أعد رفعه.',
+	badName: 'اسم الملف يحتوي على رموز غير مسموح بها. غيّر اسم الملف ثم أعد رفعه.',
+	tooLarge: (max: number) => `حجم الملف أكبر من ${sizes[max]}. اختر ملفاً أصغر.`,
+}
+
+const STORED_FILE_CSP = "sandbox; default-src 'none'"
+
+let baseURL: string
+let visitor: APIRequestContext
+let admin: APIRequestContext
+let editor: APIRequestContext
+/** A draft application whose file slots are open, as its applicant holds it. */
+let draft: { token: string; reference: string }
+let albumId: string
+
+/** The name a file is shown under when kept, or the cleaned name a refusal quotes. */
+const shownName = (file: AttackFile) => ('kept' in file.expected ? file.expected.shownName : file.name.split(/[/\\]/).pop()!)
+
+interface Endpoint {
+	name: string
+	target: UploadTarget
+	maxBytes: number
+	/** Path, fields and file input of its form. */
+	path: () => string
+	fields: (file: AttackFile) => Record<string, string>
+	input: string
+	as: () => APIRequestContext
+	/** Whether it answers JSON (the progress-bar request) or the page (the content editor). */
+	json: boolean
+	/** Where the answer is a notice on the page it leads back to (the album's photos), that page. */
+	noticeOn?: () => string
+	/** The text the caller sees for a refusal of `file`. */
+	message: (refusal: Refusal, file: AttackFile) => string
+	/** How many files one request may carry: a Content-Length past that many times the limit is refused unread. */
+	files: number
+	/** The text of that refusal. */
+	declaredTooLarge: string
+	/** What else to check once the corpus has been sent. */
+	afterwards?: (corpus: AttackFile[]) => Promise<void>
+}
+
+const endpoints: Endpoint[] = [
+	{
+		name: 'applicant upload (needy families, «other files»)',
+		target: 'pdf',
+		maxBytes: UPLOAD_MAX,
+		path: () => `/apply/r/${draft.token}/files/upload`,
+		fields: () => ({ slot: 'other' }),
+		input: 'file',
+		as: () => visitor,
+		json: true,
+		message: (refusal) => ({ 'wrong-type': messages.notPdf, empty: messages.empty, 'unsafe-pdf': messages.unsafePdf, 'too-large': messages.tooLarge(UPLOAD_MAX), 'bad-name': messages.badName })[refusal],
+		files: 1,
+		declaredTooLarge: messages.tooLarge(UPLOAD_MAX),
+		afterwards: applicantFilesKept,
+	},
+	{
+		name: 'staff bulk upload (documents library)',
+		target: 'pdf',
+		maxBytes: DOCUMENT_MAX,
+		path: () => '/admin/content/documents/upload',
+		fields: () => ({ category: 'workshops' }),
+		input: 'files',
+		as: () => editor,
+		json: true,
+		message: (refusal, file) =>
+			refusal === 'bad-name' ? messages.badName : `«${shownName(file)}»: ${({ 'wrong-type': messages.notPdf, empty: messages.empty, 'unsafe-pdf': messages.unsafePdf, 'too-large': messages.tooLarge(DOCUMENT_MAX) })[refusal]}`,
+		files: 20,
+		declaredTooLarge: 'مجموع الملفات أكبر من المسموح في المرة الواحدة. ارفعها على دفعات.',
+	},
+	{
+		name: 'staff document field (content editor)',
+		target: 'pdf',
+		maxBytes: DOCUMENT_MAX,
+		path: () => '/admin/content/documents/new',
+		fields: (file) => ({ category: 'projects-2022', title: `مستند ${file.id} ${unique()}`, order: '1' }),
+		input: 'file-upload',
+		as: () => editor,
+		json: false,
+		message: (refusal) => ({ 'wrong-type': messages.notPdf, empty: messages.empty, 'unsafe-pdf': messages.unsafePdf, 'too-large': messages.tooLarge(DOCUMENT_MAX), 'bad-name': messages.badName })[refusal],
+		files: 1,
+		declaredTooLarge: messages.tooLarge(DOCUMENT_MAX),
+	},
+	{
+		name: 'staff image field (content editor, news)',
+		target: 'image',
+		maxBytes: UPLOAD_MAX,
+		path: () => '/admin/content/news/new',
+		fields: (file) => ({ NewsDate: '2025-01-01', title: `خبر ${file.id} ${unique()}`, details: '<p>نص الخبر</p>' }),
+		input: 'img-upload',
+		as: () => editor,
+		json: false,
+		message: (refusal) => ({ 'wrong-type': messages.notImage, empty: messages.empty, 'unsafe-pdf': '', 'too-large': messages.tooLarge(UPLOAD_MAX), 'bad-name': messages.badName })[refusal],
+		files: 1,
+		declaredTooLarge: messages.tooLarge(UPLOAD_MAX),
+	},
+	{
+		name: 'staff album photos',
+		target: 'image',
+		maxBytes: UPLOAD_MAX,
+		path: () => `/admin/content/albums/${albumId}/photos`,
+		fields: () => ({}),
+		input: 'photos',
+		as: () => editor,
+		json: false,
+		noticeOn: () => `/admin/content/albums/${albumId}/photos`,
+		message: (refusal, file) =>
+			refusal === 'bad-name'
+				? messages.badName
+				: `لم تُضف أي صورة. «${shownName(file)}»: ${({ 'wrong-type': messages.notAlbumImage, empty: messages.empty, 'unsafe-pdf': '', 'too-large': 'حجم الصورة أو أبعادها أكبر من المسموح (حتى 40 مليون نقطة). صغّرها ثم أعد رفعها.' })[refusal]}`,
+		files: 20,
+		declaredTooLarge: 'حجم الصورة أكبر من المسموح (10 ميغابايت).',
+	},
+	{
+		name: 'staff video (sent ahead of its form)',
+		target: 'video',
+		maxBytes: VIDEO_MAX,
+		path: () => '/admin/content/videos/video-upload',
+		fields: () => ({}),
+		input: 'video',
+		as: () => editor,
+		json: true,
+		message: (refusal) =>
+			({
+				'wrong-type': messages.notVideo,
+				empty: messages.empty,
+				'unsafe-pdf': '',
+				'too-large': `حجم الفيديو أكبر من المسموح (${sizes[VIDEO_MAX]}). اختر ملفاً أصغر أو اضغطه ثم أعد المحاولة.`,
+				'bad-name': messages.badName,
+			})[refusal],
+		files: 1,
+		declaredTooLarge: `حجم الفيديو أكبر من المسموح (${sizes[VIDEO_MAX]}). اختر ملفاً أصغر أو اضغطه ثم أعد المحاولة.`,
+	},
+]
+
+/** The Cookie header of a stored staff session, for requests sent without Playwright. */
+function cookieOf(role: 'content_editor' | null): string {
+	if (!role) return ''
+	const state = JSON.parse(fs.readFileSync(staffState(role), 'utf8')) as { cookies: { name: string; value: string }[] }
+	return state.cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ')
+}
+
+/**
+ * Sends the opening of a multipart body and then `total` bytes of one file, a chunk at a time,
+ * saying its size in Content-Length or not (chunked), and stops as soon as an answer comes: the
+ * answer, and how much had been sent by then.
+ */
+function sendOversized(endpoint: Endpoint, total: number, declared: boolean): Promise<{ status: number; body: string; sentWhenAnswered: number }> {
+	const { body: whole, contentType } = multipartBody(endpoint.fields({ id: 'oversized' } as AttackFile), { field: endpoint.input, name: 'كبير.bin', type: 'application/octet-stream', bytes: new Uint8Array(0) })
+	const closing = Buffer.from(`\r\n--${contentType.split('boundary=')[1]}--\r\n`)
+	const opening = whole.subarray(0, whole.length - closing.length)
+	const url = new URL(endpoint.path(), baseURL)
+	return new Promise((resolve, reject) => {
+		let sent = 0
+		let answered = false
+		const request = http.request(url, {
+			method: 'POST',
+			headers: {
+				'Content-Type': contentType,
+				Accept: 'application/json',
+				Cookie: cookieOf(endpoint.as() === visitor ? null : 'content_editor'),
+				...(declared ? { 'Content-Length': String(opening.length + total + closing.length) } : {}),
+			},
+		})
+		request.on('response', (response) => {
+			answered = true
+			const sentWhenAnswered = sent
+			const chunks: Buffer[] = []
+			response.on('data', (chunk: Buffer) => chunks.push(chunk))
+			response.on('end', () => {
+				request.destroy()
+				resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), sentWhenAnswered })
+			})
+		})
+		// The server closes the connection once it has answered: writing on is then refused.
+		request.on('error', (error) => (answered ? undefined : reject(error)))
+		const chunk = Buffer.alloc(256 * 1024, 0x25)
+		const pump = () => {
+			while (!answered && sent < total) {
+				const piece = chunk.subarray(0, Math.min(chunk.length, total - sent))
+				sent += piece.length
+				if (!request.write(piece)) return void request.once('drain', pump)
+			}
+			if (!answered) request.end(closing)
+		}
+		request.write(opening)
+		// A declared size is answered from the headers: nothing more is sent, so the server's closing
+		// the connection cannot race a write (EPIPE) and hide its answer. The answer must still come.
+		if (!declared) pump()
+	})
+}
+
+/** What a caller sees of a refusal: the status, and the message in the JSON answer or on the page. */
+async function post(endpoint: Endpoint, file: AttackFile): Promise<{ status: number; text: string; json: Record<string, unknown> | null }> {
+	const { body, contentType } = multipartBody(endpoint.fields(file), { field: endpoint.input, name: file.name, type: file.type, bytes: file.bytes })
+	// The album's form asks for JSON as its script does (a plain form is redirected), then reads the notice on the page.
+	const accept = endpoint.json || endpoint.noticeOn ? 'application/json' : 'text/html'
+	const response = await endpoint.as().post(endpoint.path(), { headers: { 'Content-Type': contentType, Accept: accept }, data: body, maxRedirects: 0 })
+	const text = endpoint.noticeOn ? await (await endpoint.as().get(endpoint.noticeOn())).text() : await response.text()
+	let json: Record<string, unknown> | null = null
+	if (endpoint.json && (response.headers()['content-type'] ?? '').includes('json')) json = JSON.parse(text) as Record<string, unknown>
+	return { status: response.status(), text, json }
+}
+
+/** The message a JSON answer carries: its `message`, or its notice's. */
+const messageOf = (json: Record<string, unknown> | null) => String(json?.message ?? (json?.notice as { message?: string } | undefined)?.message ?? '')
+
+/** The headers every stored file goes out with. */
+function expectStoredFileHeaders(headers: Record<string, string>, disposition: 'attachment' | 'inline', framedBy: 'self' | 'none' = 'none') {
+	expect(headers['x-content-type-options']).toBe('nosniff')
+	expect(headers['content-security-policy']).toBe(`${STORED_FILE_CSP}; frame-ancestors '${framedBy}'`)
+	expect(headers['content-disposition']).toMatch(new RegExp(`^${disposition}; filename="[a-z]+\\.[a-z0-9]+"; filename\\*=UTF-8''[A-Za-z0-9%._~!-]+$`))
+	expect(headers['content-type']).toMatch(/^(application\/pdf|image\/(webp|avif)|video\/(mp4|webm|quicktime))$/)
+}
+
+/** The closing note's figures, printed after the file's tests in this worker. */
+/** The applicant's files after the corpus: only the harmless ones kept, under cleaned names, served as files. */
+async function applicantFilesKept(corpus: AttackFile[]) {
+	const page = await (await visitor.get(`/apply/r/${draft.token}/files`)).text()
+	const links = [...page.matchAll(new RegExp(`href="(/apply/r/${draft.token}/files/[0-9a-f-]{36})"`, 'g'))].map((match) => match[1]!)
+	const kept = corpus.filter((file) => 'kept' in file.expected)
+	for (const file of kept) expect(page, file.id).toContain(shownName(file))
+	for (const name of ['صفحة.html', 'كشف حساب.pdf', 'شعار.svg', 'invoice.pdf', 'تقرير.pdf', 'فارغ.pdf', 'كبير']) expect(page).not.toContain(name)
+	// Two from the case's own steps (identity, family register), and the kept attacks.
+	expect(new Set(links).size).toBe(2 + kept.length)
+	for (const link of new Set(links)) {
+		const response = await visitor.get(link)
+		expect(response.status()).toBe(200)
+		expectStoredFileHeaders(response.headers(), 'attachment')
+		const disposition = response.headers()['content-disposition']!
+		const name = decodeURIComponent(disposition.split("''")[1]!)
+		const unsafe = [...name].filter((character) => /[/\\]/.test(character) || /\p{Cc}/u.test(character) || (character >= '\u202a' && character <= '\u202e') || (character >= '\u2066' && character <= '\u2069'))
+		expect(unsafe, name).toEqual([])
+	}
+}
+
+const tally = { tried: 0, refused: 0, neutralised: 0 }
+
+test.beforeAll(async ({ playwright }, testInfo) => {
+	testInfo.setTimeout(120_000)
+	baseURL = testInfo.project.use.baseURL!
+	const context = (storageState?: string) => playwright.request.newContext({ baseURL, storageState })
+	;[visitor, admin, editor] = await Promise.all([context(), context(staffState('admin')), context(staffState('content_editor'))])
+	// A draft: the applicant is on its last step, every slot open.
+	const { token, reference } = await submitCaseAsStaff(admin, { name: `مقدم ${unique()}`, submit: false })
+	draft = { token, reference }
+	const albums = await (await editor.get('/admin/content/albums')).text()
+	albumId = /\/admin\/content\/albums\/([0-9a-f-]{36})\/photos/.exec(albums)![1]!
+})
+
+test.afterAll(async () => {
+	console.info(`uploads: ${tally.tried} payloads tried on ${endpoints.length} endpoints (${endpoints.map((endpoint) => endpoint.name).join('; ')}); ${tally.refused} refused, ${tally.neutralised} kept harmless, ${tally.tried - tally.refused - tally.neutralised} through`)
+	await Promise.all([visitor, admin, editor].map((context) => context?.dispose()))
+})
+
+/** What the answer to a refused request says: its JSON message, or the page. */
+const said = (body: string) => (body.startsWith('{') ? messageOf(JSON.parse(body) as Record<string, unknown>) : body)
+
+for (const endpoint of endpoints) {
+	test(`${endpoint.name}: every attack is refused with its message or kept harmless`, async () => {
+		test.setTimeout(180_000)
+		// A video's limit is 500 MB: its oversized file is only ever streamed (below), never made.
+		const corpus = await attackFiles(endpoint.target, Math.min(endpoint.maxBytes, UPLOAD_MAX))
+		expect(corpus).toHaveLength(22)
+		for (const file of corpus) {
+			tally.tried++
+			const label = `${endpoint.name} / ${file.id}`
+			if (file.id === 'oversized' && endpoint.maxBytes > UPLOAD_MAX) {
+				const answer = await sendOversized(endpoint, 2 * endpoint.maxBytes, true)
+				expect(answer.status, label).toBe(413)
+				expect(said(answer.body), label).toContain(endpoint.declaredTooLarge)
+				tally.refused++
+				continue
+			}
+			const { status, text, json } = await post(endpoint, file)
+			if ('refused' in file.expected) {
+				const message = endpoint.message(file.expected.refused, file)
+				expect(status, label).toBeGreaterThanOrEqual(400)
+				expect(status, label).toBeLessThan(500)
+				if (endpoint.json) expect(messageOf(json), label).toBe(message)
+				else expect(text, label).toContain(message)
+				tally.refused++
+				continue
+			}
+			expect(status, `${label}: ${text.slice(0, 200)}`).toBeLessThan(400)
+			// The shown name, where the answer gives it.
+			if (endpoint.target === 'video') expect(json?.name, label).toBe(file.expected.shownName)
+			if (endpoint.name.startsWith('staff bulk')) expect(json?.ok, label).toBe(true)
+			if (endpoint.noticeOn) expect(text, label).toContain('تم إضافة صورة واحدة بنجاح.')
+			tally.neutralised++
+		}
+		await endpoint.afterwards?.(corpus)
+	})
+}
+
+test('a request that says it is too large is answered 413 before its body is sent', async () => {
+	for (const endpoint of endpoints) {
+		const total = Math.max(3 * endpoint.files * endpoint.maxBytes, 40_000_000)
+		const answer = await sendOversized(endpoint, total, true)
+		expect(answer.status, endpoint.name).toBe(413)
+		expect(said(answer.body), endpoint.name).toContain(endpoint.declaredTooLarge)
+		// What the first writes put in the socket's buffers before the answer came back: a small part.
+		expect(answer.sentWhenAnswered, endpoint.name).toBeLessThan(total / 4)
+	}
+})
+
+test('a file too large sent without its size is not read to its end: 413 once the limit is passed', async () => {
+	for (const endpoint of endpoints.filter((candidate) => candidate.maxBytes <= UPLOAD_MAX)) {
+		const offered = Math.max(5 * endpoint.maxBytes, 40_000_000)
+		const answer = await sendOversized(endpoint, offered, false)
+		expect(answer.status, endpoint.name).toBe(413)
+		// The limit, and what the socket's buffers held when the server stopped reading: far from all of it.
+		expect(answer.sentWhenAnswered, endpoint.name).toBeLessThan(endpoint.maxBytes + 8_000_000)
+	}
+})
+
+test('published files and pictures: nosniff, a Content-Disposition and the sandbox policy', async () => {
+	const workshops = await (await visitor.get('/reports/workshops')).text()
+	const documentHref = /href="(\/documents\/[0-9a-f-]{36})\?view"/.exec(workshops)![1]!
+	const download = await visitor.get(documentHref)
+	expectStoredFileHeaders(download.headers(), 'attachment')
+	const view = await visitor.get(`${documentHref}?view`)
+	expectStoredFileHeaders(view.headers(), 'inline')
+	const home = await (await visitor.get('/')).text()
+	const image = /(\/images\/[0-9a-f-]{36}\/\d+\.(?:webp|avif))/.exec(home)![1]!
+	expectStoredFileHeaders((await visitor.get(image)).headers(), 'inline')
+	const videos = await (await visitor.get('/gallery/videos')).text()
+	const video = /src="(\/documents\/[0-9a-f-]{36})"/.exec(videos)
+	if (video) expectStoredFileHeaders((await visitor.get(video[1]!, { headers: { Range: 'bytes=0-99' } })).headers(), 'inline')
+})
+
+/**
+ * Chromium's PDF viewer has drawn the document in `page`: its extension frame holds a frame of the
+ * file's own address whose page area (#sizer) has the size of the pages. A viewer that was blocked
+ * (as in a frame with a sandbox attribute) leaves an error page instead.
+ */
+async function expectPdfShown(page: Page) {
+	const drawn = async () => {
+		for (const frame of page.frames()) {
+			if (!frame.parentFrame()?.url().startsWith('chrome-extension://')) continue
+			const height = await frame.evaluate(() => document.querySelector('#sizer')?.getBoundingClientRect().height ?? 0).catch(() => 0)
+			if (height > 100) return true
+		}
+		return false
+	}
+	await expect.poll(drawn, { timeout: 15_000 }).toBe(true)
+}
+
+test('the staff case view still previews a PDF in its frame, under the sandbox policy', async ({ pageAs }) => {
+	const submitted = await submitCaseAsStaff(admin, { name: `معاينة ${unique()}` })
+	// The page's own Content-Security-Policy applies here, as for staff.
+	const page = await pageAs('case_officer', { bypassCSP: false })
+	await page.goto(`/admin/cases/${submitted.reference}`)
+	const item = page.getByRole('listitem').filter({ hasText: 'هوية-المتقدم.pdf' })
+	const href = (await item.getByRole('link', { name: /^تنزيل/ }).getAttribute('href'))!
+	const inline = await page.request.get(`${href}?inline=1`)
+	expectStoredFileHeaders(inline.headers(), 'inline', 'self')
+	expectStoredFileHeaders((await page.request.get(href)).headers(), 'attachment')
+	await item.locator('summary').filter({ hasText: 'معاينة' }).click()
+	await expect(item.locator('iframe')).toBeVisible()
+	await expectPdfShown(page)
+})
+
+test('a published PDF opened with «عرض» shows in the viewer, under the sandbox policy', async ({ pageAs }) => {
+	const visitorPage = await pageAs('visitor', { bypassCSP: false })
+	const workshops = await (await visitor.get('/reports/workshops')).text()
+	const documentHref = /href="(\/documents\/[0-9a-f-]{36})\?view"/.exec(workshops)![1]!
+	await visitorPage.goto(`${documentHref}?view`)
+	await expectPdfShown(visitorPage)
+})
