@@ -37,7 +37,9 @@ try {
 const { PORT: port, TRUST_PROXY: trustProxy } = lifecycle.getEnv()
 const app = express()
 app.disable('x-powered-by')
-app.set('trust proxy', trustProxy)
+// TRUST_PROXY: the one proxy in front (nginx, a load balancer) is believed about the client's address;
+// what a client wrote into X-Forwarded-For before it is not.
+app.set('trust proxy', trustProxy ? 1 : false)
 
 app.use((req, res, next) => {
 	// The app reads the client's address from this header; whatever a client sent under it is replaced.

@@ -162,7 +162,8 @@ function hydrates(routerContext: EntryContext): boolean {
  */
 export function handleError(error: unknown, { request }: { request: Request }) {
 	if (request.signal.aborted) return
-	console.error(`[error] ${request.method} ${new URL(request.url).pathname}:`, describeError(error))
+	// The path is an argument, not part of the format: a path holding «%d» would be read as a placeholder.
+	console.error('[error] %s %s:', request.method, new URL(request.url).pathname, describeError(error))
 }
 
 export function describeError(error: unknown): string {

@@ -2,6 +2,7 @@
 // their table, their sessions, their cookie — so an institution's sign-in never opens /admin and a
 // staff session never opens /account. An account sees only its own cases: the registration it came
 // from and the association-support requests it started.
+import { hashPassword, needsRehash } from '#app/auth/password.server.ts'
 import { createHash, randomBytes } from 'node:crypto'
 import { and, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
 import { redirect } from 'react-router'
@@ -143,9 +144,10 @@ export async function attemptAccountSignIn(db: Database, input: { name: string; 
 		return row
 	})
 	if (!result.ok) return result
+	const rehashed = needsRehash(result.account.passwordHash) ? { passwordHash: await hashPassword(input.password) } : {}
 	const [account] = await db
 		.update(institutionAccounts)
-		.set({ lastSignInAt: sql`now()` })
+		.set({ lastSignInAt: sql`now()`, ...rehashed })
 		.where(eq(institutionAccounts.id, result.account.id))
 		.returning(accountColumns)
 	return { ok: true, account: account! }

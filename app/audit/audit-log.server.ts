@@ -79,14 +79,7 @@ const columns = {
 export type AuditRow = { id: number; at: Date; actorId: number | null; actorName: string; action: string; caseReference: string | null; path: string; ip: string; data: unknown }
 
 export async function listAudit(db: Database, filter: AuditFilter, page: { offset: number; limit: number }): Promise<AuditRow[]> {
-	return db
-		.select(columns)
-		.from(auditLog)
-		.leftJoin(users, eq(users.id, auditLog.actorId))
-		.where(whereOf(filter))
-		.orderBy(desc(auditLog.id))
-		.offset(page.offset)
-		.limit(page.limit)
+	return db.select(columns).from(auditLog).leftJoin(users, eq(users.id, auditLog.actorId)).where(whereOf(filter)).orderBy(desc(auditLog.id)).offset(page.offset).limit(page.limit)
 }
 
 /** The action's words, or the stored key for one this version no longer names. */
@@ -124,8 +117,10 @@ async function* linesOf(db: Database, filter: AuditFilter): AsyncGenerator<strin
 
 /** The filtered trail as CSV, with a byte-order mark so that Excel reads the Arabic. */
 export function auditCsv(db: Database, filter: AuditFilter): ReadableStream {
-	const csv = stringify({ bom: true, header: true, columns: ['الرقم', 'الوقت', 'المستخدم', 'الإجراء', 'رقم الطلب', 'الصفحة', 'عنوان IP', 'التفاصيل'] })
-	Readable.from(linesOf(db, filter)).on('error', (error) => csv.destroy(error)).pipe(csv)
+	const csv = stringify({ bom: true, header: true, columns: ['الرقم', 'الوقت (الرياض، UTC+3)', 'المستخدم', 'الإجراء', 'رقم الطلب', 'الصفحة', 'عنوان IP', 'التفاصيل'] })
+	Readable.from(linesOf(db, filter))
+		.on('error', (error) => csv.destroy(error))
+		.pipe(csv)
 	return Readable.toWeb(csv) as ReadableStream
 }
 
@@ -134,4 +129,3 @@ export async function auditActors(db: Database): Promise<{ id: number; name: str
 	const rows = await db.select({ id: users.id, name: users.name, deletedAt: users.deletedAt }).from(users).orderBy(users.name)
 	return rows.map((row) => ({ id: row.id, name: row.name, deleted: row.deletedAt !== null }))
 }
-

@@ -38,7 +38,11 @@ beforeAll(async () => {
 describe('the audit trail', () => {
 	test('is append-only: the database refuses to change, delete or empty it', async () => {
 		await recordAudit(db(), { actor: staff.admin.user, action: 'user.create', request: request('/admin/users/new', ''), data: { userId: 1 } })
-		const [row] = await db().select().from(auditLog).orderBy(sql`${auditLog.id} desc`).limit(1)
+		const [row] = await db()
+			.select()
+			.from(auditLog)
+			.orderBy(sql`${auditLog.id} desc`)
+			.limit(1)
 		await expect(db().update(auditLog).set({ action: 'auth.sign-in' }).where(eq(auditLog.id, row!.id))).rejects.toThrow()
 		await expect(db().delete(auditLog).where(eq(auditLog.id, row!.id))).rejects.toThrow()
 		await expect(db().execute(sql`truncate audit_log`)).rejects.toThrow()
@@ -76,8 +80,11 @@ describe('the audit trail', () => {
 	test('the CSV export lists the filtered trail, refuses formulas, and is itself recorded', async () => {
 		await recordAudit(db(), { actorName: '=HYPERLINK("http://evil.example")@x.org', action: 'auth.sign-in-failed', request: request('/login', ''), data: { reason: 'invalid' } })
 		const csv = await new Response(auditCsv(db(), { action: 'auth.sign-in-failed' })).text()
-		const lines = csv.replace(/^\uFEFF/, '').trim().split('\n')
-		expect(lines[0]).toBe('الرقم,الوقت,المستخدم,الإجراء,رقم الطلب,الصفحة,عنوان IP,التفاصيل')
+		const lines = csv
+			.replace(/^\uFEFF/, '')
+			.trim()
+			.split('\n')
+		expect(lines[0]).toBe('الرقم,الوقت (الرياض، UTC+3),المستخدم,الإجراء,رقم الطلب,الصفحة,عنوان IP,التفاصيل')
 		expect(lines).toHaveLength(2)
 		expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"")@x.org",محاولة دخول فاشلة,,/login,203.0.113.9,reason: invalid`)
 

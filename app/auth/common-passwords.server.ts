@@ -1,4 +1,5 @@
 import list from './common-passwords.txt?raw'
+import { passwordHasContext, passwordTooCommon } from '#app/forms/messages.ts'
 
 // The 10,000 most common passwords of leaked-password corpora (scripts/common-passwords.mjs writes
 // the file). Only the server reads it: a page never carries the list.
@@ -18,6 +19,27 @@ export function isCommonPassword(password: string): boolean {
 	const core = lower.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')
 	const unit = repeatedUnit(lower)
 	return set.has(lower) || (core.length >= 4 && set.has(core)) || (unit !== undefined && (unit.length <= 3 || set.has(unit)))
+}
+
+/** Words of this site an attacker tries with a password: its name, in both scripts. */
+const siteWords = ['ataa', 'عطاء']
+
+/**
+ * Whether a password is built on a word of this site or of the account (the e-mail's name before
+ * the @, a user name): «Ataa-2026-staff», «khalid.s-pass-1» for khalid.s@…. Words under 4 letters
+ * are not looked for.
+ */
+export function hasContextWord(password: string, accountWords: readonly (string | undefined)[] = []): boolean {
+	const lower = password.normalize('NFKC').toLowerCase()
+	const words = [...siteWords, ...accountWords.map((word) => word?.split('@')[0]?.toLowerCase())].filter((word): word is string => Boolean(word && word.length >= 4))
+	return words.some((word) => lower.includes(word))
+}
+
+/** The server's refusal of a new password, or null: on the list of common ones, or built on the site's or the account's own words. */
+export function passwordRefusal(password: string, accountWords: readonly (string | undefined)[] = []): string | null {
+	if (isCommonPassword(password)) return passwordTooCommon
+	if (hasContextWord(password, accountWords)) return passwordHasContext
+	return null
 }
 
 /** How many entries the list holds (for the tests and docs/security.md). */

@@ -4,7 +4,7 @@ import { users } from '#app/db/schema.ts'
 import { findUserByEmail, normaliseEmail, type User } from '#app/domain/users.server.ts'
 import { hit, peek, reset, type RateLimitRule } from '#app/utils/rate-limit.server.ts'
 import { tryAgainAfter } from '#app/utils/arabic-count.ts'
-import { getDummyHash, verifyPassword } from './password.server.ts'
+import { getDummyHash, hashPassword, needsRehash, verifyPassword } from './password.server.ts'
 
 /** Failed sign-ins allowed per e-mail and per IP address in a window (docs/decisions/003). */
 export const signInLimits = {
@@ -67,6 +67,11 @@ export async function attemptSignIn(
 	const email = normaliseEmail(input.email)
 	const result = await checkSignIn(db, signInRules, { name: email, password: input.password, ip: input.ip }, () => findUserByEmail(db, email))
 	if (!result.ok) return result
-	await db.update(users).set({ lastSignInAt: sql`now()` }).where(eq(users.id, result.account.id))
+	// A hash made with older, weaker settings is made again now that the password is at hand.
+	const rehashed = needsRehash(result.account.passwordHash) ? { passwordHash: await hashPassword(input.password) } : {}
+	await db
+		.update(users)
+		.set({ lastSignInAt: sql`now()`, ...rehashed })
+		.where(eq(users.id, result.account.id))
 	return { ok: true, user: result.account }
 }

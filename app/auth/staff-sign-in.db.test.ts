@@ -20,7 +20,11 @@ const PASSWORD = 'Two-Step-Pass-2026'
 let counter = 0
 
 const form = (path: string, body: Record<string, string>, cookie = '') =>
-	new Request(`http://localhost${path}`, { method: 'POST', body: new URLSearchParams(body), headers: { Cookie: cookie, 'x-ataa-client-ip': '198.51.100.4', 'User-Agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/140.0' } })
+	new Request(`http://localhost${path}`, {
+		method: 'POST',
+		body: new URLSearchParams(body),
+		headers: { Cookie: cookie, 'x-ataa-client-ip': '198.51.100.4', 'User-Agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/140.0' },
+	})
 const get = (path: string, cookie: string) => new Request(`http://localhost${path}`, { headers: { Cookie: cookie } })
 const args = (request: Request) => ({ request, params: {}, context: new RouterContextProvider(), pattern: new URL(request.url).pathname }) as never
 
@@ -78,7 +82,7 @@ describe('two-step sign-in', () => {
 		}
 		expect(done.data.codes).toHaveLength(10)
 		expect(new Set(done.data.codes).size).toBe(10)
-		for (const code of done.data.codes) expect(code).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/)
+		for (const code of done.data.codes) expect(code).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){5}$/)
 		expect(done.data.to).toBe('/admin/cases')
 		// A new session id, fully signed in; the one between the steps is gone.
 		const signedIn = cookieOf(new Response(null, { headers: done.init.headers }))
@@ -113,7 +117,9 @@ describe('two-step sign-in', () => {
 		expect(replay.init.status).toBe(400)
 		expect(replay.data.error.message).toContain('الرمز غير صحيح')
 		for (let i = 0; i < 4; i++) await codeAction(args(form('/login/two-step', { code: '123456' }, again)))
-		const limited = (await codeAction(args(form('/login/two-step', { code: codeFor(secret, admin.email, Date.now() + 30_000) }, again)))) as { init: { status: number; headers: Record<string, string> } }
+		const limited = (await codeAction(args(form('/login/two-step', { code: codeFor(secret, admin.email, Date.now() + 30_000) }, again)))) as {
+			init: { status: number; headers: Record<string, string> }
+		}
 		expect(limited.init.status).toBe(429)
 		expect(Number(limited.init.headers['Retry-After'])).toBeGreaterThan(0)
 		expect((await actions(admin.id)).filter((action) => action === 'auth.two-step-failed')).toHaveLength(5)
@@ -127,11 +133,15 @@ describe('two-step sign-in', () => {
 		const recovery = done.data.codes[3]!
 
 		const next = cookieOf(await signIn(officer.email))
-		const used = (await codeAction(args(form('/login/two-step', { code: recovery.toUpperCase() }, next)))) as Response
+		const used = (await codeAction(args(form('/login/two-step', { recoveryCode: ` ${recovery.toUpperCase()} ` }, next)))) as Response
 		expect(used.status).toBe(302)
 		const later = cookieOf(await signIn(officer.email))
-		const spent = (await codeAction(args(form('/login/two-step', { code: recovery }, later)))) as { init: { status: number } }
+		const spent = (await codeAction(args(form('/login/two-step', { recoveryCode: recovery }, later)))) as { init: { status: number }; data: { error: { message: string } } }
 		expect(spent.init.status).toBe(400)
+		expect(spent.data.error.message).toBe('رمز الاسترداد غير صحيح أو استُعمل من قبل. كل رمز يصلح مرة واحدة.')
+		// Six digits typed as a recovery code are not the app's code: refused too.
+		const digits = (await codeAction(args(form('/login/two-step', { recoveryCode: codeFor(secret, officer.email) }, later)))) as { init: { status: number } }
+		expect(digits.init.status).toBe(400)
 		expect(await actions(officer.id)).toContain('auth.recovery-code-used')
 	})
 
@@ -159,12 +169,21 @@ describe('sessions', () => {
 		const { token } = await createSession(db(), editor.id)
 		const cookie = `${sessionCookieName()}=${token}`
 		expect((await getUser(get('/admin', cookie)))?.id).toBe(editor.id)
-		await db().update(sessions).set({ lastSeenAt: sql`now() - interval '59 minutes'` }).where(eq(sessions.userId, editor.id))
+		await db()
+			.update(sessions)
+			.set({ lastSeenAt: sql`now() - interval '59 minutes'` })
+			.where(eq(sessions.userId, editor.id))
 		expect((await getUser(get('/admin', cookie)))?.id).toBe(editor.id)
 		// That use moved the idle clock on.
-		const [seen] = await db().select({ recent: sql<boolean>`${sessions.lastSeenAt} > now() - interval '1 minute'` }).from(sessions).where(eq(sessions.userId, editor.id))
+		const [seen] = await db()
+			.select({ recent: sql<boolean>`${sessions.lastSeenAt} > now() - interval '1 minute'` })
+			.from(sessions)
+			.where(eq(sessions.userId, editor.id))
 		expect(seen!.recent).toBe(true)
-		await db().update(sessions).set({ lastSeenAt: sql`now() - interval '61 minutes'` }).where(eq(sessions.userId, editor.id))
+		await db()
+			.update(sessions)
+			.set({ lastSeenAt: sql`now() - interval '61 minutes'` })
+			.where(eq(sessions.userId, editor.id))
 		expect(await getUser(get('/admin', cookie))).toBeNull()
 	})
 

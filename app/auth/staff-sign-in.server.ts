@@ -33,7 +33,13 @@ export async function requirePendingSession(request: Request): Promise<StaffSess
 }
 
 /** The second step passed: a new session id, fully signed in, and the sign-in in the audit trail. */
-export async function completeSignIn(db: Database, request: Request, user: StaffSession['user'], method: 'code' | 'recovery-code' | 'enrolment', redirectTo: unknown): Promise<{ cookie: string; to: string }> {
+export async function completeSignIn(
+	db: Database,
+	request: Request,
+	user: StaffSession['user'],
+	method: 'code' | 'recovery-code' | 'enrolment',
+	redirectTo: unknown,
+): Promise<{ cookie: string; to: string }> {
 	const cookie = await rotateSession(db, request, user.id)
 	await clearWrongCodes(db, user.id)
 	if (method === 'recovery-code') await recordAudit(db, { actor: user, action: 'auth.recovery-code-used', request })

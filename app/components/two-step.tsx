@@ -8,6 +8,8 @@ import { ErrorSummary, Field, TOO_MANY_TRIES } from './forms.tsx'
 export interface TwoStepError {
 	message: string
 	limited?: boolean
+	/** The field the message is about, when not the app's code. */
+	field?: string
 }
 
 const CODE_ID = 'two-step-code'
@@ -20,13 +22,13 @@ function CodeField({ error, label = 'رمز التحقق', hint }: { error?: Two
 			label={label}
 			hint={hint}
 			errors={error ? [error.message] : undefined}
-			inputProps={{ id: CODE_ID, name: 'code', type: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', dir: 'ltr', spellCheck: false, required: true, maxLength: 24 }}
+			inputProps={{ id: CODE_ID, name: 'code', type: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', dir: 'ltr', spellCheck: false, required: true, maxLength: 12 }}
 		/>
 	)
 }
 
 const summaryOf = (error: TwoStepError | undefined) =>
-	error ? <ErrorSummary items={[{ message: error.message, fieldId: CODE_ID }]} title={error.limited ? TOO_MANY_TRIES : undefined} autoFocus /> : null
+	error ? <ErrorSummary items={[{ message: error.message, fieldId: error.field ?? CODE_ID }]} title={error.limited ? TOO_MANY_TRIES : undefined} autoFocus /> : null
 
 /** Setting up the authenticator app: its QR code, the key to type by hand, and a first code to prove it. */
 export function TwoStepSetup({ qr, secret, grouped, error, redirectTo, children }: { qr: string; secret: string; grouped: string; error?: TwoStepError; redirectTo?: string; children?: ReactNode }) {
@@ -68,9 +70,7 @@ export function RecoveryCodes({ codes, children }: { codes: readonly string[]; c
 		<div className="space-y-4">
 			<div role="status" className="rounded-lg border border-brand-200 bg-brand-50 p-4">
 				<h2 className="text-lg font-bold text-brand-900">احفظ رموز الاسترداد الآن</h2>
-				<p className="mt-2 leading-7">
-					إن فقدت جوالك تدخل بأحد هذه الرموز بدلاً من رمز التطبيق، وكل رمز يُستعمل مرة واحدة. لن تظهر مرة أخرى: اطبعها أو اكتبها واحفظها في مكان آمن بعيداً عن جوالك.
-				</p>
+				<p className="mt-2 leading-7">إن فقدت جوالك تدخل بأحد هذه الرموز بدلاً من رمز التطبيق، وكل رمز يُستعمل مرة واحدة. لن تظهر مرة أخرى: اطبعها أو اكتبها واحفظها في مكان آمن بعيداً عن جوالك.</p>
 			</div>
 			<ol dir="ltr" className="grid grid-cols-2 gap-2 rounded-lg border border-stone-200 bg-white p-4 font-mono text-base" data-testid="recovery-codes">
 				{codes.map((code) => (
@@ -82,16 +82,34 @@ export function RecoveryCodes({ codes, children }: { codes: readonly string[]; c
 	)
 }
 
-/** The second step of signing in: a code from the app, or a recovery code. */
-export function TwoStepCodeForm({ error, redirectTo }: { error?: TwoStepError; redirectTo: string }) {
+/** The second step of signing in: a code from the app, or (a phone lost) a recovery code. */
+export function TwoStepCodeForm({ error, redirectTo, recovery }: { error?: TwoStepError; redirectTo: string; recovery?: boolean }) {
 	return (
-		<Form method="post" noValidate className="space-y-5">
+		<div className="space-y-5">
 			{summaryOf(error)}
-			<input type="hidden" name="redirectTo" value={redirectTo} />
-			<CodeField error={error} hint="6 أرقام من تطبيق المصادقة، أو أحد رموز الاسترداد إن فقدت جوالك" />
-			<button type="submit" className="btn-primary w-full">
-				تحقق ودخول
-			</button>
-		</Form>
+			<Form method="post" noValidate className="space-y-5">
+				<input type="hidden" name="redirectTo" value={redirectTo} />
+				<CodeField error={recovery ? undefined : error} hint="6 أرقام من تطبيق المصادقة على جوالك" />
+				<button type="submit" className="btn-primary w-full">
+					تحقق ودخول
+				</button>
+			</Form>
+			{/* Letters and dashes: a field of its own, with the whole keyboard on a phone. */}
+			<details open={recovery} className="rounded-lg border border-stone-200 p-4">
+				<summary className="cursor-pointer font-semibold text-brand-800">فقدت جوالي: الدخول برمز استرداد</summary>
+				<Form method="post" noValidate className="mt-4 space-y-4">
+					<input type="hidden" name="redirectTo" value={redirectTo} />
+					<Field
+						label="رمز الاسترداد"
+						hint="أحد الرموز العشرة التي حفظتها عند إعداد التطبيق، مثل abcd-efgh-…"
+						errors={recovery && error ? [error.message] : undefined}
+						inputProps={{ id: 'recovery-code', name: 'recoveryCode', type: 'text', autoComplete: 'off', autoCapitalize: 'none', dir: 'ltr', spellCheck: false, required: true, maxLength: 40 }}
+					/>
+					<button type="submit" className="btn-secondary w-full">
+						الدخول برمز الاسترداد
+					</button>
+				</Form>
+			</details>
+		</div>
 	)
 }

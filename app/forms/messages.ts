@@ -85,6 +85,9 @@ export const passwordTooShort = (min: number) => `كلمة المرور يجب �
 /** A password found in the list of common and leaked ones (app/auth/common-passwords.server.ts). */
 export const passwordTooCommon = 'كلمة المرور هذه شائعة أو مسرّبة ويسهل تخمينها. اختر عبارة أطول من كلمات لا يجمعها غيرك.'
 
+/** A password built on the site's name or the account's own e-mail or user name. */
+export const passwordHasContext = 'كلمة المرور تحتوي على اسم الموقع أو اسم المستخدم أو بريدك الإلكتروني، فيسهل تخمينها. اختر عبارة لا تحتويها.'
+
 /** Passwords: at least this long, and nothing else asked (no mix of cases or digits; docs/security.md). */
 export const PASSWORD_MIN = 12
 export const PASSWORD_MAX = 128

@@ -48,7 +48,8 @@ export function httpSms({ url, token, sender, timeoutMs = 10_000 }: HttpSmsOptio
 			if (token) headers.Authorization = `Bearer ${token}`
 			const body = JSON.stringify({ to: internationalMobile(to), text, ...(sender ? { sender } : {}) })
 			try {
-				const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) })
+				// A gateway never redirects a message elsewhere: a redirect is refused rather than followed.
+				const response = await fetch(url, { method: 'POST', headers, body, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) })
 				// Release the connection; the gateway's answer is not needed beyond its status.
 				await response.body?.cancel().catch(() => {})
 				if (response.ok) return true

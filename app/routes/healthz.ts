@@ -6,9 +6,9 @@ export async function loader() {
 	try {
 		const db = await getDb()
 		await db.execute(sql`select 1`)
-		return new Response('ok', { headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' } })
+		return new Response('ok', { headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
 	} catch (error) {
 		console.error('healthz: database unreachable', error)
-		return new Response('database unreachable', { status: 503, headers: { 'Cache-Control': 'no-store' } })
+		return new Response('database unreachable', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
 	}
 }

@@ -44,7 +44,7 @@ export function storedFileHeaders(file: { originalName: string; contentType: str
 	const fallback = fallbackName(contentType)
 	return {
 		'Content-Type': contentType,
-		'Content-Disposition': `${shown}; filename="${fallback}"; filename*=UTF-8''${encodeRfc5987(cleanFileName(file.originalName, fallback))}`,
+		'Content-Disposition': `${shown}; filename="${fallback}"; filename*=UTF-8''${encodeRfc5987(withExtensionOf(cleanFileName(file.originalName, fallback), fallback))}`,
 		'Content-Security-Policy': `${STORED_FILE_CSP}; frame-ancestors '${framedBy}'`,
 	}
 }
@@ -101,3 +101,13 @@ const fallbackNames: Record<string, string> = {
 	'video/quicktime': 'video.mov',
 }
 const fallbackName = (contentType: string) => fallbackNames[contentType] ?? 'file.bin'
+
+/**
+ * The name a download is saved under ends as its bytes are: «كشف.pdf.exe» of a PDF saves as
+ * «كشف.pdf.exe.pdf», so that no file is saved to open as a program. A name already right is kept.
+ */
+function withExtensionOf(name: string, fallback: string): string {
+	const extension = fallback.slice(fallback.lastIndexOf('.'))
+	const same = extension === '.jpg' ? /\.(jpe?g)$/i : new RegExp(`\\${extension}$`, 'i')
+	return same.test(name) ? name : `${name}${extension}`
+}

@@ -44,7 +44,16 @@ describe('storedFileHeaders', () => {
 
 	test('the name sent is cleaned again (a row from before the check) and fully encoded', () => {
 		const disposition = storedFileHeaders({ originalName: "../ملف\u202Efdp.exe\u0085's (1)*.pdf\r\nX-Injected: 1", contentType: 'application/pdf' }, 'attachment')['Content-Disposition']
-		expect(disposition).toBe(`attachment; filename="document.pdf"; filename*=UTF-8''${encodeURIComponent('ملفfdp.exe')}%27s%20%281%29%2A.pdfX-Injected%3A%201`)
+		expect(disposition).toBe(`attachment; filename="document.pdf"; filename*=UTF-8''${encodeURIComponent('ملفfdp.exe')}%27s%20%281%29%2A.pdfX-Injected%3A%201.pdf`)
 		expect(disposition).toMatch(/^[\x20-\x7e]+$/)
+	})
+
+	test('the name a file is saved under always ends as its bytes are', () => {
+		const savedAs = (originalName: string, contentType: string) => decodeURIComponent(/filename\*=UTF-8''(.*)$/.exec(storedFileHeaders({ originalName, contentType }, 'attachment')['Content-Disposition']!)![1]!)
+		expect(savedAs('كشف حساب.pdf.exe', 'application/pdf')).toBe('كشف حساب.pdf.exe.pdf')
+		expect(savedAs('تقرير.PDF', 'application/pdf')).toBe('تقرير.PDF')
+		expect(savedAs('صورة.jpeg', 'image/jpeg')).toBe('صورة.jpeg')
+		expect(savedAs('صورة.jpg.html', 'image/jpeg')).toBe('صورة.jpg.html.jpg')
+		expect(savedAs('مقطع', 'video/mp4')).toBe('مقطع.mp4')
 	})
 })

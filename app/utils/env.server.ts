@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { z } from 'zod'
+import { isCommonPassword } from '#app/auth/common-passwords.server.ts'
 
 const booleanString = z
 	.enum(['true', 'false', '1', '0'])
@@ -14,7 +15,11 @@ const envSchema = z.object({
 		.regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
 		.optional(),
 	ADMIN_EMAIL: z.email().optional(),
-	ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+	ADMIN_PASSWORD: z
+		.string()
+		.min(12, 'must be at least 12 characters')
+		.refine((value) => !isCommonPassword(value), 'is one of the most common leaked passwords: choose a long passphrase of your own')
+		.optional(),
 	/** Public origin(s) of the site, comma separated, when it runs behind a proxy under another host. */
 	APP_ORIGIN: z
 		.string()

@@ -53,6 +53,7 @@ describe('parseEnv', () => {
 		[{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
 		[{ ADMIN_EMAIL: 'not-an-email' }, 'ADMIN_EMAIL'],
 		[{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+		[{ ADMIN_PASSWORD: 'Password12345' }, 'ADMIN_PASSWORD'],
 		[{ APP_ORIGIN: 'https://ataa.org.sa/path' }, 'APP_ORIGIN'],
 		[{ COOKIE_SECURE: 'maybe' }, 'COOKIE_SECURE'],
 		[{ SMS_URL: 'sms.example.org/send' }, 'SMS_URL'],

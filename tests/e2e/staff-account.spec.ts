@@ -44,8 +44,9 @@ test('a new case officer sets up the authenticator at first sign-in, keeps recov
 	await second.getByRole('button', { name: 'تسجيل الدخول' }).click()
 	await expect(second).toHaveURL('/login/two-step?redirectTo=%2Fadmin')
 	await expectNoAxeViolations(second)
-	await second.getByLabel('رمز التحقق').fill(codes[0]!)
-	await second.getByRole('button', { name: 'تحقق ودخول' }).click()
+	await second.getByText('فقدت جوالي: الدخول برمز استرداد').click()
+	await second.getByLabel('رمز الاسترداد').fill(codes[0]!)
+	await second.getByRole('button', { name: 'الدخول برمز الاسترداد' }).click()
 	await expect(second).toHaveURL('/admin')
 
 	// Their account lists both devices; the second ends the first.
@@ -63,12 +64,12 @@ test('a new case officer sets up the authenticator at first sign-in, keeps recov
 	await expect(first).toHaveURL(/\/login\?redirectTo=/)
 
 	// Changing the password asks for the current one, and refuses a common one.
-	await second.getByLabel('كلمة المرور الحالية', { exact: true }).first().fill('not-my-password')
+	await second.getByLabel('كلمة المرور الحالية', { exact: true }).fill('not-my-password')
 	await second.getByLabel('كلمة المرور الجديدة', { exact: true }).fill('Reem-New-Pass-2027')
 	await second.getByLabel('تأكيد كلمة المرور الجديدة').fill('Reem-New-Pass-2027')
 	await second.getByRole('button', { name: 'تغيير كلمة المرور' }).click()
 	await expect(second.getByText('كلمة المرور الحالية غير صحيحة').first()).toBeVisible()
-	await second.getByLabel('كلمة المرور الحالية', { exact: true }).first().fill(officer.password)
+	await second.getByLabel('كلمة المرور الحالية', { exact: true }).fill(officer.password)
 	await second.getByLabel('كلمة المرور الجديدة', { exact: true }).fill('Reem-New-Pass-2027')
 	await second.getByLabel('تأكيد كلمة المرور الجديدة').fill('Reem-New-Pass-2027')
 	await second.getByRole('button', { name: 'تغيير كلمة المرور' }).click()
@@ -81,7 +82,8 @@ test('a new case officer sets up the authenticator at first sign-in, keeps recov
 	await page.getByLabel('المستخدم').selectOption({ label: officer.name })
 	await page.getByRole('button', { name: 'تصفية' }).click()
 	const trail = page.getByRole('table', { name: 'سجل التدقيق' })
-	for (const action of ['تغيير كلمة المرور', 'إنهاء جلسة', 'الدخول برمز احتياطي', 'تفعيل التحقق بخطوتين', 'تسجيل دخول']) await expect(trail.getByRole('cell', { name: action, exact: true }).first()).toBeVisible()
+	for (const action of ['تغيير كلمة المرور', 'إنهاء جلسة', 'الدخول برمز احتياطي', 'تفعيل التحقق بخطوتين', 'تسجيل دخول'])
+		await expect(trail.getByRole('cell', { name: action, exact: true }).first()).toBeVisible()
 	const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'تصدير CSV' }).click()])
 	const csv = await (await download.createReadStream()).toArray()
 	expect(Buffer.concat(csv).toString('utf8')).toContain('تغيير كلمة المرور')

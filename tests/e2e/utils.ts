@@ -13,7 +13,7 @@ export const admin = { email: 'admin@e2e.test', password: 'E2e-Admin-Pass-1' }
  * for tests of signing in that are not about the second step. The admin's sign-ins need a code each,
  * and a code is taken once.
  */
-export const contentEditor = { email: 'content-editor@e2e.test', password: 'Content-Editor-Pass-1' }
+export const contentEditor = { email: 'content-editor@e2e.test', password: 'Khalid-Writes-News-1' }
 
 export type StaffRole = 'admin' | 'case_officer' | 'content_editor'
 

@@ -7,14 +7,13 @@ import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { deleteUserSessions, endOwnSession, getStaffSession, listSessions, rotateSession } from '#app/auth/session.server.ts'
 import { verifyPassword } from '#app/auth/password.server.ts'
-import { isCommonPassword } from '#app/auth/common-passwords.server.ts'
+import { passwordRefusal } from '#app/auth/common-passwords.server.ts'
 import { signInLimits } from '#app/auth/sign-in.server.ts'
 import { replaceRecoveryCodes, resetTwoStep, twoStepRoles, unusedRecoveryCodes } from '#app/auth/two-step.server.ts'
 import { noteAudit, recordAudit } from '#app/audit/audit.server.ts'
 import { userRoles, roleLabels } from '#app/domain/roles.ts'
 import { passwordRules } from '#app/domain/user-schema.ts'
 import { passwordHashOf, setPassword } from '#app/domain/users.server.ts'
-import { passwordTooCommon } from '#app/forms/messages.ts'
 import { hit, peek } from '#app/utils/rate-limit.server.ts'
 import { tryAgainAfter } from '#app/utils/arabic-count.ts'
 import { flashContext, redirectWithFlash } from '#app/utils/flash.server.ts'
@@ -46,7 +45,17 @@ const WRONG_CURRENT = 'كلمة المرور الحالية غير صحيحة'
 /** A browser's user agent in a few words staff recognise. */
 function deviceOf(userAgent: string): string {
 	const browser = /Edg\//.test(userAgent) ? 'Edge' : /Firefox\//.test(userAgent) ? 'Firefox' : /Chrom(e|ium)\//.test(userAgent) ? 'Chrome' : /Safari\//.test(userAgent) ? 'Safari' : 'متصفح آخر'
-	const system = /Android/.test(userAgent) ? 'Android' : /iPhone|iPad/.test(userAgent) ? 'iOS' : /Windows/.test(userAgent) ? 'Windows' : /Mac OS/.test(userAgent) ? 'macOS' : /Linux/.test(userAgent) ? 'Linux' : ''
+	const system = /Android/.test(userAgent)
+		? 'Android'
+		: /iPhone|iPad/.test(userAgent)
+			? 'iOS'
+			: /Windows/.test(userAgent)
+				? 'Windows'
+				: /Mac OS/.test(userAgent)
+					? 'macOS'
+					: /Linux/.test(userAgent)
+						? 'Linux'
+						: ''
 	return system ? `${browser} على ${system}` : browser
 }
 
@@ -91,7 +100,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 		case 'password': {
 			const submission = await parseWithZod(formData, {
 				schema: passwordSchema.superRefine(async (value, ctx) => {
-					if (isCommonPassword(value.password)) ctx.addIssue({ code: 'custom', path: ['password'], message: passwordTooCommon })
+					const refusal = passwordRefusal(value.password, [me.email])
+					if (refusal) ctx.addIssue({ code: 'custom', path: ['password'], message: refusal })
 					const problem = await currentPasswordProblem(db, me, value.currentPassword)
 					if (problem) ctx.addIssue({ code: 'custom', path: ['currentPassword'], message: problem })
 				}),
@@ -176,7 +186,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 						<>
 							<p>مفعّل: يُطلب عند الدخول رمز من تطبيق المصادقة على جوالك. بقي لديك {me.codesLeft} من رموز الاسترداد.</p>
 							<Form method="post" className="space-y-3">
-								<Field label="كلمة المرور الحالية" inputProps={{ name: 'currentPassword', type: 'password', autoComplete: 'current-password', dir: 'ltr', required: true, id: 'codes-password' }} />
+								<Field label="أكّد بكلمة مرورك الحالية" inputProps={{ name: 'currentPassword', type: 'password', autoComplete: 'current-password', dir: 'ltr', required: true, id: 'codes-password' }} />
 								<div className="flex flex-wrap gap-2">
 									<button type="submit" name="intent" value="new-codes" className="btn-secondary">
 										رموز استرداد جديدة
@@ -221,7 +231,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 									{session.device} {session.current ? <span className="rounded-full bg-brand-100 px-2 py-0.5 text-xs text-brand-900">هذا الجهاز</span> : null}
 								</p>
 								<p className="text-sm text-stone-600">
-									منذ {session.since}، آخر استخدام {session.lastSeen}، العنوان <span dir="ltr">{session.ip}</span>
+									منذ {session.since}، آخر استخدام {session.lastSeen}، العنوان <bdi dir="ltr">{session.ip}</bdi>
 								</p>
 							</div>
 							{session.current ? null : (
@@ -258,14 +268,22 @@ function PasswordForm({ result }: { result: SubmissionResult<string[]> | undefin
 			{(submitCount > 0 || result) && summary.length ? <ErrorSummary key={submitCount} items={summary} /> : null}
 			<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="mt-4 space-y-4">
 				<input type="hidden" name="intent" value="password" />
-				<Field label="كلمة المرور الحالية" errors={fields.currentPassword.errors} inputProps={{ ...getInputProps(fields.currentPassword, { type: 'password' }), autoComplete: 'current-password', dir: 'ltr' }} />
+				<Field
+					label="كلمة المرور الحالية"
+					errors={fields.currentPassword.errors}
+					inputProps={{ ...getInputProps(fields.currentPassword, { type: 'password' }), autoComplete: 'current-password', dir: 'ltr' }}
+				/>
 				<Field
 					label="كلمة المرور الجديدة"
 					hint="12 حرفاً على الأقل. عبارة من عدة كلمات أسهل في التذكر وأصعب في التخمين."
 					errors={fields.password.errors}
 					inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', dir: 'ltr' }}
 				/>
-				<Field label="تأكيد كلمة المرور الجديدة" errors={fields.confirmPassword.errors} inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password', dir: 'ltr' }} />
+				<Field
+					label="تأكيد كلمة المرور الجديدة"
+					errors={fields.confirmPassword.errors}
+					inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password', dir: 'ltr' }}
+				/>
 				<button type="submit" className="btn-primary">
 					تغيير كلمة المرور
 				</button>

@@ -117,7 +117,11 @@ export default function Audit({ loaderData }: Route.ComponentProps) {
 			{entries.length === 0 ? (
 				<p className="mt-4 rounded-xl border border-stone-200 bg-white p-6 text-center">لا توجد سجلات مطابقة.</p>
 			) : (
-				<DataTable label="سجل التدقيق" caption={`سجل التدقيق، الصفحة ${pagination.page} من ${pagination.lastPage}`} headings={['الوقت', 'المستخدم', 'الإجراء', 'رقم الطلب', 'الصفحة', 'عنوان IP', 'التفاصيل']}>
+				<DataTable
+					label="سجل التدقيق"
+					caption={`سجل التدقيق، الصفحة ${pagination.page} من ${pagination.lastPage}`}
+					headings={['الوقت (الرياض)', 'المستخدم', 'الإجراء', 'رقم الطلب', 'الصفحة', 'عنوان IP', 'التفاصيل']}
+				>
 					{entries.map((entry) => (
 						<tr key={entry.id} className="border-t border-stone-200 align-top">
 							<td className="p-3 whitespace-nowrap">{entry.at}</td>

@@ -6,8 +6,7 @@ import type { Route } from './+types/user-editor'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { deleteUserSessions } from '#app/auth/session.server.ts'
-import { isCommonPassword } from '#app/auth/common-passwords.server.ts'
-import { passwordTooCommon } from '#app/forms/messages.ts'
+import { passwordRefusal } from '#app/auth/common-passwords.server.ts'
 import { noteAudit } from '#app/audit/audit.server.ts'
 import { areaRoles, roleLabels, userRoles } from '#app/domain/roles.ts'
 import { editUserSchema, newUserSchema } from '#app/domain/user-schema.ts'
@@ -31,11 +30,15 @@ async function loadTarget(params: { id?: string }) {
 	return user
 }
 
+/** One's own password is changed on «حسابي», where the current one is asked (docs/security.md#passwords). */
+const OWN_PASSWORD_HERE = 'لتغيير كلمة مرورك استخدم صفحة «حسابي»، حيث تُطلب كلمة المرور الحالية.'
+
 export async function loader({ params, context }: Route.LoaderArgs) {
-	requireRole(context, areaRoles.users)
+	const me = requireRole(context, areaRoles.users)
 	const user = await loadTarget(params)
 	return {
 		user: user && {
+			isMe: user.id === me.id,
 			id: user.id,
 			name: user.name,
 			email: user.email,
@@ -53,7 +56,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	const formData = await request.formData()
 	const submission = await parseWithZod(formData, {
 		schema: (target ? editUserSchema({ hasMobile: Boolean(target.mobile) }) : newUserSchema).superRefine(async (value, ctx) => {
-			if (value.password && isCommonPassword(value.password)) ctx.addIssue({ code: 'custom', path: ['password'], message: passwordTooCommon })
+			if (value.password && target?.id === me.id) return ctx.addIssue({ code: 'custom', path: ['password'], message: OWN_PASSWORD_HERE })
+			const refusal = value.password ? passwordRefusal(value.password, [value.email]) : null
+			if (refusal) ctx.addIssue({ code: 'custom', path: ['password'], message: refusal })
 			if (!target || target.role !== 'admin' || !target.active) return
 			const demoted = value.role !== 'admin' || !value.active
 			if (demoted && target.id === me.id) {
@@ -112,18 +117,13 @@ export default function UserEditor({ loaderData, actionData }: Route.ComponentPr
 	const [form, fields] = useForm<z.input<ReturnType<typeof editUserSchema>>>({
 		id: user ? `user-${user.id}` : 'user-new',
 		lastResult: actionData?.result,
-		defaultValue: user
-			? { name: user.name, email: user.email, mobile: user.mobile, role: user.role, active: user.active }
-			: { role: 'case_officer', active: true },
+		defaultValue: user ? { name: user.name, email: user.email, mobile: user.mobile, role: user.role, active: user.active } : { role: 'case_officer', active: true },
 		...validationTiming,
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 	})
 	const title = user ? `تعديل المستخدم: ${user.name}` : 'إضافة مستخدم'
 	const order = ['name', 'email', 'mobile', 'role', 'password', 'confirmPassword'] as const
-	const summary = [
-		...(form.errors ?? []).map((message) => ({ message })),
-		...order.flatMap((key) => (fields[key].errors ?? []).map((message) => ({ message, fieldId: fields[key].id }))),
-	]
+	const summary = [...(form.errors ?? []).map((message) => ({ message })), ...order.flatMap((key) => (fields[key].errors ?? []).map((message) => ({ message, fieldId: fields[key].id })))]
 	// The summary appears after a submit, from the server or from the browser's own check (GOV.UK).
 	const [submitCount, countSubmit] = useSubmitCount()
 	const failed = submitCount > 0 || actionData?.result.status === 'error'
@@ -135,43 +135,44 @@ export default function UserEditor({ loaderData, actionData }: Route.ComponentPr
 				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
 				<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-6">
 					<Field label="الاسم" errors={fields.name.errors} inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'name' }} />
-					<Field
-						label="البريد الإلكتروني"
-						errors={fields.email.errors}
-						inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', dir: 'ltr' }}
-					/>
+					<Field label="البريد الإلكتروني" errors={fields.email.errors} inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', dir: 'ltr' }} />
 					<Field
 						label={mobileOptional ? 'رقم الجوال (اختياري)' : 'رقم الجوال'}
 						hint="10 أرقام تبدأ بـ 05، مثل 0551234567"
 						errors={fields.mobile.errors}
 						inputProps={{ ...getInputProps(fields.mobile, { type: 'tel' }), autoComplete: 'tel', inputMode: 'numeric', dir: 'ltr' }}
 					/>
-					<SelectField
-						label="الصلاحية"
-						errors={fields.role.errors}
-						selectProps={getSelectProps(fields.role)}
-						options={userRoles.map((role) => ({ value: role, label: roleLabels[role] }))}
-					/>
+					<SelectField label="الصلاحية" errors={fields.role.errors} selectProps={getSelectProps(fields.role)} options={userRoles.map((role) => ({ value: role, label: roleLabels[role] }))} />
 					<div className="flex items-center gap-3">
 						<input {...getInputProps(fields.active, { type: 'checkbox' })} className="size-5 accent-brand-700" />
 						<label htmlFor={fields.active.id} className="font-semibold">
 							الحساب فعّال
 						</label>
 					</div>
-					<fieldset className="space-y-5 rounded-lg border border-stone-200 p-4">
-						<legend className="px-2 font-semibold">{user ? 'تغيير كلمة المرور (اتركها فارغة للإبقاء عليها)' : 'كلمة المرور'}</legend>
-						<Field
-							label="كلمة المرور"
-							hint="12 حرفاً على الأقل. عبارة من عدة كلمات أسهل في التذكر وأصعب في التخمين."
-							errors={fields.password.errors}
-							inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', dir: 'ltr' }}
-						/>
-						<Field
-							label="تأكيد كلمة المرور"
-							errors={fields.confirmPassword.errors}
-							inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password', dir: 'ltr' }}
-						/>
-					</fieldset>
+					{user?.isMe ? (
+						<p className="rounded-lg border border-stone-200 p-4">
+							لتغيير كلمة مرورك استخدم صفحة{' '}
+							<Link to="/admin/account" className="link">
+								حسابي
+							</Link>
+							، حيث تُطلب كلمة المرور الحالية.
+						</p>
+					) : (
+						<fieldset className="space-y-5 rounded-lg border border-stone-200 p-4">
+							<legend className="px-2 font-semibold">{user ? 'تغيير كلمة المرور (اتركها فارغة للإبقاء عليها)' : 'كلمة المرور'}</legend>
+							<Field
+								label="كلمة المرور"
+								hint="12 حرفاً على الأقل. عبارة من عدة كلمات أسهل في التذكر وأصعب في التخمين."
+								errors={fields.password.errors}
+								inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', dir: 'ltr' }}
+							/>
+							<Field
+								label="تأكيد كلمة المرور"
+								errors={fields.confirmPassword.errors}
+								inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password', dir: 'ltr' }}
+							/>
+						</fieldset>
+					)}
 					<div className="flex flex-wrap gap-3">
 						<button type="submit" className="btn-primary">
 							{user ? 'حفظ التعديلات' : 'إضافة المستخدم'}

@@ -9,8 +9,7 @@ import { areaRoles } from '#app/domain/roles.ts'
 import { findApplicationByToken, type CaseRow, type IdChecksumOverride } from '#app/cases/case-store.server.ts'
 import { limitByIp, type publicLimits } from '#app/utils/ip-limit.server.ts'
 import { hashPassword } from '#app/auth/password.server.ts'
-import { isCommonPassword } from '#app/auth/common-passwords.server.ts'
-import { passwordTooCommon } from '#app/forms/messages.ts'
+import { passwordRefusal } from '#app/auth/common-passwords.server.ts'
 import type { ApplicationDef, SectionDef } from '#app/forms/definition.ts'
 import type { Database } from '#app/db/client.server.ts'
 import { createInstitutionAccount, isAccountNameTaken, registrationAnswers } from '#app/accounts/institution-accounts.server.ts'
@@ -82,11 +81,15 @@ export async function sealPasswords(section: SectionDef, values: SectionAnswers,
 
 /** A new password typed into a section that is common or leaked: refused here, as the list stays on the server. */
 export function commonPasswordErrors(section: SectionDef, values: SectionAnswers): Record<string, string[]> | null {
-	const common = section.fields.filter((field) => {
+	// The account's own words: every short text answered on the step (its user name and e-mail).
+	const accountWords = section.fields.filter((field) => field.kind === 'text').map((field) => values[field.name] as string | undefined)
+	const errors = section.fields.flatMap((field) => {
 		const typed = values[field.name]
-		return field.kind === 'newPassword' && typeof typed === 'string' && !isPasswordHash(typed) && isCommonPassword(typed)
+		if (field.kind !== 'newPassword' || typeof typed !== 'string' || isPasswordHash(typed)) return []
+		const refusal = passwordRefusal(typed, accountWords)
+		return refusal ? [[field.name, [refusal]] as [string, string[]]] : []
 	})
-	return common.length ? Object.fromEntries(common.map((field) => [field.name, [passwordTooCommon]])) : null
+	return errors.length ? Object.fromEntries(errors) : null
 }
 
 export const ACCOUNT_NAME_TAKEN = {

@@ -12,7 +12,8 @@ import { actionHeaders } from '#app/utils/action-headers.ts'
 
 // The second step of a staff sign-in (docs/security.md#two-step-sign-in). No JavaScript.
 
-export const WRONG_CODE = 'الرمز غير صحيح أو انتهى وقته. اكتب الرمز الظاهر الآن في التطبيق، أو أحد رموز الاسترداد.'
+export const WRONG_CODE = 'الرمز غير صحيح أو انتهى وقته. اكتب الرمز الظاهر الآن في التطبيق.'
+export const WRONG_RECOVERY_CODE = 'رمز الاسترداد غير صحيح أو استُعمل من قبل. كل رمز يصلح مرة واحدة.'
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const { user } = await requirePendingSession(request)
@@ -27,19 +28,23 @@ export async function action({ request }: Route.ActionArgs) {
 	const { user } = await requirePendingSession(request)
 	const db = await getDb()
 	const form = await request.formData()
-	const code = String(form.get('code') ?? '').trim()
+	const recoveryCode = String(form.get('recoveryCode') ?? '').trim()
+	const recovery = form.has('recoveryCode')
+	const code = recovery ? recoveryCode : String(form.get('code') ?? '').trim()
+	const field = recovery ? 'recovery-code' : undefined
 	const limit = await twoStepLimited(db, user.id)
 	if (limit.limited) {
-		return data({ error: { message: `محاولات كثيرة برموز خاطئة. ${tryAgainAfter(limit.retryAfter)}`, limited: true } }, { status: 429, headers: { 'Retry-After': String(limit.retryAfter) } })
+		return data(
+			{ error: { message: `محاولات كثيرة برموز خاطئة. ${tryAgainAfter(limit.retryAfter)}`, limited: true, field }, recovery },
+			{ status: 429, headers: { 'Retry-After': String(limit.retryAfter) } },
+		)
 	}
-	if (!code) return data({ error: { message: 'الرجاء كتابة رمز التحقق' } }, { status: 400 })
-	// Six digits are the app's code; anything with letters is a recovery code.
-	const recovery = /[a-z]/i.test(code)
+	if (!code) return data({ error: { message: recovery ? 'الرجاء كتابة رمز الاسترداد' : 'الرجاء كتابة رمز التحقق', field }, recovery }, { status: 400 })
 	const accepted = recovery ? await spendRecoveryCode(db, user.id, code) : await verifyUserCode(db, user, code)
 	if (!accepted) {
 		await countWrongCode(db, user.id)
 		await recordAudit(db, { actor: user, action: 'auth.two-step-failed', request, data: { recovery } })
-		return data({ error: { message: WRONG_CODE } }, { status: 400 })
+		return data({ error: { message: recovery ? WRONG_RECOVERY_CODE : WRONG_CODE, field }, recovery }, { status: 400 })
 	}
 	const { cookie, to } = await completeSignIn(db, request, user, recovery ? 'recovery-code' : 'code', form.get('redirectTo'))
 	return redirect(to, { headers: { 'Set-Cookie': cookie } })
@@ -53,7 +58,7 @@ export default function TwoStep({ actionData }: Route.ComponentProps) {
 			<PageHeader title="التحقق بخطوتين" description="الخطوة الثانية من دخول الموظفين." lead="افتح تطبيق المصادقة على جوالك واكتب الرمز الظاهر فيه لحسابك في عطاء." />
 			<div className="mx-auto max-w-md px-4 py-10">
 				<div className="rounded-xl border border-stone-200 bg-white p-6 shadow-sm">
-					<TwoStepCodeForm error={actionData?.error} redirectTo={searchParams.get('redirectTo') ?? ''} />
+					<TwoStepCodeForm error={actionData?.error} recovery={actionData?.recovery} redirectTo={searchParams.get('redirectTo') ?? ''} />
 				</div>
 			</div>
 		</>
