@@ -43,3 +43,12 @@ test('an album cannot take the slug of the video gallery’s own page', async ()
 	expect(result.error?.issues.map((issue) => issue.message)).toEqual(['المعرّف في الرابط: «videos» محجوز لصفحة أخرى في الموقع، اختر غيره'])
 	expect(contentSchema(albums).safeParse({ ...album, slug: 'videos-2026' }).success).toBe(true)
 })
+
+test('a link field takes a path of ours or an https address, never one a browser reads as another site', async () => {
+	const { programmesType } = await import('./types.ts')
+	const { contentSchema } = await import('./schema.ts')
+	const programme = { Name: 'السلة الغذائية', slug: 'food-basket', summary: 'سلة شهرية', Deatils: '<p>تفاصيل</p>', order: '1' }
+	const linkError = (Link: string) => contentSchema(programmesType).safeParse({ ...programme, Link }).error?.issues.find((issue) => issue.path[0] === 'Link')?.message
+	for (const ours of ['/apply/needy-families', 'https://example.org/apply', '']) expect(linkError(ours), ours).toBeUndefined()
+	for (const foreign of ['//evil.example/x', '/\\evil.example', 'javascript:alert(1)', 'http://example.org', '/a page']) expect(linkError(foreign), foreign).toBe('الرجاء كتابة رابط يبدأ بـ https:// أو /')
+})

@@ -39,7 +39,8 @@ function fieldSchema(field: ContentField): z.ZodType {
 				.trim()
 				.optional()
 				.transform((value) => value ?? '')
-				.refine((value) => value === '' || value.startsWith('/') || /^https:\/\/[^\s]+$/.test(value), 'الرجاء كتابة رابط يبدأ بـ https:// أو /')
+				// «/page» is ours; «//host» and «/\host» are other sites to a browser, so only https:// names one.
+				.refine((value) => value === '' || /^\/(?![/\\])\S*$/.test(value) || /^https:\/\/[^\s]+$/.test(value), 'الرجاء كتابة رابط يبدأ بـ https:// أو /')
 				.refine((value) => !field.hosts || value === '' || field.hosts.some((host) => value.startsWith(`${host}/`)), `الرابط يجب أن يكون من ${field.hosts?.join(' أو ')}`)
 			return field.required ? url.refine((value) => value !== '', requiredText(field.label)) : url
 		}
