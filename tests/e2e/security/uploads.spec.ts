@@ -200,8 +200,14 @@ function sendOversized(endpoint: Endpoint, total: number, declared: boolean): Pr
 				resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), sentWhenAnswered })
 			})
 		})
-		// The server closes the connection once it has answered: writing on is then refused.
-		request.on('error', (error) => (answered ? undefined : reject(error)))
+		// The server closes the connection once it has answered: writing on is then refused. A body of
+		// unknown length may still be on its way when it does, and the refused write can beat its answer
+		// here (EPIPE, ECONNRESET): the server stopped reading all the same, which the caller checks.
+		request.on('error', (error: NodeJS.ErrnoException) => {
+			if (answered) return
+			if (!declared && (error.code === 'EPIPE' || error.code === 'ECONNRESET')) resolve({ status: 0, body: '', sentWhenAnswered: sent })
+			else reject(error)
+		})
 		const chunk = Buffer.alloc(256 * 1024, 0x25)
 		const pump = () => {
 			while (!answered && sent < total) {
@@ -336,7 +342,10 @@ test('a file too large sent without its size is not read to its end: 413 once th
 	for (const endpoint of endpoints.filter((candidate) => candidate.maxBytes <= UPLOAD_MAX)) {
 		const offered = Math.max(5 * endpoint.maxBytes, 40_000_000)
 		const answer = await sendOversized(endpoint, offered, false)
-		expect(answer.status, endpoint.name).toBe(413)
+		// 413, or the connection closed before its answer could be read (status 0): either way unread,
+		// and the server still up (a crash would close the connection too).
+		expect([413, 0], endpoint.name).toContain(answer.status)
+		if (answer.status === 0) expect((await visitor.get('/healthz')).status(), endpoint.name).toBe(200)
 		// The limit, and what the socket's buffers held when the server stopped reading: far from all of it.
 		expect(answer.sentWhenAnswered, endpoint.name).toBeLessThan(endpoint.maxBytes + 8_000_000)
 	}
