@@ -87,7 +87,8 @@ async function ensureFirstAdmin(db: Database, env: Env, log: (line: string) => v
 	}
 	const email = env.ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL
 	const password = env.ADMIN_PASSWORD ?? generatePassword()
-	await createUser(db, { name: 'مدير النظام', email, mobile: '', role: 'admin', password })
+	// A generated password is shown once in the log: it is changed at the first sign-in. ADMIN_PASSWORD is the operator's own.
+	await createUser(db, { name: 'مدير النظام', email, mobile: '', role: 'admin', password, temporary: !env.ADMIN_PASSWORD })
 	if (env.ADMIN_PASSWORD) {
 		log(`Created the first admin ${email} with the password from ADMIN_PASSWORD. Staff sign-in: ${signInUrl}`)
 		return

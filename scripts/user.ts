@@ -55,12 +55,12 @@ async function main(argv: string[]): Promise<string> {
 		const password = generatePassword()
 		if (command === 'create') {
 			const name = args.name ?? args.email.split('@')[0]!
-			await createUser(handle.db, { email: args.email, role: args.role!, name, mobile: args.mobile, password })
+			await createUser(handle.db, { email: args.email, role: args.role!, name, mobile: args.mobile, password, temporary: true })
 			return `Created ${args.email} (${args.role}). Password, shown only once: ${password}`
 		}
 		const user = await findUserByEmail(handle.db, args.email)
 		if (!user) throw new UsageError(`no user has the e-mail ${args.email}`)
-		await setPassword(handle.db, user.id, password)
+		await setPassword(handle.db, user.id, password, { temporary: true })
 		await deleteUserSessions(handle.db, user.id)
 		// Locked out usually means the phone is gone too: the authenticator is set up again at the next sign-in.
 		await resetTwoStep(handle.db, user.id)

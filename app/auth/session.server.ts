@@ -150,6 +150,9 @@ export async function rotateSession(db: Database, request: Request, userId: numb
 	return sessionCookie(session.token, session.expiresAt)
 }
 
+/** The staff member's own account, where a password set by someone else is replaced. */
+const OWN_ACCOUNT = '/admin/account'
+
 /** Where to send a signed-out visitor so that signing in brings them back here. */
 export function loginRedirect(request: Request): Response {
 	const url = new URL(request.url)
@@ -161,6 +164,8 @@ export function loginRedirect(request: Request): Response {
 export async function requireUser(request: Request, roles?: readonly UserRole[]): Promise<PublicUser> {
 	const user = await getUser(request)
 	if (!user) throw loginRedirect(request)
+	// A password someone else set is changed before anything else is opened (ASVS 6.4.1).
+	if (user.mustChangePassword && new URL(request.url).pathname.replace(/\.data$/, '') !== OWN_ACCOUNT) throw redirect(OWN_ACCOUNT)
 	if (roles && !roles.includes(user.role)) {
 		throw new Response('ليست لديك صلاحية للوصول إلى هذه الصفحة', { status: 403 })
 	}

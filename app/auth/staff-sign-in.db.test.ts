@@ -200,3 +200,18 @@ describe('sessions', () => {
 		expect((await findUserByEmail(db(), editor.email))?.id).toBe(successor.id)
 	})
 })
+
+describe('a password someone else set', () => {
+	test('opens only «حسابي» until the user chooses their own (ASVS 6.4.1)', async () => {
+		const { requireUser } = await import('./session.server.ts')
+		const { setPassword } = await import('#app/domain/users.server.ts')
+		const user = await createUser(db(), { name: 'موظف جديد', email: `temporary-${Date.now()}@example.org`, mobile: '', role: 'content_editor', password: PASSWORD, temporary: true })
+		const cookie = cookieOf(await signIn(user.email, '/admin'))
+		const redirected = await thrownBy(requireUser(get('/admin/cases', cookie)))
+		expect(redirected.headers.get('Location')).toBe('/admin/account')
+		expect((await requireUser(get('/admin/account', cookie))).id).toBe(user.id)
+		expect((await requireUser(get('/admin/account.data', cookie))).id).toBe(user.id)
+		await setPassword(db(), user.id, 'A-Phrase-Of-Their-Own', { temporary: false })
+		expect((await requireUser(get('/admin/cases', cookie))).id).toBe(user.id)
+	})
+})

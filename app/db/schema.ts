@@ -68,6 +68,8 @@ export const users = pgTable(
 		totpSecret: text('totp_secret'),
 		/** The last time step a code was accepted for: a code is never accepted twice (RFC 6238, 5.2). */
 		totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+		/** The password was set by someone else (an admin, the first start, an operator): changed at the next sign-in. */
+		mustChangePassword: boolean('must_change_password').notNull().default(false),
 		/** Deleted from the users screen: kept for the audit trail and case history, never signs in. */
 		deletedAt: timestamp('deleted_at', { withTimezone: true }),
 		...timestamps,

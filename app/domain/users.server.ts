@@ -21,6 +21,7 @@ export const publicColumns = {
 	active: users.active,
 	lastSignInAt: users.lastSignInAt,
 	deletedAt: users.deletedAt,
+	mustChangePassword: users.mustChangePassword,
 	/** Signs in with an authenticator app's code after the password. */
 	twoStep: sql<boolean>`${users.totpSecret} is not null`.as('two_step'),
 	createdAt: users.createdAt,
@@ -73,6 +74,8 @@ export interface NewUser {
 	role: UserRole
 	password: string
 	active?: boolean
+	/** The password is someone else's choice, for the first sign-in only (ASVS 6.4.1). */
+	temporary?: boolean
 }
 
 export async function createUser(db: Database, input: NewUser): Promise<PublicUser> {
@@ -86,6 +89,7 @@ export async function createUser(db: Database, input: NewUser): Promise<PublicUs
 				mobile: input.mobile,
 				role: input.role,
 				active: input.active ?? true,
+				mustChangePassword: input.temporary ?? false,
 				passwordHash,
 			})
 			.returning(publicColumns)
@@ -113,7 +117,8 @@ export async function updateUser(db: Database, id: number, changes: UserChanges)
 		name: rest.name.trim(),
 		email: normaliseEmail(rest.email),
 		updatedAt: sql`now()`,
-		...(password ? { passwordHash: await hashPassword(password) } : {}),
+		// A password an admin sets for someone else is for their next sign-in only.
+		...(password ? { passwordHash: await hashPassword(password), mustChangePassword: true } : {}),
 	}
 	try {
 		const [user] = await db.update(users).set(values).where(eq(users.id, id)).returning(publicColumns)
@@ -124,10 +129,11 @@ export async function updateUser(db: Database, id: number, changes: UserChanges)
 	}
 }
 
-export async function setPassword(db: Database, id: number, password: string): Promise<void> {
+/** A new password: the user's own choice (`temporary: false`), or one set for them, to be changed at their next sign-in. */
+export async function setPassword(db: Database, id: number, password: string, options: { temporary: boolean }): Promise<void> {
 	await db
 		.update(users)
-		.set({ passwordHash: await hashPassword(password), updatedAt: sql`now()` })
+		.set({ passwordHash: await hashPassword(password), mustChangePassword: options.temporary, updatedAt: sql`now()` })
 		.where(eq(users.id, id))
 }
 

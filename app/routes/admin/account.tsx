@@ -65,7 +65,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const current = await getStaffSession(request)
 	const [sessions, required, codesLeft] = await Promise.all([listSessions(db, me.id), twoStepRoles(db), me.twoStep ? unusedRecoveryCodes(db, me.id) : 0])
 	return {
-		me: { name: me.name, email: me.email, role: roleLabels[me.role], twoStep: me.twoStep, required: required.includes(me.role), codesLeft },
+		me: { name: me.name, email: me.email, role: roleLabels[me.role], twoStep: me.twoStep, required: required.includes(me.role), codesLeft, mustChangePassword: me.mustChangePassword },
 		notice: context.get(flashContext),
 		sessions: sessions.map((session) => ({
 			id: session.id,
@@ -110,7 +110,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 			if (submission.status !== 'success') {
 				return data({ result: submission.reply({ hideFields: ['currentPassword', 'password', 'confirmPassword'] }), codes: null }, { status: 400 })
 			}
-			await setPassword(db, me.id, submission.value.password)
+			await setPassword(db, me.id, submission.value.password, { temporary: false })
 			// Every other session ends; this one goes on under a new id.
 			const ended = await deleteUserSessions(db, me.id, { except: current?.id })
 			const cookie = await rotateSession(db, request, me.id)
@@ -175,6 +175,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 			</p>
 			<div className="mt-4">
 				<FlashNotice notice={notice} />
+				{me.mustChangePassword ? (
+					<p role="alert" className="mb-6 rounded-lg border border-amber-300 bg-amber-50 p-4 font-semibold text-amber-950">
+						كلمة مرورك الحالية وضعها غيرك، وهي لأول دخول فقط. اختر كلمة مرور جديدة لتتابع إلى لوحة التحكم.
+					</p>
+				) : null}
 			</div>
 			<div className="grid gap-6 lg:grid-cols-2">
 				<PasswordForm result={actionData?.result ?? undefined} />

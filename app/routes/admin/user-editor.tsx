@@ -92,7 +92,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 				},
 			})
 		} else {
-			const created = await createUser(db, { ...values, password: password! })
+			const created = await createUser(db, { ...values, password: password!, temporary: true })
 			noteAudit(context, { data: { userId: created.id, email: created.email, role: created.role } })
 		}
 	} catch (error) {

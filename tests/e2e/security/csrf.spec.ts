@@ -100,17 +100,17 @@ const publicSamples: Record<string, () => Promise<void>> = {
 		expect(signedIn.status(), 'staff sign in').toBe(302)
 		expectSessionCookie(signedIn, /^(__Host-)?ataa_session=/)
 		await expectRefused(formPost(browser, '/logout', {}))
-		expect((await browser.get('/admin', { maxRedirects: 0 })).status(), 'still signed in').toBe(200)
+		expect((await browser.get('/admin/account', { maxRedirects: 0 })).status(), 'still signed in').toBe(200)
 		const out = await formPost(browser, '/logout', {})(own())
 		expect(out.status()).toBe(302)
-		expect((await browser.get('/admin', { maxRedirects: 0 })).status(), 'signed out').toBe(302)
+		expect((await browser.get('/admin/account', { maxRedirects: 0 })).status(), 'signed out').toBe(302)
 	},
 	'routes/public/login': async () => {
 		const browser = await fresh()
 		await expectRefused(formPost(browser, '/login', staff))
-		expect((await browser.get('/admin', { maxRedirects: 0 })).status(), 'not signed in').toBe(302)
+		expect((await browser.get('/admin/account', { maxRedirects: 0 })).status(), 'not signed in').toBe(302)
 		expect((await formPost(browser, '/login', staff)(own())).status()).toBe(302)
-		expect((await browser.get('/admin', { maxRedirects: 0 })).status(), 'signed in').toBe(200)
+		expect((await browser.get('/admin/account', { maxRedirects: 0 })).status(), 'signed in').toBe(200)
 	},
 	'routes/account/login': async () => {
 		const browser = await fresh()
