@@ -20,6 +20,7 @@ const build = await import(path.join(root, 'build/server/index.js'))
  *   allowOrigin: (method: string, url: string, headers: import('node:http').IncomingHttpHeaders) => boolean,
  *   securityHeaders: (path: string) => Record<string, string>,
  *   FALLBACK_POLICY: string,
+ *   startDraining: () => void,
  *   serveCachedPage: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean,
  *   createRequestHandler: typeof import('@react-router/express').createRequestHandler,
  * }}
@@ -82,6 +83,8 @@ async function stop(signal) {
 	if (stopping) return
 	stopping = true
 	console.log(`${signal}: closing`)
+	// /readyz answers 503 from now on; requests under way are finished before the database closes.
+	lifecycle.startDraining()
 	setTimeout(() => process.exit(1), 10_000).unref()
 	server.close()
 	server.closeIdleConnections()

@@ -20,6 +20,7 @@ export { prepare, shutdown } from '#app/bootstrap.server.ts'
 export { getEnv } from '#app/utils/env.server.ts'
 export { FALLBACK_POLICY, securityHeaders } from '#app/utils/security-headers.ts'
 export { serveCachedPage } from '#app/cache/page-cache.server.ts'
+export { startDraining } from '#app/utils/draining.server.ts'
 // Bundled with the app, so that it and the routes share one React Router: its production build (vite.config.ts).
 export { createRequestHandler } from '@react-router/express'
 

@@ -6,6 +6,7 @@ const libraryPaths = documentCategories.map((category) => category.path)
 
 export default [
 	route('healthz', 'routes/healthz.ts'),
+	route('readyz', 'routes/readyz.ts'),
 	route('logout', 'routes/logout.ts'),
 	route('images/:id/:file', 'images/serve.ts'),
 	route('documents/:id', 'routes/document.ts'),

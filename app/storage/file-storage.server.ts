@@ -32,6 +32,8 @@ export interface FileStorage {
 	tempPath(): string
 	/** Removes temp files older than `maxAgeMs` (left by a crash mid-upload); returns how many. */
 	sweepTemp(maxAgeMs: number): Promise<number>
+	/** Whether files can be written now (for /readyz): the storage's temp dir exists and is writable. */
+	writable(): Promise<boolean>
 }
 
 export class FileNotFoundError extends Error {
@@ -99,6 +101,16 @@ export function localFileStorage(root: string): FileStorage {
 		tempPath() {
 			fs.mkdirSync(tmpDir, { recursive: true })
 			return path.join(tmpDir, randomUUID())
+		},
+
+		async writable() {
+			try {
+				await fsp.mkdir(tmpDir, { recursive: true })
+				await fsp.access(tmpDir, fs.constants.W_OK)
+				return true
+			} catch {
+				return false
+			}
 		},
 
 		async sweepTemp(maxAgeMs) {
