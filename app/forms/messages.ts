@@ -88,6 +88,9 @@ export const passwordTooCommon = 'كلمة المرور هذه شائعة أو �
 /** A password built on the site's name or the account's own e-mail or user name. */
 export const passwordHasContext = 'كلمة المرور تحتوي على اسم الموقع أو اسم المستخدم أو بريدك الإلكتروني، فيسهل تخمينها. اختر عبارة لا تحتويها.'
 
+/** The hint under every new-password field. */
+export const passwordHint = '12 حرفاً على الأقل. عبارة من عدة كلمات أسهل في التذكر وأصعب في التخمين.'
+
 /** Passwords: at least this long, and nothing else asked (no mix of cases or digits; docs/security.md). */
 export const PASSWORD_MIN = 12
 export const PASSWORD_MAX = 128

@@ -1,3 +1,4 @@
+import { passwordHint } from '../messages.ts'
 import type { ApplicationDef } from '../definition.ts'
 import { banks, institutionTypes } from '../options.ts'
 
@@ -40,7 +41,7 @@ export const institutionRegistration: ApplicationDef = {
 					kind: 'newPassword',
 					name: 'password',
 					label: 'كلمة المرور',
-					hint: '12 حرفاً على الأقل. عبارة من عدة كلمات أسهل في التذكر وأصعب في التخمين.',
+					hint: passwordHint,
 					confirmLabel: 'تأكيد كلمة المرور',
 					required: true,
 				},

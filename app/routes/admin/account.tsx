@@ -10,6 +10,7 @@ import { verifyPassword } from '#app/auth/password.server.ts'
 import { passwordRefusal } from '#app/auth/common-passwords.server.ts'
 import { signInLimits } from '#app/auth/sign-in.server.ts'
 import { replaceRecoveryCodes, resetTwoStep, twoStepRoles, unusedRecoveryCodes } from '#app/auth/two-step.server.ts'
+import { passwordHint } from '#app/forms/messages.ts'
 import { noteAudit, recordAudit } from '#app/audit/audit.server.ts'
 import { userRoles, roleLabels } from '#app/domain/roles.ts'
 import { passwordRules } from '#app/domain/user-schema.ts'
@@ -280,7 +281,7 @@ function PasswordForm({ result }: { result: SubmissionResult<string[]> | undefin
 				/>
 				<Field
 					label="كلمة المرور الجديدة"
-					hint="12 حرفاً على الأقل. عبارة من عدة كلمات أسهل في التذكر وأصعب في التخمين."
+					hint={passwordHint}
 					errors={fields.password.errors}
 					inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', dir: 'ltr' }}
 				/>

@@ -7,6 +7,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { deleteUserSessions } from '#app/auth/session.server.ts'
 import { passwordRefusal } from '#app/auth/common-passwords.server.ts'
+import { passwordHint } from '#app/forms/messages.ts'
 import { noteAudit } from '#app/audit/audit.server.ts'
 import { areaRoles, roleLabels, userRoles } from '#app/domain/roles.ts'
 import { editUserSchema, newUserSchema } from '#app/domain/user-schema.ts'
@@ -162,7 +163,7 @@ export default function UserEditor({ loaderData, actionData }: Route.ComponentPr
 							<legend className="px-2 font-semibold">{user ? 'تغيير كلمة المرور (اتركها فارغة للإبقاء عليها)' : 'كلمة المرور'}</legend>
 							<Field
 								label="كلمة المرور"
-								hint="12 حرفاً على الأقل. عبارة من عدة كلمات أسهل في التذكر وأصعب في التخمين."
+								hint={passwordHint}
 								errors={fields.password.errors}
 								inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', dir: 'ltr' }}
 							/>
