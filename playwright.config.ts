@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import net from 'node:net'
 import { defineConfig, devices } from '@playwright/test'
 
@@ -23,7 +24,14 @@ const pgBaseURL = `http://localhost:${process.env.E2E_PG_PORT}`
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } }
 
 /** What both servers are started with: the first admin, and a small PDF limit for documents.spec.ts. */
-const serverEnv = { ADMIN_EMAIL: 'admin@e2e.test', ADMIN_PASSWORD: 'E2e-Admin-Pass-1', DOCUMENT_MAX_MB: '1' }
+const serverEnv = {
+	ADMIN_EMAIL: 'admin@e2e.test',
+	ADMIN_PASSWORD: 'E2e-Admin-Pass-1',
+	DOCUMENT_MAX_MB: '1',
+	// As a foundation runs it: no demo cases, Secure cookies, applicants' files encrypted under a key of the operator's.
+	NODE_ENV: 'production',
+	FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+}
 /** The production build on a temporary data directory (tests/e2e/serve.mjs removes it, and drops the database, when stopped). */
 const server = (port: string, database: 'pglite' | 'postgres') => ({
 	command: database === 'postgres' ? 'node tests/e2e/serve.mjs --postgres' : 'node tests/e2e/serve.mjs',

@@ -1,5 +1,8 @@
 // Ataa's HTTP server: Express 5 serving the React Router build. NODE_ENV is set before anything
-// loads React, so React runs its production build (docs/decisions/001-stack.md).
+// loads React, so React runs its production build (docs/decisions/001-stack.md). What the operator
+// set it to is kept as ATAA_ENV: it decides the app's own defaults (app/utils/env.server.ts), e.g.
+// demo cases and an encryption key of its own outside production.
+process.env.ATAA_ENV ??= process.env.NODE_ENV || 'development'
 process.env.NODE_ENV = 'production'
 
 const path = await import('node:path')

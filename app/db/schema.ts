@@ -181,6 +181,17 @@ export const cases = pgTable(
 		deletedAt: timestamp('deleted_at', { withTimezone: true }),
 		deletedBy: integer('deleted_by').references(() => users.id, { onDelete: 'set null' }),
 		deletedReason: text('deleted_reason'),
+		/**
+		 * The applicant's answer to the consent step, asked before the first section holding health or
+		 * bank data (docs/product.md#privacy-and-consent): 'given' or 'declined'; null before it is asked.
+		 * Without 'given' those sections are not offered.
+		 */
+		consent: text('consent').$type<'given' | 'declined'>(),
+		consentAt: timestamp('consent_at', { withTimezone: true }),
+		/** The privacy notice's version the consent answer was given under. */
+		consentNoticeVersion: integer('consent_notice_version').references((): AnyPgColumn => privacyNotices.version),
+		/** Its attachments and sensitive sections destroyed by retention (docs/operations.md#retention). */
+		purgedAt: timestamp('purged_at', { withTimezone: true }),
 		/** Started by a registered institution from its own area (/account): an association-support request. */
 		accountId: integer('account_id').references((): AnyPgColumn => institutionAccounts.id, { onDelete: 'set null' }),
 		/**
@@ -205,6 +216,7 @@ export const cases = pgTable(
 			.on(table.status, table.type, table.submittedAt)
 			.where(sql`${table.submittedAt} is not null and ${table.deletedAt} is null`),
 		check('cases_status_range', sql`${table.status} between 1 and 6`),
+		check('cases_consent_values', sql`${table.consent} in ('given', 'declined')`),
 	],
 )
 
@@ -485,4 +497,44 @@ export const contentVersion = pgTable(
 		version: bigint('version', { mode: 'number' }).notNull().default(1),
 	},
 	(table) => [check('content_version_one_row', sql`${table.id} = 1`)],
+)
+
+/**
+ * The privacy notice shown at /privacy: every published text is kept, and the newest is shown. A
+ * case's consent names the version it was given under (docs/product.md#privacy-and-consent).
+ */
+export const privacyNotices = pgTable('privacy_notices', {
+	version: integer('version').primaryKey().generatedAlwaysAsIdentity(),
+	/** Sanitised HTML. */
+	body: text('body').notNull(),
+	publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+	publishedBy: integer('published_by').references(() => users.id, { onDelete: 'set null' }),
+	/** The name of the staff member who published it, kept as it was then. */
+	publishedByName: text('published_by_name').notNull().default(''),
+})
+
+/**
+ * What retention destroyed (docs/operations.md#retention): one row per case purged, kept for good.
+ * The case itself stays as its minimal record (reference, type, dates, outcome, aid given).
+ */
+export const retentionRegister = pgTable(
+	'retention_register',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		caseId: uuid('case_id').references(() => cases.id, { onDelete: 'set null' }),
+		caseReference: text('case_reference').notNull(),
+		caseType: text('case_type').notNull(),
+		/** The case's status when purged (3 support provided or 6 archived). */
+		outcome: smallint('outcome').notNull(),
+		/** When the case was closed: its last status change. */
+		closedAt: timestamp('closed_at', { withTimezone: true }).notNull(),
+		purgedAt: timestamp('purged_at', { withTimezone: true }).notNull().defaultNow(),
+		/** The section keys whose answers were destroyed. */
+		sections: jsonb('sections').notNull().$type<string[]>().default([]),
+		files: integer('files').notNull().default(0),
+		bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+		/** What ran it: 'timer' (the server's daily run) or 'command' (npm run retention). */
+		runBy: text('run_by').notNull(),
+	},
+	(table) => [index('retention_register_purged_idx').on(table.purgedAt)],
 )

@@ -6,6 +6,9 @@ const booleanString = z
 	.enum(['true', 'false', '1', '0'])
 	.transform((value) => value === 'true' || value === '1')
 
+const hexKey = /^[0-9a-fA-F]{64}$/
+const makeKeyCommand = `node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))"`
+
 const envSchema = z.object({
 	NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
 	PORT: z.coerce.number({ error: 'must be a port number (1-65535)' }).int().min(1).max(65535).default(3000),
@@ -72,6 +75,35 @@ const envSchema = z.object({
 	TRUST_PROXY: booleanString.default(false),
 	/** `off` renders every public page afresh (benchmarks compare both); on by default (app/cache/page-cache.server.ts). */
 	HTML_CACHE: z.enum(['on', 'off']).default('on'),
+	/**
+	 * Closed cases (support provided, archived) keep their files and sensitive sections this many
+	 * months after closing; then retention destroys them (docs/operations.md#retention).
+	 */
+	RETENTION_MONTHS: z.coerce.number({ error: 'must be a whole number of months (1-120)' }).int().min(1).max(120).default(24),
+	/**
+	 * The key applicants' files are encrypted with (AES-256-GCM): 64 hexadecimal characters. Required
+	 * when NODE_ENV=production (docs/operations.md#encryption-at-rest).
+	 */
+	FILE_ENCRYPTION_KEY: z
+		.string()
+		.regex(hexKey, `must be 64 hexadecimal characters (32 bytes); make one with: ${makeKeyCommand}`)
+		.optional(),
+	/** Earlier keys, comma separated, still read until `npm run files:rotate-key` has re-encrypted their files. */
+	FILE_ENCRYPTION_OLD_KEYS: z
+		.string()
+		.optional()
+		.transform((value, ctx) => {
+			const keys = (value ?? '')
+				.split(',')
+				.map((item) => item.trim())
+				.filter(Boolean)
+			if (keys.some((key) => !hexKey.test(key))) ctx.addIssue({ code: 'custom', message: 'must be keys of 64 hexadecimal characters, comma separated' })
+			return keys
+		}),
+	/** How much the server logs (pino's levels). */
+	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+	/** `json` (one object per line, for a log collector) or `pretty` (for a person); unset: pretty on a terminal, JSON otherwise. */
+	LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 })
 
 export type Env = z.infer<typeof envSchema> & {
@@ -95,7 +127,8 @@ export class EnvError extends Error {
 }
 
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
-	const result = envSchema.safeParse(source)
+	// server.mjs always sets NODE_ENV=production for React; the operator's own value is ATAA_ENV.
+	const result = envSchema.safeParse(source.ATAA_ENV ? { ...source, NODE_ENV: source.ATAA_ENV } : source)
 	if (!result.success) {
 		const lines = result.error.issues.map((issue) => `  - ${issue.path.join('.') || 'env'}: ${issue.message}`)
 		throw new EnvError(`Invalid environment configuration:\n${lines.join('\n')}`)

@@ -43,6 +43,9 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 		// A staff account nobody signs in with: the seed would otherwise print a generated password.
 		ADMIN_EMAIL: 'bench@ataa.local',
 		ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
+		// As a foundation runs it: no demo cases, applicants' files encrypted under the operator's key.
+		NODE_ENV: 'production',
+		FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
 		// As `npm start` runs the server (docs/performance.md, memory): two malloc arenas, not eight a core.
 		MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
 		...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
