@@ -72,11 +72,14 @@ export default defineConfig({
 	projects: [
 		// Signs in once per staff role and stores the sessions in tests/e2e/.auth/<port>/ (utils.ts: staffState, pageAs).
 		{ name: 'setup', testMatch: /auth\.setup\.ts$/ },
-		{ name: 'desktop', dependencies: ['setup'], use: desktop, testIgnore: [/mobile\.spec/, /site-wide\.spec/, /security\//] },
+		{ name: 'desktop', dependencies: ['setup'], use: desktop, testIgnore: [/mobile\.spec/, /site-wide\.spec/, /security\//, /operations\//] },
 		{ name: 'mobile', dependencies: ['setup'], use: { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true }, testMatch: /mobile\.spec/ },
 		// Authorization, private links, forged requests and search input, over HTTP only (no browser),
 		// once against each database.
 		{ name: 'security', dependencies: ['setup'], testMatch: /security\/.*\.spec\.ts$/ },
+		// Operations (tests/e2e/operations): each test starts servers of its own, on PGlite and on
+		// PostgreSQL — a backup restored into a fresh instance, a server killed mid-save, a log searched for secrets.
+		{ name: 'operations', use: desktop, testMatch: /operations\/.*\.spec\.ts$/ },
 		// Tests that change what every visitor sees (the home page's announcement, whether applications
 		// are open) run once everything else has finished, so no other test meets their changes.
 		{ name: 'site-wide', dependencies: ['desktop', 'mobile', 'security'], use: desktop, testMatch: /site-wide\.spec/ },

@@ -151,3 +151,11 @@ export function getFileStorage(): FileStorage {
 	storage ??= localFileStorage(path.join(getEnv().dataDir, 'uploads'))
 	return storage
 }
+
+/**
+ * Where applicants' files (a case's attachments) are kept: the same storage as public files for
+ * now; encrypted at rest once app/storage/encryption lands.
+ */
+export function getCaseFileStorage(): FileStorage {
+	return getFileStorage()
+}
