@@ -1,10 +1,10 @@
-import list from './common-passwords.txt?raw'
+import list from './common-passwords.ts'
 import { passwordHasContext, passwordTooCommon } from '#app/forms/messages.ts'
 
 // The 10,000 most common passwords of leaked-password corpora (scripts/common-passwords.mjs writes
 // the file). Only the server reads it: a page never carries the list.
 let common: Set<string> | undefined
-const commonSet = () => (common ??= new Set(list.split('\n').filter((line) => line && !line.startsWith('#'))))
+const commonSet = () => (common ??= new Set(list.split('\n').filter(Boolean)))
 
 /** A short piece said again and again: «abcabcabcabc», «passwordpassword». */
 const repeatedUnit = (value: string) => /^(.{1,8}?)\1+$/u.exec(value)?.[1]
