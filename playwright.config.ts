@@ -30,6 +30,7 @@ const serverEnv = {
 	DOCUMENT_MAX_MB: '1',
 	// As a foundation runs it: no demo cases, Secure cookies, applicants' files encrypted under a key of the operator's.
 	NODE_ENV: 'production',
+	LOG_LEVEL: 'warn',
 	FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
 }
 /** The production build on a temporary data directory (tests/e2e/serve.mjs removes it, and drops the database, when stopped). */
@@ -42,7 +43,8 @@ const server = (port: string, database: 'pglite' | 'postgres') => ({
 	timeout: 180_000,
 	// SIGTERM, not Playwright's default SIGKILL: serve.mjs then removes its data directory and database.
 	gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 15_000 },
-	stdout: 'ignore' as const,
+	// The server logs to standard output (app/utils/log.server.ts); at LOG_LEVEL=warn only what went wrong shows here.
+	stdout: 'pipe' as const,
 	stderr: 'pipe' as const,
 })
 

@@ -19,13 +19,16 @@ const build = await import(path.join(root, 'build/server/index.js'))
  * @type {{
  *   prepare: (log?: (line: string) => void) => Promise<unknown>,
  *   shutdown: () => Promise<void>,
- *   getEnv: () => { PORT: number, TRUST_PROXY: boolean },
+ *   getEnv: () => { PORT: number, TRUST_PROXY: boolean, SHUTDOWN_GRACE_SECONDS: number },
  *   allowOrigin: (method: string, url: string, headers: import('node:http').IncomingHttpHeaders) => boolean,
  *   securityHeaders: (path: string) => Record<string, string>,
  *   FALLBACK_POLICY: string,
  *   startDraining: () => void,
  *   serveCachedPage: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean,
  *   createRequestHandler: typeof import('@react-router/express').createRequestHandler,
+ *   logger: import('pino').Logger,
+ *   createRequestLogger: () => (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void,
+ *   takeRoute: (res: import('node:http').ServerResponse) => void,
  * }}
  */
 const lifecycle = build.entry.module
@@ -33,8 +36,9 @@ const lifecycle = build.entry.module
 try {
 	await lifecycle.prepare()
 } catch (error) {
-	console.error(error instanceof Error && error.name === 'EnvError' ? error.message : error)
-	console.error('Ataa did not start.')
+	// The log is written synchronously: the line is out before the process exits.
+	if (error instanceof Error && error.name === 'EnvError') lifecycle.logger.fatal(`${error.message}\nAtaa did not start.`)
+	else lifecycle.logger.fatal({ err: error }, 'Ataa did not start.')
 	process.exit(1)
 }
 
@@ -63,13 +67,24 @@ app.use('/assets', express.static(path.join(root, 'build/client/assets'), { immu
 app.use(express.static(path.join(root, 'build/client'), { maxAge: '1h' }))
 app.use(lifecycle.createRequestHandler({ build, mode: 'production' }))
 
+// One log line per request, kept pages included: its id (X-Request-Id), method, route, status and
+// duration (app/utils/log.server.ts, docs/operations.md#logs).
+const logRequest = lifecycle.createRequestLogger()
+
 // A public page kept by the page cache is answered here, before Express: it needs nothing else.
 // Every answer says how long the server took until its headers (Server-Timing, as DevTools and
 // bench:apply read it): what a visitor waits for, without the network.
+// Set once SIGTERM or SIGINT arrives (stop() below).
+let stopping = false
 const server = http.createServer((req, res) => {
 	const started = process.hrtime.bigint()
+	logRequest(req, res)
 	onHeaders(res, () => {
+		// The route the app matched is for the log line only.
+		lifecycle.takeRoute(res)
 		res.setHeader('Server-Timing', `app;dur=${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)}`)
+		// While stopping, every answer ends its connection: the client opens a new one, to another instance.
+		if (stopping) res.setHeader('Connection', 'close')
 		// Anything answered without a policy of its own (a redirect, a file, an error) gets one that allows
 		// nothing. Not a 304: the browser would put its headers on the page it kept, policy included.
 		if (res.statusCode !== 304 && !res.hasHeader('Content-Security-Policy')) res.setHeader('Content-Security-Policy', lifecycle.FALLBACK_POLICY)
@@ -77,21 +92,32 @@ const server = http.createServer((req, res) => {
 	if (!lifecycle.serveCachedPage(req, res)) app(req, res)
 })
 server.listen(port, () => {
-	console.log(`Ataa is serving on http://localhost:${port}`)
+	lifecycle.logger.info(`Ataa is serving on http://localhost:${port}`)
 })
 
-let stopping = false
 /** @param {string} signal */
 async function stop(signal) {
 	if (stopping) return
 	stopping = true
-	console.log(`${signal}: closing`)
-	// /readyz answers 503 from now on; requests under way are finished before the database closes.
+	const grace = lifecycle.getEnv().SHUTDOWN_GRACE_SECONDS
+	lifecycle.logger.info(`${signal}: stopping; requests under way have up to ${grace} s to finish`)
+	// /readyz answers 503 from now on (over connections already open: no new one is accepted).
 	lifecycle.startDraining()
-	setTimeout(() => process.exit(1), 10_000).unref()
-	server.close()
-	server.closeIdleConnections()
+	// Past the bound, the process ends as a kill would end it: every save acknowledged so far survives
+	// that (docs/decisions/010-pglite-durability.md), and the next start takes over the lock.
+	setTimeout(() => {
+		lifecycle.logger.error(`Requests still under way after ${grace} s (SHUTDOWN_GRACE_SECONDS): stopping without them`)
+		process.exit(1)
+	}, grace * 1000).unref()
+	const closed = new Promise((resolve) => server.close(resolve))
+	// close() ends the connections idle now; a keep-alive connection whose request is answered later
+	// is ended then (its answer says Connection: close, see above), so that close() can return.
+	const idle = setInterval(() => server.closeIdleConnections(), 100)
+	await closed
+	clearInterval(idle)
+	// Only then the database and the data directory's lock: no request is left to use them.
 	await lifecycle.shutdown()
+	lifecycle.logger.info('Stopped')
 	process.exit(0)
 }
 process.on('SIGTERM', () => void stop('SIGTERM'))

@@ -4,8 +4,9 @@ import { openDatabase, type Database, type DatabaseHandle } from '#app/db/client
 import { seedDemoContent } from '#app/db/seed.server.ts'
 import { sweepUnreferencedMedia } from '#app/content/media-sweep.server.ts'
 import { seedContent } from '#app/content/seed.server.ts'
+import { ensureDefaultNotice } from '#app/privacy/notice.server.ts'
 import { startFinishingImages, stopFinishingImages } from '#app/images/deferred.server.ts'
-import { getFileStorage } from '#app/storage/file-storage.server.ts'
+import { getFileKeys, getFileStorage } from '#app/storage/file-storage.server.ts'
 import { countUsers, createUser } from '#app/domain/users.server.ts'
 import { generatePassword } from '#app/auth/password.server.ts'
 import { purgeExpiredSessions } from '#app/auth/session.server.ts'
@@ -15,10 +16,16 @@ import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { getEnv, type Env } from '#app/utils/env.server.ts'
 import { purgeOld } from '#app/utils/rate-limit.server.ts'
 import { stopWatchingContent, watchContent } from '#app/cache/content-version.server.ts'
+import { startControlServer } from '#app/operations/control.server.ts'
+import { registerBackupCommands } from '#app/operations/backup.server.ts'
+import { logger } from '#app/utils/log.server.ts'
+import { startRetentionTimer, stopRetentionTimer } from '#app/operations/retention-timer.server.ts'
 
 interface App {
 	handle: DatabaseHandle
 	release: () => void
+	/** Closes the control socket (PGlite only: DATA_DIR/ataa.sock, app/operations/control.server.ts). */
+	stopControl: () => Promise<void>
 }
 
 // Kept on globalThis so the dev server's module reloads reuse one database.
@@ -27,7 +34,7 @@ const state = globalThis as typeof globalThis & { __ataa?: Promise<App> }
 const DEFAULT_ADMIN_EMAIL = 'admin@ataa.local'
 
 /** Opens the database, applies migrations, seeds demo content and the first admin; once per process. */
-export function prepare(log: (line: string) => void = console.log): Promise<App> {
+export function prepare(log: (line: string) => void = (line) => logger.info(line)): Promise<App> {
 	if (!state.__ataa) {
 		state.__ataa = start(getEnv(), log).catch((error: unknown) => {
 			state.__ataa = undefined
@@ -44,8 +51,10 @@ export async function shutdown(): Promise<void> {
 	state.__ataa = undefined
 	provideDatabase(undefined)
 	if (!app) return
-	const { handle, release } = await app
+	const { handle, release, stopControl } = await app
+	await stopControl()
 	await stopFinishingImages()
+	await stopRetentionTimer()
 	await stopWatchingContent()
 	await handle.close()
 	release()
@@ -55,10 +64,14 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 	// libvips keeps up to 50 MB of recent operations to reuse them; the server never makes the same
 	// picture twice, so that memory would only be held (docs/performance.md, memory).
 	sharp.cache(false)
+	// Applicants' files are encrypted: in production a missing FILE_ENCRYPTION_KEY stops the start here, with how to make one.
+	getFileKeys((line) => logger.warn(line))
 	const release = env.DATABASE_URL ? () => {} : lockDataDir(env.dataDir, 'server')
 	try {
 		const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? undefined : `${env.dataDir}/pgdata` })
 		await handle.migrate()
+		// /privacy and the consent step need a notice from the first start, in production too (demo cases name it).
+		await ensureDefaultNotice(handle.db)
 		await seedDemoContent(handle.db, { cases: env.demoCases })
 		await seedContent(handle.db, getFileStorage())
 		// A day-old temp file is no upload in progress, even on another server sharing DATA_DIR.
@@ -72,13 +85,30 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 		await watchContent(handle)
 		// The demo pictures' variants not made yet (app/images/deferred.server.ts), while the app serves.
 		startFinishingImages(handle.db, storage, log)
-		return { handle, release }
+		// Closed cases' data past RETENTION_MONTHS: a first run a few minutes from now, then daily.
+		startRetentionTimer(handle.db, log)
+		// The embedded database is this process's alone: `npm run backup` (and other operator commands)
+		// reach it through the control socket while the server runs. PostgreSQL is reached directly.
+		let stopControl = async () => {}
+		if (handle.kind === 'pglite') {
+			registerBackupCommands(handle)
+			try {
+				stopControl = await startControlServer(env.dataDir)
+			} catch (error) {
+				log(`No control socket, so no backup while the server runs: ${error instanceof Error ? error.message : error}`)
+			}
+		}
+		return { handle, release, stopControl }
 	} catch (error) {
 		release()
 		throw error
 	}
 }
 
+/**
+ * The first admin. A generated password is printed once, to the operator's console and not through
+ * the logger: the log may be collected and kept elsewhere, the password must not be (docs/operations.md#logs).
+ */
 async function ensureFirstAdmin(db: Database, env: Env, log: (line: string) => void): Promise<void> {
 	const signInUrl = `http://localhost:${env.PORT}/login`
 	if ((await countUsers(db)) > 0) {
@@ -87,13 +117,14 @@ async function ensureFirstAdmin(db: Database, env: Env, log: (line: string) => v
 	}
 	const email = env.ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL
 	const password = env.ADMIN_PASSWORD ?? generatePassword()
-	// A generated password is shown once in the log: it is changed at the first sign-in. ADMIN_PASSWORD is the operator's own.
+	// A generated password is shown once on the console: it is changed at the first sign-in. ADMIN_PASSWORD is the operator's own.
 	await createUser(db, { name: 'مدير النظام', email, mobile: '', role: 'admin', password, temporary: !env.ADMIN_PASSWORD })
 	if (env.ADMIN_PASSWORD) {
 		log(`Created the first admin ${email} with the password from ADMIN_PASSWORD. Staff sign-in: ${signInUrl}`)
 		return
 	}
-	log(
+	log(`Created the first admin ${email} with a generated password, printed once to the console. Staff sign-in: ${signInUrl}`)
+	console.log(
 		[
 			'',
 			'  First start: an admin account was created. This password is shown only once:',

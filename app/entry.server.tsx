@@ -13,6 +13,7 @@ import { cacheableRouteIds } from '#app/cache/cacheable-routes.ts'
 import type { RouteHandle } from '#app/root.tsx'
 import { inlineScripts } from '#app/components/inline-scripts.ts'
 import { InlineCssContext } from '#app/utils/inline-css.tsx'
+import { describeError, logger, requestIdOf } from '#app/utils/log.server.ts'
 import stylesUrl from './app.css?url'
 
 // The server calls these two: migrations, seed and first admin before it listens; close on SIGTERM.
@@ -21,6 +22,8 @@ export { getEnv } from '#app/utils/env.server.ts'
 export { FALLBACK_POLICY, securityHeaders } from '#app/utils/security-headers.ts'
 export { serveCachedPage } from '#app/cache/page-cache.server.ts'
 export { startDraining } from '#app/utils/draining.server.ts'
+// server.mjs logs every request through these, with the app's logger (docs/operations.md#logs).
+export { createRequestLogger, describeError, logger, takeRoute } from '#app/utils/log.server.ts'
 // Bundled with the app, so that it and the routes share one React Router: its production build (vite.config.ts).
 export { createRequestHandler } from '@react-router/express'
 
@@ -131,7 +134,7 @@ export default function handleRequest(
 				onShellError: reject,
 				onError(error: unknown) {
 					responseStatusCode = 500
-					console.error(error)
+					logger.error({ reqId: requestIdOf(request), error: describeError(error) }, 'rendering the page failed')
 				},
 			},
 		)
@@ -161,19 +164,8 @@ function hydrates(routerContext: EntryContext): boolean {
  * Errors thrown while answering a request. A failed query's message lists its parameters (national
  * IDs, mobiles, amounts): log what failed and why, never the values. Aborted requests are not errors.
  */
-export function handleError(error: unknown, { request }: { request: Request }) {
+export function handleError(error: unknown, { request, pattern }: { request: Request; pattern?: string }) {
 	if (request.signal.aborted) return
-	// The path is an argument, not part of the format: a path holding «%d» would be read as a placeholder.
-	console.error('[error] %s %s:', request.method, new URL(request.url).pathname, describeError(error))
-}
-
-export function describeError(error: unknown): string {
-	if (!(error instanceof Error)) return String(error)
-	const cause = error.cause instanceof Error ? error.cause : undefined
-	// Drizzle's query errors: «Failed query: <sql>\nparams: <values>»; the driver's own error is the cause.
-	if (error.name === 'DrizzleQueryError' || /\nparams: /.test(error.message)) {
-		const query = error.message.split('\nparams:')[0]!
-		return `${query}${cause ? ` — ${cause.message}` : ''}`
-	}
-	return error.stack ?? error.message
+	// The route's pattern, not the address: an address may hold a private link's token or a query.
+	logger.error({ reqId: requestIdOf(request), method: request.method, route: pattern ?? new URL(request.url).pathname, error: describeError(error) }, 'request error')
 }

@@ -21,6 +21,7 @@ import { prepare } from '#app/bootstrap.server.ts'
 import { flashMiddleware } from '#app/utils/flash.server.ts'
 import { isSameOriginRequest } from '#app/utils/origin.server.ts'
 import { pageCacheMiddleware } from '#app/cache/page-cache.server.ts'
+import { routeMiddleware } from '#app/utils/log.server.ts'
 
 /** Route handles may ask for the client bundle; pages without anything interactive ship no JavaScript. */
 export interface RouteHandle {
@@ -54,7 +55,8 @@ const prepared: MiddlewareFunction<Response> = async () => {
 	await prepare()
 }
 
-export const middleware: MiddlewareFunction<Response>[] = [refuseCrossOrigin, refuseNulBytes, prepared, flashMiddleware, pageCacheMiddleware]
+// routeMiddleware last, inside the page cache's: a kept page keeps its route for the log (app/utils/log.server.ts).
+export const middleware: MiddlewareFunction<Response>[] = [refuseCrossOrigin, refuseNulBytes, prepared, flashMiddleware, pageCacheMiddleware, routeMiddleware]
 
 export function Layout({ children }: { children: ReactNode }) {
 	const nonce = useNonce()

@@ -61,6 +61,7 @@ export const sectionPages: readonly SectionPage[] = [
 	},
 	...applicationForms.map((form) => ({ path: form.to, title: form.label, lead: 'نموذج التقديم الإلكتروني لهذا البرنامج.' })),
 	{ path: '/apply/status', title: 'الاستعلام عن طلب', lead: 'استعلم عن حالة طلبك برقم الهوية ورقم الجوال.' },
+	{ path: '/privacy', title: 'إشعار الخصوصية', lead: 'كيف نجمع بياناتك الشخصية ونستخدمها ونحميها، وحقوقك عليها.' },
 ]
 
 /** A link to a page of this map, labelled with the page's own title unless another label is given. */

@@ -9,6 +9,7 @@
 //     [--only pglite|postgres] [--database postgres://postgres@127.0.0.1:5432/postgres] [--timeout 1200] [--no-doc]
 // Prints the figures and writes them to docs/performance.md. Exits 1 on any failed or lost save.
 // Only ever talks to this machine; the servers, their data and the bench databases are removed at the end.
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -18,11 +19,13 @@ import sharp from 'sharp'
 import { openDatabase, type DatabaseHandle } from '#app/db/client.server.ts'
 import { findCaseByReference, findCaseByToken, listAttachments, loadSavedState, type CaseRow } from '#app/cases/case-store.server.ts'
 import { collectionOf, type ApplicationDef, type FieldDef, type SectionDef } from '#app/forms/definition.ts'
-import { CHECK_STEP, type SavedState } from '#app/forms/journey.ts'
+import { CHECK_STEP, CONSENT_STEP, type SavedState } from '#app/forms/journey.ts'
+import { holdsSensitive } from '#app/forms/conditions.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { sampleAnswers, sampleFiles, type SampleAnswers, type SampleFile } from '#app/forms/sample-answers.ts'
 import { isPasswordHash, rowSchema, sectionSchema } from '#app/forms/schema.ts'
-import { localFileStorage } from '#app/storage/file-storage.server.ts'
+import { FileKeyring } from '#app/storage/encryption.server.ts'
+import { encryptedFileStorage, localFileStorage } from '#app/storage/file-storage.server.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { buildIfNeeded } from './build-if-needed.mjs'
@@ -144,6 +147,8 @@ type Step =
 	| { name: string; kind: 'rows'; section: SectionDef; group: Group; count: number; next: string }
 	/** One file into a required slot. */
 	| { name: string; kind: 'upload'; file: SampleFile; fileKind: FileKind }
+	/** The consent step before the first section holding health or bank data: «أوافق». */
+	| { name: string; kind: 'consent'; next: string }
 	/** The check page's submit. */
 	| { name: string; kind: 'check' }
 
@@ -159,13 +164,16 @@ function planOf(definition: ApplicationDef, answers: SampleAnswers): Step[] {
 			.filter((file) => file.section === section.key && file.required)
 			.map((file) => ({ name: `upload:${file.slot}`, kind: 'upload', file, fileKind: file.accept[0] === 'photo' ? 'photo' : 'pdf' }))
 	const steps: Step[] = []
+	// The consent step stands before the first section holding health or bank data (app/forms/journey.ts).
+	const anchor = answered.find(holdsSensitive)
 	answered.forEach((section, index) => {
 		const values = answers[section.key]!
-		const next = answered[index + 1]?.key ?? CHECK_STEP
+		const next = answered[index + 1] && answered[index + 1] === anchor ? CONSENT_STEP : (answered[index + 1]?.key ?? CHECK_STEP)
 		if (index === 0) {
 			steps.push({ name: section.key, kind: 'start', section, values }, ...uploads(section))
 			return
 		}
+		if (section === anchor) steps.push({ name: CONSENT_STEP, kind: 'consent', next: section.key })
 		steps.push(...uploads(section))
 		const group = collectionOf(section)
 		if (!group) {
@@ -377,6 +385,8 @@ async function runApplicant(definition: ApplicationDef, index: number, origin: s
 					'application/json',
 				)
 			}
+			case 'consent':
+				return save(step.name, `${base}/${CONSENT_STEP}`, form({ consent: 'given' }), redirectTo(`${base}/${step.next}`))
 			case 'check':
 				return save(step.name, `${base}/${CHECK_STEP}`, form({ acknowledge: 'on' }), redirectTo(`${base}/done`))
 		}
@@ -446,9 +456,12 @@ function canonical(value: unknown): string {
 	})
 }
 
+/** The key the server encrypts applicants' files with: given to it, so the files can be read back here. */
+const fileKey = randomBytes(32)
+
 async function fileIsStored(storageRoot: string, key: string, size: number): Promise<boolean> {
 	try {
-		const stream = await localFileStorage(storageRoot).read(key)
+		const stream = await encryptedFileStorage(localFileStorage(storageRoot), () => new FileKeyring(fileKey)).read(key)
 		let bytes = 0
 		for await (const chunk of stream) bytes += (chunk as Buffer).length
 		return bytes === size
@@ -511,6 +524,8 @@ async function verify(handle: DatabaseHandle, applicants: Applicant[], storageRo
 				}
 				case 'upload':
 					return checkFile(step.file, step.fileKind)
+				case 'consent':
+					return row.consent === 'given' ? null : `consent stored as ${row.consent}`
 				case 'check':
 					return row.submittedAt !== null ? null : 'not submitted'
 			}
@@ -706,7 +721,7 @@ async function measureOn(options: Options, database: BenchDatabase): Promise<Dat
 	const dataDir = path.join(tempDir!, `${database}-data`)
 	console.log(`\nStarting the production server on ${DATABASE_LABEL[database]}${benchDatabase ? ` (${benchDatabase.name}, dropped afterwards)` : ''}…`)
 	// Each applicant has an address of its own (X-Forwarded-For), so the per-address limits count families.
-	const server: AppServer = await startAppServer({ root, dataDir, databaseUrl: url, env: { TRUST_PROXY: 'true' }, signal: abort.signal })
+	const server: AppServer = await startAppServer({ root, dataDir, databaseUrl: url, env: { TRUST_PROXY: 'true', FILE_ENCRYPTION_KEY: fileKey.toString('hex') }, signal: abort.signal })
 	console.log(`  answering after ${server.startSeconds.toFixed(1)} s, quiet ${server.settleSeconds.toFixed(1)} s later (${server.idleRssMb.toFixed(0)} MB RSS)`)
 	// The server going away mid-run is a failure, not a wait for timeouts.
 	void server.service.exited.then(({ code, signal }) => {

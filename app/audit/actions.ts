@@ -36,6 +36,7 @@ export const auditActions = {
 	'cases.export': 'تصدير الطلبات',
 	'intake.change': 'تغيير استقبال الطلبات',
 	'foundation.change': 'تعديل بيانات المؤسسة',
+	'privacy.publish': 'نشر إصدار من إشعار الخصوصية',
 	'content.create': 'إضافة محتوى',
 	'content.update': 'تعديل محتوى',
 	'content.delete': 'حذف محتوى',
@@ -44,6 +45,9 @@ export const auditActions = {
 	'inquiry.view': 'عرض رسالة تواصل',
 	'inquiry.change': 'تعديل رسالة تواصل',
 	'audit.export': 'تصدير سجل التدقيق',
+	'retention.purge': 'إتلاف بيانات طلب (مدة الاحتفاظ)',
+	'subject-access.lookup': 'بحث عن بيانات شخص (طلب اطلاع)',
+	'subject-access.export': 'تصدير بيانات شخص (طلب اطلاع)',
 } as const satisfies Record<string, string>
 
 export type AuditAction = keyof typeof auditActions

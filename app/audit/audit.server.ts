@@ -19,7 +19,8 @@ export interface AuditEntry {
 	actorName?: string
 	action: AuditAction
 	caseReference?: string | null
-	request: Request
+	/** Absent for what the app does by itself (retention's daily run): no page, no address. */
+	request?: Request
 	data?: Record<string, unknown>
 }
 
@@ -29,8 +30,8 @@ export async function recordAudit(db: Database, entry: AuditEntry): Promise<void
 		actorName: (entry.actor?.name ?? entry.actorName ?? '').slice(0, 254),
 		action: entry.action,
 		caseReference: entry.caseReference ?? null,
-		path: pathOf(entry.request),
-		ip: clientIp(entry.request),
+		path: entry.request ? pathOf(entry.request) : '',
+		ip: entry.request ? clientIp(entry.request) : '',
 		data: entry.data ?? {},
 	})
 }
@@ -78,6 +79,7 @@ export const auditedRoutes: Record<string, { read: AuditAction | false; write: W
 	'/admin/cases/:reference/print': { read: 'case.print', write: false },
 	'/admin/intake': { read: false, write: 'intake.change' },
 	'/admin/foundation': { read: false, write: 'foundation.change' },
+	'/admin/privacy': { read: false, write: 'privacy.publish' },
 	'/admin/inquiries': { read: false, write: false },
 	'/admin/inquiries/:id': { read: 'inquiry.view', write: 'inquiry.change' },
 	'/admin/content/:type': { read: false, write: 'content.upload' },
@@ -90,6 +92,10 @@ export const auditedRoutes: Record<string, { read: AuditAction | false; write: W
 	'/admin/content/:type/:id/delete': { read: false, write: { byIntent: { restore: 'content.restore' }, otherwise: 'content.delete' } },
 	'/admin/audit': { read: false, write: false },
 	'/admin/audit/export': { read: 'audit.export', write: false },
+	'/admin/retention': { read: false, write: false },
+	// Looking a national ID up reads what is held about a person; the ZIP is all of it.
+	'/admin/subject-access': { read: false, write: 'subject-access.lookup' },
+	'/admin/subject-access/export': { read: false, write: 'subject-access.export' },
 	'/admin/account': { read: false, write: 'by-screen' },
 	'/admin/account/two-step': { read: false, write: 'by-screen' },
 	// A POST to a screen that does not exist answers 404.

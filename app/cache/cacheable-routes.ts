@@ -30,6 +30,7 @@ export const cacheableRouteIds: ReadonlySet<string> = new Set([
 	'routes/public/videos',
 	'routes/public/album',
 	'routes/public/chairman-speech',
+	'routes/public/privacy',
 	'routes/apply/index',
 	'routes/apply/status',
 	'routes/apply/referrer-form',

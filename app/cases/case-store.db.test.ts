@@ -26,6 +26,7 @@ import {
 	TooManyRowsError,
 } from './case-store.server.ts'
 import { caseFlags } from './flags.server.ts'
+import { saveConsent } from '#app/privacy/consent.server.ts'
 
 let handle: DatabaseHandle
 beforeAll(async () => {
@@ -37,6 +38,7 @@ const file = (slot: string) => ({ slot, originalName: `${slot}.pdf`, contentType
 
 async function completeCase(nationalId = randomNationalId()) {
 	const { row, token } = await startCase(handle.db, needyFamilies, basicAnswers(nationalId))
+	await saveConsent(handle.db, row.id, 'given')
 	for (const [key, value] of Object.entries(sectionAnswers)) await saveSection(handle.db, needyFamilies, row, key, value)
 	await addAttachment(handle.db, needyFamilies, row, file('identity'))
 	await addAttachment(handle.db, needyFamilies, row, file('family_report'))
@@ -69,7 +71,7 @@ describe('case store', () => {
 		expect(Object.keys(found?.state.answers ?? {}).sort()).toEqual(['basic', ...Object.keys(sectionAnswers)].sort())
 		// Another case's answers never leak in (the subqueries are tied to this case).
 		const other = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
-		expect((await findApplicationByToken(handle.db, other.token))?.state).toEqual({ answers: { basic: expect.any(Object) }, fileCounts: {}, idChecksumOverride: false })
+		expect((await findApplicationByToken(handle.db, other.token))?.state).toEqual({ answers: { basic: expect.any(Object) }, fileCounts: {}, idChecksumOverride: false, consent: null })
 		expect(await findApplicationByToken(handle.db, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'))).toBeUndefined()
 	})
 
@@ -167,6 +169,7 @@ describe('staff override of the national ID checksum', () => {
 
 		// The applicant can go on editing and submit: the override holds for this case.
 		await saveSection(handle.db, needyFamilies, row, 'basic', basicAnswers(nationalId, '0559998877'))
+		await saveConsent(handle.db, row.id, 'given')
 		for (const [key, value] of Object.entries(sectionAnswers)) await saveSection(handle.db, needyFamilies, row, key, value)
 		await addAttachment(handle.db, needyFamilies, row, file('identity'))
 		await addAttachment(handle.db, needyFamilies, row, file('family_report'))

@@ -3,8 +3,9 @@ import type { Database } from '#app/db/client.server.ts'
 import { isUniqueViolation } from '#app/db/errors.ts'
 import { attachments, caseEvents, caseSections, cases } from '#app/db/schema.ts'
 import { collectionOf, type ApplicationDef } from '#app/forms/definition.ts'
-import { completedSections, type SavedState } from '#app/forms/journey.ts'
-import { askedSections } from '#app/forms/conditions.ts'
+import { canVisit, CHECK_STEP, completedSections, type SavedState } from '#app/forms/journey.ts'
+import { askedSections, offeredSlots } from '#app/forms/conditions.ts'
+import { journeyConsent } from '#app/privacy/consent.ts'
 import { listSchema, sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { randomBytes } from 'node:crypto'
 import { hashResumeToken, isWellFormedToken, newReference, newResumeToken } from './tokens.server.ts'
@@ -202,20 +203,26 @@ export async function findCaseByReference(db: Database, reference: string): Prom
 const savedAnswers = sql<Record<string, SectionAnswers> | null>`(select jsonb_object_agg(saved.section, saved.answers) from ${caseSections} as saved where saved.case_id = ${cases}.id)`
 const fileCounts = sql<Record<string, number> | null>`(select jsonb_object_agg(counted.slot, counted.n) from (select file.slot, count(*)::int as n from ${attachments} as file where file.case_id = ${cases}.id and file.deleted_at is null group by file.slot) as counted)`
 
-function savedStateOf(found: { answers: Record<string, SectionAnswers> | null; fileCounts: Record<string, number> | null; idChecksumOverride: boolean }): SavedState {
-	return { answers: found.answers ?? {}, fileCounts: found.fileCounts ?? {}, idChecksumOverride: found.idChecksumOverride }
+function savedStateOf(
+	found: { answers: Record<string, SectionAnswers> | null; fileCounts: Record<string, number> | null; idChecksumOverride: boolean },
+	row: Pick<CaseRow, 'consent' | 'submittedAt'>,
+): SavedState {
+	return { answers: found.answers ?? {}, fileCounts: found.fileCounts ?? {}, idChecksumOverride: found.idChecksumOverride, consent: journeyConsent(row) }
 }
 
 /** The case behind a private link with what has been saved in it, in one statement; undefined for an unknown token. */
 export async function findApplicationByToken(db: Database, token: string): Promise<{ row: CaseRow; state: SavedState } | undefined> {
 	if (!isWellFormedToken(token)) return undefined
 	const [found] = await db.select({ row: cases, answers: savedAnswers, fileCounts }).from(cases).where(eq(cases.resumeTokenHash, hashResumeToken(token)))
-	return found && { row: found.row, state: savedStateOf({ ...found, idChecksumOverride: found.row.idChecksumOverride }) }
+	return found && { row: found.row, state: savedStateOf({ ...found, idChecksumOverride: found.row.idChecksumOverride }, found.row) }
 }
 
 export async function loadSavedState(db: Database, caseId: string): Promise<SavedState> {
-	const [found] = await db.select({ answers: savedAnswers, fileCounts, idChecksumOverride: cases.idChecksumOverride }).from(cases).where(eq(cases.id, caseId))
-	return savedStateOf(found ?? { answers: null, fileCounts: null, idChecksumOverride: false })
+	const [found] = await db
+		.select({ answers: savedAnswers, fileCounts, idChecksumOverride: cases.idChecksumOverride, consent: cases.consent, submittedAt: cases.submittedAt })
+		.from(cases)
+		.where(eq(cases.id, caseId))
+	return savedStateOf(found ?? { answers: null, fileCounts: null, idChecksumOverride: false }, found ?? { consent: null, submittedAt: null })
 }
 
 type NewCaseEvent = typeof caseEvents.$inferInsert
@@ -334,16 +341,17 @@ export async function submitCase(db: Database, definition: ApplicationDef, row: 
 	if (!isEditable(row)) throw new CaseLockedError()
 	const state = await loadSavedState(db, row.id)
 	const completed = completedSections(definition, state)
-	const asked = askedSections(definition, state.answers)
-	if (asked.some((section) => !completed.has(section.key))) throw new IncompleteCaseError()
-	// A section no longer asked (an earlier answer changed) is not sent: its answers and files go.
+	const asked = askedSections(definition, state.answers, state.consent)
+	// Every step complete, the consent step (when the form has one) answered.
+	if (!canVisit(definition, CHECK_STEP, completed, state.answers, state.consent)) throw new IncompleteCaseError()
+	// A section no longer asked (an earlier answer changed, or consent not given) is not sent: its
+	// answers and files go, as do the files of a health or bank slot offered only with consent.
 	const notAsked = definition.sections.filter((section) => !asked.includes(section))
+	const slotsNotOffered = asked.flatMap((section) => (section.files ?? []).filter((slot) => !offeredSlots(section, state.consent).includes(slot)).map((slot) => slot.slot))
 	return db.transaction(async (tx) => {
-		if (notAsked.length) {
-			await tx.delete(caseSections).where(and(eq(caseSections.caseId, row.id), inArray(caseSections.section, notAsked.map((section) => section.key))))
-			const slots = notAsked.flatMap((section) => (section.files ?? []).map((slot) => slot.slot))
-			if (slots.length) await tx.update(attachments).set({ deletedAt: sql`now()` }).where(and(eq(attachments.caseId, row.id), inArray(attachments.slot, slots), isNull(attachments.deletedAt)))
-		}
+		if (notAsked.length) await tx.delete(caseSections).where(and(eq(caseSections.caseId, row.id), inArray(caseSections.section, notAsked.map((section) => section.key))))
+		const slots = [...notAsked.flatMap((section) => (section.files ?? []).map((slot) => slot.slot)), ...slotsNotOffered]
+		if (slots.length) await tx.update(attachments).set({ deletedAt: sql`now()` }).where(and(eq(attachments.caseId, row.id), inArray(attachments.slot, slots), isNull(attachments.deletedAt)))
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.id)).for('update')
 		if (!locked || !isEditable(locked)) throw new CaseLockedError()
 		const resubmitted = locked.submittedAt !== null

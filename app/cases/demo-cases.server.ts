@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { nationalIdWithCheckDigit, saudiIbanFromBban } from '#app/domain/validators.ts'
-import { inArray } from 'drizzle-orm'
+import { inArray, max } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { caseAid, caseEvents, caseSections, cases, users, type Reopened } from '#app/db/schema.ts'
+import { caseAid, caseEvents, caseSections, cases, privacyNotices, users, type Reopened } from '#app/db/schema.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { todayInRiyadh } from '#app/utils/format.ts'
 import type { AidKind } from './aid.ts'
@@ -744,11 +744,14 @@ export async function insertDemoCases(db: Executor, count: number, options: Inse
 	// In the order given, so the same ids give the same assignments.
 	const officers = ids.flatMap((id) => named.filter((user) => user.id === id))
 	const rng = mulberry32(options.seed)
+	// The notice the server wrote on start (app/bootstrap.server.ts); none in a bare database.
+	const [{ noticeVersion } = { noticeVersion: null }] = await db.select({ noticeVersion: max(privacyNotices.version) }).from(privacyNotices)
 	let inserted = 0
 	while (inserted < count) {
 		const batch = Array.from({ length: Math.min(batchSize, count - inserted) }, (_, i) => generateDemoCase(rng, inserted + i, { now, seed: options.seed, officers }))
 		await db.transaction(async (tx) => {
-			await tx.insert(cases).values(batch.map((item) => item.case))
+			// Every demo family agreed on the consent step, a minute after starting (docs/product.md#privacy-and-consent).
+			await tx.insert(cases).values(batch.map((item) => ({ ...item.case, consent: 'given' as const, consentAt: new Date(item.case.createdAt!.getTime() + MINUTE), consentNoticeVersion: noticeVersion })))
 			await tx.insert(caseSections).values(batch.flatMap((item) => item.sections))
 			await tx.insert(caseEvents).values(batch.flatMap((item) => item.events))
 			const aid = batch.flatMap((item) => item.aid)

@@ -2,6 +2,7 @@ import type { ApplicationDef } from '#app/forms/definition.ts'
 import { formatMoney } from '#app/utils/format.ts'
 import { aidKindLabel } from './aid.ts'
 import { staffStatusName } from './status.ts'
+import { sensitiveDataName } from '#app/privacy/consent.ts'
 
 // A case's history in words, for the staff case view (app/routes/admin/case.tsx).
 
@@ -22,6 +23,11 @@ export function describeEvent(event: HistoryEvent, definition: ApplicationDef | 
 		case 'created':
 			return 'بدء الطلب'
 		case 'section_saved':
+			// The consent step is recorded as a step saved (app/privacy/notice.server.ts saveConsent).
+			if (data.section === 'consent') {
+				const what = definition ? sensitiveDataName(definition) : 'البيانات الصحية والمالية'
+				return data.consent === 'given' ? `الموافقة على جمع ${what} (إشعار الخصوصية، الإصدار ${String(data.noticeVersion ?? '')})` : `عدم الموافقة على جمع ${what}`
+			}
 			return `حفظ «${sectionTitle(definition, data.section)}»`
 		case 'file_added':
 			return `إرفاق «${String(data.name ?? '')}» في «${slotLabel(definition, data.slot)}»`

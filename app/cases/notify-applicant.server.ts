@@ -6,6 +6,7 @@ import { recordNotified } from './case-admin.server.ts'
 import { rotateResumeToken, type CaseRow } from './case-store.server.ts'
 import { statusInfo } from './status.ts'
 import { privateLink } from './tokens.server.ts'
+import { logger } from '#app/utils/log.server.ts'
 
 /**
  * Tells the applicant their case changed status: by e-mail when they gave one and mail works, and
@@ -40,7 +41,7 @@ export async function notifyStatusChange(
 		})
 		await recordNotified(db, row.id, sent, actor)
 	} catch (error) {
-		console.error(`[notify] status update of ${row.reference} failed:`, (error as Error).message)
+		logger.error(`[notify] status update of ${row.reference} failed: ${(error as Error).message}`)
 	}
 	return sent
 }

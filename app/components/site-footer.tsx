@@ -38,6 +38,9 @@ export function SiteFooter({ info, links, signedIn }: { info: FooterInfo; links:
 					<Link to="/contact" className="mt-4 inline-block font-semibold text-white underline underline-offset-4">
 						نموذج التواصل
 					</Link>
+					<Link to="/privacy" className="mt-2 block font-semibold text-white underline underline-offset-4">
+						إشعار الخصوصية
+					</Link>
 				</div>
 
 				<div>

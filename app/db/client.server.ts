@@ -9,6 +9,7 @@ import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-post
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import * as schema from './schema.ts'
+import { logger } from '#app/utils/log.server.ts'
 
 /** Both drivers expose the same query builder; the app is written against this one type. */
 export type Database = NodePgDatabase<typeof schema>
@@ -24,6 +25,11 @@ export interface DatabaseHandle {
 	 * listening; the function it gives stops.
 	 */
 	listen(channel: string, onMessage: (payload: string | null) => void): Promise<() => Promise<void>>
+	/**
+	 * PGlite only: its data directory as a gzipped tar, taken between transactions after a checkpoint,
+	 * so it opens as the database stood (a backup of a running server, app/operations/backup.server.ts).
+	 */
+	dumpDataDir?(): Promise<Blob>
 }
 
 export interface DatabaseOptions {
@@ -34,7 +40,7 @@ export interface DatabaseOptions {
 }
 
 /** The committed drizzle-kit migrations, found from wherever this module was bundled to. */
-function migrationsFolder(): string {
+export function migrationsFolder(): string {
 	let dir = path.dirname(fileURLToPath(import.meta.url))
 	for (;;) {
 		const candidate = path.join(dir, 'drizzle', 'meta', '_journal.json')
@@ -52,7 +58,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 		// An idle connection that the server drops (restart, failover) must not crash the process;
 		// the pool replaces it on the next query.
 		pool.on('error', (error) => {
-			if (!closing) console.error('PostgreSQL connection lost:', error.message)
+			if (!closing) logger.error(`PostgreSQL connection lost: ${error.message}`)
 		})
 		const db = drizzlePg(pool, { schema })
 		return {
@@ -82,6 +88,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 				if (!client.closed) await stop()
 			}
 		},
+		dumpDataDir: async () => {
+			// A checkpoint first: the restored copy then starts without replaying the write-ahead log.
+			// The dump waits for any transaction under way (PGlite's transaction lock) and holds
+			// every query off until it is taken.
+			await client.exec('checkpoint')
+			return client._runExclusiveTransaction(() => client.dumpDataDir('gzip'))
+		},
 		close: () => client.close(),
 	}
 }
@@ -102,7 +115,7 @@ async function listenPg(url: string, channel: string, onMessage: (payload: strin
 		})
 		next.on('error', (error) => {
 			if (stopped || client !== next) return
-			console.error(`PostgreSQL LISTEN ${channel} lost:`, error.message)
+			logger.error(`PostgreSQL LISTEN ${channel} lost: ${error.message}`)
 			client = undefined
 			void next.end().catch(() => {})
 			retry = setTimeout(() => void reconnect(), 1000)

@@ -1,4 +1,4 @@
-import { isGiven, type ApplicationDef, type Condition, type FieldDef, type SectionDef } from './definition.ts'
+import { isGiven, type ApplicationDef, type Condition, type FieldDef, type FileSlot, type SectionDef, type Sensitive } from './definition.ts'
 
 // When a field or a section is asked (definition.ts `when`). The same functions run in the
 // browser, to show and hide a field as the applicant answers, and on the server, which drops the
@@ -31,9 +31,42 @@ export function isSectionAsked(section: SectionDef, answers: AnswersBySection): 
 	return section.when === undefined || conditionHolds(section.when, answers[section.when.section] ?? {})
 }
 
-/** The sections asked of this applicant, in order: the journey's steps. */
-export function askedSections(definition: ApplicationDef, answers: AnswersBySection): SectionDef[] {
-	return definition.sections.filter((section) => isSectionAsked(section, answers))
+/**
+ * The applicant's answer on the consent step (docs/product.md#privacy-and-consent): 'given',
+ * 'declined', or null while not answered.
+ */
+export type Consent = 'given' | 'declined' | null
+
+/** Whether a section or file slot is offered: one holding health or bank data only with consent given. */
+export function isOffered(item: { sensitive?: Sensitive }, consent: Consent): boolean {
+	return item.sensitive === undefined || consent === 'given'
+}
+
+/** A section's file slots offered to this applicant (a sensitive slot only with consent). */
+export function offeredSlots(section: SectionDef, consent: Consent): FileSlot[] {
+	return (section.files ?? []).filter((slot) => isOffered(slot, consent))
+}
+
+/** Whether a section holds health or bank data, in itself or in one of its file slots. */
+export function holdsSensitive(section: SectionDef): boolean {
+	return section.sensitive !== undefined || (section.files ?? []).some((slot) => slot.sensitive !== undefined)
+}
+
+/**
+ * The sections asked of this applicant, in order: those whose `when` holds and, without consent
+ * given, none holding health or bank data. A section holding other things beside a sensitive file
+ * slot is still asked, without that slot (`offeredSlots`).
+ */
+export function askedSections(definition: ApplicationDef, answers: AnswersBySection, consent: Consent): SectionDef[] {
+	return definition.sections.filter((section) => isSectionAsked(section, answers) && isOffered(section, consent))
+}
+
+/**
+ * The section the consent step stands before: the first one asked (by its `when`) that holds health
+ * or bank data; undefined when the form has none (the associations' and institutions' forms).
+ */
+export function consentAnchor(definition: ApplicationDef, answers: AnswersBySection): SectionDef | undefined {
+	return definition.sections.find((section) => isSectionAsked(section, answers) && holdsSensitive(section))
 }
 
 /** Whole years from a birth date to a day (both yyyy-mm-dd): the age worked out, never asked. */

@@ -115,6 +115,14 @@ export type RowFieldDef = Exclude<FieldDef, { kind: 'group' }>
 
 export type GroupDef = Extract<FieldDef, { kind: 'group' }>
 
+/**
+ * Health data, or bank (credit) data of a natural person: the PDPL asks for explicit consent before
+ * they are collected. A section or file slot so marked is offered only once the applicant agreed on
+ * the consent step (docs/product.md#privacy-and-consent; app/forms/conditions.ts `isOffered`). An
+ * association's or institution's bank account belongs to an organisation, not a person: not marked.
+ */
+export type Sensitive = 'health' | 'bank'
+
 /** What a file slot takes, judged by the bytes: PDF documents, or photos (re-encoded, app/cases/attachment-upload.server.ts). */
 export type FileKind = 'pdf' | 'photo'
 
@@ -126,6 +134,8 @@ export interface FileSlot {
 	multiple?: boolean
 	/** What the slot takes; PDF only when absent. */
 	accept?: readonly FileKind[]
+	/** A file of health or bank data in a section that holds other things too: offered only with consent (`Sensitive`). */
+	sensitive?: Sensitive
 }
 
 /** The kinds of file a slot takes. */
@@ -158,6 +168,8 @@ export interface SectionDef {
 	 * export; its answers and files are dropped when the case is sent (app/forms/conditions.ts).
 	 */
 	when?: Condition & { section: string }
+	/** Health or bank data of a person: asked only with consent, after the consent step (`Sensitive`). */
+	sensitive?: Sensitive
 }
 
 export interface ApplicationDef {

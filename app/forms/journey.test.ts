@@ -2,7 +2,11 @@ import { describe, expect, test } from 'vitest'
 import { needyFamilies } from './definitions/needy-families.ts'
 import type { ApplicationDef } from './definition.ts'
 import { yesNo } from './options.ts'
-import { canVisit, CHECK_STEP, completedSections, nextStep, previousStep, resumeStep, stepLabel } from './journey.ts'
+import { canVisit, CHECK_STEP, completedSections, CONSENT_STEP, isSectionComplete, journeySteps, nextStep, previousStep, resumeStep, stepLabel } from './journey.ts'
+import { askedSections, offeredSlots } from './conditions.ts'
+import { medicalCase } from './definitions/medical-case.ts'
+import { associationSupport } from './definitions/association-support.ts'
+import { institutionRegistration } from './definitions/institution-registration.ts'
 import { sectionSchema } from './schema.ts'
 import { basicAnswers, nationalIdFrom, sectionAnswers } from '#tests/fixtures/needy-families.ts'
 
@@ -10,34 +14,42 @@ const keys = needyFamilies.sections.map((section) => section.key)
 const parsed = (key: string, value: unknown) => sectionSchema(needyFamilies.sections.find((s) => s.key === key)!).parse(value)
 
 describe('journey', () => {
-	test('steps go in order, then to the check page', () => {
+	test('steps go in order, the consent step before the bank details, then to the check page', () => {
 		expect(keys).toEqual(['basic', 'bank', 'financial', 'family', 'referrers', 'services', 'files'])
-		expect(nextStep(needyFamilies, 'basic', {})).toBe('bank')
-		expect(nextStep(needyFamilies, 'files', {})).toBe(CHECK_STEP)
-		expect(previousStep(needyFamilies, 'bank', {})).toBe('basic')
-		expect(previousStep(needyFamilies, 'basic', {})).toBeNull()
-		expect(previousStep(needyFamilies, CHECK_STEP, {})).toBe('files')
+		expect(journeySteps(needyFamilies, {}, 'given')).toEqual(['basic', CONSENT_STEP, 'bank', 'financial', 'family', 'referrers', 'services', 'files'])
+		expect(nextStep(needyFamilies, 'basic', {}, null)).toBe(CONSENT_STEP)
+		expect(nextStep(needyFamilies, CONSENT_STEP, {}, 'given')).toBe('bank')
+		expect(nextStep(needyFamilies, 'files', {}, 'given')).toBe(CHECK_STEP)
+		expect(previousStep(needyFamilies, 'bank', {}, 'given')).toBe(CONSENT_STEP)
+		expect(previousStep(needyFamilies, CONSENT_STEP, {}, 'given')).toBe('basic')
+		expect(previousStep(needyFamilies, 'basic', {}, 'given')).toBeNull()
+		expect(previousStep(needyFamilies, CHECK_STEP, {}, 'given')).toBe('files')
+		expect(stepLabel(needyFamilies, 'bank', {}, 'given')).toBe('الخطوة 3 من 8')
 	})
 
 	test('a step can be visited only when every step before it is complete', () => {
-		const state = { answers: { basic: parsed('basic', basicAnswers(nationalIdFrom('101234567'))) }, fileCounts: {} }
+		const state = { answers: { basic: parsed('basic', basicAnswers(nationalIdFrom('101234567'))) }, fileCounts: {}, consent: null }
 		const completed = completedSections(needyFamilies, state)
 		expect([...completed]).toEqual(['basic'])
-		expect(canVisit(needyFamilies, 'basic', completed, {})).toBe(true)
-		expect(canVisit(needyFamilies, 'bank', completed, {})).toBe(true)
-		expect(canVisit(needyFamilies, 'financial', completed, {})).toBe(false)
-		expect(canVisit(needyFamilies, CHECK_STEP, completed, {})).toBe(false)
-		expect(canVisit(needyFamilies, 'nonsense', completed, {})).toBe(false)
-		expect(resumeStep(needyFamilies, completed, {})).toBe('bank')
+		expect(canVisit(needyFamilies, 'basic', completed, {}, null)).toBe(true)
+		expect(canVisit(needyFamilies, CONSENT_STEP, completed, {}, null)).toBe(true)
+		expect(canVisit(needyFamilies, 'bank', completed, {}, null)).toBe(false)
+		expect(canVisit(needyFamilies, 'financial', completed, {}, null)).toBe(false)
+		expect(canVisit(needyFamilies, CHECK_STEP, completed, {}, null)).toBe(false)
+		expect(canVisit(needyFamilies, 'nonsense', completed, {}, null)).toBe(false)
+		expect(resumeStep(needyFamilies, completed, {}, null)).toBe(CONSENT_STEP)
+		const agreed = completedSections(needyFamilies, { ...state, consent: 'given' })
+		expect(canVisit(needyFamilies, 'bank', agreed, {}, 'given')).toBe(true)
+		expect(resumeStep(needyFamilies, agreed, {}, 'given')).toBe('bank')
 	})
 
 	test('a section saved with answers its definition now rejects is not complete', () => {
-		const completed = completedSections(needyFamilies, { answers: { basic: { Full_Name: 'x' } }, fileCounts: {} })
+		const completed = completedSections(needyFamilies, { answers: { basic: { Full_Name: 'x' } }, fileCounts: {}, consent: null })
 		expect(completed.has('basic')).toBe(false)
 	})
 
 	test('an unsaved section is never complete, even one with no required fields', () => {
-		const completed = completedSections(needyFamilies, { answers: {}, fileCounts: {} })
+		const completed = completedSections(needyFamilies, { answers: {}, fileCounts: {}, consent: 'given' })
 		expect(completed.has('services')).toBe(false)
 	})
 
@@ -46,11 +58,51 @@ describe('journey', () => {
 			basic: parsed('basic', basicAnswers(nationalIdFrom('101234567'))),
 			...Object.fromEntries(Object.entries(sectionAnswers).map(([key, value]) => [key, parsed(key, value)])),
 		}
-		expect(completedSections(needyFamilies, { answers, fileCounts: { identity: 1 } }).has('files')).toBe(false)
-		const all = completedSections(needyFamilies, { answers, fileCounts: { identity: 1, family_report: 2 } })
-		expect(all.size).toBe(keys.length)
-		expect(canVisit(needyFamilies, CHECK_STEP, all, {})).toBe(true)
-		expect(resumeStep(needyFamilies, all, {})).toBe(CHECK_STEP)
+		expect(completedSections(needyFamilies, { answers, fileCounts: { identity: 1 }, consent: 'given' }).has('files')).toBe(false)
+		const all = completedSections(needyFamilies, { answers, fileCounts: { identity: 1, family_report: 2 }, consent: 'given' })
+		expect(all.size).toBe(keys.length + 1)
+		expect(canVisit(needyFamilies, CHECK_STEP, all, {}, 'given')).toBe(true)
+		expect(resumeStep(needyFamilies, all, {}, 'given')).toBe(CHECK_STEP)
+	})
+})
+
+describe('consent for health and bank data (docs/product.md#privacy-and-consent)', () => {
+	const answers = {
+		basic: parsed('basic', basicAnswers(nationalIdFrom('101234567'))),
+		...Object.fromEntries(Object.entries(sectionAnswers).map(([key, value]) => [key, parsed(key, value)])),
+	}
+
+	test('declined: the bank section is skipped, and the case can be sent without it', () => {
+		expect(journeySteps(needyFamilies, {}, 'declined')).toEqual(['basic', CONSENT_STEP, 'financial', 'family', 'referrers', 'services', 'files'])
+		expect(nextStep(needyFamilies, CONSENT_STEP, {}, 'declined')).toBe('financial')
+		expect(previousStep(needyFamilies, 'financial', {}, 'declined')).toBe(CONSENT_STEP)
+		expect(askedSections(needyFamilies, {}, 'declined').map((section) => section.key)).not.toContain('bank')
+		const withoutBank = Object.fromEntries(Object.entries(answers).filter(([key]) => key !== 'bank'))
+		const completed = completedSections(needyFamilies, { answers: withoutBank, fileCounts: { identity: 1, family_report: 1 }, consent: 'declined' })
+		expect(canVisit(needyFamilies, 'bank', completed, withoutBank, 'declined')).toBe(false)
+		expect(canVisit(needyFamilies, CHECK_STEP, completed, withoutBank, 'declined')).toBe(true)
+	})
+
+	test('not answered: nothing after the consent step, and the check page, can be reached', () => {
+		const completed = completedSections(needyFamilies, { answers, fileCounts: { identity: 1, family_report: 1 }, consent: null })
+		expect(completed.has(CONSENT_STEP)).toBe(false)
+		expect(canVisit(needyFamilies, CHECK_STEP, completed, answers, null)).toBe(false)
+		expect(resumeStep(needyFamilies, completed, answers, null)).toBe(CONSENT_STEP)
+	})
+
+	test('a sensitive file slot in a mixed section is offered only with consent, and then only it may be required', () => {
+		const files = medicalCase.sections.find((section) => section.key === 'files')!
+		expect(offeredSlots(files, 'given').map((slot) => slot.slot)).toContain('medical_report')
+		expect(offeredSlots(files, 'declined').map((slot) => slot.slot)).toEqual(['identity', 'proof_of_residence', 'clan_leader', 'other'])
+		const state = { answers: { files: {} }, fileCounts: { identity: 1 } }
+		expect(isSectionComplete(files, { ...state, consent: 'declined' })).toBe(true)
+		expect(isSectionComplete(files, { ...state, consent: 'given' })).toBe(false)
+	})
+
+	test('the medical case: health sections skipped on decline; forms of organisations have no consent step', () => {
+		expect(journeySteps(medicalCase, {}, 'declined')).toEqual(['basic', CONSENT_STEP, 'financial', 'family', 'services', 'providers', 'files'])
+		expect(journeySteps(medicalCase, {}, 'given')).toEqual(['basic', CONSENT_STEP, 'bank', 'financial', 'family', 'health', 'needs', 'conditions', 'services', 'providers', 'files'])
+		for (const definition of [associationSupport, institutionRegistration]) expect(journeySteps(definition, {}, null)).not.toContain(CONSENT_STEP)
 	})
 })
 
@@ -70,23 +122,23 @@ describe('a section asked only when an earlier answer says so', () => {
 	const no = { first: { hasHouse: 'no' } }
 
 	test('the journey skips it, or goes through it, as the answer says', () => {
-		expect(nextStep(conditional, 'first', no)).toBe('last')
-		expect(previousStep(conditional, 'last', no)).toBe('first')
-		expect(nextStep(conditional, 'first', yes)).toBe('house')
-		expect(previousStep(conditional, 'last', yes)).toBe('house')
-		expect(stepLabel(conditional, 'last', no)).toBe('الخطوة 2 من 2')
-		expect(stepLabel(conditional, 'last', yes)).toBe('الخطوة 3 من 3')
+		expect(nextStep(conditional, 'first', no, null)).toBe('last')
+		expect(previousStep(conditional, 'last', no, null)).toBe('first')
+		expect(nextStep(conditional, 'first', yes, null)).toBe('house')
+		expect(previousStep(conditional, 'last', yes, null)).toBe('house')
+		expect(stepLabel(conditional, 'last', no, null)).toBe('الخطوة 2 من 2')
+		expect(stepLabel(conditional, 'last', yes, null)).toBe('الخطوة 3 من 3')
 	})
 
 	test('not asked, it is neither visited nor needed to finish; asked, it is both', () => {
 		const done = { first: { hasHouse: 'no' }, last: {} }
-		const completed = completedSections(conditional, { answers: done, fileCounts: {} })
-		expect(canVisit(conditional, 'house', completed, done)).toBe(false)
-		expect(canVisit(conditional, CHECK_STEP, completed, done)).toBe(true)
+		const completed = completedSections(conditional, { answers: done, fileCounts: {}, consent: null })
+		expect(canVisit(conditional, 'house', completed, done, null)).toBe(false)
+		expect(canVisit(conditional, CHECK_STEP, completed, done, null)).toBe(true)
 		// The applicant changes the first answer: the step is now asked, and the check page waits for it.
 		const changed = { ...done, first: { hasHouse: 'yes' } }
-		const now = completedSections(conditional, { answers: changed, fileCounts: {} })
-		expect(canVisit(conditional, CHECK_STEP, now, changed)).toBe(false)
-		expect(resumeStep(conditional, now, changed)).toBe('house')
+		const now = completedSections(conditional, { answers: changed, fileCounts: {}, consent: null })
+		expect(canVisit(conditional, CHECK_STEP, now, changed, null)).toBe(false)
+		expect(resumeStep(conditional, now, changed, null)).toBe('house')
 	})
 })

@@ -10,6 +10,7 @@ import { storeDocument } from '#app/documents/documents.server.ts'
 import { recordDeferredImage, seedPicture } from '#app/images/deferred.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import { hasFfmpeg, videoFrame } from './video.server.ts'
+import { logger } from '#app/utils/log.server.ts'
 
 // Demo galleries for a first start: three albums of drawn illustrations (no photo of anyone real)
 // and a few videos: YouTube embeds (privacy-enhanced domain) and, when ffmpeg is installed, short
@@ -166,7 +167,7 @@ export async function seedGallery(db: Database, storage: FileStorage): Promise<v
 	for (const [title, url, date] of demoEmbeds) await saveEntry(db, videos, null, { title, url, date }, null)
 	const format = (await hasFfmpeg()) ? await clipFormat() : null
 	if (!format) {
-		console.log('Demo videos: ffmpeg (with an H.264 or VP8/VP9 encoder) is not installed, so only YouTube embeds were added, no generated clips.')
+		logger.info('Demo videos: ffmpeg (with an H.264 or VP8/VP9 encoder) is not installed, so only YouTube embeds were added, no generated clips.')
 		return
 	}
 	// ffmpeg runs in processes of its own: the clips are made side by side and saved in order.

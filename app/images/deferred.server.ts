@@ -6,6 +6,7 @@ import sharp from 'sharp'
 import type { Database } from '#app/db/client.server.ts'
 import { images } from '#app/db/schema.ts'
 import { FileNotFoundError, type FileStorage } from '#app/storage/file-storage.server.ts'
+import { describeError, logger } from '#app/utils/log.server.ts'
 import { deferredOriginalKey, encodeAs, resizedTo, variantWidths, type ImageFormat, type ImageRow, type ImageVariant } from './pipeline.server.ts'
 
 // Deferred images: the demo seed's pictures are recorded at once, so a first start is quick. The
@@ -155,7 +156,7 @@ export function startFinishingImages(db: Database, storage: FileStorage, log: (l
 		(count) => {
 			if (count > 0 && !controller.signal.aborted) log(`Demo pictures: the variants of ${count} images were made in the background (${((performance.now() - started) / 1000).toFixed(1)} s).`)
 		},
-		(error: unknown) => console.error('Making deferred image variants failed:', error),
+		(error: unknown) => logger.error({ error: describeError(error) }, 'Making deferred image variants failed'),
 	)
 	background = { controller, done }
 }

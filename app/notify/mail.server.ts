@@ -1,5 +1,6 @@
 import nodemailer, { type SendMailOptions } from 'nodemailer'
 import type { MailContent } from './messages.ts'
+import { logger } from '#app/utils/log.server.ts'
 
 /** What the notifier needs of a mail transport: nodemailer's, or a stand-in in tests. */
 export interface MailTransportLike {
@@ -26,7 +27,7 @@ export async function sendMail(mail: MailPart, what: string, to: string, content
 		await mail.transport.sendMail({ from: mail.from, textEncoding: 'quoted-printable', to, ...content })
 		return true
 	} catch (error) {
-		console.error(`[notify] e-mail for ${what} failed:`, (error as Error).message)
+		logger.error(`[notify] e-mail for ${what} failed: ${(error as Error).message}`)
 		return false
 	}
 }

@@ -4,6 +4,7 @@ import { SMTPServer } from 'smtp-server'
 import { smtpMail } from './mail.server.ts'
 import { createNotifier } from './notifier.server.ts'
 import type { SmsDriver } from './sms.server.ts'
+import { logger } from '#app/utils/log.server.ts'
 
 const received: { to: string[]; body: string }[] = []
 let server: SMTPServer
@@ -63,7 +64,7 @@ test('the private link is e-mailed to the applicant when SMTP is configured', as
 })
 
 test('an unreachable mail server reports failure instead of throwing', async () => {
-	const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+	const error = vi.spyOn(logger, 'error').mockImplementation(() => {})
 	expect(await notifier('smtp://127.0.0.1:1').sendResumeLink(message)).toBe(false)
 	expect(error).toHaveBeenCalledTimes(1)
 	error.mockRestore()
@@ -118,7 +119,7 @@ test('without an e-mail address only the SMS is sent; a failing mail server stil
 	const before = received.length
 	expect(await notifier(`smtp://127.0.0.1:${port}`, undefined, sms).sendStatusUpdate({ ...update, email: '' })).toEqual({ email: false, sms: true })
 	expect(received).toHaveLength(before)
-	const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+	const error = vi.spyOn(logger, 'error').mockImplementation(() => {})
 	expect(await notifier('smtp://127.0.0.1:1', undefined, sms).sendStatusUpdate(update)).toEqual({ email: false, sms: true })
 	error.mockRestore()
 })

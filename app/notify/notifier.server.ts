@@ -1,4 +1,5 @@
 import { getEnv } from '#app/utils/env.server.ts'
+import { logger } from '#app/utils/log.server.ts'
 import { type MailPart, sendMail, smtpMail } from './mail.server.ts'
 import { inquiryMail, newSubmissionMail, resumeLinkMail, statusUpdateMail, statusUpdateSms } from './messages.ts'
 import { httpSms, logSms, type SmsDriver } from './sms.server.ts'
@@ -67,7 +68,7 @@ export interface Notifier {
 const maskEmail = (email: string) => email.replace(/^(.).*@/, '$1…@')
 
 const noMail = (what: string) => {
-	console.log(`[notify] no mail transport configured: ${what}`)
+	logger.info(`[notify] no mail transport configured: ${what}`)
 	return false
 }
 
@@ -77,7 +78,7 @@ export function createNotifier({ mail, sms }: { mail?: MailPart; sms: SmsDriver 
 			return await sms.send(to, body)
 		} catch (error) {
 			// The drivers here never throw; another one must not fail a staff member's status change either.
-			console.error(`[notify] SMS driver ${sms.name} failed:`, (error as Error).message)
+			logger.error(`[notify] SMS driver ${sms.name} failed: ${(error as Error).message}`)
 			return false
 		}
 	}

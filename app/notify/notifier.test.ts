@@ -1,6 +1,7 @@
 import { afterEach, expect, test, vi } from 'vitest'
 import { createNotifier, logNotifier } from './notifier.server.ts'
 import type { SmsDriver } from './sms.server.ts'
+import { logger } from '#app/utils/log.server.ts'
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -18,7 +19,7 @@ const update = {
 const written = (spy: { mock: { calls: unknown[][] } }) => spy.mock.calls.map((args) => args.join(' ')).join('\n')
 
 test('the log notifier sends nothing and logs no link, text, address or number', async () => {
-	const log = vi.spyOn(console, 'log').mockImplementation(() => {})
+	const log = vi.spyOn(logger, 'info').mockImplementation(() => {})
 	expect(logNotifier.emails).toBe(false)
 	expect(await logNotifier.sendStatusUpdate(update)).toEqual({ email: false, sms: false })
 	expect(await logNotifier.sendNewSubmission({ to: 'info@ataa.org.sa', reference: 'K7M2-PX4R', formTitle: 'طلب', applicantName: 'أم محمد', adminLink: 'https://ataa.org.sa/admin/cases/K7M2-PX4R' })).toBe(false)
@@ -43,7 +44,7 @@ test('no e-mail address and no mobile: nothing is attempted', async () => {
 })
 
 test('an SMS driver that throws does not fail the status change', async () => {
-	const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+	const error = vi.spyOn(logger, 'error').mockImplementation(() => {})
 	const notifier = createNotifier({ sms: { name: 'http', send: () => Promise.reject(new Error('boom')) } })
 	expect(await notifier.sendStatusUpdate({ ...update, email: undefined })).toEqual({ email: false, sms: false })
 	expect(written(error)).toContain('boom')

@@ -1,5 +1,6 @@
 // Text messages to applicants. The log driver is the default: it says what was not sent without writing the text
 // (it holds private links) or the full number to the log. The HTTP driver posts to a generic gateway.
+import { logger } from '#app/utils/log.server.ts'
 
 export interface SmsDriver {
 	readonly name: 'log' | 'http'
@@ -23,7 +24,7 @@ export function internationalMobile(mobile: string): string {
 export const logSms: SmsDriver = {
 	name: 'log',
 	async send(to, text) {
-		console.log(`[notify] no SMS gateway configured: an SMS of ${text.length} characters to ${maskMobile(to)} was not sent`)
+		logger.info(`[notify] no SMS gateway configured: an SMS of ${text.length} characters to ${maskMobile(to)} was not sent`)
 		return false
 	},
 }
@@ -53,10 +54,10 @@ export function httpSms({ url, token, sender, timeoutMs = 10_000 }: HttpSmsOptio
 				// Release the connection; the gateway's answer is not needed beyond its status.
 				await response.body?.cancel().catch(() => {})
 				if (response.ok) return true
-				console.error(`[notify] SMS to ${maskMobile(to)} failed: the gateway answered HTTP ${response.status}`)
+				logger.error(`[notify] SMS to ${maskMobile(to)} failed: the gateway answered HTTP ${response.status}`)
 				return false
 			} catch (error) {
-				console.error(`[notify] SMS to ${maskMobile(to)} failed: ${describeError(error, url, timeoutMs)}`)
+				logger.error(`[notify] SMS to ${maskMobile(to)} failed: ${describeError(error, url, timeoutMs)}`)
 				return false
 			}
 		},

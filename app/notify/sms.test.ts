@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
 import { httpSms, logSms, maskMobile } from './sms.server.ts'
+import { logger } from '#app/utils/log.server.ts'
 
 interface Received {
 	method?: string
@@ -42,7 +43,7 @@ afterEach(() => {
 const mobile = '+966551234567'
 const text = 'مؤسسة عطاء الخيرية: تغيرت حالة طلبك رقم K7M2-PX4R إلى «تمت الدراسة». رابط طلبك: http://localhost:3000/apply/r/secret-token'
 
-/** Everything written to a console method, as one string. */
+/** Everything written to a logger method, as one string. */
 const written = (spy: { mock: { calls: unknown[][] } }) => spy.mock.calls.map((args) => args.join(' ')).join('\n')
 
 test('numbers are masked to the last three digits', () => {
@@ -71,7 +72,7 @@ test('without a token or sender there is no Authorization header and no sender f
 })
 
 test('a gateway error is false and one log line with the status, without the text or the number', async () => {
-	const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+	const error = vi.spyOn(logger, 'error').mockImplementation(() => {})
 	answer = (response) => response.writeHead(500).end('internal error')
 	expect(await httpSms({ url: base, token: 'tok-123' }).send(mobile, text)).toBe(false)
 	expect(error).toHaveBeenCalledTimes(1)
@@ -83,7 +84,7 @@ test('a gateway error is false and one log line with the status, without the tex
 })
 
 test('a gateway that never answers is given up on after the timeout', async () => {
-	const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+	const error = vi.spyOn(logger, 'error').mockImplementation(() => {})
 	answer = () => {}
 	const started = performance.now()
 	expect(await httpSms({ url: base, timeoutMs: 200 }).send(mobile, text)).toBe(false)
@@ -93,7 +94,7 @@ test('a gateway that never answers is given up on after the timeout', async () =
 })
 
 test('an unreachable gateway is false, not an exception', async () => {
-	const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+	const error = vi.spyOn(logger, 'error').mockImplementation(() => {})
 	// A port that was just free: nothing listens on it.
 	const closed = createServer()
 	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
@@ -105,7 +106,7 @@ test('an unreachable gateway is false, not an exception', async () => {
 })
 
 test('the log driver sends nothing and logs neither the text nor the full number', async () => {
-	const log = vi.spyOn(console, 'log').mockImplementation(() => {})
+	const log = vi.spyOn(logger, 'info').mockImplementation(() => {})
 	expect(logSms.name).toBe('log')
 	expect(await logSms.send(mobile, text)).toBe(false)
 	expect(log).toHaveBeenCalledTimes(1)

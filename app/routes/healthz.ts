@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { getDb } from '#app/db/database.server.ts'
+import { describeError, logger } from '#app/utils/log.server.ts'
 
 /** For load balancers and scripts: 200 while the app can reach its database. */
 export async function loader() {
@@ -8,7 +9,7 @@ export async function loader() {
 		await db.execute(sql`select 1`)
 		return new Response('ok', { headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
 	} catch (error) {
-		console.error('healthz: database unreachable', error)
+		logger.error({ error: describeError(error) }, 'healthz: database unreachable')
 		return new Response('database unreachable', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
 	}
 }

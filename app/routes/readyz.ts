@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { getDb } from '#app/db/database.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { isDraining } from '#app/utils/draining.server.ts'
+import { describeError, logger } from '#app/utils/log.server.ts'
 
 const plain = (body: string, status: number) => new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
 
@@ -15,7 +16,7 @@ export async function loader() {
 		const db = await getDb()
 		await db.execute(sql`select 1`)
 	} catch (error) {
-		console.error('readyz: database unreachable', error)
+		logger.error({ error: describeError(error) }, 'readyz: database unreachable')
 		return plain('database unreachable', 503)
 	}
 	if (!(await getFileStorage().writable())) return plain('storage unreachable', 503)

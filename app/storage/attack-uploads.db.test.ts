@@ -1,10 +1,14 @@
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { buffer } from 'node:stream/consumers'
 import { count, desc } from 'drizzle-orm'
 import { RouterContextProvider } from 'react-router'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import type * as fileStorage from '#app/storage/file-storage.server.ts'
+import { encryptedFileStorage, localFileStorage } from '#app/storage/file-storage.server.ts'
+import { FileKeyring } from '#app/storage/encryption.server.ts'
 import { staffContext } from '#app/auth/user-context.server.ts'
 import { hashResumeToken, newReference, newResumeToken } from '#app/cases/tokens.server.ts'
 import { saveEntry } from '#app/content/store.server.ts'
@@ -43,12 +47,17 @@ const DOCUMENT_MAX = 300_000
 const VIDEO_MAX = 400_000
 
 const { dir, storage, remove } = temporaryStorage('attacks')
-const app = vi.hoisted(() => ({ storage: undefined as unknown }))
+const app = vi.hoisted(() => ({ storage: undefined as unknown, caseStorage: undefined as unknown }))
 vi.mock('#app/storage/file-storage.server.ts', async (importOriginal) => ({
 	...(await importOriginal<typeof fileStorage>()),
 	getFileStorage: () => app.storage,
+	getCaseFileStorage: () => app.caseStorage,
 }))
 app.storage = storage
+// Applicants' files: encrypted, in the same directory, as the app keeps them.
+const caseKeys = new FileKeyring(randomBytes(32))
+const caseStorage = encryptedFileStorage(localFileStorage(dir), () => caseKeys)
+app.caseStorage = caseStorage
 afterAll(remove)
 
 const database = withAppDatabase()
@@ -269,7 +278,8 @@ describe.each(endpoints)('$name', (endpoint) => {
 			const added = after.stored.filter((name) => !before.stored.includes(name))
 			expect(added.sort(), label).toEqual(kept.keys.map((key) => path.join('files', key.slice(0, 2), key.slice(2, 4), key)).sort())
 			for (const key of kept.keys) expect(key, label).toMatch(/^[0-9a-f]{64}$/)
-			const bytes = fs.readFileSync(path.join(dir, added[0]!))
+			// As kept: applicants' files decrypted (the encrypting storage reads public, plaintext files as they are).
+			const bytes = await buffer(await caseStorage.read(path.basename(added[0]!)))
 			if (file.expected.kept === 'as-sent') expect(Buffer.compare(bytes, Buffer.from(file.bytes)), label).toBe(0)
 			else {
 				// Only pixels survive re-encoding: no page, no script, no archive.

@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import fs from 'node:fs'
-import fsp from 'node:fs/promises'
+import fsp, { type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { getEnv } from '#app/utils/env.server.ts'
+import { createEncryptStream, HEADER_LENGTH, isEncrypted, loadFileKeys, readEncrypted, type FileKeyring } from './encryption.server.ts'
 
 /** What a caller records about a kept file. */
 export interface StoredFile {
@@ -42,7 +44,15 @@ export class FileNotFoundError extends Error {
 
 const keyPattern = /^[0-9a-f]{64}$/
 
-export function localFileStorage(root: string): FileStorage {
+/** The local storage, with what the encrypting storage and the key rotation need besides. */
+export interface LocalFileStorage extends FileStorage {
+	/** Where the file of this key is (or would be); throws FileNotFoundError for what is not a key. */
+	filePath(key: string): string
+	/** Every stored file's key, walking the shard directories (temp files are not stored files). */
+	keys(): AsyncGenerator<string>
+}
+
+export function localFileStorage(root: string): LocalFileStorage {
 	const filesDir = path.resolve(root, 'files')
 	const tmpDir = path.resolve(root, 'tmp')
 
@@ -76,6 +86,18 @@ export function localFileStorage(root: string): FileStorage {
 	}
 
 	return {
+		filePath,
+
+		async *keys() {
+			for (const first of await listDir(filesDir)) {
+				for (const second of await listDir(path.join(filesDir, first))) {
+					for (const name of await listDir(path.join(filesDir, first, second))) {
+						if (keyPattern.test(name) && name.startsWith(first + second)) yield name
+					}
+				}
+			}
+		},
+
 		async adopt(tempPath) {
 			const key = randomBytes(32).toString('hex')
 			await place(tempPath, key, { durable: true })
@@ -135,6 +157,15 @@ export function localFileStorage(root: string): FileStorage {
 	}
 }
 
+async function listDir(dir: string): Promise<string[]> {
+	try {
+		return (await fsp.readdir(dir)).sort()
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return []
+		throw error
+	}
+}
+
 async function syncDirectory(dir: string): Promise<void> {
 	const handle = await fsp.open(dir, 'r')
 	try {
@@ -144,18 +175,92 @@ async function syncDirectory(dir: string): Promise<void> {
 	}
 }
 
-let storage: FileStorage | undefined
+/**
+ * Storage that keeps files encrypted (app/storage/encryption.server.ts) in `local`, under the keys
+ * `keys()` gives (asked for on the first file written or read, so that removing a file needs none).
+ * A file stored before encryption, with no encrypted header, is read as it is. Temp files are
+ * plaintext, as the upload reader writes them: `adopt` and `place` encrypt them into new temp files
+ * and remove them.
+ */
+export function encryptedFileStorage(local: LocalFileStorage, keys: () => FileKeyring): FileStorage {
+	/** The temp file encrypted into a new temp file; the plaintext one is removed, whatever happens. */
+	async function encrypt(tempPath: string): Promise<string> {
+		const encrypted = local.tempPath()
+		try {
+			await pipeline(fs.createReadStream(tempPath), createEncryptStream(keys().current), fs.createWriteStream(encrypted, { flags: 'wx' }))
+			return encrypted
+		} catch (error) {
+			await fsp.rm(encrypted, { force: true })
+			throw error
+		} finally {
+			await fsp.rm(tempPath, { force: true })
+		}
+	}
 
-/** The app's storage, under DATA_DIR/uploads. */
-export function getFileStorage(): FileStorage {
+	async function withEncrypted<T>(tempPath: string, store: (encrypted: string) => Promise<T>): Promise<T> {
+		const encrypted = await encrypt(tempPath)
+		try {
+			return await store(encrypted)
+		} catch (error) {
+			await fsp.rm(encrypted, { force: true })
+			throw error
+		}
+	}
+
+	return {
+		adopt: (tempPath) => withEncrypted(tempPath, (encrypted) => local.adopt(encrypted)),
+		place: (tempPath, key, options) => withEncrypted(tempPath, (encrypted) => local.place(encrypted, key, options)),
+
+		async read(key, range) {
+			let handle: FileHandle
+			try {
+				handle = await fsp.open(local.filePath(key), 'r')
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(`No file ${key}.`)
+				throw error
+			}
+			try {
+				const head = Buffer.alloc(HEADER_LENGTH)
+				const { bytesRead } = await handle.read(head, 0, HEADER_LENGTH, 0)
+				if (!isEncrypted(head.subarray(0, bytesRead))) return handle.createReadStream({ start: range?.start ?? 0, end: range?.end })
+				return await readEncrypted(handle, (await handle.stat()).size, keys(), range)
+			} catch (error) {
+				await handle.close()
+				throw error
+			}
+		},
+
+		remove: (key) => local.remove(key),
+		tempPath: () => local.tempPath(),
+		sweepTemp: (maxAgeMs) => local.sweepTemp(maxAgeMs),
+		writable: () => local.writable(),
+	}
+}
+
+let storage: LocalFileStorage | undefined
+
+/** The app's storage, under DATA_DIR/uploads: public files (content pictures, documents, videos), kept as they are. */
+export function getFileStorage(): LocalFileStorage {
 	storage ??= localFileStorage(path.join(getEnv().dataDir, 'uploads'))
 	return storage
 }
 
+let keyring: FileKeyring | undefined
+
+/** The keys of applicants' files, from the environment (app/storage/encryption.server.ts, loadFileKeys); start-up asks first, so a missing key stops it. */
+export function getFileKeys(log?: (line: string) => void): FileKeyring {
+	keyring ??= loadFileKeys(getEnv(), log)
+	return keyring
+}
+
+let caseStorage: FileStorage | undefined
+
 /**
- * Where applicants' files (a case's attachments) are kept: the same storage as public files for
- * now; encrypted at rest once app/storage/encryption lands.
+ * Where applicants' files (a case's attachments) are kept: the same directory as public files,
+ * encrypted with AES-256-GCM under FILE_ENCRYPTION_KEY (docs/operations.md#encryption-at-rest).
+ * Every read, write and removal of an attachment goes through it.
  */
 export function getCaseFileStorage(): FileStorage {
-	return getFileStorage()
+	caseStorage ??= encryptedFileStorage(getFileStorage(), () => getFileKeys())
+	return caseStorage
 }

@@ -73,6 +73,11 @@ const envSchema = z.object({
 	DEMO_CASES: booleanString.optional(),
 	/** Honour X-Forwarded-* headers (set when behind a reverse proxy). */
 	TRUST_PROXY: booleanString.default(false),
+	/**
+	 * On SIGTERM, how long requests under way (an upload on a slow line) may take to finish before the
+	 * server stops without them (server.mjs). A service manager's own stop timeout must be longer.
+	 */
+	SHUTDOWN_GRACE_SECONDS: z.coerce.number({ error: 'must be a whole number of seconds (1-600)' }).int().min(1).max(600).default(10),
 	/** `off` renders every public page afresh (benchmarks compare both); on by default (app/cache/page-cache.server.ts). */
 	HTML_CACHE: z.enum(['on', 'off']).default('on'),
 	/**

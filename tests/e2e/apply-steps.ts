@@ -26,6 +26,15 @@ export async function fillReferrer(page: Page, index: number, name: string, type
 	await person.getByLabel('صفة المعرّف').selectOption({ label: type })
 }
 
+/**
+ * The consent step before the bank (and health) sections (docs/product.md#privacy-and-consent):
+ * the applicant agrees, and those sections follow, or declines, and they are skipped.
+ */
+export async function answerConsent(page: Page, answer: 'given' | 'declined' = 'given') {
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^الموافقة على /)
+	await page.getByRole('button', answer === 'given' ? { name: 'أوافق', exact: true } : { name: 'لا أوافق، وأكمل دون هذه البيانات' }).click()
+}
+
 /** The status lookup by national ID and mobile, as an applicant does it. */
 export async function lookUp(page: Page, nationalId: string, mobile = '0551234567') {
 	await page.goto('/apply/status')
@@ -48,6 +57,7 @@ export async function startWithSharedSteps(page: Page, type: string, options: { 
 	await fillBasic(page, nationalId)
 	await next(page)
 	await page.getByRole('link', { name: 'متابعة الطلب' }).click()
+	await answerConsent(page)
 	await onStep(page, 'البيانات البنكية')
 	await page.getByLabel('رقم الحساب (الآيبان)').fill('SA0380000000608010167519')
 	await next(page)

@@ -1,7 +1,7 @@
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { randomNationalId } from '#tests/fixtures/needy-families.ts'
 import { expect, expectNoAxeViolations, test } from './utils.ts'
-import { expectErrors, fillBasic, fillReferrer, next, onStep } from './apply-steps.ts'
+import { answerConsent, expectErrors, fillBasic, fillReferrer, next, onStep } from './apply-steps.ts'
 
 const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(minimalPdf()) })
 const fakePdf = { name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('this is only text pretending to be a PDF') }
@@ -39,6 +39,8 @@ test('a family applies on a phone: every step, its errors, files, check and subm
 	await expectNoAxeViolations(page)
 	await page.getByRole('link', { name: 'متابعة الطلب' }).click()
 
+	// The consent step before the bank details (docs/product.md#privacy-and-consent).
+	await answerConsent(page)
 	// 1-2 bank
 	await onStep(page, 'البيانات البنكية')
 	await expect(page.getByLabel('رقم الحساب (الآيبان)')).toHaveValue('SA')
@@ -190,6 +192,7 @@ test('the same application works with JavaScript turned off, up to the confirmat
 	await expect(page.getByText('تم حفظ بياناتك وإنشاء طلبك.')).toBeVisible()
 	await page.getByRole('link', { name: 'متابعة الطلب' }).click()
 
+	await answerConsent(page)
 	await onStep(page, 'البيانات البنكية')
 	await page.getByLabel('رقم الحساب (الآيبان)').fill('SA0380000000608010167519')
 	await next(page)

@@ -42,8 +42,9 @@ async function upload(request: APIRequestContext, token: string, slot: string, f
 /**
  * Starts, fills, uploads and submits a case; `request` must carry a staff session. With
  * `submit: false` the case is complete but not sent: a draft whose check page would send it.
+ * `consent`: the answer on the consent step (default «أوافق»).
  */
-export async function submitCaseAsStaff(request: APIRequestContext, options: { name?: string; mobile?: string; submit?: boolean } = {}): Promise<SubmittedCase> {
+export async function submitCaseAsStaff(request: APIRequestContext, options: { name?: string; mobile?: string; submit?: boolean; consent?: 'given' | 'declined' } = {}): Promise<SubmittedCase> {
 	const name = options.name ?? 'عبدالله محمد سعد القحطاني'
 	const nationalId = randomNationalId()
 	const mobile = options.mobile ?? `05${String(Date.now() % 1e7).padStart(7, '0')}${counter++ % 10}`
@@ -51,7 +52,10 @@ export async function submitCaseAsStaff(request: APIRequestContext, options: { n
 	const token = /\/apply\/r\/([A-Za-z0-9_-]{43})/.exec(started.url())?.[1]
 	expect(token, 'the private link after the first step').toBeTruthy()
 	const base = `/apply/r/${token}`
-	await post(request, `${base}/bank`, { Bank_Name_1: 'alrajhi', Bank_No_1: validIban })
+	// The applicant's answer on the consent step, before the bank details (docs/product.md#privacy-and-consent).
+	await post(request, `${base}/consent`, { consent: options.consent ?? 'given' })
+	// Declined: the bank step is not offered (the journey goes on to the income).
+	if (options.consent !== 'declined') await post(request, `${base}/bank`, { Bank_Name_1: 'alrajhi', Bank_No_1: validIban })
 	await post(request, `${base}/financial`, { Net_Income: '2500' })
 	await post(request, `${base}/family`, { intent: 'add-row', FamilyName: 'نورة', RelationShip: 'wife', Age: '38' })
 	await post(request, `${base}/family`, { intent: 'next' })

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { pdfOfSize } from '#tests/fixtures/pdf.ts'
 import { randomNationalId } from '#tests/fixtures/needy-families.ts'
-import { next, onStep } from './apply-steps.ts'
+import { answerConsent, next, onStep } from './apply-steps.ts'
 
 // The form engine as an applicant meets it: a birth date in the future, optional choices that start
 // empty, a missing file linked to its upload control, file sizes and the upload limit in decimal
@@ -29,6 +29,7 @@ test('an application through the engine: dates, optional choices, missing files,
 	await next(page)
 	await expect(page.getByText('تم حفظ بياناتك وإنشاء طلبك.')).toBeVisible()
 	await page.getByRole('link', { name: 'متابعة الطلب' }).click()
+	await answerConsent(page)
 
 	// 1-2: the first bank starts on the first bank (required); the optional second one on «اختر».
 	await onStep(page, 'البيانات البنكية')

@@ -15,7 +15,7 @@ test('a family asks for its home to be restored on a phone: housing choices, pho
 		.withMetadata({ exif: { IFD0: { Make: 'PhoneCam' } } })
 		.toBuffer()
 
-	await startWithSharedSteps(page, 'home-restoration', { nationalId, netIncome: '1800', firstStepLabel: 'طلب ترميم منزل — الخطوة 1 من 5' })
+	await startWithSharedSteps(page, 'home-restoration', { nationalId, netIncome: '1800', firstStepLabel: 'طلب ترميم منزل — الخطوة 1 من 6' })
 
 	// 3-4: five choices, each starting on the old system's default.
 	await onStep(page, 'بيانات السكن')

@@ -273,7 +273,7 @@ test('an institution registers on a phone, signs in to its account, starts a req
 
 test('conditional fields: the other device only with «أخرى», the age only without a birth date', async ({ page }) => {
 	test.setTimeout(90_000)
-	await startWithSharedSteps(page, 'medical-case', { nationalId: randomNationalId(), netIncome: '3200', firstStepLabel: 'طلب دعم حالة مرضية — الخطوة 1 من 10' })
+	await startWithSharedSteps(page, 'medical-case', { nationalId: randomNationalId(), netIncome: '3200', firstStepLabel: 'طلب دعم حالة مرضية — الخطوة 1 من 11' })
 	await onStep(page, 'أفراد الأسرة')
 	await page.getByLabel('الاسم').fill('والدة المريض')
 	await page.getByRole('button', { name: 'إضافة', exact: true }).click()

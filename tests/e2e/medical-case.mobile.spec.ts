@@ -8,7 +8,7 @@ const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buff
 test('a patient applies on a phone: ten steps, the health questions and their defaults, files, submit, lookup', async ({ page, pageAs }) => {
 	test.setTimeout(150_000)
 	const nationalId = randomNationalId()
-	await startWithSharedSteps(page, 'medical-case', { nationalId, netIncome: '3200', firstStepLabel: 'طلب دعم حالة مرضية — الخطوة 1 من 10' })
+	await startWithSharedSteps(page, 'medical-case', { nationalId, netIncome: '3200', firstStepLabel: 'طلب دعم حالة مرضية — الخطوة 1 من 11' })
 
 	// 4-4: no member field is required, but the list may not be empty.
 	await onStep(page, 'أفراد الأسرة')

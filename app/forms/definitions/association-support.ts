@@ -49,6 +49,8 @@ export const associationSupport: ApplicationDef = {
 			code: '5-2',
 			title: 'البيانات البنكية',
 			description: 'حساب الجمعية الذي يُحوَّل إليه الدعم، باسم الجمعية.',
+			// An association's account, not a person's: the PDPL's consent for credit data does not
+			// apply, so there is no consent step in this form (docs/product.md#privacy-and-consent).
 			fields: [
 				{ kind: 'select', name: 'Bank_Name_1', label: 'البنك', options: banks, default: banks[0]!.value, required: true },
 				{ kind: 'text', name: 'Bank_No_1', label: 'رقم الحساب (الآيبان)', hint: 'يبدأ بـ SA ويتبعه 22 رقماً', format: 'iban', default: 'SA', required: true },

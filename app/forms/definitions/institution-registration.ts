@@ -72,6 +72,7 @@ export const institutionRegistration: ApplicationDef = {
 			code: 'R-3',
 			title: 'البيانات البنكية',
 			description: 'حساب المؤسسة الذي يُحوَّل إليه الدعم، باسم المؤسسة.',
+			// An institution's account, not a person's: no consent step (docs/product.md#privacy-and-consent).
 			fields: [
 				{ kind: 'text', name: 'nameAtBank', label: 'الاسم في البنك', hint: 'اسم صاحب الحساب كما هو مسجل لدى البنك', required: true },
 				{ kind: 'select', name: 'bankName', label: 'البنك', options: banks, default: banks[0]!.value, required: true },

@@ -58,8 +58,11 @@ export const medicalCase: ApplicationDef = {
 		needyFamiliesSection('bank', '4-2'),
 		needyFamiliesSection('financial', '4-3'),
 		patientFamily(),
+		// The patient's illness, treatment, needs and circumstances are health data: asked only with
+		// consent, as the medical report is (docs/product.md#privacy-and-consent).
 		{
 			key: 'health',
+			sensitive: 'health',
 			code: '4-5',
 			title: 'الحالة الصحية للمريض',
 			fields: [
@@ -81,6 +84,7 @@ export const medicalCase: ApplicationDef = {
 		},
 		{
 			key: 'needs',
+			sensitive: 'health',
 			code: '4-6',
 			title: 'احتياجات المريض',
 			fields: [
@@ -99,6 +103,7 @@ export const medicalCase: ApplicationDef = {
 		},
 		{
 			key: 'conditions',
+			sensitive: 'health',
 			code: '4-7',
 			title: 'ظروف المريض الأخرى',
 			fields: [
@@ -129,9 +134,9 @@ export const medicalCase: ApplicationDef = {
 			links: [{ to: '/apply/referrer-form', label: 'نموذج تعريف شيخ القبيلة للطباعة', newTab: true }],
 			files: [
 				{ slot: 'identity', label: 'صورة الهوية أو الإقامة', required: true },
-				{ slot: 'medical_report', label: 'التقرير الطبي', required: true },
+				{ slot: 'medical_report', label: 'التقرير الطبي', required: true, sensitive: 'health' },
 				{ slot: 'proof_of_residence', label: 'إثبات السكن' },
-				{ slot: 'bank_statement', label: 'كشف حساب بنكي' },
+				{ slot: 'bank_statement', label: 'كشف حساب بنكي', sensitive: 'bank' },
 				{ slot: 'clan_leader', label: 'تعريف شيخ القبيلة موقعاً' },
 				{ slot: 'other', label: 'مرفقات أخرى', multiple: true },
 			],

@@ -70,6 +70,8 @@ export const needyFamilies: ApplicationDef = {
 			code: '1-2',
 			title: 'البيانات البنكية',
 			description: 'الحساب الذي يُحوَّل إليه الدعم، باسم المتقدم.',
+			// A person's bank account: asked only with the applicant's consent (docs/product.md#privacy-and-consent).
+			sensitive: 'bank',
 			fields: [
 				{ kind: 'select', name: 'Bank_Name_1', label: 'البنك', options: banks, default: banks[0]!.value, required: true },
 				{ kind: 'text', name: 'Bank_No_1', label: 'رقم الحساب (الآيبان)', hint: 'يبدأ بـ SA ويتبعه 22 رقماً', format: 'iban', default: 'SA', required: true },
@@ -173,7 +175,7 @@ export const needyFamilies: ApplicationDef = {
 				{ slot: 'identity', label: 'صورة الهوية أو الإقامة', required: true },
 				{ slot: 'family_report', label: 'سجل الأسرة', required: true },
 				{ slot: 'proof_of_residence', label: 'إثبات السكن' },
-				{ slot: 'bank_statement', label: 'كشف حساب بنكي' },
+				{ slot: 'bank_statement', label: 'كشف حساب بنكي', sensitive: 'bank' },
 				{ slot: 'referrer_form', label: 'نموذج المعرّف موقعاً' },
 				{ slot: 'other', label: 'مرفقات أخرى', multiple: true },
 			],

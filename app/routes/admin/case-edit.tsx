@@ -41,6 +41,8 @@ async function openSection(params: { reference: string; section: string }, role:
 	const section = definition ? findSection(definition, params.section) : undefined
 	if (!row || !definition || !section || !row.submittedAt || (row.deletedAt && role !== 'admin')) throw data('الصفحة غير موجودة', { status: 404 })
 	if (row.deletedAt) throw data('الطلب محذوف؛ استعده أولاً', { status: 409 })
+	// Retention destroyed its answers (app/operations/retention.server.ts): nothing may be written back.
+	if (row.purgedAt) throw data('أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ، فلا يمكن تصحيحها', { status: 409 })
 	return { db, row, definition, section }
 }
 

@@ -6,7 +6,7 @@ import { findAttachment, findCaseByReference } from '#app/cases/case-store.serve
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { fileResponse } from '#app/storage/download.server.ts'
-import { getFileStorage } from '#app/storage/file-storage.server.ts'
+import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
 
 /**
  * A case's file for staff who handle cases (never a content editor): a download, or with
@@ -21,5 +21,5 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const file = await findAttachment(db, row.id, params.fileId)
 	if (!file) throw data(null, { status: 404 })
 	const inline = new URL(request.url).searchParams.get('inline') === '1'
-	return fileResponse(getFileStorage(), file, 'private, no-store', inline ? 'inline' : 'attachment', request, inline ? 'self' : 'none')
+	return fileResponse(getCaseFileStorage(), file, 'private, no-store', inline ? 'inline' : 'attachment', request, inline ? 'self' : 'none')
 }

@@ -16,6 +16,7 @@ import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/
 import { withAppDatabase } from '#tests/db.ts'
 import { runRoute } from '#tests/route.ts'
 import CasePrint, { loader, middleware, reportSections } from './case-print.tsx'
+import { saveConsent } from '#app/privacy/consent.server.ts'
 
 // The printable report: the real loader with a real session, then the real page rendered with what it returned.
 
@@ -37,6 +38,7 @@ beforeAll(async () => {
 	staff.officer = await signedIn('سارة العتيبي', 'sara@example.org', 'case_officer')
 	staff.editor = await signedIn('محرر المحتوى', 'editor@example.org', 'content_editor')
 	const { row } = await startCase(app.handle.db, needyFamilies, basicAnswers(randomNationalId()))
+	await saveConsent(app.handle.db, row.id, 'given')
 	// No service chosen: the section is saved (it has no required answer) but holds nothing.
 	for (const [key, value] of Object.entries({ ...sectionAnswers, services: {} })) await saveSection(app.handle.db, needyFamilies, row, key, value)
 	await addAttachment(app.handle.db, needyFamilies, row, file('identity', 'هوية.pdf', 52_163))

@@ -19,6 +19,7 @@ import { formatDate, formatDateTime, formatFileSize, formatHijri, formatMoney } 
 import { useNonce } from '#app/utils/nonce.tsx'
 import { LogoMark } from '#app/components/logo.tsx'
 import { ErrorMessage } from '#app/components/error-message.tsx'
+import { asksConsent, consentTitle, describeConsent } from '#app/privacy/consent.ts'
 
 // The printable case report (docs/product.md#printable-reports): outside the back-office frame, so
 // it checks the session itself. Only sections that hold data are shown, in the definition's order;
@@ -163,6 +164,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			deleted: row.deletedAt !== null,
 			submitted: row.submittedAt ? bothCalendars(row.submittedAt) : null,
 			sections: reportSections(definition, state.answers, files),
+			consent: asksConsent(definition) ? { title: consentTitle(definition), answer: describeConsent(row) } : null,
 		},
 		printed: { by: user.name, at: bothCalendars(now) },
 	}
@@ -326,6 +328,12 @@ export default function CasePrint({ loaderData: { foundation, report, printed } 
 					<dd className="font-semibold">{report.applicantName}</dd>
 					<dt className="text-stone-700 print:text-black">تاريخ التقديم</dt>
 					<dd className="font-semibold">{report.submitted ?? 'لم يُرسل بعد'}</dd>
+					{report.consent ? (
+						<>
+							<dt className="text-stone-700 print:text-black">{report.consent.title}</dt>
+							<dd className="font-semibold sm:col-span-3 print:col-span-3">{report.consent.answer}</dd>
+						</>
+					) : null}
 				</dl>
 
 				{report.sections.map((section) => (

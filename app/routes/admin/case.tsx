@@ -19,7 +19,8 @@ import {
 	softDeleteCase,
 } from '#app/cases/case-admin.server.ts'
 import { findCaseByReference, listAttachments, loadSavedState } from '#app/cases/case-store.server.ts'
-import { askedSections } from '#app/forms/conditions.ts'
+import { askedSections, isOffered, offeredSlots } from '#app/forms/conditions.ts'
+import { asksConsent, consentTitle, describeConsent } from '#app/privacy/consent.ts'
 import { caseFlags, flagLabels } from '#app/cases/flags.server.ts'
 import { describeEvent } from '#app/cases/history.ts'
 import { notifyStatusChange } from '#app/cases/notify-applicant.server.ts'
@@ -78,21 +79,26 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		isAdmin: user.role === 'admin',
 		title: definition.title,
 		name: row.applicantName,
-		nationalId: row.nationalId,
+		// A purged case keeps a fingerprint of the ID, not the ID (app/operations/retention.server.ts): nothing to show.
+		nationalId: row.purgedAt ? '' : row.nationalId,
+		purged: row.purgedAt ? formatDate(row.purgedAt) : null,
 		mobile: formatSaudiMobile(row.mobile),
 		email: row.email,
 		status: { id: row.status, name: staffStatusName(row.status), badge: statusInfo(row.status).badge },
 		submitted: formatDateWithHijri(row.submittedAt!),
 		waited: waitedFor(row.statusChangedAt),
 		paperIntake: row.paperIntake,
+		// «الموافقة على البيانات الصحية والمالية: أُعطيت في …»; a form without health or bank data has no consent step.
+		consent: asksConsent(definition) ? { title: consentTitle(definition), answer: describeConsent(row) } : null,
 		idChecksumOverride: row.idChecksumOverride,
 		deleted: row.deletedAt ? { at: formatDateTime(row.deletedAt), reason: row.deletedReason ?? '' } : null,
 		assignedTo: row.assignedTo,
 		officers,
 		targets: row.deletedAt ? [] : allowedTargets(definition.kind, row.status, user.role).map((status) => ({ id: status, name: staffStatusName(status) })),
 		reopenChoices: {
-			sections: definition.sections.filter((section) => section.fields.length > 0).map((section) => ({ key: section.key, title: section.title })),
-			slots: definition.sections.flatMap((section) => section.files ?? []).map((slot) => ({ slot: slot.slot, label: slot.label })),
+			// Without consent, health and bank data are not asked for again (docs/product.md#privacy-and-consent).
+			sections: definition.sections.filter((section) => section.fields.length > 0 && isOffered(section, state.consent)).map((section) => ({ key: section.key, title: section.title })),
+			slots: definition.sections.flatMap((section) => offeredSlots(section, state.consent)).map((slot) => ({ slot: slot.slot, label: slot.label })),
 		},
 		aidKinds,
 		today: todayInRiyadh(),
@@ -106,13 +112,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		})),
 		ledgerTotal: formatMoney(ledger.reduce((sum, entry) => sum + entry.amount, 0)),
 		// A section the applicant was not asked (its condition did not hold) is not part of the case.
-		sections: askedSections(definition, state.answers).map((section) => {
+		sections: (row.purgedAt ? [] : askedSections(definition, state.answers, state.consent)).map((section) => {
 			return {
 				key: section.key,
 				title: section.title,
 				answers: describeSection(section, state.answers[section.key]),
 				edit: section.fields.length ? `${base}/edit/${section.key}` : null,
-				files: (section.files ?? []).map((slot) => ({
+				files: offeredSlots(section, state.consent).map((slot) => ({
 					slot: slot.slot,
 					label: slot.label,
 					files: files
@@ -206,6 +212,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	}
 	const value = submission.value
 	if (row.deletedAt && value.intent !== 'restore') return refused(value.intent, { '': ['الطلب محذوف؛ استعده أولاً'] }, 409)
+	// Retention destroyed the applicant's details: there is nobody to message, and the minimal record stays as it is.
+	if (row.purgedAt && (value.intent === 'status' || value.intent === 'aid' || value.intent === 'message')) {
+		return refused(value.intent === 'status' ? `status-${value.to}` : value.intent, { '': ['أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ، فلا يمكن تغيير حالته أو تسجيل دعم عليه أو مراسلة مقدمه'] }, 409, typed)
+	}
 	try {
 		switch (value.intent) {
 			case 'status': {
@@ -298,6 +308,12 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 					</Form>
 				</div>
 			) : null}
+			{c.purged ? (
+				<div role="note" className="mb-4 rounded-lg border-s-4 border-stone-600 bg-stone-50 p-4 text-stone-900">
+					<p className="font-bold">أُتلفت بيانات هذا الطلب في {c.purged} وفق مدة الاحتفاظ.</p>
+					<p>أُتلفت أقسامه ومرفقاته وبيانات مقدمه الشخصية، وبقي منه سجل مختصر: رقمه، والبرنامج، والتواريخ، والحالة، والدعم المقدم (سجل الإتلاف في لوحة التحكم).</p>
+				</div>
+			) : null}
 			<header className="flex flex-wrap items-start justify-between gap-3">
 				<div>
 					<p className="text-sm font-semibold text-stone-600">{c.title}</p>
@@ -316,6 +332,11 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 					<p className="mt-1 text-sm text-stone-700">
 						أُرسل في {c.submitted} — منذ آخر تغيير: {c.waited}
 					</p>
+					{c.consent ? (
+						<p className="mt-1 text-sm">
+							<span className="font-semibold">{c.consent.title}:</span> {c.consent.answer}
+						</p>
+					) : null}
 				</div>
 				<div className="flex flex-wrap gap-2">
 					<a href={`/admin/cases/${c.reference}/print`} className="btn-secondary">

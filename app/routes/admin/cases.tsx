@@ -32,6 +32,7 @@ import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import type { AdminHandle } from './layout.tsx'
+import { PURGED_ID_PREFIX } from '#app/operations/retention.server.ts'
 
 // The staff's case lists: individuals at /admin/cases, associations at /admin/associations, both
 // from the definitions' kind (docs/product.md#the-case-lists).
@@ -82,7 +83,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		cases: rows.map((row) => ({
 			reference: row.reference,
 			name: row.applicantName,
-			nationalId: row.nationalId,
+			// A purged case keeps a fingerprint of the ID, not the ID (app/operations/retention.server.ts).
+			nationalId: row.nationalId.startsWith(PURGED_ID_PREFIX) ? '' : row.nationalId,
 			mobile: formatSaudiMobile(row.mobile),
 			nationality: firstAnswer(row.type, row.first, 'nationality'),
 			specialty: firstAnswer(row.type, row.first, 'specialty'),

@@ -29,6 +29,7 @@ import { fieldMaxBytes, tooLargeMessage, tooLargeReply, withFieldLimits } from '
 import { filteredListPath, filterValue } from '#app/content/list-filter.ts'
 import type { AdminHandle } from './layout.tsx'
 import { BAD_FILE_NAME, contentRefusalMessages, EMPTY_FILE } from '#app/storage/upload-messages.ts'
+import { describeError, logger } from '#app/utils/log.server.ts'
 
 // One screen and one action for every content type: add, edit, and the singletons' only entry.
 
@@ -193,7 +194,7 @@ async function removeReplacedFiles(db: Database, files: FileField[], before: Rec
 		try {
 			await (field.kind === 'image' ? deleteImage(db, storage, old) : deleteDocument(db, storage, old))
 		} catch (error) {
-			console.error(`Could not delete the replaced ${field.kind} ${old}:`, error)
+			logger.error({ error: describeError(error) }, `Could not delete the replaced ${field.kind} ${old}`)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import { logNotifier, setNotifier, type NewSubmissionMessage } from '#app/notify
 import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { action } from './check.tsx'
+import { saveConsent } from '#app/privacy/consent.server.ts'
 
 // Sending the application: the foundation hears of it once, with a link to the case.
 
@@ -18,6 +19,7 @@ const file = (slot: string) => ({ slot, originalName: `${slot}.pdf`, contentType
 test('the foundation is e-mailed each new application, with a link to it in the back office', async () => {
 	await seedDemoContent(app.handle.db, { cases: false })
 	const { row, token } = await startCase(app.handle.db, needyFamilies, basicAnswers(randomNationalId()))
+	await saveConsent(app.handle.db, row.id, 'given')
 	for (const [key, value] of Object.entries(sectionAnswers)) await saveSection(app.handle.db, needyFamilies, row, key, value)
 	for (const slot of ['identity', 'family_report']) await addAttachment(app.handle.db, needyFamilies, row, file(slot))
 	const told: NewSubmissionMessage[] = []

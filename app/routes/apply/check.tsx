@@ -6,13 +6,15 @@ import type { Database } from '#app/db/client.server.ts'
 import { getFoundationInfo } from '#app/domain/foundation.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { logger } from '#app/utils/log.server.ts'
 import { canOpenStep, IncompleteCaseError, isEditable, listAttachments, NothingChangedError, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
 import { accountNameErrors, loadApplication, limitVisitor, openAccountFor } from './+applicant.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { describeSection } from '#app/forms/describe.ts'
-import { canVisit, CHECK_STEP, resumeStep } from '#app/forms/journey.ts'
-import { askedSections } from '#app/forms/conditions.ts'
+import { canVisit, CHECK_STEP, CONSENT_STEP, resumeStep } from '#app/forms/journey.ts'
+import { askedSections, offeredSlots } from '#app/forms/conditions.ts'
+import { asksConsent, canAnswerConsent, consentTitle, sensitiveItems } from '#app/privacy/consent.ts'
 import { ErrorSummary, Honeypot, isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
 
 export const handle = { hydrate: true }
@@ -24,8 +26,8 @@ async function openCheck(token: string) {
 	const application = await loadApplication(token)
 	const base = `/apply/r/${token}`
 	if (!isEditable(application.row)) throw redirect(base)
-	if (!canVisit(application.definition, CHECK_STEP, application.completed, application.state.answers)) {
-		throw redirect(`${base}/${resumeStep(application.definition, application.completed, application.state.answers)}`)
+	if (!canVisit(application.definition, CHECK_STEP, application.completed, application.state.answers, application.state.consent)) {
+		throw redirect(`${base}/${resumeStep(application.definition, application.completed, application.state.answers, application.state.consent)}`)
 	}
 	return { ...application, base }
 }
@@ -37,13 +39,22 @@ export async function loader({ params }: Route.LoaderArgs) {
 		title: definition.title,
 		acknowledgement: definition.acknowledgement,
 		base,
-		sections: askedSections(definition, state.answers).map((section) => ({
+		// The consent answer, and where to change it while the case is not yet sent (docs/product.md#privacy-and-consent).
+		consent: asksConsent(definition)
+			? {
+					title: consentTitle(definition),
+					answer: row.consent === 'given' ? 'أوافق' : row.consent === 'declined' ? 'لا أوافق' : 'سُجّل قبل طلب الموافقة',
+					detail: row.consent === 'declined' ? `لن تُجمع هذه البيانات ولن تُرسل مع طلبك: ${sensitiveItems(definition).join('، ')}.` : null,
+					change: canAnswerConsent(row) ? `${base}/${CONSENT_STEP}?return=${CHECK_STEP}` : null,
+				}
+			: null,
+		sections: askedSections(definition, state.answers, state.consent).map((section) => ({
 			key: section.key,
 			title: section.title,
 			// A case sent back as incomplete: only what staff asked about can be changed.
 			change: canOpenStep(row, definition, section.key) ? `${base}/${section.key}?return=${CHECK_STEP}` : null,
 			answers: describeSection(section, state.answers[section.key]),
-			files: (section.files ?? []).map((slot) => ({
+			files: offeredSlots(section, state.consent).map((slot) => ({
 				label: slot.label,
 				names: files.filter((file) => file.slot === slot.slot).map((file) => file.originalName),
 			})),
@@ -95,7 +106,7 @@ async function tellFoundation(db: Database, request: Request, row: CaseRow, form
 		})
 	} catch (error) {
 		// The application is sent whatever happens to the e-mail; the dashboard counts it either way.
-		console.error(`[notify] new-case e-mail for ${row.reference} failed:`, (error as Error).message)
+		logger.error(`[notify] new-case e-mail for ${row.reference} failed: ${(error as Error).message}`)
 	}
 }
 
@@ -119,6 +130,22 @@ export default function Check({ loaderData, actionData }: Route.ComponentProps) 
 			) : null}
 			<h1 className="mt-2 text-2xl font-bold text-brand-900">راجع بياناتك قبل الإرسال</h1>
 			<div className="mt-6 space-y-6">
+				{loaderData.consent ? (
+					<section aria-labelledby="check-consent" className="rounded-xl border border-stone-200 bg-white p-4">
+						<div className="flex items-center justify-between gap-3">
+							<h2 id="check-consent" className="text-lg font-bold">
+								{loaderData.consent.title}
+							</h2>
+							{loaderData.consent.change ? (
+								<Link to={loaderData.consent.change} className="link">
+									تغيير<span className="sr-only"> {loaderData.consent.title}</span>
+								</Link>
+							) : null}
+						</div>
+						<p className="mt-3 font-semibold">{loaderData.consent.answer}</p>
+						{loaderData.consent.detail ? <p className="mt-1 text-sm text-stone-700">{loaderData.consent.detail}</p> : null}
+					</section>
+				) : null}
 				{loaderData.sections.map((section) => (
 					<section key={section.key} aria-labelledby={`check-${section.key}`} className="rounded-xl border border-stone-200 bg-white p-4">
 						<div className="flex items-center justify-between gap-3">

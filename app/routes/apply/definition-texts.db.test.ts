@@ -10,6 +10,7 @@ import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/
 import { withAppDatabase } from '#tests/db.ts'
 import Done, { loader as doneLoader } from './done.tsx'
 import Step, { loader as stepLoader } from './step.tsx'
+import { saveConsent } from '#app/privacy/consent.server.ts'
 
 // The generic application screens say only what the definition says. The registry answers with a
 // copy of needy families whose texts are changed, and the real loaders and pages must show those.
@@ -44,6 +45,7 @@ const app = withAppDatabase()
 /** A case with the sections before `step` saved. */
 async function caseUpTo(step: string) {
 	const { row, token } = await startCase(app.handle.db, needyFamilies, basicAnswers(randomNationalId()))
+	await saveConsent(app.handle.db, row.id, 'given')
 	const keys = needyFamilies.sections.map((section) => section.key)
 	for (const key of keys.slice(1, keys.indexOf(step))) await saveSection(app.handle.db, needyFamilies, row, key, sectionAnswers[key as keyof typeof sectionAnswers])
 	return { row, token }

@@ -16,6 +16,7 @@ import { stepLabel } from '#app/forms/journey.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
 import { isHoneypotFilled } from '#app/components/forms.tsx'
 import { SectionForm } from './+section-form.tsx'
+import { PrivacyLine } from '#app/privacy/privacy-line.tsx'
 
 export const handle = { hydrate: true }
 
@@ -114,7 +115,8 @@ export default function NewApplication({ loaderData, actionData }: Route.Compone
 		<SectionForm
 			section={first}
 			formTitle={definition.title}
-			stepLabel={stepLabel(definition, first.key, {})}
+			// Counted as the whole journey, health and bank sections included, until the consent step is answered.
+			stepLabel={stepLabel(definition, first.key, {}, 'given')}
 			defaults={formDefaults(first, undefined)}
 			lastResult={actionData?.result}
 			backTo={loaderData.paper ? '/admin/cases/new' : `/apply/${definition.type}`}
@@ -122,6 +124,7 @@ export default function NewApplication({ loaderData, actionData }: Route.Compone
 			action={loaderData.paper ? '?paper=1' : undefined}
 			intro={
 				<>
+					<PrivacyLine />
 					{loaderData.paper ? (
 						<p className="mt-4 rounded-lg border-2 border-dashed border-gold-500 p-4 font-semibold text-gold-700">
 							طلب ورقي: تعبئه نيابة عن متقدم حضر أو اتصل. احتفظ برابط الطلب الخاص لتكمل بقية الخطوات، وأعطه للمتقدم إن أمكن.

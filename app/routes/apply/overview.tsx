@@ -5,7 +5,8 @@ import { loadApplication } from './+applicant.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { statusInfo } from '#app/cases/status.ts'
-import { canVisit, CHECK_STEP, resumeStep } from '#app/forms/journey.ts'
+import { canVisit, CHECK_STEP, CONSENT_STEP, findSection, journeySteps, resumeStep } from '#app/forms/journey.ts'
+import { canAnswerConsent, consentTitle } from '#app/privacy/consent.ts'
 import { askedSections } from '#app/forms/conditions.ts'
 import { formatDateWithHijri } from '#app/utils/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
@@ -29,17 +30,27 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		status: row.submittedAt ? { ...statusInfo(row.status), id: row.status } : null,
 		message: message?.note ?? null,
 		incomplete,
-		continueTo: `${base}/${incomplete ? (askedSections(definition, state.answers).find((section) => openable(section.key))?.key ?? CHECK_STEP) : resumeStep(definition, completed, state.answers)}`,
+		continueTo: `${base}/${incomplete ? (askedSections(definition, state.answers, state.consent).find((section) => openable(section.key))?.key ?? CHECK_STEP) : resumeStep(definition, completed, state.answers, state.consent)}`,
 		sections: [
-			...askedSections(definition, state.answers).map((section) => ({
-				title: section.title,
-				to: `${base}/${section.key}`,
-				done: completed.has(section.key),
-				open: canVisit(definition, section.key, completed, state.answers) && openable(section.key),
-				// Sent back as incomplete: the sections staff asked about are the ones to change.
-				asked: incomplete && openable(section.key),
-			})),
-			{ title: 'مراجعة البيانات والإرسال', to: `${base}/${CHECK_STEP}`, done: false, open: canVisit(definition, CHECK_STEP, completed, state.answers), asked: false },
+			// The asked sections, with the consent step among them (until the case is sent: then it stays as sent).
+			...journeySteps(definition, state.answers, state.consent).flatMap((key) => {
+				if (key === CONSENT_STEP) {
+					if (!canAnswerConsent(row)) return []
+					return [{ title: consentTitle(definition), to: `${base}/${key}`, done: completed.has(key), open: canVisit(definition, key, completed, state.answers, state.consent), asked: false }]
+				}
+				const section = findSection(definition, key)!
+				return [
+					{
+						title: section.title,
+						to: `${base}/${section.key}`,
+						done: completed.has(section.key),
+						open: canVisit(definition, section.key, completed, state.answers, state.consent) && openable(section.key),
+						// Sent back as incomplete: the sections staff asked about are the ones to change.
+						asked: incomplete && openable(section.key),
+					},
+				]
+			}),
+			{ title: 'مراجعة البيانات والإرسال', to: `${base}/${CHECK_STEP}`, done: false, open: canVisit(definition, CHECK_STEP, completed, state.answers, state.consent), asked: false },
 		],
 	}
 }

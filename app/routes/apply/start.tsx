@@ -5,13 +5,18 @@ import { getIntake } from '#app/cases/intake.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
+import { holdsSensitive } from '#app/forms/conditions.ts'
+import { consentTitle } from '#app/privacy/consent.ts'
+import { PrivacyLine } from '#app/privacy/privacy-line.tsx'
 
 export async function loader({ params }: Route.LoaderArgs) {
 	const definition = findDefinition(params.type)
 	if (!definition) throw data(null, { status: 404 })
 	const intake = await getIntake(await getDb(), definition.type)
 	const { type, title, summary, eligibility, documents } = definition
-	return { type, title, summary, eligibility, documents, intake, steps: definition.sections.map((s) => s.title) }
+	// The consent step stands before the first section holding health or bank data (docs/product.md#privacy-and-consent).
+	const steps = definition.sections.flatMap((section) => [...(section === definition.sections.find(holdsSensitive) ? [consentTitle(definition)] : []), section.title])
+	return { type, title, summary, eligibility, documents, intake, steps }
 }
 
 export default function Start({ loaderData }: Route.ComponentProps) {
@@ -67,6 +72,7 @@ export default function Start({ loaderData }: Route.ComponentProps) {
 					<p className="mt-3 text-stone-700">
 						تُحفظ بياناتك بعد كل خطوة، وتحصل بعد الخطوة الأولى على رابط خاص تكمل منه الطلب لاحقاً.
 					</p>
+					<PrivacyLine />
 				</section>
 				{intake.state !== 'closed' ? (
 					<Link to={`/apply/${type}/new`} className="btn-primary text-lg">

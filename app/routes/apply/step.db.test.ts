@@ -7,6 +7,7 @@ import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import Step, { action, loader } from './step.tsx'
+import { saveConsent } from '#app/privacy/consent.server.ts'
 
 // The files step as the applicant sees it after pressing «حفظ ومتابعة»: the real action, then the
 // real page rendered with what it answered.
@@ -16,6 +17,7 @@ const app = withAppDatabase()
 /** A case with every section but the files one saved, and no required file yet. */
 async function caseAtFilesStep() {
 	const { row, token } = await startCase(app.handle.db, needyFamilies, basicAnswers(randomNationalId()))
+	await saveConsent(app.handle.db, row.id, 'given')
 	const { files: _, ...others } = sectionAnswers
 	for (const [key, value] of Object.entries(others)) await saveSection(app.handle.db, needyFamilies, row, key, value)
 	return { row, token }

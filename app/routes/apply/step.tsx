@@ -20,13 +20,15 @@ import {
 } from '#app/cases/case-store.server.ts'
 import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, secretFields, accountNameErrors, commonPasswordErrors, prefillFor } from './+applicant.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
-import { getFileStorage } from '#app/storage/file-storage.server.ts'
+import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
 import { collectionOf, fieldsBesideCollection, slotAccepts, type ApplicationDef, type SectionDef } from '#app/forms/definition.ts'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { describeSection } from '#app/forms/describe.ts'
 import { SectionInputs, summaryItems, type Fieldset } from '#app/forms/field-inputs.tsx'
 import { formDefaults, rowDefaults } from '#app/forms/form-values.ts'
-import { canVisit, findSection, nextStep, previousStep, resumeStep, stepLabel, CHECK_STEP, type SavedState } from '#app/forms/journey.ts'
+import { canVisit, findSection, nextStep, previousStep, resumeStep, stepLabel, CHECK_STEP, CONSENT_STEP, type SavedState } from '#app/forms/journey.ts'
+import { offeredSlots } from '#app/forms/conditions.ts'
+import { canAnswerConsent } from '#app/privacy/consent.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { besideListSchema, isPasswordHash, rowSchema, sectionSchema } from '#app/forms/schema.ts'
 import { requiredFile, tooFewRows, tooManyRows } from '#app/forms/messages.ts'
@@ -45,24 +47,27 @@ async function openStep(params: { token: string; step: string }) {
 	const { definition, row, state, completed } = application
 	const base = `/apply/r/${params.token}`
 	if (!isEditable(row)) throw redirect(base)
-	const section = findSection(definition, params.step)
-	if (!section) throw data(null, { status: 404 })
-	if (!canVisit(definition, section.key, completed, state.answers)) throw redirect(`${base}/${resumeStep(definition, completed, state.answers)}`)
+	const found = findSection(definition, params.step)
+	if (!found) throw data(null, { status: 404 })
+	if (!canVisit(definition, found.key, completed, state.answers, state.consent)) throw redirect(`${base}/${resumeStep(definition, completed, state.answers, state.consent)}`)
+	// Without consent, a health or bank file slot of a mixed section is not offered (app/forms/conditions.ts).
+	const section = found.files ? { ...found, files: offeredSlots(found, state.consent) } : found
 	// A case sent back as incomplete opens only what staff asked the applicant to change.
 	if (!canOpenStep(row, definition, section.key)) throw redirect(base)
 	return { ...application, section, base }
 }
 
 /** The step after this one that the applicant may change, else the check page. */
-function forwardFrom(definition: ApplicationDef, row: Parameters<typeof canOpenStep>[0], step: string, answers: SavedState['answers']): string {
-	let next = nextStep(definition, step, answers)
-	while (next !== CHECK_STEP && !canOpenStep(row, definition, next)) next = nextStep(definition, next, answers)
+function forwardFrom(definition: ApplicationDef, row: Parameters<typeof canOpenStep>[0], step: string, answers: SavedState['answers'], consent: SavedState['consent']): string {
+	const opens = (key: string) => (key === CONSENT_STEP ? canAnswerConsent(row) : canOpenStep(row, definition, key))
+	let next = nextStep(definition, step, answers, consent)
+	while (next !== CHECK_STEP && !opens(next)) next = nextStep(definition, next, answers, consent)
 	return next
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const { db, row, definition, state, section, base } = await openStep(params)
-	const previous = previousStep(definition, section.key, state.answers)
+	const previous = previousStep(definition, section.key, state.answers, state.consent)
 	const returnToCheck = new URL(request.url).searchParams.get('return') === CHECK_STEP
 	const files = section.files
 		? (await listAttachments(db, row.id)).map((file) => ({
@@ -87,7 +92,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		type: definition.type,
 		sectionKey: section.key,
 		base,
-		stepLabel: stepLabel(definition, section.key, state.answers),
+		// Before the consent step is answered, the steps are counted as the whole journey (as on the first page).
+		stepLabel: stepLabel(definition, section.key, state.answers, state.consent ?? 'given'),
+		slots: (section.files ?? []).map((slot) => slot.slot),
 		backTo: returnToCheck ? `${base}/${CHECK_STEP}` : previous ? `${base}/${previous}` : base,
 		returnToCheck,
 		saved: state.answers[section.key] ?? null,
@@ -122,7 +129,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 	const intent = formData.get('intent')
 	const returnToCheck = new URL(request.url).searchParams.get('return') === CHECK_STEP
 	// Where «حفظ ومتابعة» leads, from the answers as they are once this step is saved (a later step may depend on them).
-	const forwardWith = (answers: SavedState['answers']) => (returnToCheck ? `${base}/${CHECK_STEP}` : `${base}/${forwardFrom(definition, row, section.key, answers)}`)
+	const forwardWith = (answers: SavedState['answers']) => (returnToCheck ? `${base}/${CHECK_STEP}` : `${base}/${forwardFrom(definition, row, section.key, answers, state.consent)}`)
 	const forward = forwardWith(state.answers)
 	const collection = collectionOf(section)
 	const saved = state.answers[section.key] ?? {}
@@ -204,7 +211,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 				message: 'لا يمكن حذف هذا المرفق: لم تطلب المؤسسة تعديله.',
 			})
 		}
-		if (removed) await getFileStorage().remove(removed.storageKey)
+		if (removed) await getCaseFileStorage().remove(removed.storageKey)
 		return redirectWithFlash(`${base}/${section.key}#files`, {
 			tone: 'success',
 			message: 'تم حذف الملف',
@@ -276,7 +283,9 @@ export async function action({ params, request }: Route.ActionArgs) {
 
 export default function Step({ loaderData, actionData }: Route.ComponentProps) {
 	const definition = findDefinition(loaderData.type)!
-	const section = findSection(definition, loaderData.sectionKey)!
+	const found = findSection(definition, loaderData.sectionKey)!
+	// Only the file slots offered (a health or bank slot only with consent), as the loader says.
+	const section = found.files ? { ...found, files: found.files.filter((slot) => loaderData.slots.includes(slot.slot)) } : found
 	const action = loaderData.returnToCheck ? '?return=check' : undefined
 	// Keyed by the rows, so the add form starts empty again once a row is added or removed.
 	if (collectionOf(section)) return <CollectionStep key={loaderData.rowKeys.join(',')} section={section} formTitle={definition.title} loaderData={loaderData} actionData={actionData} />

@@ -4,10 +4,11 @@ import type { Route } from './+types/upload'
 import { addAttachment, canEditSlot, CaseLockedError, isEditable } from '#app/cases/case-store.server.ts'
 import { loadApplication, limitVisitor } from './+applicant.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
-import { getFileStorage } from '#app/storage/file-storage.server.ts'
+import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
 import { declaredTooLarge, receiveUpload, type ReceivedFile } from '#app/storage/upload.server.ts'
 import { attachmentUpload, kindOfMime, reencodePhoto, UnreadablePhotoError } from '#app/cases/attachment-upload.server.ts'
 import { slotAccepts } from '#app/forms/definition.ts'
+import { isOffered } from '#app/forms/conditions.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { flashCookie, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { FILE_ADDED, uploadErrorMessage, type UploadError } from './+upload-form.tsx'
@@ -20,7 +21,7 @@ import { FILE_ADDED, uploadErrorMessage, type UploadError } from './+upload-form
  * its size, else the moment the file passes the limit; nothing is kept, and the connection closes.
  */
 export async function action({ params, request }: Route.ActionArgs) {
-	const { db, row, definition } = await loadApplication(params.token)
+	const { db, row, definition, state } = await loadApplication(params.token)
 	await limitVisitor(request, publicLimits.save)
 	const base = `/apply/r/${params.token}`
 	if (!isEditable(row) || !definition.sections.some((section) => section.files?.length)) throw redirect(base)
@@ -42,7 +43,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 	// Said from the Content-Length, before a byte of the body is read: the slot is not known yet, so
 	// a page without JavaScript says it at its top.
 	if (declaredTooLarge(request, maxFileBytes)) return reply('too-large', '')
-	const storage = getFileStorage()
+	const storage = getCaseFileStorage()
 	// A request that does not say its size (chunked) is not read past a file too large. One that
 	// does, and passed the check above, has at most the multipart overhead left to read: reading it
 	// lets a browser show the answer rather than a reset connection.
@@ -57,7 +58,8 @@ export async function action({ params, request }: Route.ActionArgs) {
 	if (result.ok && result.file && result.fields.website) return refuse('bad-request')
 	if (!result.ok) return reply(result.error === 'not-accepted' ? (slot && slotAccepts(slot).includes('photo') ? 'not-accepted' : 'not-pdf') : result.error, slotName)
 	if (!result.file) return reply('no-file', slotName)
-	if (!slot) return refuse('bad-slot')
+	// A health or bank slot takes files only once the applicant consented (docs/product.md#privacy-and-consent).
+	if (!slot || !isOffered(slot, state.consent)) return refuse('bad-slot')
 	if (!canEditSlot(row, definition, slot.slot)) return refuse('locked-slot')
 	const kind = kindOfMime(result.file.mime)
 	if (!kind || !slotAccepts(slot).includes(kind)) return refuse(slotAccepts(slot).includes('photo') ? 'not-accepted' : 'not-pdf')

@@ -12,6 +12,7 @@ import { getNotifier } from '#app/notify/notifier.server.ts'
 import { flashContext, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
 import { ErrorSummary, Field, Honeypot, isHoneypotFilled, FlashNotice, PageTitle, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
+import { describeError, logger } from '#app/utils/log.server.ts'
 
 const contactLimit = { bucket: 'contact:ip', limit: 5, windowSeconds: 10 * 60 }
 
@@ -36,7 +37,7 @@ export async function action({ request }: Route.ActionArgs) {
 		const foundation = await getFoundationInfo(db)
 		if (await getNotifier().sendInquiry({ to: foundation.email, name, email, mobile, subject, message })) await markEmailed(db, inquiry.id)
 	} catch (error) {
-		console.error('contact: could not store the message', error)
+		logger.error({ error: describeError(error) }, 'contact: could not store the message')
 		return data({ result: submission.reply({ formErrors: ['حدث خطأ'] }) }, { status: 500 })
 	}
 	return redirectWithFlash('/contact#contact-form', sent)

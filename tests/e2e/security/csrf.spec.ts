@@ -175,6 +175,8 @@ const publicSamples: Record<string, () => Promise<void>> = {
 	'routes/apply/step': async () => {
 		const started = await formPost(as.case_officer, '/apply/needy-families/new', basicAnswers(randomNationalId()))(own())
 		const link = started.headers()['location']!
+		// The consent step comes before the bank details (routes/apply/consent, below).
+		expect((await formPost(as.visitor, `${link}/consent`, { consent: 'given' })(own())).status()).toBe(302)
 		const iban = async () => inputValue(await (await as.visitor.get(`${link}/bank`)).text(), 'Bank_No_1')
 		const before = await iban()
 		expect(before).not.toBe(validIban)
@@ -182,6 +184,15 @@ const publicSamples: Record<string, () => Promise<void>> = {
 		expect(await iban(), 'the step is as it was').toBe(before)
 		expect((await formPost(as.visitor, `${link}/bank`, { Bank_Name_1: 'alrajhi', Bank_No_1: validIban })(own())).status()).toBe(302)
 		expect(await iban()).toBe(validIban)
+	},
+	'routes/apply/consent': async () => {
+		const started = await formPost(as.case_officer, '/apply/needy-families/new', basicAnswers(randomNationalId()))(own())
+		const link = started.headers()['location']!
+		const answered = async () => (await (await as.visitor.get(`${link}/consent`)).text()).includes('إجابتك المحفوظة')
+		await expectRefused(formPost(as.visitor, `${link}/consent`, { consent: 'given' }))
+		expect(await answered(), 'no answer was recorded').toBe(false)
+		expect((await formPost(as.visitor, `${link}/consent`, { consent: 'given' })(own())).headers()['location']).toBe(`${link}/bank`)
+		expect(await answered()).toBe(true)
 	},
 	'routes/apply/upload': async () => {
 		const draft = await submitCaseAsStaff(as.case_officer, { submit: false })

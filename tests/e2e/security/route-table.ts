@@ -43,7 +43,7 @@ const content = ['admin', 'content_editor'] as const
 const adminOnly = ['admin'] as const
 
 /** Ids that exist nowhere: a forbidden role must get the same 403 for them as for real ones. */
-export const missing = { reference: 'AAAA-2222', uuid: '00000000-0000-4000-8000-00000000abcd', userId: '999999', type: 'no-such-type' }
+export const missing = { reference: 'AAAA-2222', uuid: '00000000-0000-4000-8000-00000000abcd', userId: '999999', type: 'no-such-type', nationalId: '1000000008' }
 
 /** What the back-office samples act on, made by an admin before the tests (createAdminFixtures). */
 export interface AdminFixtures {
@@ -191,6 +191,18 @@ export const routeTable: Record<string, RouteEntry> = {
 		],
 	},
 	'routes/admin/audit-export': { roles: adminOnly, get: () => [{ path: '/admin/audit/export', status: 200 }] },
+	'routes/admin/retention': { roles: adminOnly, get: () => [{ path: '/admin/retention', status: 200 }, { path: '/admin/retention?page=2', status: 200 }] },
+	'routes/admin/subject-access': {
+		roles: adminOnly,
+		get: () => [{ path: '/admin/subject-access', status: 200 }],
+		// A national ID nobody has: the page says nothing is held; nothing changes.
+		post: () => ({ path: '/admin/subject-access', form: { nationalId: missing.nationalId }, status: 200 }),
+	},
+	'routes/admin/subject-access-export': {
+		roles: adminOnly,
+		// Nothing held for it: back to the form with a notice, no ZIP.
+		post: () => ({ path: '/admin/subject-access/export', form: { nationalId: missing.nationalId }, status: 302 }),
+	},
 	'routes/admin/cases': {
 		roles: cases,
 		get: (f) => [
@@ -290,6 +302,16 @@ export const routeTable: Record<string, RouteEntry> = {
 		get: () => [{ path: '/admin/foundation', status: 200 }],
 		// Without its required fields: the foundation's details, on every page, never change here.
 		post: () => ({ path: '/admin/foundation', form: { name: '' }, status: 400 }),
+	},
+	'routes/admin/privacy': {
+		roles: content,
+		get: () => [
+			{ path: '/admin/privacy', status: 200 },
+			{ path: '/admin/privacy?version=1', status: 200 },
+			{ path: '/admin/privacy?version=999999', status: 404 },
+		],
+		// An empty text is refused: the notice every visitor reads never changes here.
+		post: () => ({ path: '/admin/privacy', form: { body: '<p> </p>' }, status: 400 }),
 	},
 	'routes/admin/inquiries': {
 		roles: content,

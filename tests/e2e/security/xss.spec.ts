@@ -19,6 +19,7 @@ import { BEACON, breakoutUrl, refusedUrls, richAllowList, richText, TITLE_MARK, 
 import { submitCaseAsStaff } from '../case-fixtures.ts'
 import { staffState, unique, type StaffRole } from '../utils.ts'
 import { inquiry, inputValue } from './route-table.ts'
+import { asksConsent } from '#app/privacy/consent.ts'
 
 // ─── What each test typed and looked at ──────────────────────────────────────────────────────────
 
@@ -967,6 +968,8 @@ async function fillApplication(request: APIRequestContext, definition: Applicati
 	// A file whose name is markup, in the first slot that takes one.
 	const fileName = `${fileTag} <img src=x onerror=__xssHit('${fileTag}')>.pdf`
 	let named = false
+	// The consent step, before the health and bank sections (docs/product.md#privacy-and-consent).
+	if (asksConsent(definition)) await postForm(request, `${base}/consent`, { consent: 'given' })
 	for (const section of rest) {
 		const answers = answersFor(definition, section, pack, who)
 		texts.push(...answers.texts)

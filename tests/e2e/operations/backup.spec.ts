@@ -1,0 +1,175 @@
+// A backup of a running instance, restored into a fresh one, holds every row and every byte
+// (docs/operations.md, backups and restore). A server of the test's own, as a foundation runs it
+// (production, applicants' files encrypted under the operator's key), gets a submitted case with
+// its files, a staff user and a content edit; `npm run backup` runs while it serves visitors; the
+// archive is restored with `npm run restore` into a new data directory (and a new PostgreSQL
+// database); then both databases are read table by table, every stored file compared, and the
+// applicant's file downloaded through a server started on the restore.
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { sql } from 'drizzle-orm'
+import sharp from 'sharp'
+import type { Browser, Page } from '@playwright/test'
+import { openDatabase } from '#app/db/client.server.ts'
+import { databaseSnapshot, filesSnapshot } from '#app/operations/backup-snapshot.ts'
+import { minimalPdf } from '#tests/fixtures/pdf.ts'
+import { startAppServer, type AppServer } from '../../../scripts/lib/bench-app.ts'
+import { stopService, waitUntilQuiet } from '../../../scripts/lib/bench-processes.ts'
+import { createBenchDatabase, dropBenchDatabase } from '../../../scripts/lib/bench-postgres.ts'
+import { caseFileIds, submitCaseAsStaff } from '../case-fixtures.ts'
+import { addUser, expect, signIn, test, unique } from '../utils.ts'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+interface Instance {
+	dataDir: string
+	databaseUrl: string | undefined
+	databaseName: string | undefined
+}
+
+async function newInstance(database: 'pglite' | 'postgres'): Promise<Instance> {
+	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-backup-e2e-'))
+	const made = database === 'postgres' ? await createBenchDatabase(postgresUrl) : undefined
+	return { dataDir, databaseUrl: made?.url, databaseName: made?.name }
+}
+
+/** `npm run <script> -- <args>` as an operator runs it, with the instance's settings; its exit code and output. */
+function npmRun(script: string, args: string[], instance: Instance, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+	const inherited = { ...process.env }
+	for (const name of ['DATABASE_URL', 'DATA_DIR', 'NODE_ENV']) delete inherited[name]
+	const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
+		cwd: root,
+		env: { ...inherited, ...env, DATA_DIR: instance.dataDir, ...(instance.databaseUrl ? { DATABASE_URL: instance.databaseUrl } : {}) },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	})
+	let output = ''
+	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')))
+	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')))
+	return new Promise((resolve) => child.on('close', (code) => resolve({ code, output: output.replace(/^npm warn .*\n/gm, '') })))
+}
+
+/** Every row of every table, read with no server running (PGlite is one process's). */
+async function rowsOf(instance: Instance) {
+	const handle = await openDatabase(instance.databaseUrl ? { url: instance.databaseUrl } : { dataDir: path.join(instance.dataDir, 'pgdata') })
+	try {
+		return await databaseSnapshot(async (text) => (await handle.db.execute(sql.raw(text))) as unknown as { rows: Record<string, unknown>[] })
+	} finally {
+		await handle.close()
+	}
+}
+
+const localOrigin = (server: AppServer) => server.origin.replace('127.0.0.1', 'localhost')
+
+async function staffPage(browser: Browser, server: AppServer): Promise<Page> {
+	const context = await browser.newContext({ baseURL: localOrigin(server), locale: 'ar-SA' })
+	return context.newPage()
+}
+
+const databases = process.env.SKIP_POSTGRES === '1' ? (['pglite'] as const) : (['pglite', 'postgres'] as const)
+
+for (const database of databases) {
+	test(`a backup taken while the server runs restores into a fresh instance with every row and every byte (${database})`, async ({ browser }) => {
+		test.setTimeout(900_000)
+		const id = unique()
+		const admin = { email: `backup-admin-${id}@e2e.test`, password: `Backup-Admin-${randomBytes(9).toString('base64url')}` }
+		const serverEnv = { NODE_ENV: 'production', FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex'), ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password }
+		const source = await newInstance(database)
+		const restored = await newInstance(database)
+		const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-backups-'))
+		const servers: AppServer[] = []
+		const start = async (instance: Instance) => {
+			const server = await startAppServer({ root, dataDir: instance.dataDir, databaseUrl: instance.databaseUrl, env: serverEnv })
+			servers.push(server)
+			return server
+		}
+		try {
+			const server = await start(source)
+			const staff = await staffPage(browser, server)
+			await signIn(staff, admin)
+			// A staff user, a submitted case with the applicant's two PDFs, and a content edit with a picture.
+			const officerEmail = `backup-officer-${id}@e2e.test`
+			await addUser(staff, { name: `مسؤول حالات ${id}`, email: officerEmail, mobile: '0500000000', role: 'case_officer', password: `Officer-Pass-${id}` })
+			const family = await submitCaseAsStaff(staff.context().request, { name: `عبدالله محمد سعد آل${id}` })
+			const member = `أ. ريم بنت سعود العنزي ${id}`
+			await staff.goto('/admin/content/members/new')
+			await staff.getByLabel('الاسم').fill(member)
+			await staff.getByLabel('المنصب').fill('عضو مجلس الإدارة')
+			const photo = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#2a7f62' } }).jpeg().toBuffer()
+			await staff.getByLabel('الصورة').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: photo })
+			await staff.getByRole('button', { name: 'حفظ' }).click()
+			await expect(staff.getByRole('status')).toHaveText('تمت إضافة العضو بنجاح')
+			// What the server does in the background is done before the backup, or the source would change
+			// after it: the demo pictures' variants (app/images/deferred.server.ts) and the new picture's.
+			await expect.poll(() => server.service.log.some((line) => line.includes('Demo pictures: the variants of')), { timeout: 300_000 }).toBe(true)
+			await waitUntilQuiet(server.service.pid, { timeoutMs: 120_000, service: server.service })
+
+			// Visitors keep coming while the backup runs (reading only: the source must not change after it).
+			let visiting = true
+			let visits = 0
+			const visitor = (async () => {
+				while (visiting) {
+					const response = await fetch(`${server.origin}/board-members`)
+					expect(response.status).toBe(200)
+					await response.arrayBuffer()
+					visits++
+				}
+			})()
+			const backup = await npmRun('backup', ['--out', outDir], source, serverEnv)
+			const visitsDuringBackup = visits
+			visiting = false
+			await visitor
+			expect(backup.code, backup.output).toBe(0)
+			expect(backup.output).toMatch(/Backup written in [\d.]+ s: .*ataa-backup-\S+\.tar/)
+			if (database === 'pglite') expect(backup.output).toContain('The running server made the database dump.')
+			expect(visitsDuringBackup, 'pages served while the backup ran').toBeGreaterThan(0)
+			const archives = fs.readdirSync(outDir)
+			expect(archives).toEqual([expect.stringMatching(/^ataa-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.tar$/)])
+			const archive = path.join(outDir, archives[0]!)
+
+			await stopService(server.service)
+			const restore = await npmRun('restore', [archive], restored, serverEnv)
+			expect(restore.code, restore.output).toBe(0)
+			expect(restore.output).toContain('every checksum matches')
+			// A second restore into the same instance is refused: it is no longer empty.
+			const again = await npmRun('restore', [archive], restored, serverEnv)
+			expect(again.code).toBe(1)
+			expect(again.output.trim()).toMatch(/already holds files: restore only into an empty data directory\.$/)
+
+			// Every row of every table, and every stored file's bytes.
+			const sourceRows = await rowsOf(source)
+			const holds = (table: string, text: string) => sourceRows[`"public"."${table}"`]!.some((row) => row.includes(text))
+			expect(holds('case_sections', family.name) && holds('users', officerEmail) && holds('content_entries', member)).toBe(true)
+			expect(await rowsOf(restored)).toEqual(sourceRows)
+			const sourceFiles = filesSnapshot(source.dataDir)
+			expect(Object.keys(sourceFiles).length).toBeGreaterThan(2)
+			expect(filesSnapshot(restored.dataDir)).toEqual(sourceFiles)
+
+			// The restored instance serves: the applicant's files come back as they were uploaded
+			// (decrypted with the same key), and the board member with the picture.
+			const second = await start(restored)
+			const reviewer = await staffPage(browser, second)
+			await signIn(reviewer, admin)
+			const fileIds = await caseFileIds(reviewer.context().request, family.reference)
+			expect(fileIds).toHaveLength(2)
+			for (const fileId of fileIds) {
+				const download = await reviewer.context().request.get(`/admin/cases/${family.reference}/files/${fileId}`)
+				expect(download.status()).toBe(200)
+				expect(Buffer.compare(await download.body(), Buffer.from(minimalPdf()))).toBe(0)
+			}
+			await reviewer.goto('/board-members')
+			await expect(reviewer.getByText(member)).toBeVisible()
+		} finally {
+			for (const server of servers) await stopService(server.service)
+			for (const instance of [source, restored]) {
+				fs.rmSync(instance.dataDir, { recursive: true, force: true })
+				if (instance.databaseName) await dropBenchDatabase(postgresUrl, instance.databaseName)
+			}
+			fs.rmSync(outDir, { recursive: true, force: true })
+		}
+	})
+}

@@ -1,0 +1,328 @@
+// The server's log holds no secret (docs/operations.md#logs). A server of the test's own, started as a
+// foundation runs it with JSON logs, writes everything it prints into one file; a family applies with
+// planted values, staff sign in (a wrong password too), set up their second step, change a password,
+// download the family's file and change the case's status. Then the file is searched for every
+// planted value, and for the request lines that prove the log was written at all.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { BrowserContext, Page } from '@playwright/test'
+import { minimalPdf } from '#tests/fixtures/pdf.ts'
+import { nationalIdWithCheckDigit, saudiIbanFromBban } from '#app/domain/validators.ts'
+import { freePort } from '../../../scripts/lib/free-port.ts'
+import { createBenchDatabase, dropBenchDatabase } from '../../../scripts/lib/bench-postgres.ts'
+import { fillReferrer, next } from '../apply-steps.ts'
+import { addUser, authenticatorKey, expect, signIn, test, unique } from '../utils.ts'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+interface Server {
+	origin: string
+	logFile: string
+	stop: () => Promise<void>
+}
+
+/** server.mjs on a fresh data directory (and a fresh PostgreSQL database), everything it prints written to `logFile`. */
+async function startServer(database: 'pglite' | 'postgres', logFile: string, env: Record<string, string>): Promise<Server> {
+	const port = await freePort()
+	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-logs-'))
+	const made = database === 'postgres' ? await createBenchDatabase(postgresUrl) : undefined
+	const out = fs.openSync(logFile, 'w')
+	const inherited = { ...process.env }
+	for (const name of ['DATABASE_URL', 'SMTP_URL', 'SMS_URL', 'APP_ORIGIN', 'TRUST_PROXY', 'LOG_LEVEL', 'HTML_CACHE', 'DEMO_CASES']) delete inherited[name]
+	const child: ChildProcess = spawn(process.execPath, ['server.mjs'], {
+		cwd: root,
+		// Standard output and standard error both into the file: nothing the server prints escapes the search.
+		stdio: ['ignore', out, out],
+		env: { ...inherited, ...env, PORT: String(port), DATA_DIR: dataDir, ...(made ? { DATABASE_URL: made.url } : {}) },
+	})
+	fs.closeSync(out)
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+	const origin = `http://localhost:${port}`
+	let stopped = false
+	const stop = async () => {
+		if (stopped) return
+		stopped = true
+		child.kill('SIGTERM')
+		await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))])
+		if (child.exitCode === null) child.kill('SIGKILL')
+		fs.rmSync(dataDir, { recursive: true, force: true })
+		if (made) await dropBenchDatabase(postgresUrl, made.name)
+	}
+	// The first start records the demo content: up to a few minutes on a busy two-core machine.
+	for (const started = Date.now(); ; ) {
+		if (child.exitCode !== null) {
+			await stop()
+			throw new Error(`the server stopped on start:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`)
+		}
+		const healthy = await fetch(`${origin}/healthz`).then((response) => response.ok, () => false)
+		if (healthy) break
+		if (Date.now() - started > 240_000) {
+			await stop()
+			throw new Error(`no answer from ${origin}/healthz in 4 minutes`)
+		}
+		await new Promise((resolve) => setTimeout(resolve, 500))
+	}
+	return { origin, logFile, stop }
+}
+
+/** A well-formed PDF whose bytes hold `marker`, in the comment minimalPdf pads with (offsets unchanged). */
+function pdfWith(marker: string): Buffer {
+	const text = new TextDecoder().decode(minimalPdf(marker.length + 2)).replace(`%${'x'.repeat(marker.length)}\n`, `%${marker}\n`)
+	expect(text).toContain(marker)
+	return Buffer.from(text)
+}
+
+interface Planted {
+	name: string
+	nationalId: string
+	iban: string
+	mobile: string
+	email: string
+	identityMarker: string
+	familyMarker: string
+}
+
+/**
+ * A needy-families application from the programme's page to «تم إرسال طلبك», step by step as the
+ * pages come (the consent step included); returns the private link's token and the reference.
+ */
+async function apply(page: Page, planted: Planted): Promise<{ token: string; reference: string }> {
+	await page.goto('/apply/needy-families')
+	await page.getByRole('link', { name: 'ابدأ الطلب' }).click()
+	let token = ''
+	let reference = ''
+	const heading = page.getByRole('heading', { level: 1 })
+	await expect(heading).toHaveText('البيانات الأساسية')
+	for (let pages = 0; pages < 20; pages++) {
+		await page.waitForLoadState('domcontentloaded')
+		// Its path: adding a family member or a file comes back to the same step with a query of its own.
+		const address = new URL(page.url()).pathname
+		const title = (await heading.textContent())?.trim() ?? ''
+		// The step asking for consent to health and bank data (docs/product.md#privacy-and-consent).
+		const consent = page.locator('button[name="consent"][value="given"]')
+		if (await consent.count()) {
+			await consent.click()
+		} else if (title === 'البيانات الأساسية') {
+			await page.getByLabel('الاسم الرباعي').fill(planted.name)
+			await page.getByLabel('رقم الهوية أو الإقامة').fill(planted.nationalId)
+			await page.getByLabel('رقم الجوال', { exact: true }).fill(planted.mobile)
+			await page.getByLabel('البريد الإلكتروني (اختياري)').fill(planted.email)
+			await page.getByLabel('المدينة').fill('الرياض')
+			await next(page)
+			// The case exists: its private link is shown once.
+			await expect(page.getByRole('status')).toContainText('تم حفظ بياناتك وإنشاء طلبك')
+			const privateUrl = (await page.getByText(/\/apply\/r\//).textContent())!.trim()
+			token = privateUrl.split('/apply/r/')[1]!.split(/[/?#]/)[0]!
+			reference = (await page.locator('strong[dir="ltr"]').textContent())!.trim()
+			const created = new URL(page.url()).pathname
+			await page.getByRole('link', { name: 'متابعة الطلب' }).click()
+			await page.waitForURL((url) => url.pathname !== created)
+			await expect(heading).not.toHaveText(title)
+			continue
+		} else if (title === 'البيانات البنكية') {
+			await page.getByLabel('رقم الحساب (الآيبان)').fill(planted.iban)
+			await next(page)
+		} else if (title === 'الوضع المالي') {
+			await page.getByLabel(/صافي دخل الأسرة الشهري/).fill('2500')
+			await next(page)
+		} else if (title === 'أفراد الأسرة') {
+			await page.getByLabel('الاسم').fill('نورة')
+			await page.getByLabel('صلة القرابة').selectOption({ label: 'زوجة' })
+			await page.getByRole('button', { name: 'إضافة', exact: true }).click()
+			await expect(page.getByText('أفراد الأسرة (1)')).toBeVisible()
+			await next(page)
+		} else if (title === 'المعرّفون') {
+			await fillReferrer(page, 1, 'الشيخ فهد العتيبي', 'شيخ القبيلة')
+			await fillReferrer(page, 2, 'صديق العائلة', 'أخرى')
+			await fillReferrer(page, 3, 'قريب', 'أخرى')
+			await next(page)
+		} else if (title === 'الخدمات المطلوبة') {
+			await page.getByLabel('سلة غذائية').check()
+			await next(page)
+		} else if (title === 'المرفقات ورسالة المستفيد') {
+			for (const [slot, name, marker] of [
+				[/صورة الهوية أو الإقامة/, 'هوية.pdf', planted.identityMarker],
+				[/سجل الأسرة/, 'سجل.pdf', planted.familyMarker],
+			] as const) {
+				const region = page.getByRole('region', { name: slot })
+				await region.getByLabel(/اختر ملف PDF/).setInputFiles({ name, mimeType: 'application/pdf', buffer: pdfWith(marker) })
+				await region.getByRole('button', { name: 'رفع الملف' }).click()
+				await expect(region.getByRole('listitem').filter({ hasText: name })).toBeVisible()
+			}
+			await next(page)
+		} else if (title === 'راجع بياناتك قبل الإرسال') {
+			await page.getByLabel(/أقر بأن جميع البيانات/).check()
+			await page.getByRole('button', { name: 'إرسال الطلب' }).click()
+		} else if (title === 'تم إرسال طلبك') {
+			expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+			return { token, reference }
+		} else if (await page.getByRole('link', { name: 'متابعة الطلب' }).count()) {
+			// The private link's own page (its steps and where they stand): on to the next step.
+			await page.getByRole('link', { name: 'متابعة الطلب' }).click()
+		} else {
+			throw new Error(`an application page this test does not know: «${title}» at ${page.url()}`)
+		}
+		// The next page, not this one again (a refused step would stay and fail here). The pages hydrate:
+		// the address changes as the next page's data arrives, its heading once it is drawn.
+		await page.waitForURL((url) => url.pathname !== address)
+		await expect(heading).not.toHaveText(title)
+	}
+	throw new Error('the application did not end in 20 pages')
+}
+
+/** The session cookies' values (and any other of ours) in these browser contexts. */
+async function cookieValues(contexts: BrowserContext[]): Promise<string[]> {
+	const cookies = (await Promise.all(contexts.map((context) => context.cookies()))).flat()
+	return cookies.map((cookie) => cookie.value).filter((value) => value.length >= 8)
+}
+
+// One after the other: each starts a server and signs staff in (password hashing), too much at once for two cores.
+test.describe.configure({ mode: 'default' })
+
+const databases = process.env.SKIP_POSTGRES === '1' ? (['pglite'] as const) : (['pglite', 'postgres'] as const)
+
+for (const database of databases) {
+	test(`a full application and a staff review leave no secret in the log, and every request a line with its id (${database})`, async ({ browser }, testInfo) => {
+		test.setTimeout(420_000)
+		const id = unique()
+		const adminPassword = `Logs-Admin-${randomBytes(9).toString('base64url')}`
+		const officerPassword = `Logs-Officer-${randomBytes(9).toString('base64url')}`
+		const wrongPassword = `Logs-Wrong-${randomBytes(9).toString('base64url')}`
+		const admin = { email: `logs-admin-${id}@e2e.test`, password: adminPassword }
+		const officer = { email: `logs-officer-${id}@e2e.test`, password: officerPassword }
+		const digits = String(Date.now() % 1e8).padStart(8, '0')
+		const planted: Planted = {
+			name: `عبدالله محمد سعد آل${id}`,
+			nationalId: nationalIdWithCheckDigit(`1${digits}`),
+			iban: saudiIbanFromBban(`80${digits}${String(Math.floor(Math.random() * 1e10)).padStart(10, '0')}`),
+			mobile: `05${digits}`,
+			email: `family-${id}@example.org`,
+			identityMarker: `IDENTITY-MARKER-${randomBytes(12).toString('hex')}`,
+			familyMarker: `FAMILY-MARKER-${randomBytes(12).toString('hex')}`,
+		}
+
+		const server = await startServer(database, testInfo.outputPath('server.log'), {
+			NODE_ENV: 'production',
+			FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+			LOG_FORMAT: 'json',
+			ADMIN_EMAIL: admin.email,
+			ADMIN_PASSWORD: adminPassword,
+		})
+		const contexts: BrowserContext[] = []
+		const newPage = async () => {
+			const context = await browser.newContext({ baseURL: server.origin, locale: 'ar-SA' })
+			contexts.push(context)
+			return context.newPage()
+		}
+		let log = ''
+		const seenIds: { id: string; route: string }[] = []
+		try {
+			// The family applies.
+			const applicant = await newPage()
+			const { token, reference } = await apply(applicant, planted)
+			// A request id of the caller's own (a proxy's) is kept; one the server makes is sent back.
+			const traced = `logs-spec-${id}`
+			const overview = await applicant.request.get(`/apply/r/${token}`, { headers: { 'X-Request-Id': traced } })
+			expect(overview.headers()['x-request-id']).toBe(traced)
+
+			// A wrong password, then the admin signs in (setting up the second step) and adds a case officer.
+			const stranger = await newPage()
+			await signIn(stranger, { email: admin.email, password: wrongPassword })
+			await expect(stranger.getByRole('alert')).toContainText('الرجاء التحقق من بيانات الدخول')
+			const staff = await newPage()
+			await signIn(staff, admin)
+			await addUser(staff, { name: `مسؤول حالات ${id}`, email: officer.email, mobile: '0500000000', role: 'case_officer', password: officerPassword })
+
+			// The officer signs in with the password the admin set, sets up the second step, chooses a password of their own
+			// (tests/e2e/utils.ts: the new one is the old one followed by «-Own-Choice»).
+			const reviewer = await newPage()
+			await signIn(reviewer, officer)
+			const officerNewPassword = `${officerPassword}-Own-Choice`
+
+			// The review: the case, a file downloaded, a status change with a note.
+			const opened = await reviewer.goto(`/admin/cases/${reference}`)
+			const openedId = opened!.headers()['x-request-id']!
+			expect(openedId).toMatch(/^[0-9a-f-]{36}$/)
+			seenIds.push({ id: openedId, route: '/admin/cases/:reference' })
+			await expect(reviewer.getByRole('heading', { level: 1 })).toHaveText(planted.name)
+			const href = await reviewer.getByRole('link', { name: /^تنزيل هوية/ }).getAttribute('href')
+			const file = await reviewer.request.get(href!)
+			expect(file.status()).toBe(200)
+			expect((await file.body()).toString('latin1')).toContain(planted.identityMarker)
+			seenIds.push({ id: file.headers()['x-request-id']!, route: '/admin/cases/:reference/files/:fileId' })
+			const study = reviewer.locator('details', { has: reviewer.locator('summary', { hasText: 'إلى «تمت الدراسة»' }) })
+			await study.locator('summary').click()
+			await study.getByLabel('ملاحظة داخلية (سبب التغيير)').fill('زار الباحث الأسرة')
+			await study.getByRole('button', { name: 'تغيير الحالة إلى «تمت الدراسة»' }).click()
+			await expect(reviewer.getByRole('status')).toContainText('تم تغيير الحالة إلى «تمت الدراسة»')
+
+			const secrets: Record<string, string> = {
+				'the national ID': planted.nationalId,
+				'the IBAN': planted.iban,
+				'the IBAN without its check digits': planted.iban.slice(4),
+				'the mobile': planted.mobile,
+				'the mobile without its 0': planted.mobile.slice(1),
+				'the e-mail': planted.email,
+				'the private link token': token,
+				"the identity file's bytes": planted.identityMarker,
+				"the family file's bytes": planted.familyMarker,
+				"the admin's password": adminPassword,
+				"the case officer's first password": officerPassword,
+				"the case officer's own password": officerNewPassword,
+				'the wrong password': wrongPassword,
+				"the admin's authenticator key": authenticatorKey(admin.email),
+				"the case officer's authenticator key": authenticatorKey(officer.email),
+			}
+			for (const [index, value] of (await cookieValues(contexts)).entries()) secrets[`cookie ${index + 1}`] = value
+			expect(Object.keys(secrets).filter((name) => name.startsWith('cookie')).length).toBeGreaterThanOrEqual(2)
+
+			await server.stop()
+			log = fs.readFileSync(server.logFile, 'utf8')
+			for (const [what, value] of Object.entries(secrets)) {
+				expect(log.includes(value), `${what} (${value}) is in the log`).toBe(false)
+			}
+
+			// LOG_FORMAT=json: the app's lines are JSON objects, and its requests are there with their ids.
+			const entries = log
+				.split('\n')
+				.filter((line) => line.startsWith('{'))
+				.map((line) => JSON.parse(line) as Record<string, unknown>)
+			const requests = entries.filter((entry) => entry.msg === 'request')
+			const line = (route: string, method = 'GET') => requests.find((entry) => entry.route === route && entry.method === method)
+			for (const [route, method] of [
+				['/apply/:type/new', 'POST'],
+				['/apply/r/:token/:step', 'GET'],
+				['/apply/r/:token/:step', 'POST'],
+				['/apply/r/:token/files/upload', 'POST'],
+				['/apply/r/:token/check', 'POST'],
+				['/login', 'POST'],
+				['/login/two-step/setup', 'POST'],
+				['/admin/users/new', 'POST'],
+				['/admin/account', 'POST'],
+				['/admin/cases/:reference', 'POST'],
+			] as const) {
+				const found = line(route, method)
+				expect(found, `a ${method} ${route} line`).toBeDefined()
+				expect(found!.reqId).toEqual(expect.stringMatching(/^[A-Za-z0-9._-]{8,64}$/))
+				expect(found!.status).toEqual(expect.any(Number))
+				expect(found!.ms).toEqual(expect.any(Number))
+			}
+			for (const seen of seenIds) expect(requests.find((entry) => entry.reqId === seen.id), `the line of ${seen.route}`).toMatchObject({ route: seen.route, status: 200 })
+			expect(requests.find((entry) => entry.reqId === traced)).toMatchObject({ method: 'GET', route: '/apply/r/:token', status: 200 })
+			// Three sign-ins by password (the wrong one, the admin, the officer): three lines.
+			expect(requests.filter((entry) => entry.route === '/login' && entry.method === 'POST').length).toBeGreaterThanOrEqual(3)
+			// No request line carries headers, a query string or a body.
+			for (const entry of requests) expect(Object.keys(entry).sort()).toEqual(expect.arrayContaining(['method', 'reqId', 'route', 'status']))
+			expect(requests.some((entry) => 'headers' in entry || 'req' in entry || 'res' in entry || String(entry.route).includes('?'))).toBe(false)
+		} finally {
+			await Promise.all(contexts.map((context) => context.close()))
+			await server.stop()
+			if (log) await testInfo.attach('server.log', { path: server.logFile })
+		}
+	})
+}
