@@ -51,6 +51,9 @@ export function migrationsFolder(): string {
 	}
 }
 
+/** The advisory lock's number that migrations hold on PostgreSQL: "ATAA" in ASCII. */
+export const MIGRATION_LOCK = 0x41544141
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
 	if (options.url) {
 		const pool = new pg.Pool({ connectionString: options.url, max: 10 })
@@ -64,7 +67,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 		return {
 			db,
 			kind: 'postgres',
-			migrate: () => migratePg(db, { migrationsFolder: migrationsFolder() }),
+			migrate: async () => {
+				// Several instances may start at once: one migrates at a time, holding a session-level
+				// advisory lock on a connection of its own; the others wait for it, then find nothing left
+				// to apply. The lock ends with the connection if the process dies mid-migration.
+				const lock = await pool.connect()
+				try {
+					await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+					await migratePg(db, { migrationsFolder: migrationsFolder() })
+				} finally {
+					await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {})
+					lock.release()
+				}
+			},
 			listen: (channel, onMessage) => listenPg(options.url!, channel, onMessage),
 			close: () => {
 				closing = true

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { sql } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { openDatabase, MIGRATION_LOCK } from '#app/db/client.server.ts'
+import { createTestDatabase } from '#tests/db.ts'
+import { testDatabaseUrl, withDatabase } from '#tests/postgres.ts'
+
+describe('migrations', () => {
+	it('a second start applies nothing and keeps the data', async () => {
+		const handle = await createTestDatabase()
+		try {
+			await handle.db.execute(sql`insert into app_secrets (name, value) values ('migrate-test', 'kept')`)
+			const before = await handle.db.execute<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`)
+			await handle.migrate()
+			const after = await handle.db.execute<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`)
+			expect(after.rows[0]!.count).toBe(before.rows[0]!.count)
+			const kept = await handle.db.execute<{ value: string }>(sql`select value from app_secrets where name = 'migrate-test'`)
+			expect(kept.rows.map((row) => row.value)).toEqual(['kept'])
+		} finally {
+			await handle.close()
+		}
+	})
+
+	// Several app instances on one PostgreSQL start together (docs/operations.md#upgrades): their
+	// migrations must not run side by side. PGlite is one process's database (its data-directory lock).
+	if (process.env.TEST_DB !== 'postgres') return
+	it('four instances migrating one new database at once apply each migration once, and all start', async () => {
+		const name = `ataa_test_${randomBytes(6).toString('hex')}`
+		const admin = new pg.Client({ connectionString: testDatabaseUrl })
+		await admin.connect()
+		await admin.query(`create database ${name}`)
+		const handles = await Promise.all([1, 2, 3, 4].map(() => openDatabase({ url: withDatabase(testDatabaseUrl, name) })))
+		try {
+			const results = await Promise.allSettled(handles.map((handle) => handle.migrate()))
+			expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'])
+			const applied = await handles[0]!.db.execute<{ hash: string; times: number }>(sql`select hash, count(*)::int as times from drizzle.__drizzle_migrations group by hash`)
+			expect(applied.rows.length).toBeGreaterThan(10)
+			expect(applied.rows.every((row) => row.times === 1)).toBe(true)
+			// Nobody holds the lock once they are done.
+			const held = await handles[0]!.db.execute<{ count: number }>(sql`select count(*)::int as count from pg_locks where locktype = 'advisory' and objid = ${MIGRATION_LOCK}`)
+			expect(held.rows[0]!.count).toBe(0)
+		} finally {
+			await Promise.all(handles.map((handle) => handle.close()))
+			await admin.query(`drop database if exists ${name} with (force)`)
+			await admin.end()
+		}
+	})
+})
