@@ -17,7 +17,8 @@ export function lockDataDir(dataDir: string, owner: string): () => void {
 			const holder = readHolder(file)
 			if (holder && holder.pid !== process.pid && isAlive(holder.pid)) {
 				throw new Error(
-					`The data directory ${dataDir} is in use by process ${holder.pid} (${holder.owner}). Stop it first.`,
+					`The data directory ${dataDir} is in use by process ${holder.pid} (${holder.owner}). Stop it first. ` +
+						'The embedded database (PGlite) serves one process: to run several instances, give them a PostgreSQL server (DATABASE_URL).',
 				)
 			}
 			fs.rmSync(file, { force: true })
