@@ -105,6 +105,14 @@ const envSchema = z.object({
 			if (keys.some((key) => !hexKey.test(key))) ctx.addIssue({ code: 'custom', message: 'must be keys of 64 hexadecimal characters, comma separated' })
 			return keys
 		}),
+	/**
+	 * Where uploaded files are kept: unset, DATA_DIR/uploads; or an S3-compatible bucket,
+	 * s3://bucket?endpoint=…&region=…&forcePathStyle=…&prefix=… (app/storage/file-storage.server.ts, parseStorageUrl).
+	 */
+	STORAGE_URL: z
+		.string()
+		.regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/?(\?.*)?$/, 'must be s3://bucket?endpoint=https://…&region=… (a bucket name, then its options; unset keeps files under DATA_DIR/uploads)')
+		.optional(),
 	/** How much the server logs (pino's levels). */
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 	/** `json` (one object per line, for a log collector) or `pretty` (for a person); unset: pretty on a terminal, JSON otherwise. */
