@@ -19,6 +19,7 @@ import { stopWatchingContent, watchContent } from '#app/cache/content-version.se
 import { startControlServer } from '#app/operations/control.server.ts'
 import { registerBackupCommands } from '#app/operations/backup.server.ts'
 import { logger } from '#app/utils/log.server.ts'
+import { deploymentWarnings } from '#app/operations/deployment-checks.ts'
 import { startRetentionTimer, stopRetentionTimer } from '#app/operations/retention-timer.server.ts'
 
 interface App {
@@ -66,6 +67,7 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 	sharp.cache(false)
 	// Applicants' files are encrypted: in production a missing FILE_ENCRYPTION_KEY stops the start here, with how to make one.
 	getFileKeys((line) => logger.warn(line))
+	for (const warning of deploymentWarnings(env)) logger.warn(warning)
 	const release = env.DATABASE_URL ? () => {} : lockDataDir(env.dataDir, 'server')
 	try {
 		const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? undefined : `${env.dataDir}/pgdata` })

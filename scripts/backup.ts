@@ -22,7 +22,9 @@ async function main(argv: string[]): Promise<string> {
 	const started = performance.now()
 	const { file, manifest } = await createBackup({ dataDir: env.dataDir, databaseUrl: env.DATABASE_URL, outDir, log: (line) => console.log(line) })
 	const seconds = ((performance.now() - started) / 1000).toFixed(1)
-	return `Backup written in ${seconds} s: ${file} (${manifest.entries.length - 1} files, database at migration ${manifest.database.lastMigration ?? 'none'}).\nCopy it off this machine; keep FILE_ENCRYPTION_KEY apart from it: applicants' files in it can only be read with that key.`
+	// With STORAGE_URL the files are in the bucket, not under DATA_DIR: the archive has the database only.
+	const bucket = env.STORAGE_URL ? `\nFiles are kept in the bucket of STORAGE_URL, not in this archive: the bucket's own versioning or replication is their backup (docs/operations.md#backups).` : ''
+	return `Backup written in ${seconds} s: ${file} (${manifest.entries.length - 1} files, database at migration ${manifest.database.lastMigration ?? 'none'}).\nCopy it off this machine; keep FILE_ENCRYPTION_KEY apart from it: applicants' files in it can only be read with that key.${bucket}`
 }
 
 main(process.argv.slice(2)).then(
