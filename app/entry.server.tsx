@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Writable } from 'node:stream'
 import { renderToPipeableStream } from 'react-dom/server'
@@ -57,11 +58,15 @@ const scriptHashes = inlineScripts.map((script) => `'sha256-${createHash('sha256
  */
 const inlineStyle = (() => {
 	if (process.env.NODE_ENV !== 'production' || !stylesUrl.startsWith('/assets/')) return undefined
-	try {
-		const css = readFileSync(fileURLToPath(new URL(`../client${stylesUrl}`, import.meta.url)), 'utf8')
-		return { css, hash: `'sha256-${createHash('sha256').update(css).digest('base64')}'` }
-	} catch {
-		return undefined
+	// build/client beside build/server: looked for upwards, as the bundler may put this module in a
+	// chunk of its own (build/server/assets/…) once the server build is split.
+	for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+		try {
+			const css = readFileSync(path.join(dir, 'client', stylesUrl), 'utf8')
+			return { css, hash: `'sha256-${createHash('sha256').update(css).digest('base64')}'` }
+		} catch {
+			if (path.dirname(dir) === dir) return undefined
+		}
 	}
 })()
 
