@@ -2,11 +2,12 @@
 // counts once per visitor in a window of hours, and not at all from a bot or for an entry that
 // visitors cannot see. A visitor is a keyed hash of the address and the browser: no address is
 // stored, and the key never leaves the database, so the hash cannot be reversed by guessing.
-import { createHmac, randomBytes } from 'node:crypto'
-import { eq, sql } from 'drizzle-orm'
+import { appSecret } from '#app/db/app-secrets.server.ts'
+import { createHmac } from 'node:crypto'
+import { sql } from 'drizzle-orm'
 import { isbot } from 'isbot'
 import type { Database } from '#app/db/client.server.ts'
-import { appSecrets, contentEntries, contentViews } from '#app/db/schema.ts'
+import { contentEntries, contentViews } from '#app/db/schema.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import type { ContentField, ContentType } from './definition.ts'
@@ -17,25 +18,7 @@ export const VIEW_WINDOW_HOURS = 6
 const SECRET_NAME = 'content-views-visitor'
 const window = sql.raw(`interval '${VIEW_WINDOW_HOURS} hours'`)
 
-// One key per database (tests open several); made once and shared by every instance of the app.
-const secrets = new WeakMap<Database, Promise<string>>()
-
-function visitorSecret(db: Database): Promise<string> {
-	let secret = secrets.get(db)
-	if (!secret) {
-		secret = (async () => {
-			await db
-				.insert(appSecrets)
-				.values({ name: SECRET_NAME, value: randomBytes(32).toString('base64url') })
-				.onConflictDoNothing()
-			const [row] = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, SECRET_NAME))
-			return row!.value
-		})()
-		secret.catch(() => secrets.delete(db))
-		secrets.set(db, secret)
-	}
-	return secret
-}
+const visitorSecret = (db: Database) => appSecret(db, SECRET_NAME)
 
 /** Who is visiting, as a keyed hash of their address and browser; null for a bot, which is not counted. */
 export async function visitorOf(db: Database, request: Request): Promise<string | null> {

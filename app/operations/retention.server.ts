@@ -1,7 +1,8 @@
+import { appSecret } from '#app/db/app-secrets.server.ts'
 import { createHmac, randomBytes } from 'node:crypto'
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { appSecrets, attachments, caseAid, caseEvents, cases, caseSections, retentionRegister } from '#app/db/schema.ts'
+import { attachments, caseAid, caseEvents, cases, caseSections, retentionRegister } from '#app/db/schema.ts'
 import { recordAudit } from '#app/audit/audit.server.ts'
 import { ARCHIVED, SUPPORT_PROVIDED } from '#app/cases/status.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
@@ -42,27 +43,9 @@ export function scrubEventData(data: unknown): Record<string, unknown> {
 	)
 }
 
-const FINGERPRINT_SECRET = 'retention-national-id'
-const secrets = new WeakMap<Database, Promise<string>>()
-
 // The key the fingerprints are made with lives in the database (app_secrets), so every instance, a
 // restore and the subject access screen compute the same fingerprint for the same ID.
-function fingerprintSecret(db: Database): Promise<string> {
-	let secret = secrets.get(db)
-	if (!secret) {
-		secret = (async () => {
-			await db
-				.insert(appSecrets)
-				.values({ name: FINGERPRINT_SECRET, value: randomBytes(32).toString('base64url') })
-				.onConflictDoNothing()
-			const [row] = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, FINGERPRINT_SECRET))
-			return row!.value
-		})()
-		secret.catch(() => secrets.delete(db))
-		secrets.set(db, secret)
-	}
-	return secret
-}
+const fingerprintSecret = (db: Database) => appSecret(db, 'retention-national-id')
 
 /**
  * What a purged case keeps in place of the national ID: a keyed hash. It cannot be turned back into

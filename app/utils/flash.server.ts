@@ -1,12 +1,10 @@
 // One-time notices ("saved", "added", "deleted", "file added") carried across the redirect after a
 // POST in a signed cookie, shown once by the page it lands on, then gone: not in the URL, so they
 // do not come back on reload, on paged links or in a shared address.
-import { randomBytes } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { appSecret } from '#app/db/app-secrets.server.ts'
 import { createContext, createCookieSessionStorage, redirect, type MiddlewareFunction, type SessionStorage } from 'react-router'
 import { z } from 'zod'
 import { getDb } from '#app/db/database.server.ts'
-import { appSecrets } from '#app/db/schema.ts'
 import { readCookie } from '#app/auth/cookies.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 
@@ -33,10 +31,7 @@ const state = globalThis as typeof globalThis & { __ataaFlash?: Promise<SessionS
 
 /** The cookie's signing key is made once and kept in the database, shared by every instance. */
 async function signingKey(): Promise<string> {
-	const db = await getDb()
-	await db.insert(appSecrets).values({ name: SECRET_NAME, value: randomBytes(32).toString('base64url') }).onConflictDoNothing()
-	const [row] = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.name, SECRET_NAME))
-	return row!.value
+	return appSecret(await getDb(), SECRET_NAME)
 }
 
 function storage(): Promise<SessionStorage> {
