@@ -74,7 +74,7 @@ export default defineConfig({
 	projects: [
 		// Signs in once per staff role and stores the sessions in tests/e2e/.auth/<port>/ (utils.ts: staffState, pageAs).
 		{ name: 'setup', testMatch: /auth\.setup\.ts$/ },
-		{ name: 'desktop', dependencies: ['setup'], use: desktop, testIgnore: [/mobile\.spec/, /site-wide\.spec/, /security\//, /operations\//] },
+		{ name: 'desktop', dependencies: ['setup'], use: desktop, testIgnore: [/mobile\.spec/, /site-wide\.spec/, /security\//, /operations\//, /cluster\//] },
 		{ name: 'mobile', dependencies: ['setup'], use: { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true }, testMatch: /mobile\.spec/ },
 		// Authorization, private links, forged requests and search input, over HTTP only (no browser),
 		// once against each database.
@@ -82,6 +82,9 @@ export default defineConfig({
 		// Operations (tests/e2e/operations): each test starts servers of its own, on PGlite and on
 		// PostgreSQL — a backup restored into a fresh instance, a server killed mid-save, a log searched for secrets.
 		{ name: 'operations', use: desktop, testMatch: /operations\/.*\.spec\.ts$/ },
+		// Two instances behind nginx on PostgreSQL and an S3-compatible bucket, started by the test
+		// (tests/e2e/cluster; scripts/lib/cluster.ts). Also alone: `npm run test:cluster`.
+		{ name: 'cluster', use: desktop, testMatch: /cluster\/.*\.spec\.ts$/ },
 		// Tests that change what every visitor sees (the home page's announcement, whether applications
 		// are open) run once everything else has finished, so no other test meets their changes.
 		{ name: 'site-wide', dependencies: ['desktop', 'mobile', 'security'], use: desktop, testMatch: /site-wide\.spec/ },
@@ -92,5 +95,6 @@ export default defineConfig({
 				]
 			: []),
 	],
-	webServer: [server(process.env.E2E_PORT!, 'pglite'), ...(postgres ? [server(process.env.E2E_PG_PORT!, 'postgres')] : [])],
+	// `npm run test:cluster` runs the cluster project alone, which starts servers of its own.
+	webServer: process.env.E2E_CLUSTER_ONLY === '1' ? [] : [server(process.env.E2E_PORT!, 'pglite'), ...(postgres ? [server(process.env.E2E_PG_PORT!, 'postgres')] : [])],
 })

@@ -4,7 +4,8 @@
 // the applicants' files stored before encryption; prints what it did. Safe to run again, and to
 // interrupt: files already under the new key are skipped.
 //
-// The first pass (files under old keys) reads only DATA_DIR/uploads, so it runs beside the server.
+// The first pass (files under old keys) reads only the stored files (DATA_DIR/uploads, or the bucket
+// STORAGE_URL names), so it runs beside the server.
 // Which plaintext files are applicants' is in the database: that second pass opens it, and with
 // the embedded database (PGlite) the server must be stopped for it. With the server running it is
 // left out, and the command says so.
@@ -12,7 +13,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 async function main(): Promise<{ message: string; ok: boolean }> {
-	const [{ openDatabase }, { attachments }, { lockDataDir }, { parseEnv }, { localFileStorage }, { KEY_FILE_NAME, loadFileKeys, rotateFileKeys }] = await Promise.all([
+	const [{ openDatabase }, { attachments }, { lockDataDir }, { parseEnv }, { localFileStorage, parseStorageUrl }, { KEY_FILE_NAME, loadFileKeys, rotateFileKeys }] = await Promise.all([
 		import('#app/db/client.server.ts'),
 		import('#app/db/schema.ts'),
 		import('#app/utils/data-dir-lock.server.ts'),
@@ -22,7 +23,10 @@ async function main(): Promise<{ message: string; ok: boolean }> {
 	])
 	const env = parseEnv()
 	const keyring = loadFileKeys(env, (line) => console.warn(line))
-	const storage = localFileStorage(path.join(env.dataDir, 'uploads'))
+	// The local disk, or the bucket STORAGE_URL names (credentials from the usual AWS variables).
+	const choice = parseStorageUrl(env.STORAGE_URL, env.dataDir, process.env.AWS_REGION)
+	const storage = choice.kind === 's3' ? (await import('#app/storage/s3-storage.server.ts')).s3FileStorage(choice.options) : localFileStorage(choice.root)
+	if (choice.kind === 's3') fs.mkdirSync(choice.options.tempDir, { recursive: true })
 	const lines = [`Current key: ${keyring.currentId}`]
 
 	// Applicants' files are the attachments' storage keys; without the database, plaintext files are only counted.

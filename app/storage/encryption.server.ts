@@ -351,13 +351,17 @@ function readKeyFile(file: string): Buffer | undefined {
 	return Buffer.from(text, 'hex')
 }
 
-/** What key rotation needs of the local storage (app/storage/file-storage.server.ts, LocalFileStorage). */
+/** What key rotation needs of a storage driver, the local disk's or a bucket's (app/storage/file-storage.server.ts, FileStorageDriver). */
 interface RotatableStorage {
-	filePath(key: string): string
 	keys(): AsyncGenerator<string>
+	size(key: string): Promise<number>
+	read(key: string, range?: { start: number; end: number }): Promise<Readable>
 	tempPath(): string
 	place(tempPath: string, key: string, options?: { durable?: boolean }): Promise<void>
 }
+
+/** The storage's FileNotFoundError (by name: file-storage.server.ts imports this module). */
+const isNotFound = (error: unknown) => error instanceof Error && (error.name === 'FileNotFoundError' || (error as NodeJS.ErrnoException).code === 'ENOENT')
 
 export interface RotationReport {
 	/** Already under the current key: left as they are. */
@@ -386,13 +390,12 @@ export interface RotationReport {
 export async function rotateFileKeys(storage: RotatableStorage, keyring: FileKeyring, isAttachment?: (key: string) => boolean): Promise<RotationReport> {
 	const report: RotationReport = { current: 0, reencrypted: 0, encrypted: 0, publicFiles: 0, unchecked: 0, unknownKey: [], failed: [] }
 	for await (const key of storage.keys()) {
-		const file = storage.filePath(key)
 		let head: Buffer
 		try {
-			head = await readHead(file)
+			head = await readHead(storage, key)
 		} catch (error) {
 			// Removed by the server since the walk listed it: nothing to do.
-			if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue
+			if (isNotFound(error)) continue
 			throw error
 		}
 		let transform: Transform[]
@@ -418,15 +421,16 @@ export async function rotateFileKeys(storage: RotatableStorage, keyring: FileKey
 		}
 		const temp = storage.tempPath()
 		try {
-			await pipelinePromise([fs.createReadStream(file), ...transform, fs.createWriteStream(temp, { flags: 'wx' })])
+			await pipelinePromise([await storage.read(key), ...transform, fs.createWriteStream(temp, { flags: 'wx' })])
 			// The server may have removed the file meanwhile (an applicant deleted it): do not bring it back.
-			if (!fs.existsSync(file)) {
+			if (!(await exists(storage, key))) {
 				fs.rmSync(temp, { force: true })
 				continue
 			}
 			await storage.place(temp, key, { durable: true })
 		} catch (error) {
 			fs.rmSync(temp, { force: true })
+			if (isNotFound(error)) continue
 			if (!(error instanceof EncryptedFileError)) throw error
 			report.failed.push({ key, error: error.message })
 			continue
@@ -437,13 +441,21 @@ export async function rotateFileKeys(storage: RotatableStorage, keyring: FileKey
 	return report
 }
 
-async function readHead(file: string): Promise<Buffer> {
-	const handle = await fs.promises.open(file, 'r')
+/** The first HEADER_LENGTH bytes of a stored file (fewer when it is shorter). */
+async function readHead(storage: RotatableStorage, key: string): Promise<Buffer> {
+	const size = await storage.size(key)
+	if (size === 0) return Buffer.alloc(0)
+	const chunks: Buffer[] = []
+	for await (const chunk of await storage.read(key, { start: 0, end: Math.min(size, HEADER_LENGTH) - 1 })) chunks.push(chunk as Buffer)
+	return Buffer.concat(chunks)
+}
+
+async function exists(storage: RotatableStorage, key: string): Promise<boolean> {
 	try {
-		const head = Buffer.alloc(HEADER_LENGTH)
-		const { bytesRead } = await handle.read(head, 0, HEADER_LENGTH, 0)
-		return head.subarray(0, bytesRead)
-	} finally {
-		await handle.close()
+		await storage.size(key)
+		return true
+	} catch (error) {
+		if (isNotFound(error)) return false
+		throw error
 	}
 }

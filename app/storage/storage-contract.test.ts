@@ -1,21 +1,14 @@
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
-import type { AddressInfo } from 'node:net'
-import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { parseEnv } from '#app/utils/env.server.ts'
-import { getCaseFileStorage, getFileStorage, localFileStorage, parseStorageUrl, type FileStorageDriver } from './file-storage.server.ts'
+import { encryptedFileStorage, getCaseFileStorage, getFileStorage, localFileStorage, parseStorageUrl, type FileStorage, type FileStorageDriver } from './file-storage.server.ts'
+import { FileKeyring, headerKeyId, keyId, rotateFileKeys } from './encryption.server.ts'
 import { s3FileStorage } from './s3-storage.server.ts'
 import { storageContract } from './storage-contract.ts'
-
-// s3rver ships no types: only what the test uses of it.
-interface S3rverServer {
-	run(): Promise<AddressInfo>
-	close(): Promise<void>
-}
-type S3rverClass = new (options: { address: string; port: number; silent: boolean; directory: string; configureBuckets: Array<{ name: string }> }) => S3rverServer
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass
+import { startS3Server, type S3TestServer } from '../../scripts/lib/s3-server.ts'
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-storage-contract-'))
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
@@ -26,16 +19,16 @@ describe('local disk', () => {
 })
 
 describe('S3 (s3rver on a loopback port)', () => {
-	let server: S3rverServer
+	let server: S3TestServer
 	let storage: FileStorageDriver
 	let port: number
 	beforeAll(async () => {
-		server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(root, 's3rver'), configureBuckets: [{ name: 'ataa-test' }] })
-		;({ port } = await server.run())
-		const choice = parseStorageUrl(`s3://ataa-test?endpoint=http://127.0.0.1:${port}&region=us-east-1&forcePathStyle=true&prefix=ataa/`, path.join(root, 'data'))
+		server = await startS3Server(path.join(root, 's3rver'), 'ataa-test')
+		;({ port } = server)
+		const choice = parseStorageUrl(`s3://ataa-test?endpoint=${server.endpoint}&region=us-east-1&forcePathStyle=true&prefix=ataa/`, path.join(root, 'data'))
 		if (choice.kind !== 's3') throw new Error('expected the S3 driver')
 		// s3rver takes its own fixed credentials.
-		storage = s3FileStorage({ ...choice.options, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } })
+		storage = s3FileStorage({ ...choice.options, credentials: server.credentials })
 	})
 	afterAll(async () => {
 		await server.close()
@@ -75,6 +68,46 @@ describe('S3 (s3rver on a loopback port)', () => {
 		} finally {
 			vi.unstubAllEnvs()
 		}
+	})
+
+	test('files:rotate-key works on the bucket: old-key files re-encrypted, an old plaintext applicant file encrypted, public files untouched', async () => {
+		const oldKey = randomBytes(32)
+		const newKey = randomBytes(32)
+		const encrypted = encryptedFileStorage(storage, () => new FileKeyring(oldKey))
+		const store = async (target: FileStorage, bytes: Buffer) => {
+			const temp = target.tempPath()
+			fs.writeFileSync(temp, bytes)
+			return target.adopt(temp)
+		}
+		const raw = async (key: string) => {
+			const chunks: Buffer[] = []
+			for await (const chunk of await storage.read(key)) chunks.push(chunk as Buffer)
+			return Buffer.concat(chunks)
+		}
+		const secret = randomBytes(200_000)
+		const underOld = await store(encrypted, secret)
+		const legacy = await store(storage, Buffer.from('%PDF-1.4 an applicant file from before encryption'))
+		const picture = await store(storage, Buffer.from('a public picture'))
+		const before = new Set<string>()
+		for await (const key of storage.keys()) before.add(key)
+		const applicants = new Set([underOld, legacy])
+
+		const report = await rotateFileKeys(storage, new FileKeyring(newKey, [oldKey]), (key) => applicants.has(key))
+		expect(report).toMatchObject({ reencrypted: 1, encrypted: 1, unknownKey: [], failed: [] })
+		expect(report.publicFiles).toBe(before.size - 2)
+		const newOnly = encryptedFileStorage(storage, () => new FileKeyring(newKey))
+		const read = async (key: string) => {
+			const chunks: Buffer[] = []
+			for await (const chunk of await newOnly.read(key)) chunks.push(chunk as Buffer)
+			return Buffer.concat(chunks)
+		}
+		expect((await read(underOld)).equals(secret)).toBe(true)
+		expect(headerKeyId(await raw(underOld))).toBe(keyId(newKey))
+		expect((await raw(legacy)).includes('%PDF')).toBe(false)
+		expect((await read(legacy)).toString()).toBe('%PDF-1.4 an applicant file from before encryption')
+		expect((await raw(picture)).toString()).toBe('a public picture')
+		// A second run finds everything done.
+		expect(await rotateFileKeys(storage, new FileKeyring(newKey, [oldKey]), (key) => applicants.has(key))).toMatchObject({ reencrypted: 0, encrypted: 0, current: 2 })
 	})
 
 	test('writable() is false when the bucket does not answer', async () => {

@@ -12,9 +12,10 @@ export async function withAdminClient<T>(adminUrl: string, work: (client: pg.Cli
 	}
 }
 
-/** A new, empty database next to `adminUrl`'s: its name (to drop it) and its URL. */
-export async function createBenchDatabase(adminUrl: string): Promise<{ name: string; url: string }> {
-	const name = `ataa_bench_${randomBytes(5).toString('hex')}`
+/** A new, empty database next to `adminUrl`'s (named `prefix`_<random>): its name (to drop it) and its URL. */
+export async function createBenchDatabase(adminUrl: string, prefix = 'ataa_bench'): Promise<{ name: string; url: string }> {
+	if (!/^[a-z_]{1,40}$/.test(prefix)) throw new Error(`not a database name prefix: ${prefix}`)
+	const name = `${prefix}_${randomBytes(5).toString('hex')}`
 	await withAdminClient(adminUrl, (client) => client.query(`create database ${name}`))
 	const url = new URL(adminUrl)
 	url.pathname = `/${name}`

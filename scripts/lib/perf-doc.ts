@@ -6,12 +6,14 @@ import os from 'node:os'
 import path from 'node:path'
 
 export const PERFORMANCE_DOC = 'docs/performance.md'
+/** The files the benchmarks write their figures into: a change there is no change to what was measured. */
+const FIGURES_DOCS = new Set([PERFORMANCE_DOC, 'docs/deployment.md'])
 
 const markers = (id: string) => ({ begin: `<!-- ${id}: begin (written by the benchmark; edits here are replaced) -->`, end: `<!-- ${id}: end -->` })
 
-/** Replaces the section `id` of docs/performance.md by `markdown`; appends it when the markers are missing. */
-export function writeDocSection(root: string, id: string, markdown: string): string {
-	const file = path.join(root, PERFORMANCE_DOC)
+/** Replaces the section `id` of `doc` (docs/performance.md) by `markdown`; appends it when the markers are missing. */
+export function writeDocSection(root: string, id: string, markdown: string, doc = PERFORMANCE_DOC): string {
+	const file = path.join(root, doc)
 	const { begin, end } = markers(id)
 	const section = `${begin}\n${markdown.trim()}\n${end}`
 	const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Performance\n'
@@ -55,11 +57,11 @@ export function gitRevision(root: string): string {
 	const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' })
 	if (head.status !== 0) return 'not a git checkout'
 	const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' })
-	// The benchmarks' own figures (this file) do not count as a change to what was measured.
+	// The benchmarks' own figures (FIGURES_DOCS) do not count as a change to what was measured.
 	const changed = dirty.stdout
 		.split('\n')
 		.map((line) => line.slice(3).trim())
-		.filter((file) => file && file !== PERFORMANCE_DOC)
+		.filter((file) => file && !FIGURES_DOCS.has(file))
 	return `${head.stdout.trim()}${changed.length ? ` (with uncommitted changes to ${changed.join(', ')})` : ''}`
 }
 

@@ -98,6 +98,21 @@ export function ensureFfmpeg() {
 	return hasCommand('ffmpeg') ? null : `No ffmpeg found after installing it. ${installFfmpegHint}`
 }
 
+export const installNginxHint = 'Install nginx (Debian/Ubuntu: apt-get install nginx): the cluster browser test balances two instances with it.'
+
+/**
+ * nginx balances the cluster browser test's two instances (scripts/lib/cluster.ts). Installed from
+ * Debian when possible, else an error message.
+ * @returns {string | null}
+ */
+export function ensureNginx() {
+	if (isExecutableFile('/usr/sbin/nginx') || hasCommand('nginx')) return null
+	if (!canInstallWithApt()) return `No nginx found. ${installNginxHint}`
+	const failed = aptInstall('nginx')
+	if (failed) return `${failed} ${installNginxHint}`
+	return isExecutableFile('/usr/sbin/nginx') ? null : `No nginx found after installing it. ${installNginxHint}`
+}
+
 /**
  * @param {string} host
  * @param {number} port

@@ -9,12 +9,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { BrowserContext, Page } from '@playwright/test'
-import { minimalPdf } from '#tests/fixtures/pdf.ts'
-import { nationalIdWithCheckDigit, saudiIbanFromBban } from '#app/domain/validators.ts'
+import type { BrowserContext } from '@playwright/test'
 import { freePort } from '../../../scripts/lib/free-port.ts'
 import { createBenchDatabase, dropBenchDatabase } from '../../../scripts/lib/bench-postgres.ts'
-import { fillReferrer, next } from '../apply-steps.ts'
+import { applyForNeedyFamilies, plantedApplicant } from '../apply-journey.ts'
 import { addUser, authenticatorKey, expect, signIn, test, unique } from '../utils.ts'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -70,111 +68,6 @@ async function startServer(database: 'pglite' | 'postgres', logFile: string, env
 	return { origin, logFile, stop }
 }
 
-/** A well-formed PDF whose bytes hold `marker`, in the comment minimalPdf pads with (offsets unchanged). */
-function pdfWith(marker: string): Buffer {
-	const text = new TextDecoder().decode(minimalPdf(marker.length + 2)).replace(`%${'x'.repeat(marker.length)}\n`, `%${marker}\n`)
-	expect(text).toContain(marker)
-	return Buffer.from(text)
-}
-
-interface Planted {
-	name: string
-	nationalId: string
-	iban: string
-	mobile: string
-	email: string
-	identityMarker: string
-	familyMarker: string
-}
-
-/**
- * A needy-families application from the programme's page to «تم إرسال طلبك», step by step as the
- * pages come (the consent step included); returns the private link's token and the reference.
- */
-async function apply(page: Page, planted: Planted): Promise<{ token: string; reference: string }> {
-	await page.goto('/apply/needy-families')
-	await page.getByRole('link', { name: 'ابدأ الطلب' }).click()
-	let token = ''
-	let reference = ''
-	const heading = page.getByRole('heading', { level: 1 })
-	await expect(heading).toHaveText('البيانات الأساسية')
-	for (let pages = 0; pages < 20; pages++) {
-		await page.waitForLoadState('domcontentloaded')
-		// Its path: adding a family member or a file comes back to the same step with a query of its own.
-		const address = new URL(page.url()).pathname
-		const title = (await heading.textContent())?.trim() ?? ''
-		// The step asking for consent to health and bank data (docs/product.md#privacy-and-consent).
-		const consent = page.locator('button[name="consent"][value="given"]')
-		if (await consent.count()) {
-			await consent.click()
-		} else if (title === 'البيانات الأساسية') {
-			await page.getByLabel('الاسم الرباعي').fill(planted.name)
-			await page.getByLabel('رقم الهوية أو الإقامة').fill(planted.nationalId)
-			await page.getByLabel('رقم الجوال', { exact: true }).fill(planted.mobile)
-			await page.getByLabel('البريد الإلكتروني (اختياري)').fill(planted.email)
-			await page.getByLabel('المدينة').fill('الرياض')
-			await next(page)
-			// The case exists: its private link is shown once.
-			await expect(page.getByRole('status')).toContainText('تم حفظ بياناتك وإنشاء طلبك')
-			const privateUrl = (await page.getByText(/\/apply\/r\//).textContent())!.trim()
-			token = privateUrl.split('/apply/r/')[1]!.split(/[/?#]/)[0]!
-			reference = (await page.locator('strong[dir="ltr"]').textContent())!.trim()
-			const created = new URL(page.url()).pathname
-			await page.getByRole('link', { name: 'متابعة الطلب' }).click()
-			await page.waitForURL((url) => url.pathname !== created)
-			await expect(heading).not.toHaveText(title)
-			continue
-		} else if (title === 'البيانات البنكية') {
-			await page.getByLabel('رقم الحساب (الآيبان)').fill(planted.iban)
-			await next(page)
-		} else if (title === 'الوضع المالي') {
-			await page.getByLabel(/صافي دخل الأسرة الشهري/).fill('2500')
-			await next(page)
-		} else if (title === 'أفراد الأسرة') {
-			await page.getByLabel('الاسم').fill('نورة')
-			await page.getByLabel('صلة القرابة').selectOption({ label: 'زوجة' })
-			await page.getByRole('button', { name: 'إضافة', exact: true }).click()
-			await expect(page.getByText('أفراد الأسرة (1)')).toBeVisible()
-			await next(page)
-		} else if (title === 'المعرّفون') {
-			await fillReferrer(page, 1, 'الشيخ فهد العتيبي', 'شيخ القبيلة')
-			await fillReferrer(page, 2, 'صديق العائلة', 'أخرى')
-			await fillReferrer(page, 3, 'قريب', 'أخرى')
-			await next(page)
-		} else if (title === 'الخدمات المطلوبة') {
-			await page.getByLabel('سلة غذائية').check()
-			await next(page)
-		} else if (title === 'المرفقات ورسالة المستفيد') {
-			for (const [slot, name, marker] of [
-				[/صورة الهوية أو الإقامة/, 'هوية.pdf', planted.identityMarker],
-				[/سجل الأسرة/, 'سجل.pdf', planted.familyMarker],
-			] as const) {
-				const region = page.getByRole('region', { name: slot })
-				await region.getByLabel(/اختر ملف PDF/).setInputFiles({ name, mimeType: 'application/pdf', buffer: pdfWith(marker) })
-				await region.getByRole('button', { name: 'رفع الملف' }).click()
-				await expect(region.getByRole('listitem').filter({ hasText: name })).toBeVisible()
-			}
-			await next(page)
-		} else if (title === 'راجع بياناتك قبل الإرسال') {
-			await page.getByLabel(/أقر بأن جميع البيانات/).check()
-			await page.getByRole('button', { name: 'إرسال الطلب' }).click()
-		} else if (title === 'تم إرسال طلبك') {
-			expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
-			return { token, reference }
-		} else if (await page.getByRole('link', { name: 'متابعة الطلب' }).count()) {
-			// The private link's own page (its steps and where they stand): on to the next step.
-			await page.getByRole('link', { name: 'متابعة الطلب' }).click()
-		} else {
-			throw new Error(`an application page this test does not know: «${title}» at ${page.url()}`)
-		}
-		// The next page, not this one again (a refused step would stay and fail here). The pages hydrate:
-		// the address changes as the next page's data arrives, its heading once it is drawn.
-		await page.waitForURL((url) => url.pathname !== address)
-		await expect(heading).not.toHaveText(title)
-	}
-	throw new Error('the application did not end in 20 pages')
-}
-
 /** The session cookies' values (and any other of ours) in these browser contexts. */
 async function cookieValues(contexts: BrowserContext[]): Promise<string[]> {
 	const cookies = (await Promise.all(contexts.map((context) => context.cookies()))).flat()
@@ -195,16 +88,7 @@ for (const database of databases) {
 		const wrongPassword = `Logs-Wrong-${randomBytes(9).toString('base64url')}`
 		const admin = { email: `logs-admin-${id}@e2e.test`, password: adminPassword }
 		const officer = { email: `logs-officer-${id}@e2e.test`, password: officerPassword }
-		const digits = String(Date.now() % 1e8).padStart(8, '0')
-		const planted: Planted = {
-			name: `عبدالله محمد سعد آل${id}`,
-			nationalId: nationalIdWithCheckDigit(`1${digits}`),
-			iban: saudiIbanFromBban(`80${digits}${String(Math.floor(Math.random() * 1e10)).padStart(10, '0')}`),
-			mobile: `05${digits}`,
-			email: `family-${id}@example.org`,
-			identityMarker: `IDENTITY-MARKER-${randomBytes(12).toString('hex')}`,
-			familyMarker: `FAMILY-MARKER-${randomBytes(12).toString('hex')}`,
-		}
+		const planted = plantedApplicant(id)
 
 		const server = await startServer(database, testInfo.outputPath('server.log'), {
 			NODE_ENV: 'production',
@@ -224,7 +108,7 @@ for (const database of databases) {
 		try {
 			// The family applies.
 			const applicant = await newPage()
-			const { token, reference } = await apply(applicant, planted)
+			const { token, reference } = await applyForNeedyFamilies(applicant, planted)
 			// A request id of the caller's own (a proxy's) is kept; one the server makes is sent back.
 			const traced = `logs-spec-${id}`
 			const overview = await applicant.request.get(`/apply/r/${token}`, { headers: { 'X-Request-Id': traced } })
