@@ -25,7 +25,7 @@ import { buildIfNeeded } from './build-if-needed.mjs'
 import { adminDatabaseUrl, positiveInt } from './lib/bench-options.ts'
 import { runBenchmark } from './lib/bench-run.ts'
 import { sampleValues, shapes, timings, type Samples } from './lib/case-list-searches.ts'
-import { startCluster, type Cluster } from './lib/cluster.ts'
+import { launchCluster, type Cluster, type ClusterLaunch } from './lib/cluster.ts'
 import { commandLine, gitRevision, loadNow, machineFacts, markdownTable, textTable, writeDocSection } from './lib/perf-doc.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -63,7 +63,7 @@ function readOptions(): Options {
 }
 
 const abort = new AbortController()
-let cluster: Cluster | undefined
+let launch: ClusterLaunch | undefined
 let cannon: Instance | undefined
 
 interface Row {
@@ -97,6 +97,12 @@ async function measure(options: Options, what: string, target: string, url: stri
 	return row
 }
 
+/** Who shared the machine's cores while it was measured. */
+function coresShared(): string {
+	const cores = os.availableParallelism()
+	return `${cores === 1 ? 'Its one core was' : `Its ${cores} cores were`} shared by nginx, the instances, PostgreSQL, s3rver and the load generator`
+}
+
 async function main(options: Options): Promise<boolean> {
 	// As the instances run: the session cookie is named as a Secure one's (sessionCookieName).
 	process.env.NODE_ENV = 'production'
@@ -107,7 +113,7 @@ async function main(options: Options): Promise<boolean> {
 	let session = ''
 	let samples: Samples | undefined
 	const production = { NODE_ENV: 'production', LOG_LEVEL: 'warn' }
-	cluster = await startCluster({
+	launch = launchCluster({
 		root,
 		adminUrl: options.adminUrl,
 		host: '127.0.0.1',
@@ -133,8 +139,9 @@ async function main(options: Options): Promise<boolean> {
 			}
 		},
 	})
+	const cluster = await launch.started
 	const [cached2, cached1, uncached2, uncached1] = cluster.balancers as [Cluster['balancers'][number], Cluster['balancers'][number], Cluster['balancers'][number], Cluster['balancers'][number]]
-	const direct = (index: number) => cluster!.instances[index]!.origin
+	const direct = (index: number) => cluster.instances[index]!.origin
 	const cookie = { cookie: `${sessionCookieName()}=${session}` }
 	const br = { 'accept-encoding': 'br' }
 
@@ -188,7 +195,7 @@ async function main(options: Options): Promise<boolean> {
 	console.log(`\n${verdict}`)
 	if (options.doc) {
 		const markdown = [
-			`Measured ${machineFacts().date} at ${revision} with \`${commandLine('bench:cluster')}\`, on ${facts}. These two cores are shared by nginx, the instances, PostgreSQL, s3rver and the load generator (autocannon, ${options.connections} connections, ${options.duration} s a run after ${options.warmup} s of warm-up). On such a machine a second instance adds no cores, so more instances help only where one instance waits (the database, uncached pages); with instances on machines of their own, throughput grows with them until the database is the limit.`,
+			`Measured ${machineFacts().date} at ${revision} with \`${commandLine('bench:cluster')}\`, on ${facts}. ${coresShared()} (autocannon, ${options.connections} connections, ${options.duration} s a run after ${options.warmup} s of warm-up). On one machine a second instance adds no cores, so more instances help only where one instance waits (the database, uncached pages). With instances on machines of their own, throughput is expected to grow with them until the database is the limit; that was not measured here.`,
 			'',
 			markdownTable(
 				['Page', 'Served by', 'req/s', 'p50 ms', 'p99 ms', 'vs one instance, no balancer', 'Failed'],
@@ -215,6 +222,6 @@ runBenchmark({
 	onAbort: () => cannon?.stop(),
 	cleanUp: async () => {
 		cannon?.stop()
-		await cluster?.stop()
+		await launch?.stop()
 	},
 })

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { buildIfNeeded } from './build-if-needed.mjs'
 import { adminDatabaseUrl, positiveInt } from './lib/bench-options.ts'
-import { INSTANCE_HEADER, startCluster, type Cluster } from './lib/cluster.ts'
+import { INSTANCE_HEADER, launchCluster, type Cluster, type ClusterLaunch } from './lib/cluster.ts'
 import { ensurePostgres } from './lib/test-machine.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -27,40 +27,39 @@ try {
 	process.exit(1)
 }
 
-const stopped = new AbortController()
-let cluster: Cluster | undefined
+let launch: ClusterLaunch | undefined
 let stopping: Promise<never> | undefined
 /** Once, however many signals come (a terminal's Ctrl-C reaches this process both directly and through tsx). */
 function shutDown(code: number): Promise<never> {
 	stopping ??= (async () => {
 		console.log('\nStopping the balancer and the instances, deleting the demo database and files…')
-		await cluster?.stop()
+		// While it starts too: the start is aborted and removes what it made.
+		await launch?.stop()
 		console.log('Stopped.')
 		process.exit(code)
 	})()
 	return stopping
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
-	process.on(signal, () => {
-		stopped.abort(new Error(`stopped by ${signal}`))
-		void shutDown(0)
-	})
+	process.on(signal, () => void shutDown(0))
 
 buildIfNeeded()
 await ensurePostgres(adminUrl)
 const admin = { email: 'admin@ataa.local', password: `Cluster-${randomBytes(12).toString('base64url')}` }
+let cluster: Cluster | undefined
 try {
-	cluster = await startCluster({
+	launch = launchCluster({
 		root,
 		adminUrl,
 		port,
 		// The demo, as `npm start` is: demo content and cases (no NODE_ENV=production), one admin of the demo's own.
 		instances: Array.from({ length: count }, () => ({ NODE_ENV: 'development', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, LOG_LEVEL: 'warn' })),
 		log: (line) => console.log(line),
-		signal: stopped.signal,
 	})
+	cluster = await launch.started
 } catch (error) {
-	console.error(`The cluster did not start: ${error instanceof Error ? error.message : error}`)
+	// Not when Ctrl-C stopped it: shutDown is under way.
+	if (!stopping) console.error(`The cluster did not start: ${error instanceof Error ? error.message : error}`)
 	await shutDown(1)
 }
 const running = cluster!

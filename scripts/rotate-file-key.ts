@@ -13,7 +13,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 async function main(): Promise<{ message: string; ok: boolean }> {
-	const [{ openDatabase }, { attachments }, { lockDataDir }, { parseEnv }, { localFileStorage, parseStorageUrl }, { KEY_FILE_NAME, loadFileKeys, rotateFileKeys }] = await Promise.all([
+	const [{ eq }, { openDatabase }, { attachments }, { lockDataDir }, { parseEnv }, { localFileStorage, parseStorageUrl }, { KEY_FILE_NAME, loadFileKeys, rotateFileKeys }] = await Promise.all([
+		import('drizzle-orm'),
 		import('#app/db/client.server.ts'),
 		import('#app/db/schema.ts'),
 		import('#app/utils/data-dir-lock.server.ts'),
@@ -26,7 +27,6 @@ async function main(): Promise<{ message: string; ok: boolean }> {
 	// The local disk, or the bucket STORAGE_URL names (credentials from the usual AWS variables).
 	const choice = parseStorageUrl(env.STORAGE_URL, env.dataDir, process.env.AWS_REGION)
 	const storage = choice.kind === 's3' ? (await import('#app/storage/s3-storage.server.ts')).s3FileStorage(choice.options) : localFileStorage(choice.root)
-	if (choice.kind === 's3') fs.mkdirSync(choice.options.tempDir, { recursive: true })
 	const lines = [`Current key: ${keyring.currentId}`]
 
 	// Applicants' files are the attachments' storage keys; without the database, plaintext files are only counted.
@@ -40,22 +40,26 @@ async function main(): Promise<{ message: string; ok: boolean }> {
 			locked = error instanceof Error ? error.message : String(error)
 		}
 	}
-	if (!locked) {
-		const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? undefined : `${env.dataDir}/pgdata` })
-		try {
+	// Open until the end: asked again after each file is rewritten (stillAttached below).
+	const handle = locked ? undefined : await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? undefined : `${env.dataDir}/pgdata` })
+	try {
+		if (handle) {
 			await handle.migrate()
 			// Removed files' rows count too: a file still on disk is encrypted whatever its row says.
 			const rows = await handle.db.select({ key: attachments.storageKey }).from(attachments)
 			attachmentKeys = new Set(rows.map((row) => row.key))
-		} finally {
-			await handle.close()
 		}
-	}
-	try {
-		const report = await rotateFileKeys(storage, keyring, attachmentKeys && ((key) => attachmentKeys.has(key)))
+		const db = handle?.db
+		const known = attachmentKeys
+		const report = await rotateFileKeys(storage, keyring, {
+			isAttachment: known && ((key) => known.has(key)),
+			// A server's retention may purge a case while its file is being rewritten (rows first, then files).
+			stillAttached: db && (async (key) => (await db.select({ id: attachments.id }).from(attachments).where(eq(attachments.storageKey, key)).limit(1)).length > 0),
+		})
 		lines.push(
 			`Already under the current key: ${report.current}`,
 			`Re-encrypted from an old key: ${report.reencrypted}`,
+			...(report.removedMeanwhile ? [`Purged by retention while being rewritten, removed again: ${report.removedMeanwhile}`] : []),
 			attachmentKeys
 				? `Applicants' files stored before encryption, now encrypted: ${report.encrypted}\nPublic files (pictures, documents, videos), left unencrypted: ${report.publicFiles}`
 				: `Plaintext files not looked at: ${report.unchecked}. ${locked}\n  Which of them are applicants' files is in the database, which the server holds: stop the server and run this command again to encrypt those stored before encryption.`,
@@ -67,6 +71,7 @@ async function main(): Promise<{ message: string; ok: boolean }> {
 		if (ok && env.FILE_ENCRYPTION_KEY && fs.existsSync(path.join(env.dataDir, KEY_FILE_NAME))) lines.push(`The demo key ${path.join(env.dataDir, KEY_FILE_NAME)} is no longer needed: delete it.`)
 		return { message: lines.join('\n'), ok }
 	} finally {
+		await handle?.close()
 		release()
 	}
 }

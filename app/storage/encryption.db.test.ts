@@ -147,7 +147,7 @@ describe('key rotation (npm run files:rotate-key)', () => {
 	const attachmentKeys = async () => new Set((await db().select({ key: attachments.storageKey }).from(attachments)).map((row) => row.key))
 	const rotate = async (keyring: FileKeyring) => {
 		const keys = await attachmentKeys()
-		return rotateFileKeys(local(), keyring, (key) => keys.has(key))
+		return rotateFileKeys(local(), keyring, { isAttachment: (key) => keys.has(key) })
 	}
 
 	test('files under the old key are re-encrypted under the new one, and a file from before encryption is encrypted', async () => {
@@ -164,7 +164,7 @@ describe('key rotation (npm run files:rotate-key)', () => {
 		for await (const stored of local().keys()) if (!keys.has(stored)) publicBefore.set(stored, onDisk(stored))
 
 		const report = await rotate(new FileKeyring(NEW_KEY, [KEY]))
-		expect(report).toEqual({ current: 0, reencrypted: 2, encrypted: 1, publicFiles: publicBefore.size, unchecked: 0, unknownKey: [], failed: [] })
+		expect(report).toEqual({ current: 0, reencrypted: 2, encrypted: 1, publicFiles: publicBefore.size, unchecked: 0, unknownKey: [], failed: [], removedMeanwhile: 0 })
 
 		// Readable with the new key alone: the old one is no longer needed.
 		const newOnly = encryptedFileStorage(local(), () => new FileKeyring(NEW_KEY))

@@ -358,6 +358,18 @@ interface RotatableStorage {
 	read(key: string, range?: { start: number; end: number }): Promise<Readable>
 	tempPath(): string
 	place(tempPath: string, key: string, options?: { durable?: boolean }): Promise<void>
+	remove(key: string): Promise<void>
+}
+
+export interface RotationOptions {
+	/** Whether a plaintext file is an applicant's (to be encrypted); unset, plaintext files are only counted. */
+	isAttachment?: (key: string) => boolean
+	/**
+	 * Asked after a file is replaced: whether a row still points to it. Retention deletes a case's
+	 * rows before its files, so a file purged while it was being re-encrypted is found here and
+	 * removed again, not brought back.
+	 */
+	stillAttached?: (key: string) => Promise<boolean>
 }
 
 /** The storage's FileNotFoundError (by name: file-storage.server.ts imports this module). */
@@ -378,17 +390,20 @@ export interface RotationReport {
 	unknownKey: string[]
 	/** Keys of files that could not be decrypted (damaged or altered), with why. */
 	failed: Array<{ key: string; error: string }>
+	/** Removed by the server (retention) while they were being rewritten: removed again. */
+	removedMeanwhile: number
 }
 
 /**
  * Re-encrypts every encrypted file not under the current key (with the old key its header names),
  * and encrypts the plaintext files `isAttachment` says are applicants' (those stored before
  * encryption; without `isAttachment`, plaintext files are only counted). Each file is replaced in
- * one step (place: a rename), so a server reading with both keys sees the old file or the new one.
+ * one step (place: a rename on disk, a completed upload in a bucket), so a server reading with both
+ * keys sees the old file or the new one.
  * Files under the current key are skipped: a second run, or one after an interruption, carries on.
  */
-export async function rotateFileKeys(storage: RotatableStorage, keyring: FileKeyring, isAttachment?: (key: string) => boolean): Promise<RotationReport> {
-	const report: RotationReport = { current: 0, reencrypted: 0, encrypted: 0, publicFiles: 0, unchecked: 0, unknownKey: [], failed: [] }
+export async function rotateFileKeys(storage: RotatableStorage, keyring: FileKeyring, { isAttachment, stillAttached }: RotationOptions = {}): Promise<RotationReport> {
+	const report: RotationReport = { current: 0, reencrypted: 0, encrypted: 0, publicFiles: 0, unchecked: 0, unknownKey: [], failed: [], removedMeanwhile: 0 }
 	for await (const key of storage.keys()) {
 		let head: Buffer
 		try {
@@ -433,6 +448,12 @@ export async function rotateFileKeys(storage: RotatableStorage, keyring: FileKey
 			if (isNotFound(error)) continue
 			if (!(error instanceof EncryptedFileError)) throw error
 			report.failed.push({ key, error: error.message })
+			continue
+		}
+		// Purged between the check above and the replacement (on a bucket, an upload's time): gone again.
+		if (stillAttached && !(await stillAttached(key))) {
+			await storage.remove(key)
+			report.removedMeanwhile++
 			continue
 		}
 		if (transform.length === 2) report.reencrypted++

@@ -20,7 +20,30 @@ export interface S3StorageOptions {
 	tempDir: string
 	/** Unset: the SDK's usual chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, a profile, an instance role). */
 	credentials?: S3ClientConfig['credentials']
+	/** How long the bucket may take; the defaults are in TIMEOUTS. */
+	timeouts?: Partial<typeof TIMEOUTS>
 }
+
+/**
+ * A bucket that stops answering must make a request fail, not hang (the SDK waits for ever by
+ * default): /readyz then says 503 and the balancer sends people elsewhere.
+ */
+const TIMEOUTS = {
+	/** To open a connection. */
+	connectMs: 5_000,
+	/** From sending a request (a part's 5 MB included) to the answer's headers. */
+	answerMs: 30_000,
+	/** A connection quiet this long is dropped, even mid-answer: a video left paused is asked for again when played. */
+	idleMs: 120_000,
+	/** /readyz's look at the bucket, whole. */
+	readyMs: 3_000,
+}
+
+/**
+ * Connections to the bucket at once. A streamed download holds one for as long as the person reads
+ * (a video for minutes), so this is well above the SDK's 50: more waiting requests would queue.
+ */
+const MAX_SOCKETS = 500
 
 const keyPattern = /^[0-9a-f]{64}$/
 
@@ -35,7 +58,21 @@ const QUEUE_SIZE = 2
  * upload becomes visible whole), so a reader sees the old file or the new one.
  */
 export function s3FileStorage(options: S3StorageOptions): FileStorageDriver {
-	const client = new S3Client({ region: options.region, endpoint: options.endpoint, forcePathStyle: options.forcePathStyle, credentials: options.credentials })
+	const timeouts = { ...TIMEOUTS, ...options.timeouts }
+	const client = new S3Client({
+		region: options.region,
+		endpoint: options.endpoint,
+		forcePathStyle: options.forcePathStyle,
+		credentials: options.credentials,
+		requestHandler: {
+			connectionTimeout: timeouts.connectMs,
+			requestTimeout: timeouts.answerMs,
+			throwOnRequestTimeout: true,
+			socketTimeout: timeouts.idleMs,
+			httpAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
+			httpsAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
+		},
+	})
 	const { bucket } = options
 	const prefix = options.prefix ?? ''
 	const tmpDir = path.resolve(options.tempDir)
@@ -138,7 +175,7 @@ export function s3FileStorage(options: S3StorageOptions): FileStorageDriver {
 		async writable() {
 			if (!(await tempDirWritable(tmpDir))) return false
 			try {
-				await client.send(new HeadBucketCommand({ Bucket: bucket }))
+				await client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: AbortSignal.timeout(timeouts.readyMs) })
 				return true
 			} catch {
 				return false

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { parseEnv } from '#app/utils/env.server.ts'
-import { encryptedFileStorage, getCaseFileStorage, getFileStorage, localFileStorage, parseStorageUrl, type FileStorage, type FileStorageDriver } from './file-storage.server.ts'
-import { FileKeyring, headerKeyId, keyId, rotateFileKeys } from './encryption.server.ts'
+import { encryptedFileStorage, FileNotFoundError, getCaseFileStorage, getFileStorage, localFileStorage, parseStorageUrl, type FileStorage, type FileStorageDriver } from './file-storage.server.ts'
+import { FileKeyring, headerKeyId, isEncrypted, keyId, rotateFileKeys } from './encryption.server.ts'
 import { s3FileStorage } from './s3-storage.server.ts'
 import { storageContract } from './storage-contract.ts'
 import { startS3Server, type S3TestServer } from '../../scripts/lib/s3-server.ts'
@@ -65,6 +66,11 @@ describe('S3 (s3rver on a loopback port)', () => {
 			const chunks: Buffer[] = []
 			for await (const chunk of await caseFiles.read(caseKey, { start: 3, end: 11 })) chunks.push(chunk as Buffer)
 			expect(Buffer.concat(chunks).toString()).toBe('applicant')
+			// What the bucket holds is encrypted: the plain driver reads it as it is stored.
+			const stored: Buffer[] = []
+			for await (const chunk of await files.read(caseKey)) stored.push(chunk as Buffer)
+			expect(isEncrypted(Buffer.concat(stored))).toBe(true)
+			expect(Buffer.concat(stored).includes('applicant')).toBe(false)
 		} finally {
 			vi.unstubAllEnvs()
 		}
@@ -92,8 +98,8 @@ describe('S3 (s3rver on a loopback port)', () => {
 		for await (const key of storage.keys()) before.add(key)
 		const applicants = new Set([underOld, legacy])
 
-		const report = await rotateFileKeys(storage, new FileKeyring(newKey, [oldKey]), (key) => applicants.has(key))
-		expect(report).toMatchObject({ reencrypted: 1, encrypted: 1, unknownKey: [], failed: [] })
+		const report = await rotateFileKeys(storage, new FileKeyring(newKey, [oldKey]), { isAttachment: (key) => applicants.has(key) })
+		expect(report).toMatchObject({ reencrypted: 1, encrypted: 1, unknownKey: [], failed: [], removedMeanwhile: 0 })
 		expect(report.publicFiles).toBe(before.size - 2)
 		const newOnly = encryptedFileStorage(storage, () => new FileKeyring(newKey))
 		const read = async (key: string) => {
@@ -107,13 +113,53 @@ describe('S3 (s3rver on a loopback port)', () => {
 		expect((await read(legacy)).toString()).toBe('%PDF-1.4 an applicant file from before encryption')
 		expect((await raw(picture)).toString()).toBe('a public picture')
 		// A second run finds everything done.
-		expect(await rotateFileKeys(storage, new FileKeyring(newKey, [oldKey]), (key) => applicants.has(key))).toMatchObject({ reencrypted: 0, encrypted: 0, current: 2 })
+		expect(await rotateFileKeys(storage, new FileKeyring(newKey, [oldKey]), { isAttachment: (key) => applicants.has(key) })).toMatchObject({ reencrypted: 0, encrypted: 0, current: 2 })
+	})
+
+	test('a file purged while rotation rewrites it is not brought back', async () => {
+		const oldKey = randomBytes(32)
+		const newKey = randomBytes(32)
+		const temp = storage.tempPath()
+		fs.writeFileSync(temp, 'a purged applicant file')
+		const purged = await encryptedFileStorage(storage, () => new FileKeyring(oldKey)).adopt(temp)
+		const keysBefore = new Set<string>()
+		for await (const key of storage.keys()) keysBefore.add(key)
+		// Retention deletes the row while the new copy is uploaded (then the file, which the upload brings back).
+		const asked: string[] = []
+		const stillAttached = async (key: string) => {
+			asked.push(key)
+			return key !== purged
+		}
+		const report = await rotateFileKeys(storage, new FileKeyring(newKey, [oldKey]), { isAttachment: () => false, stillAttached })
+		expect(asked).toEqual([purged])
+		expect(report).toMatchObject({ reencrypted: 0, removedMeanwhile: 1, failed: [] })
+		await expect(storage.size(purged)).rejects.toThrow(FileNotFoundError)
+		const keysAfter = new Set<string>()
+		for await (const key of storage.keys()) keysAfter.add(key)
+		expect(keysAfter).toEqual(new Set([...keysBefore].filter((key) => key !== purged)))
 	})
 
 	test('writable() is false when the bucket does not answer', async () => {
 		const missing = s3FileStorage({ bucket: 'no-such-bucket', endpoint: 'http://127.0.0.1:9', region: 'us-east-1', forcePathStyle: true, tempDir: path.join(root, 'tmp-missing'), credentials: { accessKeyId: 'x', secretAccessKey: 'x' } })
 		expect(await missing.writable()).toBe(false)
 	})
+
+	test('a bucket that takes connections and never answers makes requests fail, not hang', async () => {
+		const sockets = new Set<net.Socket>()
+		const silent = net.createServer((socket) => sockets.add(socket))
+		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+		try {
+			const endpoint = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`
+			const stuck = s3FileStorage({ bucket: 'silent', endpoint, region: 'us-east-1', forcePathStyle: true, tempDir: path.join(root, 'tmp-silent'), credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, timeouts: { answerMs: 500, readyMs: 500 } })
+			// /readyz's question, and a download: both answer within their time, with false and an error.
+			expect(await stuck.writable()).toBe(false)
+			await expect(stuck.read('a'.repeat(64))).rejects.toThrow(/timeout|timed out/i)
+			expect(sockets.size).toBeGreaterThan(0)
+		} finally {
+			for (const socket of sockets) socket.destroy()
+			await new Promise((resolve) => silent.close(resolve))
+		}
+	}, 20_000)
 })
 
 describe('parseStorageUrl', () => {

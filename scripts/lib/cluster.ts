@@ -27,8 +27,6 @@ export interface ClusterInstance {
 	/** How nginx names it in INSTANCE_HEADER: 127.0.0.1:<port>. */
 	upstream: string
 	server: AppServer
-	dataDir: string
-	stopped: boolean
 }
 
 export interface Balancer {
@@ -44,7 +42,8 @@ export interface Cluster {
 	instances: ClusterInstance[]
 	databaseUrl: string
 	storageUrl: string
-	nginx: Service
+	/** Where the test bucket's server keeps the objects on disk: to look at what the bucket holds. */
+	bucketDir: string
 	/** The instance that gave an answer, from its INSTANCE_HEADER (the last one tried, when nginx tried another first). */
 	instanceOf: (headerValue: string | null | undefined) => ClusterInstance | undefined
 	/** SIGTERM to one instance; it drains and exits, and the balancer sends everything to the others. */
@@ -85,14 +84,16 @@ async function hasIpv6Loopback(): Promise<boolean> {
 /**
  * nginx in front of the instances: round robin, kept-alive upstream connections, the client's
  * address and scheme passed on (the instances run with TRUST_PROXY=true), bodies streamed to the
- * app (which enforces its own size limits) and a request that could not reach an instance retried
- * on the next one. A request already sent is never sent twice.
+ * app (which enforces its own size limits), answers never spooled to the balancer's disk (an
+ * applicant's file leaves the instance decrypted), and a GET that an instance failed retried on the
+ * next one. A POST already sent is never sent twice (nginx retries one only with non_idempotent).
  */
 export function balancerConfig(upstream: string, port: number, ipv6: boolean): string {
 	return [
 		...(ipv6 ? [`listen [::1]:${port};`] : []),
 		'client_max_body_size 0;',
 		'proxy_request_buffering off;',
+		'proxy_max_temp_file_size 0;',
 		'location / {',
 		`  proxy_pass http://${upstream};`,
 		'  proxy_http_version 1.1;',
@@ -134,6 +135,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 		const origin = `http://${host}:${balancerPorts[0]}`
 
 		log('Starting the S3-compatible test server (s3rver)…')
+		// The bucket's objects: s3rver's alone (dir itself is opened to nginx below).
+		fs.mkdirSync(path.join(dir, 's3'), { mode: 0o700 })
 		s3 = await startS3Server(path.join(dir, 's3'), BUCKET)
 		const storageUrl = `s3://${BUCKET}?endpoint=${encodeURIComponent(s3.endpoint)}&region=us-east-1&forcePathStyle=true`
 		log('Making the PostgreSQL database…')
@@ -159,10 +162,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 			// Uploads wait here, unencrypted, while they are checked: the instance's alone, not nginx's.
 			fs.mkdirSync(dataDir, { mode: 0o700 })
 			const server = await startAppServer({ root: options.root, dataDir, databaseUrl: database.url, env: { ...shared, ...extra }, signal: options.signal })
-			instances.push({ name, origin: server.origin, upstream: new URL(server.origin).host, server, dataDir, stopped: false })
+			instances.push({ name, origin: server.origin, upstream: new URL(server.origin).host, server })
 		}
 		if (options.instances.length === 1) await options.beforeOthers?.(database.url)
 
+		options.signal?.throwIfAborted()
 		log('Starting nginx as the load balancer…')
 		// nginx's workers run as www-data when started as root: its own folder must be theirs to enter.
 		fs.chmodSync(dir, 0o755)
@@ -181,13 +185,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 			instances,
 			databaseUrl: database.url,
 			storageUrl,
-			nginx,
+			bucketDir: path.join(dir, 's3', BUCKET),
 			instanceOf: (value) => {
 				const last = value?.split(',').at(-1)?.trim()
 				return instances.find((instance) => instance.upstream === last)
 			},
 			stopInstance: async (instance) => {
-				instance.stopped = true
 				await stopService(instance.server.service, 'SIGTERM', 20_000)
 			},
 			stop,
@@ -195,5 +198,28 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 	} catch (error) {
 		await stop()
 		throw error
+	}
+}
+
+export interface ClusterLaunch {
+	/** The cluster, once started. */
+	started: Promise<Cluster>
+	/** Stops it at any moment, starting included: the start is aborted and cleans up, or what started is stopped. */
+	stop: () => Promise<void>
+}
+
+/** startCluster for those who may be told to stop while it starts (Ctrl-C, a test's time running out). */
+export function launchCluster(options: ClusterOptions): ClusterLaunch {
+	const abort = new AbortController()
+	const started = startCluster({ ...options, signal: options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal })
+	let stopping: Promise<void> | undefined
+	return {
+		started,
+		stop: () =>
+			(stopping ??= (async () => {
+				abort.abort(new Error('the cluster was stopped'))
+				const cluster = await started.catch(() => undefined)
+				await cluster?.stop()
+			})()),
 	}
 }
