@@ -1,5 +1,5 @@
 // `npm test`: every check, in order, stopping at the first failure.
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { ensureChromium, ensureFfmpeg, ensureNginx, ensurePostgres } from './lib/test-machine.mjs'
 
 const skipPostgres = process.env.SKIP_POSTGRES === '1'
@@ -8,10 +8,13 @@ const vitestProjects = skipPostgres ? ['--project', 'unit', '--project', 'db:pgl
 // `npm run test:cluster`: the cluster browser test alone (it is also among the browser tests below).
 const clusterOnly = process.argv.includes('--cluster')
 
-/** @type {[name: string, command: string, args: string[]][]} */
+/** @typedef {[name: string, command: string, args: string[]]} Step */
+/** Each entry one step, or steps run side by side (each one process on one core: lint and typecheck). @type {(Step | Step[])[]} */
 const allSteps = [
-	['lint', 'npm', ['run', '--silent', 'lint']],
-	['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+	[
+		['lint', 'npm', ['run', '--silent', 'lint']],
+		['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+	],
 	['unit and integration tests (PGlite and PostgreSQL)', 'npx', ['vitest', 'run', ...vitestProjects]],
 	['production build', 'node', ['scripts/build-if-needed.mjs']],
 	['browser tests (Chromium)', 'npx', ['playwright', 'test']],
@@ -42,12 +45,36 @@ if (machineProblem) {
 	process.exit(1)
 }
 
-for (const [name, command, args] of steps) {
-	console.log(`\n▶ ${name}`)
-	const result = spawnSync(command, args, { stdio: 'inherit' })
-	if (result.status !== 0) {
-		console.error(`\n✖ ${name} failed`)
-		process.exit(result.status ?? 1)
+/**
+ * Runs one step; `quiet` keeps its output until it ends (steps side by side would mix theirs).
+ * @param {Step} step
+ * @param {boolean} quiet
+ * @returns {Promise<{ name: string, code: number, output: string, seconds: number }>}
+ */
+function run([name, command, args], quiet) {
+	const started = performance.now()
+	return new Promise((resolve) => {
+		const child = spawn(command, args, { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' })
+		let output = ''
+		child.stdout?.on('data', (chunk) => (output += chunk))
+		child.stderr?.on('data', (chunk) => (output += chunk))
+		child.on('close', (code, signal) => resolve({ name, code: code ?? (signal ? 1 : 0), output, seconds: Math.round((performance.now() - started) / 1000) }))
+	})
+}
+
+const started = performance.now()
+for (const entry of steps) {
+	const group = typeof entry[0] === 'string' ? [/** @type {Step} */ (entry)] : /** @type {Step[]} */ (entry)
+	console.log(`\n▶ ${group.map(([name]) => name).join(' and ')}`)
+	const results = await Promise.all(group.map((step) => run(step, group.length > 1)))
+	for (const result of results) {
+		if (result.output) process.stdout.write(result.output)
+		console.log(`${result.code === 0 ? '✔' : '✖'} ${result.name}: ${result.seconds} s`)
+	}
+	const failed = results.find((result) => result.code !== 0)
+	if (failed) {
+		console.error(`\n✖ ${failed.name} failed`)
+		process.exit(failed.code)
 	}
 }
-console.log('\n✔ all checks passed')
+console.log(`\n✔ all checks passed in ${Math.round((performance.now() - started) / 1000)} s`)
