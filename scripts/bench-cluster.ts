@@ -15,7 +15,6 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import autocannon, { type Instance, type Result } from 'autocannon'
 import { sql } from 'drizzle-orm'
 import { insertDemoCases } from '#app/cases/demo-cases.server.ts'
 import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
@@ -25,6 +24,7 @@ import { buildIfNeeded } from './build-if-needed.mjs'
 import { adminDatabaseUrl, positiveInt } from './lib/bench-options.ts'
 import { runBenchmark } from './lib/bench-run.ts'
 import { sampleValues, shapes, timings, type Samples } from './lib/case-list-searches.ts'
+import { loadGenerator } from './lib/load-generator.ts'
 import { launchCluster, type Cluster, type ClusterLaunch } from './lib/cluster.ts'
 import { commandLine, gitRevision, loadNow, machineFacts, markdownTable, textTable, writeDocSection } from './lib/perf-doc.ts'
 
@@ -64,7 +64,7 @@ function readOptions(): Options {
 
 const abort = new AbortController()
 let launch: ClusterLaunch | undefined
-let cannon: Instance | undefined
+const cannon = loadGenerator(abort.signal)
 
 interface Row {
 	what: string
@@ -75,13 +75,8 @@ interface Row {
 	failures: number
 }
 
-function fire(options: Options, url: string, headers: Record<string, string>, duration: number): Promise<Result> {
-	abort.signal.throwIfAborted()
-	const instance = autocannon({ url, connections: options.connections, duration, headers, timeout: 10 })
-	cannon = instance
-	return Promise.resolve(instance).finally(() => {
-		if (cannon === instance) cannon = undefined
-	})
+function fire(options: Options, url: string, headers: Record<string, string>, duration: number) {
+	return cannon.fire({ url, connections: options.connections, duration, headers })
 }
 
 async function measure(options: Options, what: string, target: string, url: string, headers: Record<string, string>): Promise<Row> {
@@ -219,9 +214,9 @@ runBenchmark({
 	timeoutSeconds: (options) => options.timeoutSeconds,
 	main,
 	abort,
-	onAbort: () => cannon?.stop(),
+	onAbort: () => cannon.stop(),
 	cleanUp: async () => {
-		cannon?.stop()
+		cannon.stop()
 		await launch?.stop()
 	},
 })

@@ -17,7 +17,6 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import autocannon, { type Instance, type Result } from 'autocannon'
 import { buildIfNeeded } from './build-if-needed.mjs'
 import { buildKnowsHtmlCache, firstLink, startAppServer, type AppServer } from './lib/bench-app.ts'
 import { adminDatabaseUrl, DATABASE_LABEL, databasesToRun, positiveInt, UsageError, type BenchDatabase } from './lib/bench-options.ts'
@@ -42,6 +41,7 @@ import { createBenchDatabase, dropBenchDatabase, withAdminClient } from './lib/b
 import { pidsNamed, processCpuMs, stopAll, stopService, treeCpuMs, treeRssMb, type Service } from './lib/bench-processes.ts'
 import { runBenchmark } from './lib/bench-run.ts'
 import { freePort } from './lib/free-port.ts'
+import { loadGenerator } from './lib/load-generator.ts'
 import { commandLine, gitRevision, loadNow, machineFacts, markdownTable, textTable, writeDocSection } from './lib/perf-doc.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -111,12 +111,12 @@ function readOptions(): Options {
 
 const abort = new AbortController()
 let tempDir: string | undefined
-let cannon: Instance | undefined
+const cannon = loadGenerator(abort.signal)
 let benchDatabase: { adminUrl: string; name: string } | undefined
 let wordpress: WordPressSite | undefined
 
 async function cleanUp(): Promise<void> {
-	cannon?.stop()
+	cannon.stop()
 	const site = wordpress
 	wordpress = undefined
 	const steps: [string, () => void | Promise<void>][] = [
@@ -184,13 +184,8 @@ const failureText = (row: Row) => (row.requests === 0 ? '  ✖ no answer within 
 /** The load generator used this much of a core or more: its req/s is a floor of what the server can do. */
 const CLIENT_BOUND = 0.8
 
-function fire(options: Options, url: string, encoding: Encoding, duration: number): Promise<Result> {
-	abort.signal.throwIfAborted()
-	const instance = autocannon({ url, connections: options.connections, duration, headers: acceptEncoding(encoding), timeout: 10, ...(options.workers ? { workers: options.workers } : {}) })
-	cannon = instance
-	return Promise.resolve(instance).finally(() => {
-		if (cannon === instance) cannon = undefined
-	})
+function fire(options: Options, url: string, encoding: Encoding, duration: number) {
+	return cannon.fire({ url, connections: options.connections, duration, headers: acceptEncoding(encoding), ...(options.workers ? { workers: options.workers } : {}) })
 }
 
 /** Warms the page up, then measures it: req/s, latency, and CPU ms per request from `cpuMs` before and after. */
@@ -632,7 +627,7 @@ runBenchmark({
 	cleanUp,
 	abort,
 	onAbort: () => {
-		cannon?.stop()
+		cannon.stop()
 	},
 	quiet: (error) => error instanceof PeerUnavailable,
 })

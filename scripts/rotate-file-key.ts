@@ -13,7 +13,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 async function main(): Promise<{ message: string; ok: boolean }> {
-	const [{ eq }, { openDatabase }, { attachments }, { lockDataDir }, { parseEnv }, { localFileStorage, parseStorageUrl }, { KEY_FILE_NAME, loadFileKeys, rotateFileKeys }] = await Promise.all([
+	const [{ eq }, { openDatabase }, { attachments }, { lockDataDir }, { getEnv }, { getFileStorage }, { KEY_FILE_NAME, loadFileKeys, rotateFileKeys }] = await Promise.all([
 		import('drizzle-orm'),
 		import('#app/db/client.server.ts'),
 		import('#app/db/schema.ts'),
@@ -22,11 +22,10 @@ async function main(): Promise<{ message: string; ok: boolean }> {
 		import('#app/storage/file-storage.server.ts'),
 		import('#app/storage/encryption.server.ts'),
 	])
-	const env = parseEnv()
+	const env = getEnv()
 	const keyring = loadFileKeys(env, (line) => console.warn(line))
-	// The local disk, or the bucket STORAGE_URL names (credentials from the usual AWS variables).
-	const choice = parseStorageUrl(env.STORAGE_URL, env.dataDir, process.env.AWS_REGION)
-	const storage = choice.kind === 's3' ? (await import('#app/storage/s3-storage.server.ts')).s3FileStorage(choice.options) : localFileStorage(choice.root)
+	// The local disk, or the bucket STORAGE_URL names (credentials from the usual AWS variables), as the server's.
+	const storage = getFileStorage()
 	const lines = [`Current key: ${keyring.currentId}`]
 
 	// Applicants' files are the attachments' storage keys; without the database, plaintext files are only counted.

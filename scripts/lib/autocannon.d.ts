@@ -1,4 +1,4 @@
-// The part of autocannon's programmatic API the HTTP benchmark uses (the package ships no types).
+// The part of autocannon's programmatic API the benchmarks use (scripts/lib/load-generator.ts) (the package ships no types).
 declare module 'autocannon' {
 	export interface Options {
 		url: string
