@@ -11,15 +11,13 @@ type Handler<Result> = (args: never) => Promise<Result> | Result
 export interface RouteCall {
 	request: Request
 	params?: Record<string, string>
-	/** The matched route pattern, as React Router gives it (`/admin/cases/:reference`). */
-	pattern: string
 	context?: RouterContextProvider
 }
 
 const statusOf = (thrown: unknown) => (thrown instanceof Response ? thrown.status : ((thrown as { init?: { status?: number } }).init?.status ?? 500))
 
 export async function runRoute<Result>(middleware: readonly Middleware[], handler: Handler<Result>, call: RouteCall): Promise<Result> {
-	const args = { request: call.request, params: call.params ?? {}, pattern: call.pattern, context: call.context ?? new RouterContextProvider(), url: new URL(call.request.url) }
+	const args = { request: call.request, params: call.params ?? {}, context: call.context ?? new RouterContextProvider(), url: new URL(call.request.url) }
 	let result: Result | undefined
 	let thrown: { value: unknown } | undefined
 	const at = async (index: number): Promise<Response> => {

@@ -40,7 +40,6 @@ export const auditActions = {
 	'content.create': 'إضافة محتوى',
 	'content.update': 'تعديل محتوى',
 	'content.delete': 'حذف محتوى',
-	'content.restore': 'استعادة محتوى',
 	'content.upload': 'رفع ملفات محتوى',
 	'inquiry.view': 'عرض رسالة تواصل',
 	'inquiry.change': 'تعديل رسالة تواصل',

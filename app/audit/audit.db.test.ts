@@ -5,8 +5,8 @@ import type { CaseRow } from '#app/cases/case-store.server.ts'
 import { auditLog } from '#app/db/schema.ts'
 import { createUser, type PublicUser } from '#app/domain/users.server.ts'
 import { middleware as adminMiddleware } from '#app/routes/admin/layout.tsx'
-import { action as caseAction, loader as caseLoader } from '#app/routes/admin/case.tsx'
-import { loader as auditExport } from '#app/routes/admin/audit-export.ts'
+import { action as caseAction, loader as caseLoader, middleware as caseMiddleware } from '#app/routes/admin/case.tsx'
+import { loader as auditExport, middleware as auditExportMiddleware } from '#app/routes/admin/audit-export.ts'
 import { submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { runRoute } from '#tests/route.ts'
@@ -53,7 +53,7 @@ describe('the audit trail', () => {
 
 	test('a case officer reading a case is recorded with the case and the address; a content editor is refused and recorded', async () => {
 		const path = `/admin/cases/${submitted.reference}`
-		const call = (cookie: string) => runRoute(adminMiddleware, caseLoader, { request: request(path, cookie), params: { reference: submitted.reference }, pattern: '/admin/cases/:reference' })
+		const call = (cookie: string) => runRoute([...adminMiddleware, ...caseMiddleware], caseLoader, { request: request(path, cookie), params: { reference: submitted.reference } })
 		await call(staff.officer.cookie)
 		expect((await entriesOf(staff.officer.user.id)).map((row) => [row.action, row.caseReference, row.path, row.ip])).toEqual([['case.view', submitted.reference, path, '203.0.113.9']])
 
@@ -64,10 +64,9 @@ describe('the audit trail', () => {
 	test('a status change is recorded with its old and new status; a refused form records nothing', async () => {
 		const path = `/admin/cases/${submitted.reference}`
 		const post = (body: Record<string, string>) =>
-			runRoute(adminMiddleware, caseAction, {
+			runRoute([...adminMiddleware, ...caseMiddleware], caseAction, {
 				request: request(path, staff.admin.cookie, { method: 'POST', body: new URLSearchParams(body), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }),
 				params: { reference: submitted.reference },
-				pattern: '/admin/cases/:reference',
 			})
 		const before = (await entriesOf(staff.admin.user.id)).length
 		await post({ intent: 'note', note: '' })
@@ -88,9 +87,9 @@ describe('the audit trail', () => {
 		expect(lines).toHaveLength(2)
 		expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"")@x.org",محاولة دخول فاشلة,,/login,203.0.113.9,reason: invalid`)
 
-		const response = await runRoute(adminMiddleware, auditExport, { request: request('/admin/audit/export?action=auth.sign-in-failed', staff.admin.cookie), pattern: '/admin/audit/export' })
+		const response = await runRoute([...adminMiddleware, ...auditExportMiddleware], auditExport, { request: request('/admin/audit/export?action=auth.sign-in-failed', staff.admin.cookie) })
 		expect(response.headers.get('Content-Disposition')).toMatch(/^attachment; filename="audit-\d{4}-\d{2}-\d{2}\.csv"$/)
 		expect((await entriesOf(staff.admin.user.id)).at(-1)).toMatchObject({ action: 'audit.export', data: { filter: 'action=auth.sign-in-failed', rows: 1 } })
-		await expect(runRoute(adminMiddleware, auditExport, { request: request('/admin/audit/export', staff.officer.cookie), pattern: '/admin/audit/export' })).rejects.toMatchObject({ status: 403 })
+		await expect(runRoute([...adminMiddleware, ...auditExportMiddleware], auditExport, { request: request('/admin/audit/export', staff.officer.cookie) })).rejects.toMatchObject({ status: 403 })
 	})
 })

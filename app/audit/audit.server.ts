@@ -8,10 +8,10 @@ import type { PublicUser } from '#app/domain/users.server.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import type { AuditAction } from './actions.ts'
 
-// The audit trail (docs/security.md#audit-trail). The back office's middleware records every change
-// and every read of an applicant's data from the route that answered (the table below), so a new
-// screen cannot be left out unnoticed: app/audit/audit-routes.test.ts fails for a route without a line.
-// Screens add what only they know (a status's old and new value) with `noteAudit`.
+// The audit trail (docs/security.md#audit-trail). Every back-office route's middleware records the
+// changes and the reads of applicants' data it makes (`audited`, below); the layout refuses a route
+// that declares nothing (`auditGuard`). Screens add what only they know (a status's old and new
+// value) with `noteAudit`.
 
 export interface AuditEntry {
 	actor?: Pick<PublicUser, 'id' | 'name'> | null
@@ -43,63 +43,17 @@ const pathOf = (request: Request) => new URL(request.url).pathname.replace(/\.da
  * What a change through a route records: one action, one per form `intent`, the entries the screen
  * records itself (`'by-screen'`), or nothing for an action that changes nothing (`'nothing'`).
  */
-type Write = AuditAction | { byIntent: Partial<Record<string, AuditAction>>; otherwise?: AuditAction } | 'by-screen' | 'nothing'
+export type Write = AuditAction | { byIntent: Partial<Record<string, AuditAction>>; otherwise?: AuditAction } | 'by-screen' | 'nothing'
 
 /**
- * Every back-office route, by its pattern: what a successful read of it (`read`) and a successful
- * change through it (`write`) record. `false`: nothing to record (a list), or no action at all.
+ * What a back-office route records: a successful read of it (`read`) and a successful change
+ * through it (`write`). `false`: nothing to record (a list), or no action at all.
  */
-export const auditedRoutes: Record<string, { read: AuditAction | false; write: Write | false }> = {
-	'/admin': { read: false, write: false },
-	'/admin/users': { read: false, write: { byIntent: { 'toggle-active': 'user.update', delete: 'user.delete', 'two-step-roles': 'auth.two-step-roles', 'reset-two-step': 'auth.two-step-reset' } } },
-	'/admin/users/new': { read: false, write: 'user.create' },
-	'/admin/users/:id/edit': { read: false, write: 'user.update' },
-	'/admin/cases': { read: false, write: { byIntent: { 'bulk-status': 'cases.bulk-status', 'bulk-assign': 'cases.bulk-assign' } } },
-	'/admin/associations': { read: false, write: { byIntent: { 'bulk-status': 'cases.bulk-status', 'bulk-assign': 'cases.bulk-assign' } } },
-	'/admin/cases/export/:format': { read: 'cases.export', write: false },
-	'/admin/associations/export/:format': { read: 'cases.export', write: false },
-	// Paper intake posts to the public form's own route (/apply/:type/new), which records the case's creation.
-	'/admin/cases/new': { read: false, write: false },
-	'/admin/cases/:reference': {
-		read: 'case.view',
-		write: {
-			byIntent: {
-				status: 'case.status',
-				assign: 'case.assign',
-				note: 'case.note',
-				message: 'case.message',
-				aid: 'case.aid',
-				delete: 'case.delete',
-				restore: 'case.restore',
-			},
-		},
-	},
-	'/admin/cases/:reference/edit/:section': { read: 'case.view', write: 'case.correct' },
-	'/admin/cases/:reference/files/:fileId': { read: 'case.file', write: false },
-	'/admin/cases/:reference/print': { read: 'case.print', write: false },
-	'/admin/intake': { read: false, write: 'intake.change' },
-	'/admin/foundation': { read: false, write: 'foundation.change' },
-	'/admin/privacy': { read: false, write: 'privacy.publish' },
-	'/admin/inquiries': { read: false, write: false },
-	'/admin/inquiries/:id': { read: 'inquiry.view', write: 'inquiry.change' },
-	'/admin/content/:type': { read: false, write: 'content.upload' },
-	'/admin/content/:type/new': { read: false, write: 'content.create' },
-	'/admin/content/:type/upload': { read: false, write: 'content.upload' },
-	'/admin/content/:type/video-upload': { read: false, write: 'content.upload' },
-	'/admin/content/albums/:id/photos': { read: false, write: { byIntent: { caption: 'content.update', cover: 'content.update', delete: 'content.delete' }, otherwise: 'content.upload' } },
-	'/admin/content/:type/edit': { read: false, write: 'content.update' },
-	'/admin/content/:type/:id/edit': { read: false, write: 'content.update' },
-	'/admin/content/:type/:id/delete': { read: false, write: { byIntent: { restore: 'content.restore' }, otherwise: 'content.delete' } },
-	'/admin/audit': { read: false, write: false },
-	'/admin/audit/export': { read: 'audit.export', write: false },
-	'/admin/retention': { read: false, write: false },
-	// Looking a national ID up reads what is held about a person; the ZIP is all of it.
-	'/admin/subject-access': { read: false, write: 'subject-access.lookup' },
-	'/admin/subject-access/export': { read: false, write: 'subject-access.export' },
-	'/admin/account': { read: false, write: 'by-screen' },
-	'/admin/account/two-step': { read: false, write: 'by-screen' },
-	// A POST to a screen that does not exist answers 404.
-	'/admin/*': { read: false, write: 'nothing' },
+export interface AuditPlan {
+	read: AuditAction | false
+	write: Write | false
+	/** Actions the screen may record instead of the planned one, through `noteAudit`. */
+	screenActions?: readonly AuditAction[]
 }
 
 /** What a screen adds to the entry its request records: details, or a more precise action. */
@@ -127,7 +81,7 @@ async function intentOf(request: Request): Promise<string | undefined> {
 	return typeof intent === 'string' ? intent : undefined
 }
 
-function actionFor(route: (typeof auditedRoutes)[string], method: string, intent: string | undefined): AuditAction | false {
+function actionFor(route: AuditPlan, method: string, intent: string | undefined): AuditAction | false {
 	if (SAFE_METHODS.has(method)) return route.read
 	const write = route.write
 	if (write === 'by-screen' || write === 'nothing') return false
@@ -135,29 +89,56 @@ function actionFor(route: (typeof auditedRoutes)[string], method: string, intent
 	return (intent !== undefined ? write.byIntent[intent] : undefined) ?? write.otherwise ?? false
 }
 
+/** Set by the back office's guard; the route's own `audited` middleware says it has run. */
+const planContext = createContext<{ plan?: AuditPlan } | null>(null)
+
+/** An audited route's middleware, with its plan for app/audit/audit-routes.test.ts to read. */
+export type AuditedMiddleware = MiddlewareFunction<Response> & { auditPlan: AuditPlan }
+
 /**
- * Runs after the staff member is known: records the request once it has been answered. A change
- * is recorded when it succeeded (any answer below 400), a read when it answered 200, and a refusal
- * for lack of a role (403) as `access.denied`. app/audit/audit-routes.test.ts keeps the table whole.
+ * Each back-office route declares what it records, in its own module:
+ * `export const middleware = [audited({ read: 'case.view', write: … })]`. The router runs it only for
+ * the route that answers, so the declaration cannot drift from the route table as a table of paths
+ * did (it once matched nothing). A route that declares nothing is refused by `auditGuard`.
+ *
+ * It records the request once answered: a change when it succeeded (any answer below 400), a read
+ * when it answered 200, and a refusal for lack of a role (403) as `access.denied`.
  */
-export const auditMiddleware: MiddlewareFunction<Response> = async ({ request, context, pattern, params }, next) => {
-	const method = request.method.toUpperCase()
-	const route = auditedRoutes[pattern]
-	const intent = SAFE_METHODS.has(method) ? undefined : await intentOf(request)
-	const note: AuditNote = {}
-	context.set(auditNoteContext, note)
+export function audited(plan: AuditPlan): AuditedMiddleware {
+	const middleware: MiddlewareFunction<Response> = async ({ request, context, params }, next) => {
+		const holder = context.get(planContext)
+		if (holder) holder.plan = plan
+		const method = request.method.toUpperCase()
+		const intent = SAFE_METHODS.has(method) ? undefined : await intentOf(request)
+		const note: AuditNote = {}
+		context.set(auditNoteContext, note)
+		const response = await next()
+		if (note.recorded) return response
+		const planned = actionFor(plan, method, intent)
+		const action = response.status === 403 ? 'access.denied' : (note.action ?? planned)
+		const succeeded = response.status === 403 || (SAFE_METHODS.has(method) ? response.status === 200 : response.status < 400)
+		if (!action || !succeeded || method === 'HEAD') return response
+		await recordAudit(await getDb(), {
+			actor: context.get(staffContext),
+			action,
+			caseReference: params.reference ? normaliseReference(params.reference) : null,
+			request,
+			data: { ...(intent ? { intent } : {}), ...note.data, ...(response.status === 403 ? { method } : {}) },
+		})
+		return response
+	}
+	return Object.assign(middleware, { auditPlan: plan })
+}
+
+/**
+ * The back office's layout runs this before its routes: a request whose route declared no audit
+ * plan fails (500) instead of going unrecorded. app/audit/audit-routes.test.ts keeps every route
+ * declaring one; tests/e2e/security/audit.spec.ts proves each is recorded through the real server.
+ */
+export const auditGuard: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+	const holder: { plan?: AuditPlan } = {}
+	context.set(planContext, holder)
 	const response = await next()
-	if (note.recorded) return response
-	const planned = route ? actionFor(route, method, intent) : false
-	const action = response.status === 403 ? 'access.denied' : (note.action ?? planned)
-	const succeeded = response.status === 403 || (SAFE_METHODS.has(method) ? response.status === 200 : response.status < 400)
-	if (!action || !succeeded || method === 'HEAD') return response
-	await recordAudit(await getDb(), {
-		actor: context.get(staffContext),
-		action,
-		caseReference: params.reference ? normaliseReference(params.reference) : null,
-		request,
-		data: { ...(intent ? { intent } : {}), ...note.data, ...(response.status === 403 ? { method } : {}) },
-	})
+	if (!holder.plan) throw new Error(`${request.method} ${new URL(request.url).pathname}: its route declares no audit plan (app/audit/audit.server.ts, audited)`)
 	return response
 }

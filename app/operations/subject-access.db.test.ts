@@ -14,9 +14,9 @@ import { randomNationalId } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { runRoute } from '#tests/route.ts'
 import { middleware } from '#app/routes/admin/layout.tsx'
-import { action as exportAction } from '#app/routes/admin/subject-access-export.ts'
-import { action as lookupAction } from '#app/routes/admin/subject-access.tsx'
-import { action as caseAction, loader as caseLoader } from '#app/routes/admin/case.tsx'
+import { action as exportAction, middleware as exportMiddleware } from '#app/routes/admin/subject-access-export.ts'
+import { action as lookupAction, middleware as lookupMiddleware } from '#app/routes/admin/subject-access.tsx'
+import { action as caseAction, loader as caseLoader, middleware as caseMiddleware } from '#app/routes/admin/case.tsx'
 import { loader as printLoader, middleware as printMiddleware } from '#app/routes/admin/case-print.tsx'
 import { insertClosedCase, type TestCase } from './retention-test-cases.ts'
 import { PURGED_NAME, runRetention } from './retention.server.ts'
@@ -39,7 +39,10 @@ beforeAll(async () => {
 	const db = app.handle.db
 	// The printable report names the foundation.
 	await seedDemoContent(db)
-	for (const [role, email] of [['admin', 'sa-admin@example.org'], ['officer', 'sa-officer@example.org']] as const) {
+	for (const [role, email] of [
+		['admin', 'sa-admin@example.org'],
+		['officer', 'sa-officer@example.org'],
+	] as const) {
 		const user = await createUser(db, { name: role, email, mobile: '', role: role === 'admin' ? 'admin' : 'case_officer', password: 'Subject-Access-123' })
 		cookies[role] = `${sessionCookieName()}=${(await createSession(db, user.id)).token}`
 	}
@@ -55,8 +58,8 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
 const post = (url: string, form: Record<string, string>, cookie: string) =>
 	new Request(`http://localhost${url}`, { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) })
 
-const download = (form: Record<string, string>, cookie = cookies.admin) => runRoute(middleware, exportAction, { request: post('/admin/subject-access/export', form, cookie), pattern: '/admin/subject-access/export' })
-const lookup = (form: Record<string, string>, cookie = cookies.admin) => runRoute(middleware, lookupAction, { request: post('/admin/subject-access', form, cookie), pattern: '/admin/subject-access' })
+const download = (form: Record<string, string>, cookie = cookies.admin) => runRoute([...middleware, ...exportMiddleware], exportAction, { request: post('/admin/subject-access/export', form, cookie) })
+const lookup = (form: Record<string, string>, cookie = cookies.admin) => runRoute([...middleware, ...lookupMiddleware], lookupAction, { request: post('/admin/subject-access', form, cookie) })
 
 /** Every entry of a ZIP: name → bytes. */
 async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
@@ -116,14 +119,23 @@ describe('subject access', () => {
 		expect(history.map(({ kind, note, data }) => ({ kind, note, data }))).toEqual(events.map(({ kind, note, data }) => ({ kind, note, data })))
 		expect(history.filter((event) => event.internal).map((event) => event.note)).toEqual(['زوجته نورة مريضة'])
 		const aid = await db.select().from(caseAid).where(eq(caseAid.caseId, live.id))
-		expect(parsed(entries, `${folder}/aid.json`)).toEqual(aid.map((row) => ({ givenOn: row.givenOn, amount: row.amount, kind: row.kind, kindLabel: expect.any(String), note: row.note, recordedAt: row.createdAt.toISOString() })))
+		expect(parsed(entries, `${folder}/aid.json`)).toEqual(
+			aid.map((row) => ({ givenOn: row.givenOn, amount: row.amount, kind: row.kind, kindLabel: expect.any(String), note: row.note, recordedAt: row.createdAt.toISOString() })),
+		)
 		// Each file under its own name: the same name twice told apart, a path reduced to a name.
 		const names = ['هوية.pdf', 'هوية (2).pdf', 'passwd']
 		expect((parsed(entries, `${folder}/files.json`) as { name: string }[]).map((file) => file.name)).toEqual(names.map((name) => `files/${name}`))
 		names.forEach((name, index) => expect(entries.get(`${folder}/files/${name}`)!.equals(live.files[index]!.bytes)).toBe(true))
 
 		// The purged case: its minimal record and the aid given, nothing of the person.
-		expect(parsed(entries, `${purged.reference}/case.json`)).toMatchObject({ reference: purged.reference, status: 3, applicantName: null, nationalId: null, mobile: null, purgedAt: expect.any(String) })
+		expect(parsed(entries, `${purged.reference}/case.json`)).toMatchObject({
+			reference: purged.reference,
+			status: 3,
+			applicantName: null,
+			nationalId: null,
+			mobile: null,
+			purgedAt: expect.any(String),
+		})
 		expect(parsed(entries, `${purged.reference}/sections.json`)).toEqual([])
 		expect(parsed(entries, `${purged.reference}/files.json`)).toEqual([])
 		expect(parsed(entries, `${purged.reference}/aid.json`)).toMatchObject([{ amount: 1500, kind: 'cash', note: '' }])
@@ -146,19 +158,32 @@ describe('subject access', () => {
 	test('a case officer is refused, and the refusal is in the audit trail', async () => {
 		await expect(download({ nationalId }, cookies.officer)).rejects.toHaveProperty('status', 403)
 		await expect(lookup({ nationalId }, cookies.officer)).rejects.toHaveProperty('status', 403)
-		const denied = await app.handle.db.select().from(auditLog).where(and(eq(auditLog.action, 'access.denied'), eq(auditLog.path, '/admin/subject-access/export')))
+		const denied = await app.handle.db
+			.select()
+			.from(auditLog)
+			.where(and(eq(auditLog.action, 'access.denied'), eq(auditLog.path, '/admin/subject-access/export')))
 		expect(denied).toHaveLength(1)
 	})
 
 	test('a purged case opens as its minimal record, with the notice, and refuses a message', async () => {
 		const request = (method = 'GET', form?: Record<string, string>) =>
-			new Request(`http://localhost/admin/cases/${purged.reference}`, { method, headers: { Cookie: cookies.admin, ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) }, body: form ? new URLSearchParams(form) : undefined })
-		const view = await runRoute(middleware, caseLoader, { request: request(), params: { reference: purged.reference }, pattern: '/admin/cases/:reference' })
+			new Request(`http://localhost/admin/cases/${purged.reference}`, {
+				method,
+				headers: { Cookie: cookies.admin, ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+				body: form ? new URLSearchParams(form) : undefined,
+			})
+		const view = await runRoute([...middleware, ...caseMiddleware], caseLoader, { request: request(), params: { reference: purged.reference } })
 		expect(view).toMatchObject({ reference: purged.reference, name: PURGED_NAME, nationalId: '', mobile: '', sections: [], purged: expect.any(String) })
 		expect(view.ledger.map((entry) => entry.here)).toEqual([true])
-		const refused = (await runRoute(middleware, caseAction, { request: request('POST', { intent: 'message', message: 'مرحباً' }), params: { reference: purged.reference }, pattern: '/admin/cases/:reference' })) as unknown as { init: { status: number } }
+		const refused = (await runRoute([...middleware, ...caseMiddleware], caseAction, {
+			request: request('POST', { intent: 'message', message: 'مرحباً' }),
+			params: { reference: purged.reference },
+		})) as unknown as { init: { status: number } }
 		expect(refused.init.status).toBe(409)
-		const print = await runRoute(printMiddleware, printLoader, { request: new Request(`http://localhost/admin/cases/${purged.reference}/print`, { headers: { Cookie: cookies.admin } }), params: { reference: purged.reference }, pattern: '/admin/cases/:reference/print' })
+		const print = await runRoute(printMiddleware, printLoader, {
+			request: new Request(`http://localhost/admin/cases/${purged.reference}/print`, { headers: { Cookie: cookies.admin } }),
+			params: { reference: purged.reference },
+		})
 		expect(JSON.stringify(print)).toContain(PURGED_NAME)
 	})
 })

@@ -3,7 +3,7 @@ import type { Route } from './+types/account-two-step'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { enableTwoStep, enrolmentView } from '#app/auth/two-step.server.ts'
-import { noteAudit, recordAudit } from '#app/audit/audit.server.ts'
+import { noteAudit, recordAudit, audited } from '#app/audit/audit.server.ts'
 import { userRoles } from '#app/domain/roles.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { RecoveryCodes, TwoStepSetup, WRONG_SETUP_CODE } from '#app/components/two-step.tsx'
@@ -12,6 +12,8 @@ import type { AdminHandle } from './layout.tsx'
 // Turning two-step sign-in on from one's own account (docs/security.md#two-step-sign-in).
 
 export const handle: AdminHandle = { breadcrumb: () => [{ to: '/admin/account', label: 'حسابي' }, { label: 'تفعيل التحقق بخطوتين' }] }
+
+export const middleware = [audited({ read: false, write: 'by-screen' })]
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const me = requireRole(context, userRoles)

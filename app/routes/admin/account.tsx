@@ -11,7 +11,7 @@ import { passwordRefusal } from '#app/auth/common-passwords.server.ts'
 import { signInLimits } from '#app/auth/sign-in.server.ts'
 import { replaceRecoveryCodes, resetTwoStep, twoStepRoles, unusedRecoveryCodes } from '#app/auth/two-step.server.ts'
 import { passwordHint } from '#app/forms/messages.ts'
-import { noteAudit, recordAudit } from '#app/audit/audit.server.ts'
+import { noteAudit, recordAudit, audited } from '#app/audit/audit.server.ts'
 import { userRoles, roleLabels } from '#app/domain/roles.ts'
 import { passwordRules } from '#app/domain/user-schema.ts'
 import { passwordHashOf, setPassword } from '#app/domain/users.server.ts'
@@ -27,6 +27,9 @@ import type { AdminHandle } from './layout.tsx'
 // other devices, and two-step sign-in.
 
 export const handle: AdminHandle = { breadcrumb: 'حسابي' }
+
+// Each change of one's own account is recorded by the action itself (a password, a session ended).
+export const middleware = [audited({ read: false, write: 'by-screen' })]
 
 const everyone = userRoles
 

@@ -18,6 +18,7 @@ import { pageParam, paginate } from '#app/utils/pagination.ts'
 import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import type { AdminHandle } from './layout.tsx'
+import { audited } from '#app/audit/audit.server.ts'
 
 // An album's photos, 8 a page (docs/product.md#business-constants): several uploaded at once,
 // captions, the cover, delete after a confirmation. Every control is a plain form, so it works
@@ -26,6 +27,8 @@ import type { AdminHandle } from './layout.tsx'
 export const handle: AdminHandle = {
 	breadcrumb: (data) => [{ to: '/admin/content/albums', label: albums.plural }, { label: `صور الألبوم: ${(data as { title: string }).title}` }],
 }
+
+export const middleware = [audited({ read: false, write: { byIntent: { caption: 'content.update', cover: 'content.update', delete: 'content.delete' }, otherwise: 'content.upload' } })]
 
 async function open(params: { id: string }, context: Route.LoaderArgs['context']) {
 	const user = requireRole(context, areaRoles.content)

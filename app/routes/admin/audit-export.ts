@@ -3,8 +3,10 @@ import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { auditCsv, auditFilterParams, countAudit, readAuditFilter } from '#app/audit/audit-log.server.ts'
-import { noteAudit } from '#app/audit/audit.server.ts'
+import { noteAudit, audited } from '#app/audit/audit.server.ts'
 import { todayInRiyadh } from '#app/utils/format.ts'
+
+export const middleware = [audited({ read: 'audit.export', write: false })]
 
 /** The filtered audit trail as CSV, streamed; the export is itself in the trail. */
 export async function loader({ request, context }: Route.LoaderArgs) {

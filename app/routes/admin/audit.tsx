@@ -11,10 +11,13 @@ import { PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import type { AdminHandle } from './layout.tsx'
+import { audited } from '#app/audit/audit.server.ts'
 
 // The audit trail, for admins only (docs/security.md#audit-trail): read-only, filtered, exported as CSV.
 
 export const handle: AdminHandle = { breadcrumb: 'سجل التدقيق' }
+
+export const middleware = [audited({ read: false, write: false })]
 
 const PER_PAGE = 50
 

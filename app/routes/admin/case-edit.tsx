@@ -22,6 +22,7 @@ import { ErrorList, FlashNotice, PageTitle, validationTiming } from '#app/compon
 import { SectionForm } from '#app/routes/apply/+section-form.tsx'
 import { CollectionRows } from '#app/routes/apply/+collection-rows.tsx'
 import type { AdminHandle } from './layout.tsx'
+import { audited } from '#app/audit/audit.server.ts'
 
 // Staff correct a case's answers through the applicant's own section form (the old system's
 // «edit» link); the history keeps each changed field before and after.
@@ -32,6 +33,8 @@ export const handle: AdminHandle = {
 		return [{ to: `/admin/cases/${reference}`, label: reference }, { label: `تصحيح ${sectionTitle}` }]
 	},
 }
+
+export const middleware = [audited({ read: 'case.view', write: 'case.correct' })]
 
 async function openSection(params: { reference: string; section: string }, role: string) {
 	const db = await getDb()
@@ -103,7 +106,14 @@ async function correctRows(
 		const beside = fieldsBesideCollection(section)
 		const submission = parseWithZod(formData, { schema: sectionSchema({ ...section, fields: beside }, { allowIdChecksumFailure: row.idChecksumOverride }) })
 		if (submission.status !== 'success') return data({ result: submission.reply(), besideResult: true, rowError: null }, { status: 400 })
-		const result = await correctSection(db, definition, row, section.key, (saved: SectionAnswers | undefined) => ({ ...saved, ...Object.fromEntries(beside.map((field) => [field.name, undefined])), ...submission.value }), user)
+		const result = await correctSection(
+			db,
+			definition,
+			row,
+			section.key,
+			(saved: SectionAnswers | undefined) => ({ ...saved, ...Object.fromEntries(beside.map((field) => [field.name, undefined])), ...submission.value }),
+			user,
+		)
 		if (!result.ok) return data({ result: submission.reply({ formErrors: result.issues.map((issue) => issue.message) }), besideResult: true, rowError: null }, { status: 400 })
 		return redirectWithFlash(here, { tone: 'success', message: result.changes.length ? 'تم تحديث بيانات بنجاح' : 'لم تتغير أي بيانات' })
 	}

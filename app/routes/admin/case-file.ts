@@ -7,6 +7,9 @@ import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { fileResponse } from '#app/storage/download.server.ts'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
+import { audited } from '#app/audit/audit.server.ts'
+
+export const middleware = [audited({ read: 'case.file', write: false })]
 
 /**
  * A case's file for staff who handle cases (never a content editor): a download, or with

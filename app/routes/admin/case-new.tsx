@@ -7,10 +7,14 @@ import { areaRoles } from '#app/domain/roles.ts'
 import { applicationDefinitions } from '#app/forms/registry.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
+import { audited } from '#app/audit/audit.server.ts'
 
 export const handle: AdminHandle = {
 	breadcrumb: () => [{ to: '/admin/cases', label: 'طلبات الأفراد' }, { label: 'طلب ورقي جديد' }],
 }
+
+// Paper intake posts to the public form's own route (/apply/:type/new), which records the case's creation.
+export const middleware = [audited({ read: false, write: false })]
 
 /** Paper intake: staff start an application for a walk-in or phone applicant, on the public form. */
 export async function loader({ context }: Route.LoaderArgs) {

@@ -48,7 +48,7 @@ beforeAll(async () => {
 
 function load(reference: string, cookie?: string) {
 	const request = new Request(`http://localhost/admin/cases/${reference}/print`, { headers: cookie ? { Cookie: cookie } : {} })
-	return runRoute(middleware, loader, { request, params: { reference }, pattern: '/admin/cases/:reference/print' })
+	return runRoute(middleware, loader, { request, params: { reference } })
 }
 
 /** The loader's thrown Response (a redirect, a 403, a 404). */
@@ -146,7 +146,10 @@ describe('the printable case report', () => {
 		const byAdmin = (events: typeof after) => events.filter((event) => event.actorId === staff.admin.user.id).length
 		expect(byAdmin(after)).toBe(byAdmin(before) + 1)
 		// And in the audit trail: who, which case, from where.
-		const audit = await app.handle.db.select().from(auditLog).where(and(eq(auditLog.action, 'case.print'), eq(auditLog.actorId, staff.admin.user.id)))
+		const audit = await app.handle.db
+			.select()
+			.from(auditLog)
+			.where(and(eq(auditLog.action, 'case.print'), eq(auditLog.actorId, staff.admin.user.id)))
 		expect(audit.at(-1)).toMatchObject({ caseReference: submitted.reference, path: `/admin/cases/${submitted.reference}/print`, actorName: 'مدير النظام' })
 	})
 
@@ -159,7 +162,10 @@ describe('the printable case report', () => {
 		expect((await refusal('ABCD-EFGH', staff.officer.cookie)).status).toBe(404)
 		expect((await refusal('not-a-reference', staff.officer.cookie)).status).toBe(404)
 		// A content editor's visit is not recorded as a print.
-		const printedBy = await app.handle.db.select().from(caseEvents).where(and(eq(caseEvents.kind, 'printed'), eq(caseEvents.actorId, staff.editor.user.id)))
+		const printedBy = await app.handle.db
+			.select()
+			.from(caseEvents)
+			.where(and(eq(caseEvents.kind, 'printed'), eq(caseEvents.actorId, staff.editor.user.id)))
 		expect(printedBy).toHaveLength(0)
 		// The refusal is in the audit trail; the 404s read nothing and are not.
 		const editorAudit = await app.handle.db.select().from(auditLog).where(eq(auditLog.actorId, staff.editor.user.id))
@@ -212,10 +218,31 @@ describe('reportSections', () => {
 	}
 
 	test('sums amount columns under the table and drops sections without data', () => {
-		const sections = reportSections(association, { budget: { items: [{ Item: 'أجهزة', Cost: 1500.5 }, { Item: 'تدريب', Cost: 2000 }] }, empty: { Nothing: '' } }, [])
+		const sections = reportSections(
+			association,
+			{
+				budget: {
+					items: [
+						{ Item: 'أجهزة', Cost: 1500.5 },
+						{ Item: 'تدريب', Cost: 2000 },
+					],
+				},
+				empty: { Nothing: '' },
+			},
+			[],
+		)
 		expect(sections.map((section) => section.key)).toEqual(['budget'])
 		expect(sections[0]!.items).toEqual([
-			{ kind: 'table', label: 'بنود الميزانية', columns: ['البند', 'التكلفة'], rows: [['أجهزة', formatMoney(1500.5)], ['تدريب', formatMoney(2000)]], totals: ['', formatMoney(3500.5)] },
+			{
+				kind: 'table',
+				label: 'بنود الميزانية',
+				columns: ['البند', 'التكلفة'],
+				rows: [
+					['أجهزة', formatMoney(1500.5)],
+					['تدريب', formatMoney(2000)],
+				],
+				totals: ['', formatMoney(3500.5)],
+			},
 		])
 	})
 })

@@ -4,7 +4,7 @@ import { groupTotals } from '#app/forms/totals.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { requireUser } from '#app/auth/session.server.ts'
 import { requireRole, staffContext } from '#app/auth/user-context.server.ts'
-import { auditMiddleware } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit.server.ts'
 import { findCaseByReference, listAttachments, loadSavedState } from '#app/cases/case-store.server.ts'
 import { recordPrint } from '#app/cases/case-admin.server.ts'
 import { staffStatusName } from '#app/cases/status.ts'
@@ -140,7 +140,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 	async ({ request, context }) => {
 		context.set(staffContext, await requireUser(request))
 	},
-	auditMiddleware,
+	audited({ read: 'case.print', write: false }),
 ]
 
 export async function loader({ params, context }: Route.LoaderArgs) {

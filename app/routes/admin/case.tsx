@@ -37,7 +37,7 @@ import { flashContext, notices, redirectWithFlash } from '#app/utils/flash.serve
 import { ErrorList, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { Totals } from '#app/routes/apply/+collection-rows.tsx'
-import { noteAudit } from '#app/audit/audit.server.ts'
+import { noteAudit, audited } from '#app/audit/audit.server.ts'
 import type { AdminHandle } from './layout.tsx'
 
 // One case, as staff work it: every answer and file, the signs of a second application, the aid
@@ -49,6 +49,13 @@ export const handle: AdminHandle = {
 		return [list, { label: reference }]
 	},
 }
+
+export const middleware = [
+	audited({
+		read: 'case.view',
+		write: { byIntent: { status: 'case.status', assign: 'case.assign', note: 'case.note', message: 'case.message', aid: 'case.aid', delete: 'case.delete', restore: 'case.restore' } },
+	}),
+]
 
 async function openCase(reference: string | undefined, role: string) {
 	const db = await getDb()
@@ -214,7 +221,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	if (row.deletedAt && value.intent !== 'restore') return refused(value.intent, { '': ['الطلب محذوف؛ استعده أولاً'] }, 409)
 	// Retention destroyed the applicant's details: there is nobody to message, and the minimal record stays as it is.
 	if (row.purgedAt && (value.intent === 'status' || value.intent === 'aid' || value.intent === 'message')) {
-		return refused(value.intent === 'status' ? `status-${value.to}` : value.intent, { '': ['أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ، فلا يمكن تغيير حالته أو تسجيل دعم عليه أو مراسلة مقدمه'] }, 409, typed)
+		return refused(
+			value.intent === 'status' ? `status-${value.to}` : value.intent,
+			{ '': ['أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ، فلا يمكن تغيير حالته أو تسجيل دعم عليه أو مراسلة مقدمه'] },
+			409,
+			typed,
+		)
 	}
 	try {
 		switch (value.intent) {

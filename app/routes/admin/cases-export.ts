@@ -3,7 +3,7 @@ import type { Route } from './+types/cases-export'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { countCases, filterParams, readCaseFilter, typesOfKind } from '#app/cases/case-admin.server.ts'
-import { noteAudit } from '#app/audit/audit.server.ts'
+import { noteAudit, audited } from '#app/audit/audit.server.ts'
 import { csvExport, xlsxExport } from '#app/cases/export.server.ts'
 import type { CaseKind } from '#app/cases/workflow.ts'
 import { areaRoles } from '#app/domain/roles.ts'
@@ -13,6 +13,8 @@ const formats = {
 	csv: { contentType: 'text/csv; charset=utf-8', build: csvExport },
 	xlsx: { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', build: xlsxExport },
 } as const
+
+export const middleware = [audited({ read: 'cases.export', write: false })]
 
 /** The filtered list as CSV or XLSX, streamed; every export is in the audit trail (who, when, filter, rows). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {

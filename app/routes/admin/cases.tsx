@@ -33,6 +33,7 @@ import { DataTable } from '#app/components/data-table.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import type { AdminHandle } from './layout.tsx'
 import { PURGED_ID_PREFIX } from '#app/operations/retention.server.ts'
+import { audited } from '#app/audit/audit.server.ts'
 
 // The staff's case lists: individuals at /admin/cases, associations at /admin/associations, both
 // from the definitions' kind (docs/product.md#the-case-lists).
@@ -40,6 +41,8 @@ import { PURGED_ID_PREFIX } from '#app/operations/retention.server.ts'
 export const handle: AdminHandle = {
 	breadcrumb: (data) => [{ label: (data as { heading: string }).heading }],
 }
+
+export const middleware = [audited({ read: false, write: { byIntent: { 'bulk-status': 'cases.bulk-status', 'bulk-assign': 'cases.bulk-assign' } } })]
 
 const headings: Record<CaseKind, string> = { individual: 'طلبات الأفراد', association: 'طلبات الجمعيات والمؤسسات' }
 
@@ -132,7 +135,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (value.intent === 'bulk-assign') {
 		const rows = await caseIdsByReference(db, value.ref)
 		try {
-			const changed = await assignCases(db, rows.map((row) => row.id), value.officer === 'none' ? null : Number(value.officer), user)
+			const changed = await assignCases(
+				db,
+				rows.map((row) => row.id),
+				value.officer === 'none' ? null : Number(value.officer),
+				user,
+			)
 			return redirectWithFlash(back, { tone: 'success', message: `تم تحديث إسناد ${formatNumber(changed)} من ${formatNumber(value.ref.length)} طلب` })
 		} catch (error) {
 			if (!(error instanceof CaseChangeError)) throw error
@@ -394,4 +402,3 @@ export default function Cases({ loaderData }: Route.ComponentProps) {
 		</>
 	)
 }
-

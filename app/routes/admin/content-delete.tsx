@@ -8,10 +8,13 @@ import { areaRoles } from '#app/domain/roles.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
+import { audited } from '#app/audit/audit.server.ts'
 
 // Deleting asks first, on a page of its own: it works without JavaScript and never by a GET.
 
 export const handle: AdminHandle = { breadcrumb: (data) => [...contentCrumbs((data as { typeName: string }).typeName), { label: 'حذف' }] }
+
+export const middleware = [audited({ read: false, write: 'content.delete' })]
 
 async function open(params: { type: string; id: string }, context: Route.LoaderArgs['context']) {
 	const user = requireRole(context, areaRoles.content)

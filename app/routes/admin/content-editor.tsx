@@ -30,6 +30,7 @@ import { filteredListPath, filterValue } from '#app/content/list-filter.ts'
 import type { AdminHandle } from './layout.tsx'
 import { BAD_FILE_NAME, contentRefusalMessages, EMPTY_FILE } from '#app/storage/upload-messages.ts'
 import { describeError, logger } from '#app/utils/log.server.ts'
+import { audited, noteAudit } from '#app/audit/audit.server.ts'
 
 // One screen and one action for every content type: add, edit, and the singletons' only entry.
 
@@ -41,6 +42,9 @@ export const handle: AdminHandle = {
 		return [...contentCrumbs(typeName), { label: isNew ? `إضافة ${type?.singular ?? ''}` : `تعديل ${type?.singular ?? ''}` }]
 	},
 }
+
+// One screen adds and edits; adding says so (content.create).
+export const middleware = [audited({ read: false, write: 'content.update', screenActions: ['content.create'] })]
 
 const fileErrors = {
 	image: {
@@ -76,7 +80,6 @@ async function open(params: { type: string; id?: string }, context: Route.Loader
 	return { type, db, entry, user }
 }
 
-
 export async function loader({ params, context, request }: Route.LoaderArgs) {
 	const { type, db, entry } = await open(params, context)
 	const [shown] = entry ? await withMedia(db, type, [entry]) : []
@@ -109,7 +112,13 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 		// largest field (the video, else the PDF).
 		const limits = files.map(fieldMaxBytes)
 		const largest = files[limits.indexOf(Math.max(...limits))]!
-		if (declaredTooLarge(request, limits.reduce((sum, bytes) => sum + bytes, 0))) return tooLargeReply(largest)
+		if (
+			declaredTooLarge(
+				request,
+				limits.reduce((sum, bytes) => sum + bytes, 0),
+			)
+		)
+			return tooLargeReply(largest)
 		const video = files.find((field) => field.kind === 'video')
 		const kinds = Object.fromEntries(files.map((field) => [uploadName(field), field.kind === 'image' ? imageUpload : field.kind === 'video' ? videoUpload : pdfUpload]))
 		// A form with a video is not read to its end once a file passes its limit (a video may be
@@ -119,25 +128,26 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 		fields = upload.fields
 		if (!upload.ok && upload.error === 'too-large') return tooLargeReply(files.find((field) => uploadName(field) === upload.part) ?? largest)
 		if (!upload.ok) errors[files[0]!.name] = [upload.error === 'bad-name' ? BAD_FILE_NAME : brokenUpload]
-		else for (const field of files) {
-			const part = upload.parts[uploadName(field)]
-			if (!part) continue
-			if (!part.ok) {
-				errors[field.name] = [part.error === 'too-large' ? tooLargeMessage(field) : ((fileErrors[field.kind] as Record<string, string>)[part.error] ?? brokenUpload)]
-				continue
+		else
+			for (const field of files) {
+				const part = upload.parts[uploadName(field)]
+				if (!part) continue
+				if (!part.ok) {
+					errors[field.name] = [part.error === 'too-large' ? tooLargeMessage(field) : ((fileErrors[field.kind] as Record<string, string>)[part.error] ?? brokenUpload)]
+					continue
+				}
+				if (field.kind === 'video' && field.poster) frames[field.poster] = await videoFrame(part.file.tempPath)
+				if (field.kind === 'document' || field.kind === 'video') {
+					uploaded[field.name] = (await storeDocument(db, storage, part.file, user.id)).id
+					continue
+				}
+				try {
+					uploaded[field.name] = (await processImage(db, storage, { tempPath: part.file.tempPath, originalName: part.file.originalName, alt: '', createdBy: user.id })).id
+				} catch (error) {
+					if (!(error instanceof InvalidImageError)) throw error
+					errors[field.name] = [fileErrors.image[error.reason]]
+				}
 			}
-			if (field.kind === 'video' && field.poster) frames[field.poster] = await videoFrame(part.file.tempPath)
-			if (field.kind === 'document' || field.kind === 'video') {
-				uploaded[field.name] = (await storeDocument(db, storage, part.file, user.id)).id
-				continue
-			}
-			try {
-				uploaded[field.name] = (await processImage(db, storage, { tempPath: part.file.tempPath, originalName: part.file.originalName, alt: '', createdBy: user.id })).id
-			} catch (error) {
-				if (!(error instanceof InvalidImageError)) throw error
-				errors[field.name] = [fileErrors.image[error.reason]]
-			}
-		}
 		// A file uploaded on an earlier, failed try comes back in a hidden field. It must be this
 		// person's own recent upload: replacing a file deletes the old one, so an id borrowed from
 		// another entry would take that entry's file with it.
@@ -171,7 +181,8 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 	for (const field of type.fields) if (field.kind === 'richtext') values[field.name] = sanitizeRichText(String(values[field.name] ?? ''))
 	try {
 		// The signed-in member is the author of what they add (news: «publishBy»); saveEntry keeps it on later edits.
-		await saveEntry(db, type, entry?.id ?? null, values, user.id, user.name)
+		const saved = await saveEntry(db, type, entry?.id ?? null, values, user.id, user.name)
+		noteAudit(context, { action: entry ? 'content.update' : 'content.create', data: { type: type.type, id: saved.id } })
 	} catch (error) {
 		if (!(error instanceof InvalidContentError)) throw error
 		const fieldErrors = Object.fromEntries(error.issues.map((issue) => [String(issue.path[0] ?? ''), [issue.message]]))
@@ -256,7 +267,9 @@ export default function ContentEditor({ loaderData, actionData }: Route.Componen
 							case 'textarea':
 								return <TextareaField key={field.name} label={field.label} hint={field.hint} errors={meta.errors} textareaProps={{ ...getTextareaProps(meta), rows: field.rows }} />
 							case 'richtext':
-								return <RichTextEditor key={field.name} id={meta.id} name={meta.name} label={field.label} hint={field.hint} defaultValue={String(loaderData.data[field.name] ?? '')} errors={meta.errors} />
+								return (
+									<RichTextEditor key={field.name} id={meta.id} name={meta.name} label={field.label} hint={field.hint} defaultValue={String(loaderData.data[field.name] ?? '')} errors={meta.errors} />
+								)
 							case 'image':
 							case 'document':
 								return (
@@ -301,8 +314,7 @@ export default function ContentEditor({ loaderData, actionData }: Route.Componen
 	)
 }
 
-const fileInputStyles =
-	'mt-2 block w-full text-sm file:me-3 file:min-h-11 file:rounded-lg file:border-0 file:bg-brand-100 file:px-4 file:font-semibold file:text-brand-900'
+const fileInputStyles = 'mt-2 block w-full text-sm file:me-3 file:min-h-11 file:rounded-lg file:border-0 file:bg-brand-100 file:px-4 file:font-semibold file:text-brand-900'
 
 /** An image or PDF field: what is there now, a file input to replace it, and (when optional) a way to remove it. */
 function FileInput({ field, id, errors, current, uploaded }: { field: FileField; id: string; errors?: string[]; current: ImageData | DocumentData | null | undefined; uploaded?: string }) {
@@ -316,13 +328,7 @@ function FileInput({ field, id, errors, current, uploaded }: { field: FileField;
 			</label>
 			<p id={`${id}-hint`} className="text-sm text-stone-600">
 				{field.hint ? `${field.hint} ` : ''}
-				{hasFile
-					? isImage
-						? 'اختر صورة جديدة لاستبدال الحالية، أو اتركها كما هي.'
-						: 'اختر ملفاً جديداً لاستبدال الحالي، أو اتركه كما هو.'
-					: isImage
-						? 'صورة JPEG أو PNG أو WebP.'
-						: 'ملف PDF.'}
+				{hasFile ? (isImage ? 'اختر صورة جديدة لاستبدال الحالية، أو اتركها كما هي.' : 'اختر ملفاً جديداً لاستبدال الحالي، أو اتركه كما هو.') : isImage ? 'صورة JPEG أو PNG أو WebP.' : 'ملف PDF.'}
 			</p>
 			<ErrorList id={errorId} errors={errors} />
 			{current && 'variants' in current ? <ResponsiveImage image={current} sizes="160px" className="mt-2 h-40 w-auto rounded-lg object-cover" /> : null}

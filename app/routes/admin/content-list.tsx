@@ -20,8 +20,12 @@ import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { FilterTabs } from '#app/components/filter-tabs.tsx'
 import { BulkUploadForm } from '#app/components/bulk-upload-form.tsx'
 import type { AdminHandle } from './layout.tsx'
+import { audited } from '#app/audit/audit.server.ts'
 
 export const handle: AdminHandle = { breadcrumb: (data) => [{ label: findContentType((data as { typeName: string }).typeName)?.plural ?? 'المحتوى' }] }
+
+// The list's action is the documents library's bulk upload.
+export const middleware = [audited({ read: false, write: 'content.upload' })]
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
 	// The role first: a user who may not edit content learns nothing, not even which types exist.
@@ -43,7 +47,15 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		pagination,
 		notice: context.get(flashContext),
 		cards: type.listStyle === 'cards' ? await entryCards(db, type, rows) : [],
-		rows: rows.map((row) => ({ id: row.id, cells: type.listColumns.map((column) => cellText(type.fields.find((field) => field.name === column), (row.data as Record<string, unknown>)[column])) })),
+		rows: rows.map((row) => ({
+			id: row.id,
+			cells: type.listColumns.map((column) =>
+				cellText(
+					type.fields.find((field) => field.name === column),
+					(row.data as Record<string, unknown>)[column],
+				),
+			),
+		})),
 	}
 }
 
@@ -111,33 +123,33 @@ export default function ContentList({ loaderData, actionData }: Route.ComponentP
 				<ContentCards typeName={type.type} label={`${type.plural}، الصفحة ${pagination.page} من ${pagination.lastPage}`} cards={cards} />
 			) : (
 				<DataTable label={`جدول ${type.plural}`} caption={`${type.plural}، الصفحة ${pagination.page} من ${pagination.lastPage}`} headings={['#', ...columns, 'الإجراءات']}>
-							{rows.map((row, index) => (
-								<tr key={row.id} className="border-t border-stone-200">
-									<td className="p-3">{pagination.offset + index + 1}</td>
-									{row.cells.map((cell, i) => (
-										<td key={i} className={i === 0 ? 'p-3 font-semibold' : 'p-3'}>
-											{cell}
-										</td>
-									))}
-									<td className="p-3">
-										<div className="flex flex-wrap gap-2">
-											{type.rowLinks?.map((link) => (
-												<Link key={link.label} to={link.path(row.id)} className="btn-primary min-h-9 px-3 py-1 text-sm">
-													{link.label}
-													<span className="sr-only"> {row.cells[0]}</span>
-												</Link>
-											))}
-											<Link to={`/admin/content/${type.type}/${row.id}/edit`} className="btn-secondary min-h-9 px-3 py-1 text-sm">
-												تعديل<span className="sr-only"> {row.cells[0]}</span>
-											</Link>
-											<Link to={`/admin/content/${type.type}/${row.id}/delete`} className="btn min-h-9 border border-red-800 px-3 py-1 text-sm text-red-800 hover:bg-red-50">
-												حذف<span className="sr-only"> {row.cells[0]}</span>
-											</Link>
-										</div>
-									</td>
-								</tr>
+					{rows.map((row, index) => (
+						<tr key={row.id} className="border-t border-stone-200">
+							<td className="p-3">{pagination.offset + index + 1}</td>
+							{row.cells.map((cell, i) => (
+								<td key={i} className={i === 0 ? 'p-3 font-semibold' : 'p-3'}>
+									{cell}
+								</td>
 							))}
-						</DataTable>
+							<td className="p-3">
+								<div className="flex flex-wrap gap-2">
+									{type.rowLinks?.map((link) => (
+										<Link key={link.label} to={link.path(row.id)} className="btn-primary min-h-9 px-3 py-1 text-sm">
+											{link.label}
+											<span className="sr-only"> {row.cells[0]}</span>
+										</Link>
+									))}
+									<Link to={`/admin/content/${type.type}/${row.id}/edit`} className="btn-secondary min-h-9 px-3 py-1 text-sm">
+										تعديل<span className="sr-only"> {row.cells[0]}</span>
+									</Link>
+									<Link to={`/admin/content/${type.type}/${row.id}/delete`} className="btn min-h-9 border border-red-800 px-3 py-1 text-sm text-red-800 hover:bg-red-50">
+										حذف<span className="sr-only"> {row.cells[0]}</span>
+									</Link>
+								</div>
+							</td>
+						</tr>
+					))}
+				</DataTable>
 			)}
 			<Paginator pagination={pagination} />
 		</>

@@ -9,6 +9,9 @@ import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { flashCookie } from '#app/utils/flash.server.ts'
+import { audited } from '#app/audit/audit.server.ts'
+
+export const middleware = [audited({ read: false, write: 'content.upload' })]
 
 /**
  * The bulk upload of a content list, answered in JSON for the form's XMLHttpRequest (its progress

@@ -15,6 +15,7 @@ import { DataTable } from '#app/components/data-table.tsx'
 import { WeeklyChart, weeksNoun } from '#app/components/weekly-chart.tsx'
 import { countOf } from '#app/utils/arabic-count.ts'
 import type { UserRole } from '#app/db/schema.ts'
+import { audited } from '#app/audit/audit.server.ts'
 
 interface Card {
 	to: string
@@ -48,6 +49,8 @@ const statuses = Object.keys(caseStatuses).map(Number) as CaseStatus[]
 
 const listBase: Record<CaseKind, string> = { individual: '/admin/cases', association: '/admin/associations' }
 const newWaitingLabels: Record<CaseKind, string> = { individual: 'طلبات جديدة بانتظار الدراسة', association: 'طلبات جمعيات جديدة بانتظار الدراسة' }
+
+export const middleware = [audited({ read: false, write: false })]
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const user = context.get(staffContext)
@@ -145,7 +148,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 							<h2 id="counts-heading" className="text-lg font-bold text-brand-900">
 								الطلبات حسب الحالة والبرنامج
 							</h2>
-							<DataTable label="جدول أعداد الطلبات" caption="أعداد الطلبات المرسلة حسب البرنامج والحالة" headings={['البرنامج', ...figures.statuses.map((status) => status.name), 'المجموع']} className="mt-3">
+							<DataTable
+								label="جدول أعداد الطلبات"
+								caption="أعداد الطلبات المرسلة حسب البرنامج والحالة"
+								headings={['البرنامج', ...figures.statuses.map((status) => status.name), 'المجموع']}
+								className="mt-3"
+							>
 								{figures.programmes.map((programme) => (
 									<tr key={programme.type} className="border-t border-stone-200">
 										<th scope="row" className="p-3 text-start font-semibold">
@@ -182,7 +190,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 								الأطول انتظاراً
 							</h2>
 							<p className="mb-3 text-sm text-stone-700">الطلبات المفتوحة التي مضى أطول وقت على آخر تغيير في حالتها.</p>
-							{figures.waiting.length ? <CaseTable label="جدول الطلبات الأطول انتظاراً" caption="الطلبات المفتوحة الأطول انتظاراً" rows={figures.waiting} /> : <p className="text-stone-700">لا توجد طلبات مفتوحة تنتظر إجراءً.</p>}
+							{figures.waiting.length ? (
+								<CaseTable label="جدول الطلبات الأطول انتظاراً" caption="الطلبات المفتوحة الأطول انتظاراً" rows={figures.waiting} />
+							) : (
+								<p className="text-stone-700">لا توجد طلبات مفتوحة تنتظر إجراءً.</p>
+							)}
 						</section>
 
 						<section aria-labelledby="mine-heading" className={`${panel} lg:col-span-2`}>
@@ -194,7 +206,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 									عرض كل طلباتي
 								</Link>
 							</div>
-							{figures.mine.length ? <CaseTable label="جدول طلباتي المفتوحة" caption="الطلبات المفتوحة المسندة إليك، الأطول انتظاراً أولاً" rows={figures.mine} /> : <p className="text-stone-700">لا توجد طلبات مفتوحة مسندة إليك حالياً.</p>}
+							{figures.mine.length ? (
+								<CaseTable label="جدول طلباتي المفتوحة" caption="الطلبات المفتوحة المسندة إليك، الأطول انتظاراً أولاً" rows={figures.mine} />
+							) : (
+								<p className="text-stone-700">لا توجد طلبات مفتوحة مسندة إليك حالياً.</p>
+							)}
 						</section>
 					</div>
 

@@ -13,8 +13,11 @@ import { areaRoles } from '#app/domain/roles.ts'
 import { ErrorSummary, Field, FlashNotice, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { RichTextEditor } from '#app/components/rich-text-editor.tsx'
 import type { AdminHandle } from './layout.tsx'
+import { audited } from '#app/audit/audit.server.ts'
 
 export const handle: AdminHandle = { breadcrumb: 'بيانات المؤسسة' }
+
+export const middleware = [audited({ read: false, write: 'foundation.change' })]
 
 export async function loader({ context }: Route.LoaderArgs) {
 	requireRole(context, areaRoles.content)

@@ -9,8 +9,11 @@ import { pageParam, paginate } from '#app/utils/pagination.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import type { AdminHandle } from './layout.tsx'
+import { audited } from '#app/audit/audit.server.ts'
 
 export const handle: AdminHandle = { breadcrumb: 'رسائل التواصل' }
+
+export const middleware = [audited({ read: false, write: false })]
 
 const PER_PAGE = 10
 

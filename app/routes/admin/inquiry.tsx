@@ -7,8 +7,11 @@ import { areaRoles } from '#app/domain/roles.ts'
 import { formatDateTime, formatSaudiMobile } from '#app/utils/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
+import { audited } from '#app/audit/audit.server.ts'
 
 export const handle: AdminHandle = { breadcrumb: () => [{ to: '/admin/inquiries', label: 'رسائل التواصل' }, { label: 'رسالة' }] }
+
+export const middleware = [audited({ read: 'inquiry.view', write: 'inquiry.change' })]
 
 export async function loader({ params, context }: Route.LoaderArgs) {
 	requireRole(context, areaRoles.content)

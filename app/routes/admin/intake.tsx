@@ -10,8 +10,11 @@ import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { ErrorList, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
+import { audited } from '#app/audit/audit.server.ts'
 
 export const handle: AdminHandle = { breadcrumb: 'استقبال الطلبات' }
+
+export const middleware = [audited({ read: false, write: 'intake.change' })]
 
 const states = [
 	{ value: 'open', label: 'مفتوح: يستقبل الطلبات' },
@@ -31,9 +34,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 	const db = await getDb()
 	return {
 		notice: context.get(flashContext),
-		programmes: await Promise.all(
-			applicationDefinitions.map(async (definition) => ({ type: definition.type, title: definition.title, intake: await getIntake(db, definition.type) })),
-		),
+		programmes: await Promise.all(applicationDefinitions.map(async (definition) => ({ type: definition.type, title: definition.title, intake: await getIntake(db, definition.type) }))),
 	}
 }
 
@@ -57,45 +58,45 @@ export default function Intake({ loaderData, actionData }: Route.ComponentProps)
 				{loaderData.programmes.map((programme) => {
 					const errors = actionData?.type === programme.type ? (actionData.result.error ?? {}) : {}
 					return (
-					<Form key={programme.type} method="post" className="space-y-4 rounded-xl border border-stone-200 bg-white p-5">
-						<h2 className="text-lg font-bold">{programme.title}</h2>
-						<FlashNotice notice={loaderData.notice?.field === programme.type ? loaderData.notice : null} />
-						<input type="hidden" name="type" value={programme.type} />
-						<fieldset>
-							<legend className="font-semibold">حالة الاستقبال</legend>
-							<ErrorList errors={errors.state} />
-							{states.map((state) => (
-								<div key={state.value} className="mt-2 flex min-h-11 items-center gap-3">
-									<input
-										type="radio"
-										id={`${programme.type}-state-${state.value}`}
-										name="state"
-										value={state.value}
-										defaultChecked={programme.intake.state === state.value}
-										className="size-5 shrink-0 accent-brand-700"
-									/>
-									<label htmlFor={`${programme.type}-state-${state.value}`}>{state.label}</label>
-								</div>
-							))}
-						</fieldset>
-						<div>
-							<label htmlFor={`${programme.type}-paused-notice`} className="block font-semibold">
-								تنبيه التوقف المؤقت (يظهر في بداية الطلب وعند تأكيد الإرسال)
-							</label>
-							<ErrorList errors={errors.pausedNotice} />
-							<textarea id={`${programme.type}-paused-notice`} name="pausedNotice" rows={2} defaultValue={programme.intake.pausedNotice} className="field-input mt-1" />
-						</div>
-						<div>
-							<label htmlFor={`${programme.type}-closed-notice`} className="block font-semibold">
-								نص الإغلاق (يظهر في صفحة البرنامج)
-							</label>
-							<ErrorList errors={errors.closedNotice} />
-							<textarea id={`${programme.type}-closed-notice`} name="closedNotice" rows={2} defaultValue={programme.intake.closedNotice} className="field-input mt-1" />
-						</div>
-						<button type="submit" className="btn-primary">
-							حفظ<span className="sr-only"> {programme.title}</span>
-						</button>
-					</Form>
+						<Form key={programme.type} method="post" className="space-y-4 rounded-xl border border-stone-200 bg-white p-5">
+							<h2 className="text-lg font-bold">{programme.title}</h2>
+							<FlashNotice notice={loaderData.notice?.field === programme.type ? loaderData.notice : null} />
+							<input type="hidden" name="type" value={programme.type} />
+							<fieldset>
+								<legend className="font-semibold">حالة الاستقبال</legend>
+								<ErrorList errors={errors.state} />
+								{states.map((state) => (
+									<div key={state.value} className="mt-2 flex min-h-11 items-center gap-3">
+										<input
+											type="radio"
+											id={`${programme.type}-state-${state.value}`}
+											name="state"
+											value={state.value}
+											defaultChecked={programme.intake.state === state.value}
+											className="size-5 shrink-0 accent-brand-700"
+										/>
+										<label htmlFor={`${programme.type}-state-${state.value}`}>{state.label}</label>
+									</div>
+								))}
+							</fieldset>
+							<div>
+								<label htmlFor={`${programme.type}-paused-notice`} className="block font-semibold">
+									تنبيه التوقف المؤقت (يظهر في بداية الطلب وعند تأكيد الإرسال)
+								</label>
+								<ErrorList errors={errors.pausedNotice} />
+								<textarea id={`${programme.type}-paused-notice`} name="pausedNotice" rows={2} defaultValue={programme.intake.pausedNotice} className="field-input mt-1" />
+							</div>
+							<div>
+								<label htmlFor={`${programme.type}-closed-notice`} className="block font-semibold">
+									نص الإغلاق (يظهر في صفحة البرنامج)
+								</label>
+								<ErrorList errors={errors.closedNotice} />
+								<textarea id={`${programme.type}-closed-notice`} name="closedNotice" rows={2} defaultValue={programme.intake.closedNotice} className="field-input mt-1" />
+							</div>
+							<button type="submit" className="btn-primary">
+								حفظ<span className="sr-only"> {programme.title}</span>
+							</button>
+						</Form>
 					)
 				})}
 			</div>

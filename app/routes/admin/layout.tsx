@@ -2,7 +2,7 @@ import { Form, Link, Outlet, useMatches, useRouteError, useRouteLoaderData } fro
 import type { Route } from './+types/layout'
 import { requireUser } from '#app/auth/session.server.ts'
 import { staffContext } from '#app/auth/user-context.server.ts'
-import { auditMiddleware } from '#app/audit/audit.server.ts'
+import { auditGuard } from '#app/audit/audit.server.ts'
 import { roleLabels } from '#app/domain/roles.ts'
 import { LogoMark } from '#app/components/logo.tsx'
 import { ErrorMessage } from '#app/components/error-message.tsx'
@@ -21,12 +21,12 @@ export interface AdminHandle {
 
 export const handle: AdminHandle = { hydrate: true }
 
-/** Every /admin loader and action runs after this: no session, no back office. */
+/** Every /admin loader and action runs after this: no session, no back office; no audit plan, no answer. */
 export const middleware: Route.MiddlewareFunction[] = [
 	async ({ request, context }) => {
 		context.set(staffContext, await requireUser(request))
 	},
-	auditMiddleware,
+	auditGuard,
 ]
 
 export function loader({ context }: Route.LoaderArgs) {

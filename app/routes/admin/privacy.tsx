@@ -2,7 +2,7 @@ import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/privacy'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { noteAudit } from '#app/audit/audit.server.ts'
+import { noteAudit, audited } from '#app/audit/audit.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { currentNotice, EmptyNoticeError, findNotice, listNotices, publishNotice } from '#app/privacy/notice.server.ts'
 import { formatDateTime } from '#app/utils/format.ts'
@@ -16,6 +16,8 @@ import type { AdminHandle } from './layout.tsx'
 // names the version it was given under.
 
 export const handle: AdminHandle = { breadcrumb: 'إشعار الخصوصية' }
+
+export const middleware = [audited({ read: false, write: 'privacy.publish' })]
 
 const EMPTY = 'الرجاء كتابة نص الإشعار'
 

@@ -13,11 +13,15 @@ import { PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import type { AdminHandle } from './layout.tsx'
+import { audited } from '#app/audit/audit.server.ts'
 
 // The retention register, for admins (docs/operations.md#retention): what retention destroyed, when,
 // and what is due. Read-only: its rows are never removed (drizzle/0014_operations_privacy.sql).
 
 export const handle: AdminHandle = { breadcrumb: 'سجل الإتلاف' }
+
+// The register names cases by reference only; each purge is recorded as it happens (retention.purge).
+export const middleware = [audited({ read: false, write: false })]
 
 const PER_PAGE = 50
 
@@ -61,9 +65,9 @@ export default function Retention({ loaderData }: Route.ComponentProps) {
 			<PageTitle title="سجل الإتلاف" />
 			<h1 className="text-2xl font-bold text-brand-900">سجل الإتلاف (مدة الاحتفاظ)</h1>
 			<p className="mt-1 max-w-3xl text-stone-700">
-				الطلب المغلق نهائياً («تم تقديم الدعم» أو «مؤرشف») تُتلف مرفقاته وإجابات أقسامه وبيانات مقدمه الشخصية (الاسم، ورقم الهوية، والجوال، والبريد) بعد مرور مدة الاحتفاظ على آخر تغيير
-				لحالته، ولا يبقى منه إلا سجل مختصر: رقمه، والبرنامج، والتواريخ، والحالة، والدعم المقدم. الطلب الذي أُوقف دعمه لا يُتلف لأنه قد يُستأنف. يجري الإتلاف مرة كل يوم، ويُسجَّل كل طلب
-				أُتلف هنا وفي سجل التدقيق، ولا يمكن التراجع عنه.
+				الطلب المغلق نهائياً («تم تقديم الدعم» أو «مؤرشف») تُتلف مرفقاته وإجابات أقسامه وبيانات مقدمه الشخصية (الاسم، ورقم الهوية، والجوال، والبريد) بعد مرور مدة الاحتفاظ على آخر تغيير لحالته، ولا يبقى
+				منه إلا سجل مختصر: رقمه، والبرنامج، والتواريخ، والحالة، والدعم المقدم. الطلب الذي أُوقف دعمه لا يُتلف لأنه قد يُستأنف. يجري الإتلاف مرة كل يوم، ويُسجَّل كل طلب أُتلف هنا وفي سجل التدقيق، ولا يمكن
+				التراجع عنه.
 			</p>
 			<dl className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
 				<div className="rounded-xl border border-stone-200 bg-white p-4">

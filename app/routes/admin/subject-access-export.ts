@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import type { Route } from './+types/subject-access-export'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { noteAudit } from '#app/audit/audit.server.ts'
+import { noteAudit, audited } from '#app/audit/audit.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { casesHeld, maskNationalId, subjectAccessZip } from '#app/operations/subject-access.server.ts'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
@@ -14,6 +14,8 @@ import { subjectAccessSchema } from './subject-access.tsx'
 // The ZIP of everything held about one national ID (app/operations/subject-access.server.ts),
 // streamed; the export is itself in the audit trail. A POST: the national ID never sits in a URL,
 // where logs and the browser's history would keep it.
+
+export const middleware = [audited({ read: false, write: 'subject-access.export' })]
 
 export async function action({ request, context }: Route.ActionArgs) {
 	requireRole(context, areaRoles.users)

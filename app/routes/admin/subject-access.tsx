@@ -4,7 +4,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import type { Route } from './+types/subject-access'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { noteAudit } from '#app/audit/audit.server.ts'
+import { noteAudit, audited } from '#app/audit/audit.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { nationalIdField } from '#app/domain/validators.ts'
 import { casesHeld, maskNationalId, summariseHeld } from '#app/operations/subject-access.server.ts'
@@ -17,6 +17,9 @@ import type { AdminHandle } from './layout.tsx'
 // what is held, and downloads all of it as one ZIP (app/routes/admin/subject-access-export.ts).
 
 export const handle: AdminHandle = { breadcrumb: 'طلبات الاطلاع على البيانات' }
+
+// Looking a national ID up reads what is held about a person.
+export const middleware = [audited({ read: false, write: 'subject-access.lookup' })]
 
 /** The same rules as the application forms; an ID staff accepted despite its checksum is still found. */
 export const subjectAccessSchema = z.object({ nationalId: nationalIdField({ allowChecksumFailure: true }) })
@@ -48,8 +51,8 @@ export default function SubjectAccess({ loaderData, actionData }: Route.Componen
 			<FlashNotice notice={loaderData.notice} live className="mb-4" />
 			<h1 className="text-2xl font-bold text-brand-900">طلبات الاطلاع على البيانات</h1>
 			<p className="mt-1 max-w-3xl text-stone-700">
-				لكل شخص أن يطلب نسخة من بياناته الشخصية المحفوظة لدى المؤسسة، ويُجاب طلبه خلال 30 يوماً. اكتب رقم هويته لمعرفة ما هو محفوظ عنه، ثم نزّل نسخة كاملة منه: الطلبات وأقسامها،
-				والمرفقات، وسجل كل طلب، والدعم المقدم. يُسجَّل البحث والتنزيل في سجل التدقيق.
+				لكل شخص أن يطلب نسخة من بياناته الشخصية المحفوظة لدى المؤسسة، ويُجاب طلبه خلال 30 يوماً. اكتب رقم هويته لمعرفة ما هو محفوظ عنه، ثم نزّل نسخة كاملة منه: الطلبات وأقسامها، والمرفقات، وسجل كل طلب،
+				والدعم المقدم. يُسجَّل البحث والتنزيل في سجل التدقيق.
 			</p>
 			<Form method="post" className="mt-4 flex max-w-xl flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4" noValidate>
 				<Field

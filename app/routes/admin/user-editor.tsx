@@ -8,7 +8,7 @@ import { requireRole } from '#app/auth/user-context.server.ts'
 import { deleteUserSessions } from '#app/auth/session.server.ts'
 import { passwordRefusal } from '#app/auth/common-passwords.server.ts'
 import { passwordHint } from '#app/forms/messages.ts'
-import { noteAudit } from '#app/audit/audit.server.ts'
+import { noteAudit, audited } from '#app/audit/audit.server.ts'
 import { areaRoles, roleLabels, userRoles } from '#app/domain/roles.ts'
 import { editUserSchema, newUserSchema } from '#app/domain/user-schema.ts'
 import { countOtherActiveAdmins, createUser, DuplicateEmailError, getUser, updateUser } from '#app/domain/users.server.ts'
@@ -22,6 +22,9 @@ import type { AdminHandle } from './layout.tsx'
 export const handle: AdminHandle = {
 	breadcrumb: (data) => [{ to: '/admin/users', label: 'المستخدمون' }, { label: (data as { user: unknown }).user ? 'تعديل مستخدم' : 'إضافة مستخدم' }],
 }
+
+// One screen adds and edits; adding says so (user.create).
+export const middleware = [audited({ read: false, write: 'user.update', screenActions: ['user.create'] })]
 
 async function loadTarget(params: { id?: string }) {
 	if (params.id === undefined) return undefined
@@ -94,7 +97,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 			})
 		} else {
 			const created = await createUser(db, { ...values, password: password!, temporary: true })
-			noteAudit(context, { data: { userId: created.id, email: created.email, role: created.role } })
+			noteAudit(context, { action: 'user.create', data: { userId: created.id, email: created.email, role: created.role } })
 		}
 	} catch (error) {
 		if (!(error instanceof DuplicateEmailError)) throw error

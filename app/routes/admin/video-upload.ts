@@ -12,6 +12,9 @@ import { declaredTooLarge, receiveUpload } from '#app/storage/upload.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { notVideo, videoTooLarge, videoUploadFailed } from '#app/gallery/video-messages.ts'
 import { contentRefusalMessages } from '#app/storage/upload-messages.ts'
+import { audited } from '#app/audit/audit.server.ts'
+
+export const middleware = [audited({ read: false, write: 'content.upload' })]
 
 /**
  * A content form's video, sent ahead of the form so that a progress bar can show

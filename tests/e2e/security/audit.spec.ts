@@ -1,0 +1,363 @@
+// The audit trail through the real server and the real route table (docs/security.md#audit-trail):
+// three staff members made for this test — a case officer, an admin and a content editor — do every
+// audited thing once, and the trail's own CSV export lists each of it with the right action, page and
+// case. Every action a back-office route declares (`audited(…)` in its module) must be done here: a
+// route that reads applicants' data, or changes anything, without an entry fails this test.
+import fs from 'node:fs'
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
+import { auditActions, type AuditAction } from '#app/audit/actions.ts'
+import { jpeg, minimalMp4 } from '#tests/fixtures/attack-files.ts'
+import { minimalPdf } from '#tests/fixtures/pdf.ts'
+import { caseFileIds, registerInstitutionAsStaff, submitCaseAsStaff, type RegisteredInstitution, type SubmittedCase } from '../case-fixtures.ts'
+import { signIn, staffState, unique, type StaffRole } from '../utils.ts'
+import { adminRoutes, addUser, inquiry, inputValue, send, userId, type FormBody, type MultipartBody } from './route-table.ts'
+
+test.describe.configure({ mode: 'default' })
+
+/** One thing done, and the entry it must leave: the route that answers it, the action, the page (and the case). */
+interface Expected {
+	route: string
+	action: AuditAction
+	path: string
+	reference?: string
+}
+
+interface Actor {
+	role: StaffRole
+	email: string
+	id: string
+	request: APIRequestContext
+	page: Page
+}
+
+let baseURL: string
+let admin: APIRequestContext
+const actors = {} as Record<StaffRole, Actor>
+const expected: (Expected & { actor: StaffRole })[] = []
+const marker = unique()
+
+/** A staff member of `role` made by the admin for this test alone, signed in through the form (and its second step). */
+async function newActor(browser: Browser, role: StaffRole): Promise<Actor> {
+	const email = `audit-${role}-${marker}@e2e.test`
+	const password = `Audit-Trail-${marker}`
+	await addUser(admin, email, role, password)
+	const context = await browser.newContext({ baseURL })
+	const page = await context.newPage()
+	await signIn(page, { email, password })
+	await expect(page).toHaveURL(/\/admin/)
+	return { role, email, id: await userId(admin, email), request: context.request, page }
+}
+
+/** Does one thing as `who` and notes the entry it must leave. */
+async function act(who: StaffRole, entry: Expected, answer: Promise<{ status: () => number }>, statuses: number[] = [200, 302]) {
+	const response = await answer
+	expect(statuses, `${entry.route}: ${entry.action} (${entry.path}) answered ${response.status()}`).toContain(response.status())
+	expected.push({ ...entry, actor: who })
+}
+
+const get = (who: StaffRole, path: string) => actors[who].request.get(path, { maxRedirects: 0 })
+const post = (who: StaffRole, path: string, body: { form?: FormBody; multipart?: MultipartBody }, headers: Record<string, string> = {}) =>
+	send(actors[who].request, { path, ...body, status: 0 }, { Origin: baseURL, ...headers })
+const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(minimalPdf()) })
+const today = () => new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10)
+
+/** Parses the trail's CSV (quoted fields, doubled quotes inside). */
+function parseCsv(text: string): string[][] {
+	const rows: string[][] = []
+	let row: string[] = []
+	let field = ''
+	let quoted = false
+	for (let i = 0; i < text.length; i++) {
+		const char = text[i]!
+		if (quoted && char === '"' && text[i + 1] === '"') {
+			field += '"'
+			i++
+		} else if (char === '"') {
+			quoted = !quoted
+		} else if (!quoted && (char === ',' || char === '\n')) {
+			row.push(field)
+			field = ''
+			if (char === '\n') {
+				rows.push(row)
+				row = []
+			}
+		} else if (quoted || char !== '\r') {
+			field += char
+		}
+	}
+	if (field || row.length) rows.push([...row, field])
+	return rows
+}
+
+/** The actions an admin route's module declares in `audited(…)`, read from its source. */
+function declaredActions(file: string): AuditAction[] {
+	const source = fs.readFileSync(new URL(`../../../app/${file}`, import.meta.url), 'utf8')
+	const start = source.indexOf('audited(')
+	if (start < 0) return []
+	let depth = 0
+	let end = start + 'audited'.length
+	do {
+		if (source[end] === '(') depth++
+		else if (source[end] === ')') depth--
+		end++
+	} while (depth > 0 && end < source.length)
+	return [...source.slice(start, end).matchAll(/'([a-z-]+\.[a-z-]+)'/g)].map((match) => match[1]!).filter((name): name is AuditAction => Object.hasOwn(auditActions, name))
+}
+
+test('every audited action of the back office leaves its entry in the trail, as its export shows', async ({ browser, playwright }, testInfo) => {
+	testInfo.setTimeout(300_000)
+	baseURL = testInfo.project.use.baseURL!
+	admin = await playwright.request.newContext({ baseURL, storageState: staffState('admin'), extraHTTPHeaders: { Origin: baseURL } })
+	for (const role of ['case_officer', 'admin', 'content_editor'] as const) actors[role] = await newActor(browser, role)
+
+	// The case officer: a paper intake, then everything done with a case.
+	const officer = actors.case_officer
+	const submitted: SubmittedCase = await submitCaseAsStaff(officer.request)
+	const second: SubmittedCase = await submitCaseAsStaff(officer.request)
+	const institution: RegisteredInstitution = await registerInstitutionAsStaff(officer.request)
+	for (const made of [submitted, second]) expected.push({ actor: 'case_officer', route: 'routes/apply/new', action: 'case.create', path: '/apply/needy-families/new', reference: made.reference })
+	const ref = submitted.reference
+	const caseUrl = `/admin/cases/${ref}`
+	const [fileId] = await caseFileIds(officer.request, ref)
+	expected.push({ actor: 'case_officer', route: 'routes/admin/case', action: 'case.view', path: caseUrl, reference: ref })
+	await act('case_officer', { route: 'routes/admin/case-file', action: 'case.file', path: `${caseUrl}/files/${fileId}`, reference: ref }, get('case_officer', `${caseUrl}/files/${fileId}`))
+	await act('case_officer', { route: 'routes/admin/case-print', action: 'case.print', path: `${caseUrl}/print`, reference: ref }, get('case_officer', `${caseUrl}/print`))
+	await act('case_officer', { route: 'routes/admin/case-edit', action: 'case.view', path: `${caseUrl}/edit/financial`, reference: ref }, get('case_officer', `${caseUrl}/edit/financial`))
+	await act(
+		'case_officer',
+		{ route: 'routes/admin/case-edit', action: 'case.correct', path: `${caseUrl}/edit/financial`, reference: ref },
+		post('case_officer', `${caseUrl}/edit/financial`, { form: { Net_Income: '2750' } }),
+		[302],
+	)
+	for (const format of ['csv', 'xlsx'])
+		await act('case_officer', { route: 'routes/admin/cases-export', action: 'cases.export', path: `/admin/cases/export/${format}` }, get('case_officer', `/admin/cases/export/${format}?q=${ref}`))
+	await act(
+		'case_officer',
+		{ route: 'admin-associations-export', action: 'cases.export', path: '/admin/associations/export/csv' },
+		get('case_officer', `/admin/associations/export/csv?q=${institution.reference}`),
+	)
+	const caseAction = (action: AuditAction, form: FormBody) => act('case_officer', { route: 'routes/admin/case', action, path: caseUrl, reference: ref }, post('case_officer', caseUrl, { form }), [302])
+	await caseAction('case.assign', { intent: 'assign', officer: officer.id })
+	await caseAction('case.note', { intent: 'note', note: `ملاحظة ${marker}` })
+	await caseAction('case.message', { intent: 'message', message: 'نرجو إرسال صورة من عقد الإيجار' })
+	await caseAction('case.status', { intent: 'status', to: '2', note: 'تمت دراسة الطلب' })
+	await caseAction('case.status', { intent: 'status', to: '3', note: 'صُرف الدعم', amount: '1500', aidKind: 'cash', givenOn: today() })
+	await caseAction('case.aid', { intent: 'aid', amount: '300', aidKind: 'food_basket', givenOn: today() })
+	for (const [list, reference, route] of [
+		['/admin/cases', second.reference, 'routes/admin/cases'],
+		['/admin/associations', institution.reference, 'admin-associations'],
+	] as const) {
+		await act('case_officer', { route, action: 'cases.bulk-assign', path: list }, post('case_officer', list, { form: { intent: 'bulk-assign', ref: [reference], officer: officer.id } }), [302])
+		await act(
+			'case_officer',
+			{ route, action: 'cases.bulk-status', path: list },
+			post('case_officer', list, { form: { intent: 'bulk-status', ref: [reference], status: '2', note: 'دُرست مع غيرها' } }),
+			[302],
+		)
+	}
+
+	// The admin: a case deleted and restored, users, the foundation's settings, personal data looked up and exported.
+	const secondUrl = `/admin/cases/${second.reference}`
+	await act(
+		'admin',
+		{ route: 'routes/admin/case', action: 'case.delete', path: secondUrl, reference: second.reference },
+		post('admin', secondUrl, { form: { intent: 'delete', reason: 'طلب مكرر', confirm: 'on' } }),
+		[302],
+	)
+	await act('admin', { route: 'routes/admin/case', action: 'case.restore', path: secondUrl, reference: second.reference }, post('admin', secondUrl, { form: { intent: 'restore' } }), [302])
+	const person = `audit-person-${marker}@e2e.test`
+	const password = `Lantern-Orbit-${marker}`
+	await act(
+		'admin',
+		{ route: 'admin-user-new', action: 'user.create', path: '/admin/users/new' },
+		post('admin', '/admin/users/new', { form: { name: 'موظف للتدقيق', email: person, mobile: '0551000007', role: 'case_officer', active: 'on', password, confirmPassword: password } }),
+		[302],
+	)
+	const personId = await userId(admin, person)
+	const personUrl = `/admin/users/${personId}/edit`
+	await act(
+		'admin',
+		{ route: 'admin-user-edit', action: 'user.update', path: personUrl },
+		post('admin', personUrl, { form: { name: 'موظف للتدقيق (معدل)', email: person, mobile: '0551000007', role: 'case_officer', active: 'on', password: '', confirmPassword: '' } }),
+		[302],
+	)
+	const users = (action: AuditAction, form: FormBody) => act('admin', { route: 'routes/admin/users', action, path: '/admin/users' }, post('admin', '/admin/users', { form }), [302])
+	await users('user.deactivate', { intent: 'toggle-active', userId: personId })
+	await users('user.activate', { intent: 'toggle-active', userId: personId })
+	await users('auth.two-step-reset', { intent: 'reset-two-step', userId: personId })
+	const usersPage = await (await get('admin', '/admin/users')).text()
+	const required = [...usersPage.matchAll(/<input[^>]*name="role"[^>]*>/g)].filter((input) => /\bchecked=""/.test(input[0])).map((input) => /value="([^"]+)"/.exec(input[0])![1]!)
+	expect(required, 'the roles that need the second step now').toContain('admin')
+	await users('auth.two-step-roles', { intent: 'two-step-roles', role: required })
+	await users('user.delete', { intent: 'delete', userId: personId })
+	await act(
+		'admin',
+		{ route: 'routes/admin/subject-access', action: 'subject-access.lookup', path: '/admin/subject-access' },
+		post('admin', '/admin/subject-access', { form: { nationalId: submitted.nationalId } }),
+	)
+	await act(
+		'admin',
+		{ route: 'routes/admin/subject-access-export', action: 'subject-access.export', path: '/admin/subject-access/export' },
+		post('admin', '/admin/subject-access/export', { form: { nationalId: submitted.nationalId } }),
+	)
+	await act('admin', { route: 'routes/admin/audit-export', action: 'audit.export', path: '/admin/audit/export' }, get('admin', `/admin/audit/export?user=${officer.id}`))
+	const message = await inquiry(admin, admin, { subject: `رسالة لاختبار سجل التدقيق ${marker}` })
+	await act('admin', { route: 'routes/admin/inquiry', action: 'inquiry.view', path: `/admin/inquiries/${message}` }, get('admin', `/admin/inquiries/${message}`))
+	await act(
+		'admin',
+		{ route: 'routes/admin/inquiry', action: 'inquiry.change', path: `/admin/inquiries/${message}` },
+		post('admin', `/admin/inquiries/${message}`, { form: { handled: 'true' } }),
+		[302],
+	)
+	// Intake and the foundation's details are saved as they are, from their own pages.
+	await saveOnPage('admin', { route: 'routes/admin/intake', action: 'intake.change', path: '/admin/intake' })
+	await saveOnPage('admin', { route: 'routes/admin/foundation', action: 'foundation.change', path: '/admin/foundation' })
+	const privacy = await (await get('admin', '/admin/privacy')).text()
+	const body = /<textarea[^>]*name="body"[^>]*>([^<]*)<\/textarea>/.exec(privacy)?.[1] ?? inputValue(privacy, 'body')
+	await act(
+		'admin',
+		{ route: 'routes/admin/privacy', action: 'privacy.publish', path: '/admin/privacy' },
+		post('admin', '/admin/privacy', { form: { body: body ? decodeEntities(body) : `<p>إشعار الخصوصية ${marker}</p>` } }),
+		[302],
+	)
+
+	// The content editor: a committee added, edited and deleted; an album with a photo; the libraries' uploads.
+	await act(
+		'content_editor',
+		{ route: 'admin-content-new', action: 'content.create', path: '/admin/content/committees/new' },
+		post('content_editor', '/admin/content/committees/new', { form: { name: `لجنة التدقيق ${marker}`, members: 'عضو', duties: '<p>مهام</p>', order: '998' } }),
+		[302],
+	)
+	const committees = await (await get('content_editor', `/admin/content/committees?q=${marker}`)).text()
+	const committee = new RegExp(`/admin/content/committees/([0-9a-f-]{36})/edit`).exec(committees)?.[1]
+	expect(committee, 'the committee just added').toBeTruthy()
+	await act(
+		'content_editor',
+		{ route: 'admin-content-edit', action: 'content.update', path: `/admin/content/committees/${committee}/edit` },
+		post('content_editor', `/admin/content/committees/${committee}/edit`, { form: { name: `لجنة التدقيق المعدلة ${marker}`, members: 'عضو', duties: '<p>مهام</p>', order: '998' } }),
+		[302],
+	)
+	await act(
+		'content_editor',
+		{ route: 'routes/admin/content-delete', action: 'content.delete', path: `/admin/content/committees/${committee}/delete` },
+		post('content_editor', `/admin/content/committees/${committee}/delete`, { form: {} }),
+		[302],
+	)
+	await saveOnPage('content_editor', { route: 'admin-content-singleton', action: 'content.update', path: '/admin/content/chairman-speech/edit' })
+	await act(
+		'content_editor',
+		{ route: 'admin-content-new', action: 'content.create', path: '/admin/content/albums/new' },
+		post('content_editor', '/admin/content/albums/new', { form: { title: `ألبوم التدقيق ${marker}`, slug: `audit-${marker}`, description: '', date: today() } }),
+		[302],
+	)
+	const albums = await (await get('content_editor', `/admin/content/albums?q=${marker}`)).text()
+	const album = /\/admin\/content\/albums\/([0-9a-f-]{36})\/photos/.exec(albums)?.[1]
+	expect(album, 'the album just added').toBeTruthy()
+	const photosUrl = `/admin/content/albums/${album}/photos`
+	const photo = { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await jpeg()) }
+	await act(
+		'content_editor',
+		{ route: 'routes/admin/album-photos', action: 'content.upload', path: photosUrl },
+		post('content_editor', photosUrl, { multipart: { photos: photo } }, { Accept: 'application/json' }),
+	)
+	const photoId = /name="photo" value="([0-9a-f-]{36})"/.exec(await (await get('content_editor', photosUrl)).text())?.[1]
+	expect(photoId, 'the photo just uploaded').toBeTruthy()
+	await act(
+		'content_editor',
+		{ route: 'routes/admin/album-photos', action: 'content.update', path: photosUrl },
+		post('content_editor', photosUrl, { form: { intent: 'caption', photo: photoId!, caption: 'صورة للتدقيق' } }),
+		[302],
+	)
+	await act(
+		'content_editor',
+		{ route: 'routes/admin/album-photos', action: 'content.update', path: photosUrl },
+		post('content_editor', photosUrl, { form: { intent: 'cover', photo: photoId! } }),
+		[302],
+	)
+	await act(
+		'content_editor',
+		{ route: 'routes/admin/album-photos', action: 'content.delete', path: photosUrl },
+		post('content_editor', photosUrl, { form: { intent: 'delete', photo: photoId! } }),
+		[302],
+	)
+	await act(
+		'content_editor',
+		{ route: 'routes/admin/content-list', action: 'content.upload', path: '/admin/content/documents' },
+		post('content_editor', '/admin/content/documents', { multipart: { category: 'policies', files: pdf(`سياسة ${marker}.pdf`) } }),
+		[302],
+	)
+	await act(
+		'content_editor',
+		{ route: 'routes/admin/content-upload', action: 'content.upload', path: '/admin/content/documents/upload' },
+		post('content_editor', '/admin/content/documents/upload', { multipart: { category: 'policies', files: pdf(`لائحة ${marker}.pdf`) } }, { Accept: 'application/json' }),
+	)
+	await act(
+		'content_editor',
+		{ route: 'routes/admin/video-upload', action: 'content.upload', path: '/admin/content/videos/video-upload' },
+		post(
+			'content_editor',
+			'/admin/content/videos/video-upload',
+			{ multipart: { video: { name: 'clip.mp4', mimeType: 'video/mp4', buffer: Buffer.from(minimalMp4()) } } },
+			{ Accept: 'application/json' },
+		),
+	)
+
+	// Every action a route's module declares was done above, through a route of that module (one
+	// module can serve several routes: adding and editing a user); and every route that records
+	// anything was used.
+	const fileOf = new Map(adminRoutes.map((route) => [route.id, route.file]))
+	const done = new Set(expected.map((entry) => `${fileOf.get(entry.route) ?? entry.route} ${entry.action}`))
+	const declared = [...new Set(adminRoutes.flatMap((route) => declaredActions(route.file).map((action) => `${route.file} ${action}`)))]
+	expect(declared.length, 'the routes declare their actions').toBeGreaterThan(30)
+	expect(
+		declared.filter((pair) => !done.has(pair)),
+		'declared by a route, never done by this test',
+	).toEqual([])
+	const used = new Set(expected.map((entry) => entry.route))
+	expect(
+		adminRoutes.filter((route) => declaredActions(route.file).length > 0 && !used.has(route.id)).map((route) => route.id),
+		'routes that record something, never used by this test',
+	).toEqual([])
+
+	// And the trail holds each of them, as its own export lists it.
+	for (const role of ['case_officer', 'admin', 'content_editor'] as const) {
+		const response = await admin.get(`/admin/audit/export?user=${actors[role].id}`)
+		expect(response.status()).toBe(200)
+		const [header, ...rows] = parseCsv((await response.text()).replace(/^\uFEFF/, ''))
+		expect(header).toEqual(['الرقم', 'الوقت (الرياض، UTC+3)', 'المستخدم', 'الإجراء', 'رقم الطلب', 'الصفحة', 'عنوان IP', 'التفاصيل'])
+		const entries = rows.map((row) => ({ action: row[3], reference: row[4], path: row[5] }))
+		const missing = expected
+			.filter((entry) => entry.actor === role)
+			.filter((entry) => !entries.some((row) => row.action === auditActions[entry.action] && row.path === entry.path && (!entry.reference || row.reference === entry.reference)))
+			.map((entry) => `${entry.action} ${entry.path}`)
+		expect(missing, `${role}: entries missing from the trail`).toEqual([])
+	}
+
+	// The admin's screen shows the case officer's reads.
+	const screen = await (await admin.get(`/admin/audit?user=${officer.id}`)).text()
+	for (const action of ['case.view', 'case.file', 'case.print', 'cases.export'] as const) expect(screen, `/admin/audit shows «${auditActions[action]}»`).toContain(auditActions[action])
+})
+
+/** Opens a form page as its user, as a person would, and saves it unchanged (its first «حفظ» button). */
+async function saveOnPage(who: StaffRole, entry: Expected) {
+	const page = actors[who].page
+	await page.goto(entry.path)
+	const posted = page.waitForResponse((answer) => answer.request().method() === 'POST' && new URL(answer.url()).pathname.startsWith(entry.path))
+	await page.getByRole('button', { name: /حفظ/ }).first().click()
+	expect((await posted).status(), `saving ${entry.path}`).toBeLessThan(400)
+	await page.waitForLoadState()
+	await expect(page).not.toHaveTitle(/^خطأ/)
+	expected.push({ ...entry, actor: who })
+}
+
+const decodeEntities = (text: string) =>
+	text
+		.replace(/&lt;/g, '<')
+		.replace(/&gt;/g, '>')
+		.replace(/&quot;/g, '"')
+		.replace(/&#x27;|&#39;/g, "'")
+		.replace(/&amp;/g, '&')
+
+test.afterAll(async () => {
+	await Promise.all([admin?.dispose(), ...Object.values(actors).map((actor) => actor.page.context().close())])
+})
