@@ -55,7 +55,10 @@ export default defineConfig({
 	forbidOnly: Boolean(process.env.CI),
 	retries: 0,
 	reporter: process.env.CI ? 'line' : 'list',
-	timeout: 30_000,
+	// Generous for a busy two-core machine (a laptop at work, a shared CI runner): a passing test
+	// never waits for these, a server action that hashes a password or encodes a picture may.
+	timeout: 60_000,
+	expect: { timeout: 15_000 },
 	use: {
 		baseURL,
 		launchOptions: {
@@ -73,7 +76,9 @@ export default defineConfig({
 	globalTeardown: './tests/e2e/global-teardown.ts',
 	projects: [
 		// Signs in once per staff role and stores the sessions in tests/e2e/.auth/<port>/ (utils.ts: staffState, pageAs).
-		{ name: 'setup', testMatch: /auth\.setup\.ts$/ },
+		// Signing three people in hashes passwords (scrypt) several times: minutes on a loaded machine,
+		// and safe to do again (each try adds staff of its own), so tried again once.
+		{ name: 'setup', testMatch: /auth\.setup\.ts$/, timeout: 240_000, retries: 1 },
 		{ name: 'desktop', dependencies: ['setup'], use: desktop, testIgnore: [/mobile\.spec/, /site-wide\.spec/, /security\//, /operations\//, /cluster\//] },
 		{ name: 'mobile', dependencies: ['setup'], use: { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true }, testMatch: /mobile\.spec/ },
 		// Authorization, private links, forged requests and search input, over HTTP only (no browser),
@@ -90,7 +95,7 @@ export default defineConfig({
 		{ name: 'site-wide', dependencies: ['desktop', 'mobile', 'security'], use: desktop, testMatch: /site-wide\.spec/ },
 		...(postgres
 			? [
-					{ name: 'setup-pg', testMatch: /auth\.setup\.ts$/, use: { baseURL: pgBaseURL } },
+					{ name: 'setup-pg', testMatch: /auth\.setup\.ts$/, use: { baseURL: pgBaseURL }, timeout: 240_000, retries: 1 },
 					{ name: 'security-pg', dependencies: ['setup-pg'], testMatch: /security\/.*\.spec\.ts$/, use: { baseURL: pgBaseURL } },
 				]
 			: []),

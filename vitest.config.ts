@@ -13,6 +13,9 @@ export default defineConfig({
 					include: ['app/**/*.test.ts', 'scripts/**/*.test.ts', 'vite/**/*.test.ts'],
 					exclude: ['app/**/*.db.test.ts'],
 					environment: 'node',
+					// Hashing a password, encoding a picture or importing a route module's tree takes seconds
+					// on a busy two-core machine; a passing test never waits for this.
+					testTimeout: 30_000,
 				},
 			},
 			{

@@ -154,7 +154,7 @@ test('SIGTERM lets the upload under way finish, says 503 on /readyz meanwhile, t
 			const healthz = await heldGet(running, '/healthz')
 			expect(fs.existsSync(path.join(dataDir, 'ataa.lock'))).toBe(true)
 			running.service.child.kill('SIGTERM')
-			await expect.poll(() => connectionRefused(running), { timeout: 5_000 }).toBe(true)
+			await expect.poll(() => connectionRefused(running), { timeout: 20_000 }).toBe(true)
 
 			const ready = await readyz.finish()
 			expect(ready.status).toBe(503)
