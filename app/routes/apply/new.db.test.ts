@@ -1,15 +1,21 @@
 // The first step's limits (docs/security.md#rate-limits), through the route's own action: a crowd of
-// families behind one carrier address all start their applications; one national ID, mobile or
-// e-mail starts only a handful a day, and a refusal keeps what was typed. The same through the real
-// server: tests/e2e/security/rate-limits.spec.ts.
+// families behind one carrier address all start their applications; one national ID or
+// e-mail starts only a handful a day, and a refusal keeps what was typed; a private link's saves are
+// held per link. The same through the real server: tests/e2e/security/rate-limits.spec.ts.
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { caseSections, cases } from '#app/db/schema.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { hit } from '#app/utils/rate-limit.server.ts'
-import { basicAnswers, nationalIdFrom, randomNationalId } from '#tests/fixtures/needy-families.ts'
+import { basicAnswers, nationalIdFrom, randomNationalId, validIban } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
+import { RouterContextProvider } from 'react-router'
+import { startCase } from '#app/cases/case-store.server.ts'
+import { hashResumeToken } from '#app/cases/tokens.server.ts'
+import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
+import { saveConsent } from '#app/privacy/consent.server.ts'
 import { action } from './new.tsx'
+import { action as stepAction } from './step.tsx'
 
 const app = withAppDatabase()
 
@@ -84,3 +90,21 @@ describe('POST /apply/<type>/new', () => {
 		expect(refused.data.result.initialValue).toMatchObject(typed)
 	})
 })
+
+describe('a private link\'s saves', () => {
+	const save = (token: string) => {
+		const request = new Request(`http://localhost/apply/r/${token}/bank`, { method: 'POST', body: new URLSearchParams({ Bank_Name_1: 'alrajhi', Bank_No_1: validIban }), headers: { 'x-ataa-client-ip': '100.64.0.2' } })
+		return stepAction({ request, params: { token, step: 'bank' }, context: new RouterContextProvider() } as unknown as Parameters<typeof stepAction>[0])
+	}
+
+	test('one link is held at 300 posts an hour; another family on the same address is not', async () => {
+		const held = await startCase(app.handle.db, needyFamilies, basicAnswers(randomNationalId()))
+		const other = await startCase(app.handle.db, needyFamilies, basicAnswers(randomNationalId()))
+		for (const { row } of [held, other]) await saveConsent(app.handle.db, row.id, 'given')
+		for (let i = 0; i < publicLimits.savePerLink.limit; i++) await hit(app.handle.db, publicLimits.savePerLink, hashResumeToken(held.token))
+		await expect(save(held.token)).rejects.toMatchObject({ data: expect.stringMatching(/^محاولات حفظ كثيرة جداً على رابط هذا الطلب\. حاول مرة أخرى بعد/), init: { status: 429 } })
+		const saved = await save(other.token)
+		expect(saved instanceof Response && saved.status).toBe(302)
+	})
+})
+
