@@ -5,6 +5,7 @@ import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { hashPassword } from '#app/auth/password.server.ts'
 import { createSession, requireUser, sessionCookieName } from '#app/auth/session.server.ts'
 import { attemptSignIn, signInLimits } from '#app/auth/sign-in.server.ts'
+import { hit } from '#app/utils/rate-limit.server.ts'
 import { findCaseByToken, startCase } from '#app/cases/case-store.server.ts'
 import { newReference } from '#app/cases/tokens.server.ts'
 import { cases, institutionAccounts, institutionSessions } from '#app/db/schema.ts'
@@ -185,9 +186,9 @@ describe('signing in', () => {
 
 	test('failures from one IP address are limited per address, together with the staff sign-in', async () => {
 		const institution = await addInstitution()
-		for (let i = 0; i < signInLimits.ip.limit; i++) {
-			await attemptSignIn(db(), { email: `guess${i}@example.org`, password: 'x', ip: '10.20.0.1' })
-		}
+		// The ceiling's first failures counted as a failure counts them (a slow password check each), the last one for real.
+		for (let i = 0; i < signInLimits.ip.limit - 1; i++) await hit(db(), signInLimits.ip, '10.20.0.1')
+		await attemptSignIn(db(), { email: 'guess@example.org', password: 'x', ip: '10.20.0.1' })
 		expect(await attemptAccountSignIn(db(), { name: institution.userName, password: PASSWORD, ip: '10.20.0.1' })).toMatchObject({ ok: false, reason: 'limited' })
 		expect((await attemptAccountSignIn(db(), { name: institution.userName, password: PASSWORD, ip: '10.20.0.2' })).ok).toBe(true)
 	})

@@ -125,7 +125,7 @@ export async function setInstitutionAccountActive(db: Database, id: number, acti
 
 /**
  * The staff sign-in's limits (app/auth/sign-in.server.ts): 5 failures per typed name in 15
- * minutes, counted apart from staff e-mails; the 30 per IP address are shared with the staff
+ * minutes, counted apart from staff e-mails; the 300 per IP address are shared with the staff
  * sign-in, so one address cannot guess twice as often by using both pages.
  */
 export const accountSignInLimits = {

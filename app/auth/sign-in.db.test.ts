@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
 import { createUser, findUserByEmail, setActive } from '#app/domain/users.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
+import { hit } from '#app/utils/rate-limit.server.ts'
 import { attemptSignIn, signInLimits } from './sign-in.server.ts'
 
 let handle: DatabaseHandle
@@ -57,13 +58,20 @@ describe('attemptSignIn', () => {
 	})
 
 	test('failures from one IP address across many e-mails are limited per IP', async () => {
-		for (let i = 0; i < signInLimits.ip.limit; i++) {
-			await attemptSignIn(handle.db, { email: `guess${i}@example.org`, password: 'x', ip: '10.2.0.1' })
-		}
+		// The ceiling's first failures counted as a failure counts them (a slow password check each), the last one for real.
+		for (let i = 0; i < signInLimits.ip.limit - 1; i++) await hit(handle.db, signInLimits.ip, '10.2.0.1')
+		expect(await attemptSignIn(handle.db, { email: 'guess@example.org', password: 'x', ip: '10.2.0.1' })).toEqual({ ok: false, reason: 'invalid' })
 		const result = await attemptSignIn(handle.db, { email: 'sara@example.org', password: 'Correct-Horse-9', ip: '10.2.0.1' })
 		expect(result).toMatchObject({ ok: false, reason: 'limited' })
 		const other = await attemptSignIn(handle.db, { email: 'sara@example.org', password: 'Correct-Horse-9', ip: '10.2.0.2' })
 		expect(other.ok).toBe(true)
+	})
+
+	test('a crowd behind one address: 30 people mistyping their own passwords do not lock out the next one', async () => {
+		// 30 failures counted as failures count them (a slow password check each), one more for real.
+		for (let i = 0; i < 30; i++) await hit(handle.db, signInLimits.ip, '10.4.0.1')
+		expect(await attemptSignIn(handle.db, { email: 'office@example.org', password: 'mistyped', ip: '10.4.0.1' })).toEqual({ ok: false, reason: 'invalid' })
+		expect((await attemptSignIn(handle.db, { email: 'sara@example.org', password: 'Correct-Horse-9', ip: '10.4.0.1' })).ok).toBe(true)
 	})
 
 	test('a success clears the e-mail counter', async () => {

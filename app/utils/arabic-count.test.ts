@@ -23,5 +23,11 @@ describe('countOf', () => {
 		expect(tryAgainAfter(30)).toBe('حاول مرة أخرى بعد دقيقة واحدة.')
 		expect(tryAgainAfter(120)).toBe('حاول مرة أخرى بعد دقيقتين.')
 		expect(tryAgainAfter(9 * 60 + 1)).toBe('حاول مرة أخرى بعد 10 دقائق.')
+		expect(tryAgainAfter(59 * 60)).toBe('حاول مرة أخرى بعد 59 دقيقةً.')
+		expect(tryAgainAfter(60 * 60)).toBe('حاول مرة أخرى بعد ساعة واحدة.')
+		// A day's limit: hours, not «1,440 دقيقة».
+		expect(tryAgainAfter(60 * 60 + 1)).toBe('حاول مرة أخرى بعد ساعتين.')
+		expect(tryAgainAfter(5 * 60 * 60 - 30)).toBe('حاول مرة أخرى بعد 5 ساعات.')
+		expect(tryAgainAfter(24 * 60 * 60)).toBe('حاول مرة أخرى بعد 24 ساعةً.')
 	})
 })

@@ -30,13 +30,20 @@ export function countOf(count: number, noun: CountedNoun): string {
 
 export const minutes: CountedNoun = { one: 'دقيقة واحدة', two: 'دقيقتين', few: 'دقائق', many: 'دقيقةً', other: 'دقيقة' }
 
-/** «حاول مرة أخرى بعد 5 دقائق.» for a wait given in seconds (never less than a minute). */
+export const hours: CountedNoun = { one: 'ساعة واحدة', two: 'ساعتين', few: 'ساعات', many: 'ساعةً', other: 'ساعة' }
+
+/**
+ * «حاول مرة أخرى بعد 5 دقائق.» for a wait given in seconds (never less than a minute); a wait
+ * of an hour or more in whole hours, rounded up («بعد 3 ساعات», not «بعد 151 دقيقة»).
+ */
 export function tryAgainAfter(seconds: number): string {
-	return `حاول مرة أخرى بعد ${countOf(Math.max(1, Math.ceil(seconds / 60)), minutes)}.`
+	const wait = Math.max(1, Math.ceil(seconds / 60))
+	return `حاول مرة أخرى بعد ${wait < 60 ? countOf(wait, minutes) : countOf(Math.ceil(wait / 60), hours)}.`
 }
 
 export const days: CountedNoun = { one: 'يوم واحد', two: 'يومين', few: 'أيام', many: 'يوماً', other: 'يوم' }
 
 /** As a standalone count («صورتان», not «صورتين»): a gallery's photos, a page's news. */
 export const photos: CountedNoun = { one: 'صورة واحدة', two: 'صورتان', few: 'صور', many: 'صورةً', other: 'صورة' }
+export const applications: CountedNoun = { one: 'طلب واحد', two: 'طلبان', few: 'طلبات', many: 'طلباً', other: 'طلب' }
 export const newsItems: CountedNoun = { one: 'خبر واحد', two: 'خبران', few: 'أخبار', many: 'خبراً', other: 'خبر' }

@@ -7,7 +7,10 @@ import { completedSections } from '#app/forms/journey.ts'
 import { getUser } from '#app/auth/session.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { findApplicationByToken, type CaseRow, type IdChecksumOverride } from '#app/cases/case-store.server.ts'
-import { limitByIp, type publicLimits } from '#app/utils/ip-limit.server.ts'
+import { addressCheck, limitOrThrow, publicLimits, type LimitCheck } from '#app/utils/ip-limit.server.ts'
+import type { RateLimitRule } from '#app/utils/rate-limit.server.ts'
+import { applications, countOf } from '#app/utils/arabic-count.ts'
+import { hashResumeToken } from '#app/cases/tokens.server.ts'
 import { hashPassword } from '#app/auth/password.server.ts'
 import { passwordRefusal } from '#app/auth/common-passwords.server.ts'
 import type { ApplicationDef, SectionDef } from '#app/forms/definition.ts'
@@ -54,12 +57,34 @@ export async function readIdChecksumOverride(request: Request, formData: FormDat
 }
 
 /**
- * The per-address limits on applications, for visitors only: staff entering paper applications all
- * day from the foundation's one address must not be locked out by a limit meant for bots.
+ * The limits on a visitor's posts: the address's ceiling (`rule`) and, under a private link
+ * (/apply/r/<token>/…), the link's own limit, counted by the token's hash (the token is never
+ * stored). Staff entering paper applications all day from the foundation's one address skip them.
  */
 export async function limitVisitor(request: Request, rule: (typeof publicLimits)[keyof typeof publicLimits]): Promise<void> {
 	if (await getCaseStaff(request)) return
-	await limitByIp(request, rule)
+	const token = /^\/apply\/r\/([^/]+)/.exec(new URL(request.url).pathname)?.[1]
+	await limitOrThrow([
+		addressCheck(request, rule),
+		...(token ? [{ rule: publicLimits.savePerLink, key: hashResumeToken(token), reason: 'محاولات حفظ كثيرة جداً على رابط هذا الطلب.' }] : []),
+	])
+}
+
+/**
+ * The limits on new drafts per applicant (publicLimits): its national ID or licence number and its
+ * e-mail, as typed on the first step. Checked before a draft is made and counted once it is: a
+ * refused or mistyped post never uses up a family's allowance.
+ */
+export function newDraftChecks(definition: ApplicationDef, values: SectionAnswers): LimitCheck[] {
+	const first = definition.sections[0]!
+	const label = (name: string | undefined, fallback: string) => first.fields.find((field) => field.name === name)?.label ?? fallback
+	const value = (name: string | undefined) => (name ? String(values[name] ?? '').trim().toLowerCase() : '')
+	const reason = (subject: string, rule: RateLimitRule) => `بلغ ${subject} الحد المسموح به من الطلبات الجديدة: ${countOf(rule.limit, applications)} في اليوم.`
+	const { nationalId, email } = definition.applicant
+	return [
+		{ rule: publicLimits.startPerId, key: value(nationalId), reason: reason(`${label(nationalId, 'رقم الهوية')} هذا`, publicLimits.startPerId) },
+		{ rule: publicLimits.startPerEmail, key: value(email), reason: reason('هذا البريد الإلكتروني', publicLimits.startPerEmail) },
+	]
 }
 
 /**

@@ -27,6 +27,8 @@ interface SectionFormProps {
 	idOverridden?: boolean
 	/** A password of this section is already set: left blank, it is kept. */
 	passwordSet?: boolean
+	/** The error summary's title, when the refusal is not about what was typed (e.g. too many tries). */
+	errorTitle?: string
 }
 
 /** A step's links under its description (`SectionDef.links`), e.g. a template to print. */
@@ -55,6 +57,7 @@ export function SectionForm({
 	staff = false,
 	idOverridden = false,
 	passwordSet = false,
+	errorTitle,
 }: SectionFormProps) {
 	const canOverride = staff && section.fields.some((field) => field.kind === 'text' && field.format === 'nationalId')
 	const [form, fields] = useForm<Record<string, unknown>>({
@@ -106,7 +109,7 @@ export function SectionForm({
 			<Link to={backTo} className="link inline-flex min-h-11 items-center">
 				<span aria-hidden="true">→</span>&nbsp;رجوع
 			</Link>
-			{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
+			{failed ? <ErrorSummary key={submitCount} items={summary} title={errorTitle} /> : null}
 			<p className="mt-2 text-sm font-semibold text-stone-600">
 				{formTitle} — {stepLabel}
 			</p>

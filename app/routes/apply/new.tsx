@@ -3,10 +3,10 @@ import { data, Link, redirect } from 'react-router'
 import type { Route } from './+types/new'
 import { getDb } from '#app/db/database.server.ts'
 import { DuplicateApplicantError, startCase } from '#app/cases/case-store.server.ts'
-import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, secretFields, accountNameErrors, commonPasswordErrors } from './+applicant.server.ts'
+import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, newDraftChecks, getCaseStaff, sealPasswords, secretFields, accountNameErrors, commonPasswordErrors } from './+applicant.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { recordAudit } from '#app/audit/audit.server.ts'
-import { publicLimits } from '#app/utils/ip-limit.server.ts'
+import { addressCheck, countDone, countHits, publicLimits, reachedLimit, type IpLimited } from '#app/utils/ip-limit.server.ts'
 import { getIntake } from '#app/cases/intake.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
@@ -14,11 +14,15 @@ import { findDefinition } from '#app/forms/registry.ts'
 import { formDefaults } from '#app/forms/form-values.ts'
 import { stepLabel } from '#app/forms/journey.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
-import { isHoneypotFilled } from '#app/components/forms.tsx'
+import { isHoneypotFilled, TOO_MANY_TRIES } from '#app/components/forms.tsx'
 import { SectionForm } from './+section-form.tsx'
 import { PrivacyLine } from '#app/privacy/privacy-line.tsx'
+import { actionHeaders } from '#app/utils/action-headers.ts'
 
 export const handle = { hydrate: true }
+
+/** A refusal for too many new drafts says when to come back (Retry-After), on the page as in the answer. */
+export const headers = actionHeaders
 
 export const DUPLICATE_MESSAGE = 'المستفيد مسجل مسبقاً'
 
@@ -55,13 +59,20 @@ function createdMessage(emailed: boolean | null): string {
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const { definition } = await openDefinition(params.type)
-	await limitVisitor(request, publicLimits.start)
 	const formData = await request.formData()
 	const first = definition.sections[0]!
 	const override = await readIdChecksumOverride(request, formData)
 	const submission = parseWithZod(formData, {
 		schema: sectionSchema(first, { allowIdChecksumFailure: override !== null }),
 	})
+	const db = await getDb()
+	// Visitors only (staff enter paper applications all day from one address). A refusal re-draws
+	// the form with what was typed and says why and when to try again (docs/security.md#rate-limits).
+	const visitor = !(await getCaseStaff(request))
+	const refuse = (limited: IpLimited) =>
+		data({ result: submission.reply({ hideFields: secretFields(first), formErrors: [limited.message] }), duplicate: false, limited: true }, { status: 429, headers: limited.headers })
+	const ceiling = visitor ? await countHits(db, [addressCheck(request, publicLimits.start)]) : null
+	if (ceiling) return refuse(ceiling)
 	if (submission.status !== 'success' || isHoneypotFilled(formData) || override === 'no-note') {
 		const reply =
 			override === 'no-note'
@@ -72,14 +83,17 @@ export async function action({ request, params }: Route.ActionArgs) {
 				: submission.reply({ hideFields: secretFields(first) })
 		return data({ result: reply, duplicate: false }, { status: 400 })
 	}
-	const db = await getDb()
 	const common = commonPasswordErrors(first, submission.value)
 	if (common) return data({ result: submission.reply({ hideFields: secretFields(first), fieldErrors: common }), duplicate: false }, { status: 400 })
 	const taken = await accountNameErrors(db, definition, first.key, submission.value)
 	if (taken) return data({ result: submission.reply({ hideFields: secretFields(first), fieldErrors: taken }), duplicate: false }, { status: 409 })
+	const perApplicant = visitor ? newDraftChecks(definition, submission.value) : []
+	const reached = await reachedLimit(db, perApplicant)
+	if (reached) return refuse(reached)
 	try {
 		const paper = await paperIntakeBy(request)
 		const { row, token } = await startCase(db, definition, await sealPasswords(first, submission.value, undefined), override ?? undefined, paper ? { actorId: paper.id } : undefined)
+		await countDone(db, perApplicant)
 		if (paper) await recordAudit(db, { actor: paper, action: 'case.create', caseReference: row.reference, request, data: { type: definition.type } })
 		const emailed = row.email
 			? await getNotifier().sendResumeLink({
@@ -119,6 +133,7 @@ export default function NewApplication({ loaderData, actionData }: Route.Compone
 			stepLabel={stepLabel(definition, first.key, {}, 'given')}
 			defaults={formDefaults(first, undefined)}
 			lastResult={actionData?.result}
+			errorTitle={actionData && 'limited' in actionData ? TOO_MANY_TRIES : undefined}
 			backTo={loaderData.paper ? '/admin/cases/new' : `/apply/${definition.type}`}
 			staff={loaderData.staff}
 			action={loaderData.paper ? '?paper=1' : undefined}

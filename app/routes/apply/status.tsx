@@ -6,7 +6,7 @@ import type { Route } from './+types/status'
 import { getDb } from '#app/db/database.server.ts'
 import { latestApplicantMessage, lookupCases, rotateResumeToken } from '#app/cases/case-store.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
-import { countIpHit, publicLimits } from '#app/utils/ip-limit.server.ts'
+import { addressCheck, countHits, publicLimits, type IpLimited } from '#app/utils/ip-limit.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { statusInfo } from '#app/cases/status.ts'
 import { licenceNumberField, nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
@@ -42,16 +42,22 @@ export const headers = actionHeaders
 export async function action({ request }: Route.ActionArgs) {
 	const formData = await request.formData()
 	const submission = parseWithZod(formData, { schema: lookupSchema })
+	const db = await getDb()
 	// Said in the form, as the sign-in page does: what they typed stays, and they learn when to retry.
-	const limited = await countIpHit(request, publicLimits.lookup)
-	if (limited) {
-		return data({ result: submission.reply({ formErrors: [limited.message] }), cases: null, sent: null, limited: true }, { status: 429, headers: limited.headers })
-	}
+	const refuse = (limited: IpLimited) =>
+		data({ result: submission.reply({ formErrors: [limited.message] }), cases: null, sent: null, limited: true }, { status: 429, headers: limited.headers })
+	// Per address only a ceiling (many families share one); guessing is stopped per number and per mobile.
+	const ceiling = await countHits(db, [addressCheck(request, publicLimits.lookup)])
+	if (ceiling) return refuse(ceiling)
 	if (submission.status !== 'success' || isHoneypotFilled(formData)) {
 		return data({ result: submission.reply(), cases: null, sent: null }, { status: 400 })
 	}
 	const { who, nationalId, mobile, intent, reference } = submission.value
-	const db = await getDb()
+	const guessed = await countHits(db, [
+		{ rule: publicLimits.lookupPerId, key: nationalId, reason: 'استعلامات كثيرة بهذا الرقم في الساعة الأخيرة.' },
+		{ rule: publicLimits.lookupPerMobile, key: mobile, reason: 'استعلامات كثيرة برقم الجوال هذا في الساعة الأخيرة.' },
+	])
+	if (guessed) return refuse(guessed)
 	const rows = await lookupCases(db, nationalId, mobile, who === 'person' ? personTypes : organisationTypes)
 	let sent: { reference: string; ok: boolean } | null = null
 	if (intent === 'send-link') {

@@ -3,18 +3,31 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
 import type { Route } from './+types/contact'
 import { getDb } from '#app/db/database.server.ts'
-import { limitByIp } from '#app/utils/ip-limit.server.ts'
+import { addressCheck, countHits, type IpLimited } from '#app/utils/ip-limit.server.ts'
+import type { RateLimitRule } from '#app/utils/rate-limit.server.ts'
+import { actionHeaders } from '#app/utils/action-headers.ts'
 import { contactSchema } from '#app/domain/contact-schema.ts'
 import { markEmailed, storeInquiry } from '#app/domain/contact.server.ts'
 import { contactChannels, type ContactChannel } from '#app/domain/foundation.ts'
 import { getFoundationInfo } from '#app/domain/foundation.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { flashContext, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
-import { ErrorSummary, Field, Honeypot, isHoneypotFilled, FlashNotice, PageTitle, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
+import { ErrorSummary, Field, Honeypot, isHoneypotFilled, FlashNotice, PageTitle, TextareaField, TOO_MANY_TRIES, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { describeError, logger } from '#app/utils/log.server.ts'
 
-const contactLimit = { bucket: 'contact:ip', limit: 5, windowSeconds: 10 * 60 }
+/**
+ * Messages per sender (e-mail and mobile) where the abuse is; per address only a ceiling that an
+ * office or a carrier's shared address does not reach (docs/security.md#rate-limits).
+ */
+export const contactLimits = {
+	address: { bucket: 'contact:ip', limit: 100, windowSeconds: 60 * 60 },
+	email: { bucket: 'contact:email', limit: 5, windowSeconds: 60 * 60 },
+	mobile: { bucket: 'contact:mobile', limit: 5, windowSeconds: 60 * 60 },
+} satisfies Record<string, RateLimitRule>
+
+/** A refusal for too many messages says when to come back (Retry-After), on the page as in the answer. */
+export const headers = actionHeaders
 
 const sent: Flash = { tone: 'success', message: 'تم إرسال الرسالة بنجاح' }
 
@@ -24,14 +37,22 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-	await limitByIp(request, contactLimit)
 	const formData = await request.formData()
 	const submission = parseWithZod(formData, { schema: contactSchema })
+	const db = await getDb()
+	// Refused in the form, with what was typed kept and when to try again.
+	const refuse = (limited: IpLimited) => data({ result: submission.reply({ formErrors: [limited.message] }), limited: true }, { status: 429, headers: limited.headers })
+	const ceiling = await countHits(db, [addressCheck(request, contactLimits.address)])
+	if (ceiling) return refuse(ceiling)
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	// A bot filled the hidden field: answer as if sent, store nothing.
 	if (isHoneypotFilled(formData)) return redirectWithFlash('/contact', sent)
-	const db = await getDb()
 	const { UserName: name, Email: email, Mobile: mobile, Subject: subject, InquiryText: message } = submission.value
+	const bySender = await countHits(db, [
+		{ rule: contactLimits.email, key: email.toLowerCase(), reason: 'رسائل كثيرة من هذا البريد الإلكتروني في الساعة الأخيرة.' },
+		{ rule: contactLimits.mobile, key: mobile, reason: 'رسائل كثيرة من رقم الجوال هذا في الساعة الأخيرة.' },
+	])
+	if (bySender) return refuse(bySender)
 	try {
 		const inquiry = await storeInquiry(db, { name, email, mobile, subject, message })
 		const foundation = await getFoundationInfo(db)
@@ -80,13 +101,13 @@ export default function Contact({ loaderData: info, actionData }: Route.Componen
 					) : null}
 				</div>
 				{/* A new key after each message sent, so the form starts empty again. */}
-				<ContactForm key={info.notice?.issued ?? 'form'} notice={actionData ? null : info.notice} lastResult={actionData?.result} />
+				<ContactForm key={info.notice?.issued ?? 'form'} notice={actionData ? null : info.notice} lastResult={actionData?.result} limited={actionData !== undefined && 'limited' in actionData} />
 			</div>
 		</>
 	)
 }
 
-function ContactForm({ notice, lastResult }: { notice: Flash | null; lastResult?: SubmissionResult<string[]> }) {
+function ContactForm({ notice, lastResult, limited }: { notice: Flash | null; lastResult?: SubmissionResult<string[]>; limited: boolean }) {
 	const [form, fields] = useForm({
 		id: 'contact',
 		lastResult,
@@ -108,7 +129,7 @@ function ContactForm({ notice, lastResult }: { notice: Flash | null; lastResult?
 			</h2>
 			<div className="mt-4">
 				<FlashNotice notice={notice} />
-				{failed ? <ErrorSummary key={submitCount} items={summary} /> : null}
+				{failed ? <ErrorSummary key={submitCount} items={summary} title={limited ? TOO_MANY_TRIES : undefined} /> : null}
 			</div>
 			<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5">
 				<Honeypot />

@@ -2,6 +2,7 @@
 // caller must get: the table behind authorization.spec.ts (who may open or post what) and
 // csrf.spec.ts (every action refuses a cross-site POST). A route without an entry, or an entry
 // without a route, fails the suite.
+import { randomInt } from 'node:crypto'
 import fs from 'node:fs'
 import type { RouteConfigEntry } from '@react-router/dev/routes'
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test'
@@ -463,10 +464,10 @@ async function inquiryId(admin: APIRequestContext, subject: string): Promise<str
 }
 
 /**
- * A message through the contact form, found in the inbox; its id. The form takes 5 messages an
- * address in 10 minutes: these tests post from Playwright's API client (an IPv4 address), the
- * browser tests from Chromium (IPv6), and each security spec sends one message a run, under a
- * subject of its own, which a worker started again after a failed test finds and takes again.
+ * A message through the contact form, found in the inbox; its id. The form takes 5 messages a
+ * sender (e-mail, mobile) an hour, so each message comes from a sender of its own; each security
+ * spec sends one message a run, under a subject of its own, which a worker started again after a
+ * failed test finds and takes again.
  */
 export async function inquiry(request: APIRequestContext, admin: APIRequestContext, fields: { subject: string; message?: string; name?: string; key?: string }): Promise<string> {
 	// Found again by a plain word of it (`key`), not by what a search is being tested with.
@@ -474,7 +475,7 @@ export async function inquiry(request: APIRequestContext, admin: APIRequestConte
 	const sent = await inquiryId(admin, key)
 	if (sent) return sent
 	const response = await request.post('/contact', {
-		form: { UserName: fields.name ?? 'سائل', Email: 'asker@example.org', Mobile: '0551234567', Subject: fields.subject, InquiryText: fields.message ?? 'نص الرسالة' },
+		form: { UserName: fields.name ?? 'سائل', Email: `asker-${unique()}@example.org`, Mobile: `05${randomInt(10_000_000, 100_000_000)}`, Subject: fields.subject, InquiryText: fields.message ?? 'نص الرسالة' },
 		maxRedirects: 0,
 	})
 	expect(response.status(), 'the contact form').toBe(302)
