@@ -1,5 +1,7 @@
 import { describe, expect, test, vi } from 'vitest'
 import { needyFamilies } from './definitions/needy-families.ts'
+import { associationSupport } from './definitions/association-support.ts'
+import { collectionOf } from './definition.ts'
 import { findSection } from './journey.ts'
 import { besideListSchema, listSchema, rowSchema, sectionSchema } from './schema.ts'
 import { basicAnswers, nationalIdFrom, sectionAnswers, validIban } from '#tests/fixtures/needy-families.ts'
@@ -143,5 +145,19 @@ describe('schemas are built once', () => {
 		expect(financial.safeParse(sectionAnswers.financial).success).toBe(true)
 		expect(sectionSchema(section('financial')).safeParse({}).success).toBe(false)
 		expect(financial.safeParse(sectionAnswers.financial).success).toBe(true)
+	})
+})
+
+describe("an association's projects", () => {
+	const projects = collectionOf(findSection(associationSupport, 'projects')!)!
+	const project = { ProjectName: 'سقيا', BeneficiariesFromProject: '120', ProjectPlace: 'أبها', ProjectStartDate: '2026-03-01' }
+
+	test('a project ending before it starts is refused on its end date; ending the day it starts is fine', () => {
+		const result = rowSchema(projects.fields).safeParse({ ...project, ProjectEndDate: '2026-02-28' })
+		expect(result.success).toBe(false)
+		expect(result.error!.issues.map((issue) => [issue.path, issue.message])).toEqual([[['ProjectEndDate'], 'تاريخ نهاية المشروع لا يمكن أن يكون قبل تاريخ بداية المشروع']])
+		expect(rowSchema(projects.fields).safeParse({ ...project, ProjectEndDate: '2026-03-01' }).success).toBe(true)
+		// Shown with the other errors of the row in one round.
+		expect(messages(rowSchema(projects.fields).safeParse({ ...project, ProjectName: '', ProjectEndDate: '2026-01-01' }))).toContain('تاريخ نهاية المشروع لا يمكن أن يكون قبل تاريخ بداية المشروع')
 	})
 })

@@ -164,7 +164,27 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}, extr
 			if (field.kind === 'newPassword') shape[`${field.name}Confirm`] = z.string().optional()
 		}
 	}
-	return withPasswords(fields, withPairedChoices(fields, withConditions(fields, options, z.object(shape))))
+	return withPasswords(fields, withPairedChoices(fields, withDateOrder(fields, withConditions(fields, options, z.object(shape)))))
+}
+
+/** A date that may not precede another of the same fields (`notBefore`: a project ends on or after its start). */
+function withDateOrder<T extends z.ZodType<Record<string, unknown>>>(fields: readonly FieldDef[], object: T) {
+	const ordered = fields.filter((field) => field.kind === 'date' && field.notBefore)
+	if (!ordered.length) return object
+	const isDate = (value: unknown): value is string => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)
+	return object.superRefine(
+		(values, ctx) => {
+			for (const field of ordered) {
+				if (field.kind !== 'date') continue
+				const other = fields.find((candidate) => candidate.name === field.notBefore)!
+				const [value, start] = [values[field.name], values[other.name]]
+				// ISO dates compare as text.
+				if (isDate(value) && isDate(start) && value < start) ctx.addIssue({ code: 'custom', path: [field.name], message: m.dateBefore(field.label, other.label, field.gender) })
+			}
+		},
+		// Also when another field is wrong: every error of the step shows in one round.
+		{ when: () => true },
+	)
 }
 
 /**
