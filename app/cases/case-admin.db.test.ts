@@ -55,6 +55,20 @@ describe('the staff list', () => {
 		expect(await references('q=%25')).not.toContain(row.reference)
 	})
 
+	test('a name is found by any of its words, in any order; a reference by its first characters', async () => {
+		const row = await submitted('سعد محمد عبدالله القحطاني')
+		const other = await submitted('سعد محمد الدوسري')
+		for (const query of ['سعد القحطاني', 'القحطاني  سعد', 'عبدالله سعد', 'قحطاني محمد']) {
+			const found = await references(`q=${encodeURIComponent(query)}`)
+			expect(found, query).toContain(row.reference)
+			expect(found, query).not.toContain(other.reference)
+		}
+		expect(await references(`q=${encodeURIComponent('سعد الغامدي')}`)).not.toContain(row.reference)
+		for (const query of [row.reference.slice(0, 4), row.reference.slice(0, 4).toLowerCase(), row.reference.slice(0, 6), row.reference.slice(0, 7).replace('-', '')]) {
+			expect(await references(`q=${encodeURIComponent(query)}`), query).toContain(row.reference)
+		}
+	})
+
 	test('national ID, mobile in any spelling and reference find the case', async () => {
 		const nationalId = randomNationalId()
 		const row = await submitted('نورة سعد', nationalId)
