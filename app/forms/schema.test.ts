@@ -1,6 +1,7 @@
 import { describe, expect, test, vi } from 'vitest'
 import { needyFamilies } from './definitions/needy-families.ts'
 import { associationSupport } from './definitions/association-support.ts'
+import { medicalCase } from './definitions/medical-case.ts'
 import { collectionOf } from './definition.ts'
 import { findSection } from './journey.ts'
 import { besideListSchema, listSchema, rowSchema, sectionSchema } from './schema.ts'
@@ -159,5 +160,23 @@ describe("an association's projects", () => {
 		expect(rowSchema(projects.fields).safeParse({ ...project, ProjectEndDate: '2026-03-01' }).success).toBe(true)
 		// Shown with the other errors of the row in one round.
 		expect(messages(rowSchema(projects.fields).safeParse({ ...project, ProjectName: '', ProjectEndDate: '2026-01-01' }))).toContain('تاريخ نهاية المشروع لا يمكن أن يكون قبل تاريخ بداية المشروع')
+	})
+})
+
+describe("the medical case's family list (no field required)", () => {
+	const family = findSection(medicalCase, 'family')!
+	const members = collectionOf(family)!
+
+	test('a member with no answer at all is refused with a message; one answer is enough', () => {
+		// As a form posts it: Conform turns empty inputs into no value.
+		const blank = rowSchema(members.fields).safeParse({})
+		expect(blank.success).toBe(false)
+		expect(blank.error!.issues.map((issue) => [issue.path, issue.message])).toEqual([[[], 'الرجاء تعبئة حقل واحد على الأقل']])
+		expect(rowSchema(members.fields).safeParse({ FamilyName: 'مريم' }).success).toBe(true)
+	})
+
+	test('a blank member already saved is dropped from the list, never shown as an empty row', () => {
+		const saved = sectionSchema(family).parse({ members: [{ _key: 'a'.repeat(16) }, { FamilyName: 'مريم', _key: 'b'.repeat(16) }] })
+		expect(saved.members).toEqual([{ FamilyName: 'مريم', _key: 'b'.repeat(16) }])
 	})
 })

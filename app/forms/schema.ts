@@ -146,7 +146,8 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}, extr
 			shape[field.name] = z
 				.array(row)
 				.optional()
-				.transform((rows) => rows ?? [])
+				// A row with no answer is no row: dropped, so it never shows as an empty line (rowSchema refuses adding one).
+				.transform((rows) => (rows ?? []).filter((item) => !isBlankRow(field.fields, item)))
 				.pipe(
 					z
 						.array(z.any())
@@ -266,7 +267,20 @@ function withPairedChoices(fields: readonly FieldDef[], object: z.ZodType<Record
 
 /** The schema of one row of a repeatable group (used by the «add a row» form). */
 export function rowSchema(fields: readonly RowFieldDef[], options: SchemaOptions = {}) {
-	return memoized(fields, 'row', options, () => objectOf(fields, options))
+	return memoized(fields, 'row', options, () =>
+		// A list whose fields are all optional (the medical case's family) could take a row with no answer at all.
+		fields.some((field) => field.required)
+			? objectOf(fields, options)
+			: objectOf(fields, options).refine((row) => !isBlankRow(fields, row), { message: m.blankRow, when: () => true }),
+	)
+}
+
+/** A row with no answer in any of its fields (its key aside). */
+export function isBlankRow(fields: readonly RowFieldDef[], row: Record<string, unknown>): boolean {
+	return fields.every((field) => {
+		const value = row[field.name]
+		return value === undefined || value === null || value === '' || value === false || (Array.isArray(value) && value.length === 0)
+	})
 }
 
 // Building a Zod schema costs far more than using it (a section's took about a millisecond, and a
