@@ -24,7 +24,9 @@ import {
 	softDeleteCase,
 } from './case-admin.server.ts'
 import { addAttachment, canEditSection, canEditSlot, CaseLockedError, findCaseByReference, lookupCases, NothingChangedError, saveSection, startCase, submitCase } from './case-store.server.ts'
-import { csvExport } from './export.server.ts'
+import { csvExport, xlsxExport } from './export.server.ts'
+import ExcelJS from 'exceljs'
+import { ageOn } from '#app/forms/conditions.ts'
 import { notifyStatusChange } from './notify-applicant.server.ts'
 import { logNotifier, setNotifier, type Notifier, type StatusUpdateMessage } from '#app/notify/notifier.server.ts'
 import { findCaseByToken } from './case-store.server.ts'
@@ -53,6 +55,20 @@ describe('the staff list', () => {
 		const [stored] = await handle.db.select({ searchName: cases.searchName }).from(cases).where(eq(cases.id, row.id))
 		expect(stored!.searchName).toBe(foldArabic('أحمد موسى عائشة الـزهراني'))
 		expect(await references('q=%25')).not.toContain(row.reference)
+	})
+
+	test('a name is found by any of its words, in any order; a reference by its first characters', async () => {
+		const row = await submitted('سعد محمد عبدالله القحطاني')
+		const other = await submitted('سعد محمد الدوسري')
+		for (const query of ['سعد القحطاني', 'القحطاني  سعد', 'عبدالله سعد', 'قحطاني محمد']) {
+			const found = await references(`q=${encodeURIComponent(query)}`)
+			expect(found, query).toContain(row.reference)
+			expect(found, query).not.toContain(other.reference)
+		}
+		expect(await references(`q=${encodeURIComponent('سعد الغامدي')}`)).not.toContain(row.reference)
+		for (const query of [row.reference.slice(0, 4), row.reference.slice(0, 4).toLowerCase(), row.reference.slice(0, 6), row.reference.slice(0, 7).replace('-', '')]) {
+			expect(await references(`q=${encodeURIComponent(query)}`), query).toContain(row.reference)
+		}
 	})
 
 	test('national ID, mobile in any spelling and reference find the case', async () => {
@@ -217,6 +233,29 @@ describe('corrections, deletion and export', () => {
 		expect(text).toContain('الرياض')
 	})
 
+	test('the exports give amounts and ages as numbers: XLSX with a number format, CSV with the currency in the header', async () => {
+		const row = await submitted('فهد الأرقام الشهري')
+		await correctSection(handle.db, needyFamilies, row, 'basic', { ...basicAnswers(row.nationalId, `05${row.mobile.slice(5)}`), Full_Name: 'فهد الأرقام الشهري', BirthDate: '1980-01-15' }, officer)
+		const age = ageOn('1980-01-15', todayInRiyadh())
+		const income = 'الوضع المالي - صافي دخل الأسرة الشهري (ريال)'
+
+		const workbook = new ExcelJS.Workbook()
+		await workbook.xlsx.load(await new Response(xlsxExport(handle.db, filter(`q=${row.reference}`), ['needy-families'])).arrayBuffer())
+		const sheet = workbook.worksheets[0]!
+		const headers = (sheet.getRow(1).values as unknown[]).slice(1)
+		const cell = (header: string) => sheet.getRow(2).getCell(headers.indexOf(header) + 1)
+		expect(cell(income).value).toBe(2500)
+		expect(cell(income).numFmt).toBe('#,##0.00')
+		expect(cell('الوضع المالي - الضمان الاجتماعي (ريال)').value).toBe(1200.5)
+		expect(cell('البيانات الأساسية - العمر بالسنوات').value).toBe(age)
+
+		const csv = new TextDecoder().decode(await new Response(csvExport(handle.db, filter(`q=${row.reference}`), ['needy-families'])).arrayBuffer())
+		const records = csvRecords(csv.replace(/^\uFEFF/, ''))
+		const at = (header: string) => records[1]![records[0]!.indexOf(header)]
+		expect(at(income)).toBe('2500')
+		expect(at('البيانات الأساسية - العمر بالسنوات')).toBe(String(age))
+	})
+
 	test('staff correct a repeatable list row by row; the last row cannot go', async () => {
 		const row = await submitted()
 		const saved = { members: [{ ...sectionAnswers.family.members[0]!, _key: 'a'.repeat(16) }] }
@@ -256,3 +295,14 @@ describe('corrections, deletion and export', () => {
 		expect(await handle.db.select().from(auditLog)).toEqual([])
 	})
 })
+
+/** RFC 4180 records (quoted cells may hold commas, quotes and new lines), as a spreadsheet reads them. */
+function csvRecords(text: string): string[][] {
+	const records: string[][] = [[]]
+	for (const [, quoted, plain, end] of text.matchAll(/(?:"((?:[^"]|"")*)"|([^,\r\n]*))(,|\r?\n|$)/g)) {
+		records.at(-1)!.push(quoted !== undefined ? quoted.replace(/""/g, '"') : plain!)
+		if (end === '') break
+		if (end !== ',') records.push([])
+	}
+	return records
+}

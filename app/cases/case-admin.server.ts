@@ -11,7 +11,7 @@ import { normaliseSaudiMobile, toWesternDigits } from '#app/utils/format.ts'
 import { containsPattern, foldArabic } from '#app/utils/arabic-search.ts'
 import { applicantColumns, type CaseRow } from './case-store.server.ts'
 import { ARCHIVED, INCOMPLETE, OPEN_STATUSES, SUPPORT_PROVIDED, type CaseStatus } from './status.ts'
-import { normaliseReference } from './tokens.server.ts'
+import { normaliseReference, referencePrefix } from './tokens.server.ts'
 import { transitionRefusal, type CaseKind } from './workflow.ts'
 
 // The back office's side of cases: the filtered lists, the decisions (status, assignment, aid,
@@ -84,8 +84,11 @@ export function filterParams(filter: CaseFilter, me: number): URLSearchParams {
 }
 
 /**
- * The search box: a reference, a national ID (whole or its first digits), a mobile in any usual
- * spelling, or part of a name folded as `cases.search_name` is.
+ * The search box: a reference (whole or its first characters), a national ID (whole or its first
+ * digits), a mobile in any usual spelling, or words of a name folded as `cases.search_name` is:
+ * every word, in any order («سعد القحطاني» finds «سعد محمد عبدالله القحطاني»). Each word is a
+ * LIKE on the trigram index (cases_search_name_trgm); a reference's first characters, a range on
+ * cases_reference_prefix.
  */
 export function searchCondition(query: string): SQL | undefined {
 	const text = toWesternDigits(query).trim()
@@ -93,6 +96,8 @@ export function searchCondition(query: string): SQL | undefined {
 	const matches: SQL[] = []
 	const reference = normaliseReference(text)
 	if (reference) matches.push(eq(cases.reference, reference))
+	const start = referencePrefix(text)
+	if (start) matches.push(like(cases.reference, `${start}%`))
 	const mobile = normaliseSaudiMobile(text)
 	if (mobile) matches.push(eq(cases.mobile, mobile))
 	const digits = text.replace(/[\s-]/g, '')
@@ -101,7 +106,8 @@ export function searchCondition(query: string): SQL | undefined {
 	if (/^\d{1,20}$/.test(digits)) matches.push(eq(cases.nationalId, digits))
 	if (/^\d{4,19}$/.test(digits)) matches.push(like(cases.nationalId, `${digits}%`))
 	const folded = foldArabic(text).replace(/\s+/g, ' ')
-	if (/\p{L}/u.test(folded)) matches.push(like(cases.searchName, containsPattern(folded)))
+	const words = folded.split(' ').filter((word) => /\p{L}/u.test(word))
+	if (words.length) matches.push(and(...words.map((word) => like(cases.searchName, containsPattern(word))))!)
 	return matches.length ? or(...matches) : sql`false`
 }
 

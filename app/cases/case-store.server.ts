@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { isUniqueViolation } from '#app/db/errors.ts'
 import { attachments, caseEvents, caseSections, cases } from '#app/db/schema.ts'
@@ -391,11 +391,17 @@ export async function submitCase(db: Database, definition: ApplicationDef, row: 
 }
 
 /** The newest message staff wrote to the applicant (never an internal note). */
+/**
+ * Staff's latest message to the applicant that still applies: one written since the case last
+ * changed status (with that change or after it). A request to complete the case says nothing
+ * once the case is closed or sent again (docs/product.md#case-statuses).
+ */
 export async function latestApplicantMessage(db: Database, caseId: string): Promise<{ note: string; at: Date } | undefined> {
 	const [event] = await db
 		.select({ note: caseEvents.note, at: caseEvents.at })
 		.from(caseEvents)
-		.where(and(eq(caseEvents.caseId, caseId), eq(caseEvents.kind, 'applicant_message')))
+		.innerJoin(cases, eq(cases.id, caseEvents.caseId))
+		.where(and(eq(caseEvents.caseId, caseId), eq(caseEvents.kind, 'applicant_message'), gte(caseEvents.at, cases.statusChangedAt)))
 		.orderBy(desc(caseEvents.at), desc(caseEvents.id))
 		.limit(1)
 	return event

@@ -7,7 +7,8 @@ import type { ApplicationDef, RowFieldDef } from '#app/forms/definition.ts'
 import { describeValue } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import type { SectionAnswers } from '#app/forms/schema.ts'
-import { formatDate, formatDateTime, formatHijri, formatSaudiMobile } from '#app/utils/format.ts'
+import { formatDate, formatDateTime, formatHijri, formatSaudiMobile, todayInRiyadh } from '#app/utils/format.ts'
+import { ageOn } from '#app/forms/conditions.ts'
 import { eachCaseForExport, type CaseFilter } from './case-admin.server.ts'
 import { staffStatusName } from './status.ts'
 
@@ -15,30 +16,42 @@ import { staffStatusName } from './status.ts'
 // each programme in the filter (a repeatable list's rows share its columns, one line per row).
 // Rows are streamed batch by batch: 10,000 cases never sit in memory at once.
 
-type Cell = string
+/** Amounts, counts and ages are numbers, so a spreadsheet can sum and sort them. */
+type Cell = string | number
 
 interface Column {
 	header: string
 	value: (item: { row: ExportRow; answers: Record<string, SectionAnswers> }) => Cell
+	/** An amount in riyals: shown in Excel with thousands and two decimals (the header names the currency). */
+	money?: boolean
 }
 
 type ExportRow = typeof cases.$inferSelect & { assignedName: string | null }
 
+const numeric = (field: RowFieldDef) => field.kind === 'money' || field.kind === 'number' || field.kind === 'age'
+
 function cellOf(field: RowFieldDef, answers: Record<string, unknown>): Cell {
+	// An age is worked out from the birth date when there is one, as the case view does (describe.ts).
+	if (field.kind === 'age' && typeof answers[field.birthDate] === 'string' && answers[field.birthDate]) return ageOn(answers[field.birthDate] as string, todayInRiyadh())
 	const value = describeValue(field, answers)
+	if (numeric(field)) return value ? Number(answers[field.name]) : ''
 	// Dates in both calendars, as staff read them.
 	return field.kind === 'date' && value ? `${value} (${formatHijri(`${String(answers[field.name])}T12:00:00Z`)})` : value
 }
+
+/** A header names the currency of its amounts, which are plain numbers. */
+const headerOf = (header: string, field: RowFieldDef) => (field.kind === 'money' ? `${header} (ريال)` : header)
 
 function answerColumns(definition: ApplicationDef, prefix: string): Column[] {
 	return definition.sections.flatMap((section) =>
 		section.fields.flatMap((field): Column[] => {
 			const own = (item: { row: ExportRow; answers: Record<string, SectionAnswers> }) => (item.row.type === definition.type ? item.answers[section.key] : undefined)
 			if (field.kind !== 'group') {
-				return [{ header: `${prefix}${section.title} - ${field.label}`, value: (item) => cellOf(field, own(item) ?? {}) }]
+				return [{ header: headerOf(`${prefix}${section.title} - ${field.label}`, field), value: (item) => cellOf(field, own(item) ?? {}), money: field.kind === 'money' }]
 			}
+			// A list's rows share one cell, one line each: text, its amounts written as plain numbers.
 			return field.fields.map((sub) => ({
-				header: `${prefix}${section.title} - ${field.itemLabel}: ${sub.label}`,
+				header: headerOf(`${prefix}${section.title} - ${field.itemLabel}: ${sub.label}`, sub),
 				value: (item) => ((own(item)?.[field.name] ?? []) as Record<string, unknown>[]).map((row, index) => `${index + 1}) ${cellOf(sub, row) || '—'}`).join('\n'),
 			}))
 		}),
@@ -71,8 +84,8 @@ export function exportColumns(types: readonly string[]): Column[] {
  * A cell a spreadsheet will not run: text an applicant typed that starts like a formula
  * («=HYPERLINK(…)», «+…», «-…», «@…») gets a leading apostrophe (OWASP's CSV injection advice).
  */
-export function safeCell(value: Cell): Cell {
-	return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
+export function safeCell<T extends Cell>(value: T): T extends string ? string : T {
+	return (typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value) as T extends string ? string : T
 }
 
 async function* rowsOf(db: Database, filter: CaseFilter, columns: Column[]): AsyncGenerator<Cell[]> {
@@ -93,7 +106,7 @@ export function xlsxExport(db: Database, filter: CaseFilter, types: readonly str
 	const out = new PassThrough()
 	const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false })
 	const sheet = workbook.addWorksheet('الطلبات', { views: [{ rightToLeft: true, state: 'frozen', ySplit: 1 }] })
-	sheet.columns = columns.map((column) => ({ header: column.header, width: Math.min(40, Math.max(12, column.header.length + 2)) }))
+	sheet.columns = columns.map((column) => ({ header: column.header, width: Math.min(40, Math.max(12, column.header.length + 2)), style: column.money ? { numFmt: '#,##0.00' } : {} }))
 	sheet.getRow(1).font = { bold: true }
 	void (async () => {
 		try {

@@ -16,6 +16,16 @@ export function normaliseReference(input: string): string | null {
 	return `${compact.slice(0, 4)}-${compact.slice(4)}`
 }
 
+/**
+ * The first characters of a reference as typed («bhcg», «BHCG-7K»), in its stored form, or null:
+ * from 3 characters (fewer match too many cases to be a search) to 7 (8 is the whole reference).
+ */
+export function referencePrefix(input: string): string | null {
+	const compact = input.toUpperCase().replace(/[\s-]/g, '')
+	if (compact.length < 3 || compact.length > 7 || [...compact].some((c) => !REFERENCE_ALPHABET.includes(c))) return null
+	return compact.length > 4 ? `${compact.slice(0, 4)}-${compact.slice(4)}` : compact
+}
+
 /** The applicant's private resume token (256 random bits); only its hash is stored. */
 export function newResumeToken(): string {
 	return randomBytes(32).toString('base64url')

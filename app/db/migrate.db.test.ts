@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { sql } from 'drizzle-orm'
+import { readFileSync } from 'node:fs'
+import { and, eq, sql } from 'drizzle-orm'
+import { startCase } from '#app/cases/case-store.server.ts'
+import { caseSections } from '#app/db/schema.ts'
+import { medicalCase } from '#app/forms/definitions/medical-case.ts'
+import { basicAnswers, randomNationalId } from '#tests/fixtures/needy-families.ts'
 import { describe, expect, it } from 'vitest'
 import { openDatabase, MIGRATION_LOCK } from '#app/db/client.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
@@ -17,6 +22,21 @@ describe('migrations', () => {
 			expect(after.rows[0]!.count).toBe(before.rows[0]!.count)
 			const kept = await handle.db.execute<{ value: string }>(sql`select value from app_secrets where name = 'migrate-test'`)
 			expect(kept.rows.map((row) => row.value)).toEqual(['kept'])
+		} finally {
+			await handle.close()
+		}
+	})
+
+	it('0016 removes the family members saved with no answer, keeping the others in order', async () => {
+		const handle = await createTestDatabase()
+		try {
+			const { row } = await startCase(handle.db, medicalCase, basicAnswers(randomNationalId()))
+			const members = [{ _key: 'a'.repeat(16), FamilyName: 'مريم' }, { _key: 'b'.repeat(16) }, { _key: 'c'.repeat(16), Age: 7 }]
+			// Saved as the list was before blank rows were refused (app/forms/schema.ts isBlankRow).
+			await handle.db.insert(caseSections).values({ caseId: row.id, section: 'family', answers: { members } })
+			await handle.db.execute(sql.raw(readFileSync('drizzle/0016_drop_blank_family_members.sql', 'utf8')))
+			const [family] = await handle.db.select().from(caseSections).where(and(eq(caseSections.caseId, row.id), eq(caseSections.section, 'family')))
+			expect(family!.answers).toEqual({ members: [members[0], members[2]] })
 		} finally {
 			await handle.close()
 		}

@@ -202,6 +202,8 @@ export const cases = pgTable(
 	},
 	(table) => [
 		uniqueIndex('cases_reference_unique').on(table.reference),
+		// The search by a reference's first characters (LIKE 'BHCG%') in any database collation.
+		index('cases_reference_prefix').on(table.reference.op('text_pattern_ops')),
 		uniqueIndex('cases_token_unique').on(table.resumeTokenHash),
 		index('cases_national_id_idx').on(table.nationalId, table.type),
 		index('cases_mobile_idx').on(table.mobile),

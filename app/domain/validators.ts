@@ -164,7 +164,7 @@ function textField<Required extends boolean>(
 	return schema as unknown as FieldSchema<Required>
 }
 
-const nationalIdMessages = {
+export const nationalIdMessages = {
 	empty: 'الرجاء كتابة رقم الهوية',
 	shape: 'رقم الهوية يجب أن يكون 10 أرقام ويبدأ بـ 1 أو 2',
 	checksum: 'رقم الهوية غير صحيح، تأكد من كتابته كما في البطاقة',

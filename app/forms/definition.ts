@@ -50,6 +50,8 @@ export type FieldDef =
 			kind: 'date'
 			/** A date of the past (birth, establishment, injury): one after today in Riyadh is refused. */
 			past?: boolean
+			/** Another date field of the same section or row that this one may not precede (a project's end, its start). */
+			notBefore?: string
 	  })
 	| (FieldBase & ChoiceDef)
 	| (FieldBase & {

@@ -56,6 +56,10 @@ export const numberOutOfRange = (label: string, min: number, max: number) => `${
  */
 export const dateAfterToday = (label: string, gender?: 'f') => `${bare(label)} لا يمكن أن ${gender === 'f' ? 'تكون' : 'يكون'} بعد اليوم`
 
+export const dateBefore = (label: string, other: string, gender?: 'f') => `${bare(label)} لا يمكن أن ${gender === 'f' ? 'تكون' : 'يكون'} قبل ${bare(other)}`
+
+export const blankRow = 'الرجاء تعبئة حقل واحد على الأقل'
+
 export const invalidDate = 'الرجاء كتابة تاريخ صحيح'
 export const invalidWholeNumber = 'الرجاء كتابة رقم صحيح'
 export const invalidAmount = 'الرجاء كتابة المبلغ بالأرقام، مثل 1500 أو 1500.50'

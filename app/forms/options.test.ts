@@ -578,15 +578,17 @@ describe('defaults are the specification’s', () => {
 		expect(defaults).toEqual({ Gander: 'male', Social_Situation: 'married', Career: 'private_employee', Family_Role: 'head', Housing_Status: 'owned', Housing_Type: 'villa' })
 	})
 
-	test('home-restoration: housing defaults owned, good, villa, yes, 500-1500', () => {
+	test('home-restoration: housing defaults good, yes, 500-1500; ownership and kind are asked once, in the first step', () => {
 		const housing = sectionOf('home-restoration', 'housing')
 		expect(Object.fromEntries(housing.fields.map((field) => [field.name, defaultOf(field)]))).toEqual({
-			Housing_Type: 'owned',
 			Housing_Status: 'good',
-			Housing_Classification: 'villa',
 			Housing_look: 'yes',
 			Housing_Cost: '500-1500',
 		})
+		const labels = (key: string) => sectionOf('home-restoration', key).fields.map((field) => field.label)
+		const asked = [...labels('basic'), ...labels('housing')]
+		expect(asked.filter((label) => label === 'ملكية السكن')).toHaveLength(1)
+		expect(asked.filter((label) => /نوع (السكن|المنزل)/.test(label))).toHaveLength(1)
 	})
 
 	test('medical-case: every patient-health choice starts on its first option', () => {
@@ -658,9 +660,10 @@ const requiredBySection: Record<string, Record<string, Required>> = {
 		basic: personBasic,
 		bank,
 		financial,
+		// The specification's Housing_Type (ownership) and Housing_Classification (kind) repeat the first step's.
 		housing: {
-			spec: ['Housing_Type', 'Housing_Status', 'Housing_Classification', 'Housing_look', 'Housing_Cost'],
-			defaulted: ['Housing_Type', 'Housing_Status', 'Housing_Classification', 'Housing_look', 'Housing_Cost'],
+			spec: ['Housing_Status', 'Housing_look', 'Housing_Cost'],
+			defaulted: ['Housing_Status', 'Housing_look', 'Housing_Cost'],
 		},
 		// The specification names no required housing file; the study needs these.
 		files: { ours: ['file:identity', 'file:ownership', 'file:house_photos'] },

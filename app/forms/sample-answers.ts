@@ -193,10 +193,18 @@ function objectValues(fields: readonly FieldDef[], random: Random, variant: Samp
 		if (!chosen.has(field.name) || (condition && !conditionHolds(condition, values))) continue
 		if (field.kind === 'group') {
 			const count = variant === 'minimal' ? field.min : Math.min(field.max, field.min + 2)
-			values[field.name] = Array.from({ length: count }, () => objectValues(field.fields, random, variant, counter))
+			// A row of a list with no required field is answered in full: a blank row is refused (schema.ts isBlankRow).
+			const rowVariant = field.fields.some((sub) => sub.required) ? variant : 'full'
+			values[field.name] = Array.from({ length: count }, () => objectValues(field.fields, random, rowVariant, counter))
 		} else {
 			Object.assign(values, fieldValue(field, random, variant, counter))
 		}
+	}
+	// A date that may not precede another (a project's end) is moved to that day when drawn before it.
+	for (const field of fields) {
+		if (field.kind !== 'date' || !field.notBefore) continue
+		const [value, start] = [values[field.name], values[field.notBefore]]
+		if (typeof value === 'string' && typeof start === 'string' && value < start) values[field.name] = start
 	}
 	// A choice left without its partner (a `when` skipped it) is left out too: the form would not keep it.
 	for (const field of fields) {

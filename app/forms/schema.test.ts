@@ -1,5 +1,8 @@
 import { describe, expect, test, vi } from 'vitest'
 import { needyFamilies } from './definitions/needy-families.ts'
+import { associationSupport } from './definitions/association-support.ts'
+import { medicalCase } from './definitions/medical-case.ts'
+import { collectionOf } from './definition.ts'
 import { findSection } from './journey.ts'
 import { besideListSchema, listSchema, rowSchema, sectionSchema } from './schema.ts'
 import { basicAnswers, nationalIdFrom, sectionAnswers, validIban } from '#tests/fixtures/needy-families.ts'
@@ -143,5 +146,37 @@ describe('schemas are built once', () => {
 		expect(financial.safeParse(sectionAnswers.financial).success).toBe(true)
 		expect(sectionSchema(section('financial')).safeParse({}).success).toBe(false)
 		expect(financial.safeParse(sectionAnswers.financial).success).toBe(true)
+	})
+})
+
+describe("an association's projects", () => {
+	const projects = collectionOf(findSection(associationSupport, 'projects')!)!
+	const project = { ProjectName: 'سقيا', BeneficiariesFromProject: '120', ProjectPlace: 'أبها', ProjectStartDate: '2026-03-01' }
+
+	test('a project ending before it starts is refused on its end date; ending the day it starts is fine', () => {
+		const result = rowSchema(projects.fields).safeParse({ ...project, ProjectEndDate: '2026-02-28' })
+		expect(result.success).toBe(false)
+		expect(result.error!.issues.map((issue) => [issue.path, issue.message])).toEqual([[['ProjectEndDate'], 'تاريخ نهاية المشروع لا يمكن أن يكون قبل تاريخ بداية المشروع']])
+		expect(rowSchema(projects.fields).safeParse({ ...project, ProjectEndDate: '2026-03-01' }).success).toBe(true)
+		// Shown with the other errors of the row in one round.
+		expect(messages(rowSchema(projects.fields).safeParse({ ...project, ProjectName: '', ProjectEndDate: '2026-01-01' }))).toContain('تاريخ نهاية المشروع لا يمكن أن يكون قبل تاريخ بداية المشروع')
+	})
+})
+
+describe("the medical case's family list (no field required)", () => {
+	const family = findSection(medicalCase, 'family')!
+	const members = collectionOf(family)!
+
+	test('a member with no answer at all is refused with a message; one answer is enough', () => {
+		// As a form posts it: Conform turns empty inputs into no value.
+		const blank = rowSchema(members.fields).safeParse({})
+		expect(blank.success).toBe(false)
+		expect(blank.error!.issues.map((issue) => [issue.path, issue.message])).toEqual([[[], 'الرجاء تعبئة حقل واحد على الأقل']])
+		expect(rowSchema(members.fields).safeParse({ FamilyName: 'مريم' }).success).toBe(true)
+	})
+
+	test('a blank member already saved is dropped from the list, never shown as an empty row', () => {
+		const saved = sectionSchema(family).parse({ members: [{ _key: 'a'.repeat(16) }, { FamilyName: 'مريم', _key: 'b'.repeat(16) }] })
+		expect(saved.members).toEqual([{ FamilyName: 'مريم', _key: 'b'.repeat(16) }])
 	})
 })

@@ -146,7 +146,8 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}, extr
 			shape[field.name] = z
 				.array(row)
 				.optional()
-				.transform((rows) => rows ?? [])
+				// A row with no answer is no row: dropped, so it never shows as an empty line (rowSchema refuses adding one).
+				.transform((rows) => (rows ?? []).filter((item) => !isBlankRow(field.fields, item)))
 				.pipe(
 					z
 						.array(z.any())
@@ -164,7 +165,27 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}, extr
 			if (field.kind === 'newPassword') shape[`${field.name}Confirm`] = z.string().optional()
 		}
 	}
-	return withPasswords(fields, withPairedChoices(fields, withConditions(fields, options, z.object(shape))))
+	return withPasswords(fields, withPairedChoices(fields, withDateOrder(fields, withConditions(fields, options, z.object(shape)))))
+}
+
+/** A date that may not precede another of the same fields (`notBefore`: a project ends on or after its start). */
+function withDateOrder<T extends z.ZodType<Record<string, unknown>>>(fields: readonly FieldDef[], object: T) {
+	const ordered = fields.filter((field) => field.kind === 'date' && field.notBefore)
+	if (!ordered.length) return object
+	const isDate = (value: unknown): value is string => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)
+	return object.superRefine(
+		(values, ctx) => {
+			for (const field of ordered) {
+				if (field.kind !== 'date') continue
+				const other = fields.find((candidate) => candidate.name === field.notBefore)!
+				const [value, start] = [values[field.name], values[other.name]]
+				// ISO dates compare as text.
+				if (isDate(value) && isDate(start) && value < start) ctx.addIssue({ code: 'custom', path: [field.name], message: m.dateBefore(field.label, other.label, field.gender) })
+			}
+		},
+		// Also when another field is wrong: every error of the step shows in one round.
+		{ when: () => true },
+	)
 }
 
 /**
@@ -246,7 +267,20 @@ function withPairedChoices(fields: readonly FieldDef[], object: z.ZodType<Record
 
 /** The schema of one row of a repeatable group (used by the «add a row» form). */
 export function rowSchema(fields: readonly RowFieldDef[], options: SchemaOptions = {}) {
-	return memoized(fields, 'row', options, () => objectOf(fields, options))
+	return memoized(fields, 'row', options, () =>
+		// A list whose fields are all optional (the medical case's family) could take a row with no answer at all.
+		fields.some((field) => field.required)
+			? objectOf(fields, options)
+			: objectOf(fields, options).refine((row) => !isBlankRow(fields, row), { message: m.blankRow, when: () => true }),
+	)
+}
+
+/** A row with no answer in any of its fields (its key aside). */
+export function isBlankRow(fields: readonly RowFieldDef[], row: Record<string, unknown>): boolean {
+	return fields.every((field) => {
+		const value = row[field.name]
+		return value === undefined || value === null || value === '' || value === false || (Array.isArray(value) && value.length === 0)
+	})
 }
 
 // Building a Zod schema costs far more than using it (a section's took about a millisecond, and a

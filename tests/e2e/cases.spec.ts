@@ -219,3 +219,18 @@ test('staff correct an answer and the history keeps it before and after', async 
 	await expect(page.getByRole('region', { name: 'سجل الطلب' })).toContainText('تصحيح «الوضع المالي»: صافي دخل الأسرة الشهري')
 	await expect(page.getByRole('region', { name: 'الوضع المالي' })).toContainText('3,100')
 })
+
+test('a status change from a page left open after a colleague moved the case says what happened and what is allowed now', async ({ page }) => {
+	const submitted = await submitCaseAsStaff(page.request)
+	await page.goto(`/admin/cases/${submitted.reference}`)
+	const form = await openStatusForm(page, 'مؤرشف')
+	await form.getByLabel('ملاحظة داخلية (سبب التغيير)').fill('لم يرد المتقدم على اتصالاتنا')
+	// Meanwhile a colleague studies the case.
+	const colleague = await page.request.post(`/admin/cases/${submitted.reference}`, { form: { intent: 'status', to: '2', note: 'دُرست الحالة' }, maxRedirects: 0 })
+	expect(colleague.status()).toBe(302)
+	await form.getByRole('button', { name: 'تغيير الحالة' }).click()
+	const alert = page.getByRole('region', { name: 'تغيير الحالة' }).getByRole('alert')
+	await expect(alert).toContainText('لم يُحفظ تغييرك: غيّر غيرك حالة الطلب إلى «تمت الدراسة» بعد أن فتحت الصفحة. يمكن نقله الآن إلى: «تم تقديم الدعم».')
+	await expect(alert).toContainText('لم يرد المتقدم على اتصالاتنا')
+	await expect(page.locator('header').getByText('تمت الدراسة', { exact: true })).toBeVisible()
+})

@@ -78,7 +78,7 @@ export const associationSupport: ApplicationDef = {
 						{ kind: 'number', name: 'BeneficiariesFromProject', label: 'عدد المستفيدين من المشروع', required: true },
 						{ kind: 'text', name: 'ProjectPlace', label: 'مكان تنفيذ المشروع', required: true },
 						{ kind: 'date', name: 'ProjectStartDate', label: 'تاريخ بداية المشروع', required: true },
-						{ kind: 'date', name: 'ProjectEndDate', label: 'تاريخ نهاية المشروع', required: true },
+						{ kind: 'date', name: 'ProjectEndDate', label: 'تاريخ نهاية المشروع', required: true, notBefore: 'ProjectStartDate' },
 					],
 				},
 			],

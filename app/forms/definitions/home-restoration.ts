@@ -1,5 +1,5 @@
 import type { ApplicationDef } from '../definition.ts'
-import { housingConditions, housingCostBands, housingStatuses, housingTypes, yesNo } from '../options.ts'
+import { housingConditions, housingCostBands, yesNo } from '../options.ts'
 import { needyFamilies, needyFamiliesSection } from './needy-families.ts'
 
 /** Home restoration (docs/product.md#home-restoration): steps 3-1 … 3-5; the first three are the needy families’ own. */
@@ -27,10 +27,10 @@ export const homeRestoration: ApplicationDef = {
 			code: '3-4',
 			title: 'بيانات السكن',
 			description: 'حالة المنزل الذي تسكنه الأسرة وما يحتاج إليه.',
+			// Its ownership and kind are asked once, in the first step (Housing_Status, Housing_Type): the
+			// old form asked them again here with fresh defaults (docs/product.md#home-restoration).
 			fields: [
-				{ kind: 'select', name: 'Housing_Type', label: 'ملكية السكن', options: housingStatuses, default: 'owned', required: true },
 				{ kind: 'select', name: 'Housing_Status', label: 'حالة المنزل', options: housingConditions, default: 'good', required: true },
-				{ kind: 'select', name: 'Housing_Classification', label: 'نوع المنزل', options: housingTypes, default: 'villa', required: true },
 				{ kind: 'radio', name: 'Housing_look', label: 'هل يحتاج المنزل إلى صيانة؟', options: yesNo, default: 'yes', required: true },
 				{ kind: 'select', name: 'Housing_Cost', label: 'التكلفة التقديرية للترميم', options: housingCostBands, default: '500-1500', required: true },
 			],

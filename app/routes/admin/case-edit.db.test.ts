@@ -4,6 +4,8 @@ import { staffContext } from '#app/auth/user-context.server.ts'
 import { addAttachment, loadSavedState, saveSection, startCase, submitCase } from '#app/cases/case-store.server.ts'
 import { createUser } from '#app/domain/users.server.ts'
 import { associationSupport } from '#app/forms/definitions/association-support.ts'
+import { institutionRegistration } from '#app/forms/definitions/institution-registration.ts'
+import { hashPassword } from '#app/auth/password.server.ts'
 import { sampleAnswers, sampleFiles } from '#app/forms/sample-answers.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
 import { withAppDatabase } from '#tests/db.ts'
@@ -57,4 +59,29 @@ test('staff change a budget line in place and the notes beside the list; a line 
 	const gone = (await post({ intent: 'change-row', rowKey: 'ffffffffffffffff', ProjectItem: 'x', ApproximatePrices: '1', PercentageOfBudget: '1', AmountPercentageOfBudget: '1', Notes: 'x' })) as unknown as { data: { rowError: string }; init: { status: number } }
 	expect(gone.init.status).toBe(409)
 	expect(gone.data.rowError).toBe('لم يُحفظ التعديل: حُذف هذا بند من القائمة.')
+})
+
+test("staff correct an institution user's name, e-mail and mobile without touching the password", async () => {
+	const db = app.handle.db
+	const officer = await createUser(db, { name: 'مصحح التسجيل', email: 'edit-user-officer@example.org', mobile: '', role: 'case_officer', password: 'Edit-Pass-1234' })
+	const context = new RouterContextProvider()
+	context.set(staffContext, officer)
+	const answers = sampleAnswers(institutionRegistration, { seed: 22 })
+	const hash = await hashPassword('كلمة مرور المؤسسة الأولى')
+	const parsed = (key: string) => sectionSchema(institutionRegistration.sections.find((section) => section.key === key)!).parse(key === 'user' ? { ...answers.user, password: hash } : answers[key])
+	const [first, ...rest] = institutionRegistration.sections
+	const { row: draft } = await startCase(db, institutionRegistration, parsed(first!.key))
+	for (const section of rest) await saveSection(db, institutionRegistration, draft, section.key, parsed(section.key))
+	for (const file of sampleFiles(institutionRegistration).filter((item) => item.required)) {
+		await addAttachment(db, institutionRegistration, draft, { slot: file.slot, originalName: `${file.slot}.pdf`, contentType: 'application/pdf', size: 10, sha256: 'x', storageKey: `edit-user-${file.slot}` })
+	}
+	const row = await submitCase(db, institutionRegistration, draft)
+	const params = { reference: row.reference, section: 'user' }
+	const page = await loader({ request: new Request(`http://localhost/admin/cases/${row.reference}/edit/user`), params, context } as unknown as Parameters<typeof loader>[0])
+	expect(page.sectionKey).toBe('user')
+
+	const body = new URLSearchParams({ fullName: 'مستخدم مصحح الاسم', userName: String(answers.user!.userName), email: 'corrected@example.org', phone: '0559876543' })
+	const answer = await action({ request: new Request(`http://localhost/admin/cases/${row.reference}/edit/user`, { method: 'POST', body }), params, context } as unknown as Parameters<typeof action>[0])
+	expect((answer as Response).status).toBe(302)
+	expect((await loadSavedState(db, row.id)).answers.user).toMatchObject({ fullName: 'مستخدم مصحح الاسم', email: 'corrected@example.org', phone: '+966559876543', password: hash })
 })

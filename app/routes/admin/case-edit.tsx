@@ -36,6 +36,23 @@ export const handle: AdminHandle = {
 
 export const middleware = [audited({ read: 'case.view', write: 'case.correct' })]
 
+const correctable = new WeakMap<SectionDef, SectionDef>()
+/**
+ * The section as staff correct it: without its new-password fields. A registration's password
+ * opened the institution's account when it was sent and lives there now (the account's own,
+ * app/accounts/institution-accounts.server.ts); the hash in the answers is kept as it is.
+ */
+function withoutPasswords(section: SectionDef): SectionDef {
+	if (!section.fields.some((field) => field.kind === 'newPassword')) return section
+	if (!correctable.has(section)) correctable.set(section, { ...section, fields: section.fields.filter((field) => field.kind !== 'newPassword') })
+	return correctable.get(section)!
+}
+
+/** The stored password hashes of a section, put back beside the corrected answers. */
+function savedPasswords(section: SectionDef, saved: SectionAnswers | undefined): SectionAnswers {
+	return Object.fromEntries(section.fields.filter((field) => field.kind === 'newPassword' && saved?.[field.name] !== undefined).map((field) => [field.name, saved![field.name]]))
+}
+
 async function openSection(params: { reference: string; section: string }, role: string) {
 	const db = await getDb()
 	const reference = normaliseReference(params.reference)
@@ -77,9 +94,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	const formData = await request.formData()
 	const collection = collectionOf(section)
 	if (collection) return correctRows(db, definition, row, section, formData, user)
-	const submission = parseWithZod(formData, { schema: sectionSchema(section, { allowIdChecksumFailure: row.idChecksumOverride }) })
+	const submission = parseWithZod(formData, { schema: sectionSchema(withoutPasswords(section), { allowIdChecksumFailure: row.idChecksumOverride }) })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-	const result = await correctSection(db, definition, row, section.key, submission.value, user)
+	const result = await correctSection(db, definition, row, section.key, (saved: SectionAnswers | undefined) => ({ ...submission.value, ...savedPasswords(section, saved) }), user)
 	if (!result.ok) return data({ result: submission.reply({ formErrors: result.issues.map((issue) => issue.message) }) }, { status: 400 })
 	return redirectWithFlash(`/admin/cases/${row.reference}`, result.changes.length ? { tone: 'success', message: 'تم تحديث بيانات بنجاح' } : { tone: 'success', message: 'لم تتغير أي بيانات' })
 }
@@ -158,7 +175,7 @@ export default function CaseEdit({ loaderData, actionData }: Route.ComponentProp
 	if (collectionOf(section)) return <RowsEdit key={loaderData.rowKeys.join(',')} section={section} loaderData={loaderData} actionData={actionData} />
 	return (
 		<SectionForm
-			section={section}
+			section={withoutPasswords(section)}
 			formTitle={`${definition.title} — ${loaderData.reference}`}
 			stepLabel="تصحيح بيانات الطلب"
 			defaults={formDefaults(section, loaderData.saved ?? undefined)}

@@ -27,9 +27,9 @@ import { notifyStatusChange } from '#app/cases/notify-applicant.server.ts'
 import { aidKindLabel, aidKinds } from '#app/cases/aid.ts'
 import { INCOMPLETE, staffStatusName, statusInfo, SUPPORT_PROVIDED } from '#app/cases/status.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
-import { allowedTargets } from '#app/cases/workflow.ts'
+import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
 import { waitedFor } from '#app/cases/waited.ts'
-import { areaRoles } from '#app/domain/roles.ts'
+import { areaRoles, type UserRole } from '#app/domain/roles.ts'
 import { describeSection } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formatDate, formatDateTime, formatDateWithHijri, formatFileSize, formatMoney, formatSaudiMobile, todayInRiyadh, toWesternDigits } from '#app/utils/format.ts'
@@ -182,6 +182,8 @@ const actionSchema = z.discriminatedUnion('intent', [
 	z.object({
 		intent: z.literal('status'),
 		to: z.coerce.number().int(),
+		/** The status the page showed: another change since then means the decision was made on a stale page. */
+		from: z.coerce.number().int().optional(),
 		note: text('الرجاء كتابة ملاحظة تغيير الحالة'),
 		message: optionalText(),
 		reopenSections: list,
@@ -202,6 +204,16 @@ const actionSchema = z.discriminatedUnion('intent', [
 type ActionErrors = Record<string, string[] | null | undefined>
 
 /** What was typed comes back with the errors, so nothing is lost on a page without JavaScript. */
+/** A status form whose page no longer offers it (the case moved meanwhile): its refusal shows above the others. */
+const STALE_STATUS_FORM = 'status-stale'
+
+/** What a colleague's change did to the case, and what this member of staff may do with it now. */
+function staleStatusMessage(kind: CaseKind, now: number, role: UserRole): string {
+	const allowed = allowedTargets(kind, now, role).map((status) => `«${staffStatusName(status)}»`)
+	const what = `لم يُحفظ تغييرك: غيّر غيرك حالة الطلب إلى «${staffStatusName(now)}» بعد أن فتحت الصفحة.`
+	return allowed.length ? `${what} يمكن نقله الآن إلى: ${allowed.join('، ')}.` : `${what} ولا يمكن تغيير حالته الآن.`
+}
+
 function refused(form: string, errors: ActionErrors, status = 400, values: Record<string, unknown> = {}) {
 	const typed = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
 	return data({ form, errors, values: typed }, { status })
@@ -232,6 +244,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 		switch (value.intent) {
 			case 'status': {
 				const form = `status-${value.to}`
+				if (value.from !== undefined && value.from !== row.status) return refused(STALE_STATUS_FORM, { '': [staleStatusMessage(definition.kind, row.status, user.role)] }, 409, typed)
 				let aid
 				if (value.to === SUPPORT_PROVIDED) {
 					const parsed = z.object(aidFields).safeParse(value)
@@ -439,6 +452,13 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 				{/* Keyed by the history: after each recorded change the forms start empty again. */}
 				<aside key={c.history.length} className="min-w-0 space-y-6" aria-label="إجراءات الطلب">
 					<Panel title="تغيير الحالة" id="status">
+						{actionData?.form.startsWith('status-') && !c.targets.some((target) => actionData.form === `status-${target.id}`) ? (
+							// Refused for a status this page no longer offers: said here, with the note as typed so it is not lost.
+							<div role="alert" className="mt-2 rounded-lg border-s-4 border-red-700 bg-red-50 p-3 text-red-900">
+								<ErrorList errors={errorsFor(actionData.form)['']} />
+								{actionData.values.note ? <p className="mt-2 whitespace-pre-line text-stone-800">ملاحظتك كما كتبتها: {actionData.values.note}</p> : null}
+							</div>
+						) : null}
 						{c.targets.length === 0 ? (
 							<p className="mt-2 text-stone-700">لا يمكن تغيير حالة هذا الطلب من حالته الحالية.</p>
 						) : (
@@ -452,6 +472,7 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 											<Form method="post" className="space-y-3 p-3">
 												<input type="hidden" name="intent" value="status" />
 												<input type="hidden" name="to" value={target.id} />
+												<input type="hidden" name="from" value={c.status.id} />
 												<ErrorList errors={errors['']} />
 												{target.id === 4 ? <ReopenChoices choices={c.reopenChoices} errors={errors} idPrefix={form} /> : null}
 												{target.id === 3 ? <AidFields kinds={c.aidKinds} today={c.today} errors={errors} idPrefix={form} typed={typedIn(form)} /> : null}

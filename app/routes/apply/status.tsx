@@ -9,7 +9,7 @@ import { privateLink } from '#app/cases/tokens.server.ts'
 import { addressCheck, countHits, publicLimits, type IpLimited } from '#app/utils/ip-limit.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { statusInfo } from '#app/cases/status.ts'
-import { licenceNumberField, nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
+import { licenceNumberField, nationalIdField, nationalIdMessages, nationalIdProblem, saudiMobileField } from '#app/domain/validators.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { formatDateWithHijri } from '#app/utils/format.ts'
@@ -28,7 +28,8 @@ const lookupSchema = z.preprocess(
 	// A person unless said otherwise (the choice is ticked on the page; an old bookmark posts none).
 	(values) => ({ who: 'person', ...(values as object) }),
 	z.discriminatedUnion('who', [
-		z.object({ who: z.literal('person'), nationalId: nationalIdField(), ...common }),
+		// The checksum is left to the lookup: staff may have accepted an ID that fails it (see the action).
+		z.object({ who: z.literal('person'), nationalId: nationalIdField({ allowChecksumFailure: true }), ...common }),
 		z.object({ who: z.literal('organisation'), nationalId: licenceNumberField(), ...common }),
 	]),
 )
@@ -59,6 +60,10 @@ export async function action({ request }: Route.ActionArgs) {
 	])
 	if (guessed) return refuse(guessed)
 	const rows = await lookupCases(db, nationalId, mobile, who === 'person' ? personTypes : organisationTypes)
+	// An ID that fails the checksum finds the cases staff accepted it on; otherwise it was mistyped.
+	if (!rows.length && who === 'person' && nationalIdProblem(nationalId) === 'checksum') {
+		return data({ result: submission.reply({ fieldErrors: { nationalId: [nationalIdMessages.checksum] } }), cases: null, sent: null }, { status: 400 })
+	}
 	let sent: { reference: string; ok: boolean } | null = null
 	if (intent === 'send-link') {
 		const row = rows.find((candidate) => candidate.reference === reference && candidate.email)

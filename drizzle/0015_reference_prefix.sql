@@ -1,0 +1,1 @@
+CREATE INDEX "cases_reference_prefix" ON "cases" USING btree ("reference" text_pattern_ops);
