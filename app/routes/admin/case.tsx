@@ -106,6 +106,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		ledger: ledger.map((entry) => ({
 			...entry,
 			here: entry.reference === row.reference,
+			givenOn: formatDateWithHijri(entry.givenOn),
 			amount: formatMoney(entry.amount),
 			kind: aidKindLabel(entry.kind),
 			programme: findDefinition(entry.type)?.title ?? entry.type,
