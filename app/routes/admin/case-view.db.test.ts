@@ -1,6 +1,9 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createRoutesStub } from 'react-router'
 import { beforeAll, afterAll, describe, expect, test } from 'vitest'
 import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
 import { caseEvents } from '#app/db/schema.ts'
@@ -11,7 +14,7 @@ import { formatDateWithHijri } from '#app/utils/format.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { runRoute } from '#tests/route.ts'
 import { middleware } from './layout.tsx'
-import { loader } from './case.tsx'
+import CaseView, { loader } from './case.tsx'
 
 // What the staff case view shows, through its loader as the admin layout runs it.
 
@@ -46,5 +49,18 @@ describe('the staff case view', () => {
 		expect(date).toMatch(/^2024-يناير-10 \(.+ 1445 هـ\)$/)
 		expect(shown.ledger.map((entry) => entry.givenOn)).toEqual([date])
 		expect(shown.history.find((event) => event.kind === 'aid_recorded')?.what).toContain(`بتاريخ ${date}`)
+	})
+
+	test('the page as sent holds no preview of a file: each loads only when «معاينة» is opened', async () => {
+		const shown = await view()
+		const path = `/admin/cases/${held.reference}`
+		const Stub = createRoutesStub([{ id: 'case', path, Component: CaseView as never }])
+		const html = renderToString(createElement(Stub, { initialEntries: [path], hydrationData: { loaderData: { case: shown } } }))
+		const files = shown.sections.flatMap((section) => section.files.flatMap((slot) => slot.files))
+		expect(files).toHaveLength(2)
+		expect(html.match(/>معاينة</g)).toHaveLength(2)
+		expect(html).not.toMatch(/<(iframe|img)[^>]*\?inline=1/)
+		// Without JavaScript the file still opens in the browser's own viewer.
+		for (const file of files) expect(html).toContain(`href="${file.href}?inline=1"`)
 	})
 })
