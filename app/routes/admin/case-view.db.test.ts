@@ -15,6 +15,7 @@ import { withAppDatabase } from '#tests/db.ts'
 import { runRoute } from '#tests/route.ts'
 import { middleware } from './layout.tsx'
 import CaseView, { loader } from './case.tsx'
+import CaseList, { loader as listLoader } from './cases.tsx'
 
 // What the staff case view shows, through its loader as the admin layout runs it.
 
@@ -62,5 +63,20 @@ describe('the staff case view', () => {
 		expect(html).not.toMatch(/<(iframe|img)[^>]*\?inline=1/)
 		// Without JavaScript the file still opens in the browser's own viewer.
 		for (const file of files) expect(html).toContain(`href="${file.href}?inline=1"`)
+	})
+})
+
+describe('the case lists', () => {
+	test('each row links to the case and to its print; deleting is not offered there', async () => {
+		const path = '/admin/cases'
+		const request = new Request(`http://localhost${path}?q=${held.reference}`, { headers: { Cookie: cookie } })
+		const listed = await runRoute(middleware, listLoader, { request, pattern: path })
+		const Stub = createRoutesStub([{ id: 'cases', path, Component: CaseList as never }])
+		const html = renderToString(createElement(Stub, { initialEntries: [`${path}?q=${held.reference}`], hydrationData: { loaderData: { cases: listed } } }))
+		const row = /<tr[^>]*>(?:(?!<\/tr>).)*<\/tr>/gs.exec(html.slice(html.indexOf('<tbody')))?.[0] ?? ''
+		expect(row).toContain(`href="/admin/cases/${held.reference}"`)
+		expect(row).toContain(`href="/admin/cases/${held.reference}/print"`)
+		expect(row.replaceAll('<!-- -->', '')).toContain(`>طباعة<span class="sr-only"> الطلب ${held.reference}<`)
+		expect(row).not.toContain('حذف')
 	})
 })
