@@ -107,10 +107,21 @@ describe('creating an account', () => {
 		expect((byName as AccountTakenError).taken).toEqual({ userName: true, email: false })
 		const byEmail = await taken('someone-new', first.email.toUpperCase())
 		expect((byEmail as AccountTakenError).taken).toEqual({ userName: false, email: true })
-		// One account's e-mail cannot become another's user name: a typed name leads to one account.
+		// One account's e-mail cannot become another's user name (a typed name leads to one account): a user name holds no «@».
 		const crossed = await taken(first.email.toLowerCase(), 'new-2@example.org')
-		expect((crossed as AccountTakenError).taken).toEqual({ userName: true, email: false })
+		expect(crossed).toBeInstanceOf(RangeError)
 		expect(await db().$count(institutionAccounts, sql`lower(${institutionAccounts.userName}) = lower(${first.userName})`)).toBe(1)
+	})
+
+	test('a user name outside 3 to 40 English letters, digits, «.», «-» or «_» opens no account', async () => {
+		const attempt = (userName: string) =>
+			createInstitutionAccount(db(), { registrationCaseId: null, name: 'قصيرة', userName, email: `${randomBytes(3).toString('hex')}@example.org`, mobile: '0559876543', passwordHash }).then(
+				() => null,
+				(error: unknown) => error,
+			)
+		for (const userName of ['ab', ' ab ', 'x'.repeat(41), 'جمعية', 'a b']) expect(await attempt(userName), userName).toBeInstanceOf(RangeError)
+		expect(await db().$count(institutionAccounts, eq(institutionAccounts.name, 'قصيرة'))).toBe(0)
+		expect(await attempt('abc')).toBeNull()
 	})
 
 	test('the registration form can ask first', async () => {

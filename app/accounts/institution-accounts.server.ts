@@ -17,6 +17,7 @@ import { loadSavedState, startCase, type CaseRow } from '#app/cases/case-store.s
 import { hashResumeToken, newReference, newResumeToken, normaliseReference } from '#app/cases/tokens.server.ts'
 import { normaliseEmail } from '#app/domain/users.server.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
+import { INSTITUTION_USER_NAME } from '#app/forms/definitions/institution-registration.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { normaliseSaudiMobile } from '#app/utils/format.ts'
 import type { RateLimitRule } from '#app/utils/rate-limit.server.ts'
@@ -89,6 +90,7 @@ export async function createInstitutionAccount(db: Database, input: NewInstituti
 	const email = normaliseEmail(input.email)
 	const mobile = normaliseSaudiMobile(input.mobile)
 	if (!userName || !email || !input.passwordHash) throw new RangeError('an institution account needs a user name, an e-mail and a password')
+	if (!INSTITUTION_USER_NAME.test(userName)) throw new RangeError('an institution user name is 3 to 40 English letters, digits, dots, dashes or underscores')
 	if (!mobile) throw new RangeError('an institution account needs a Saudi mobile number')
 	try {
 		return await db.transaction(async (tx) => {

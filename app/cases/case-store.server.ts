@@ -335,9 +335,11 @@ export class NothingChangedError extends Error {}
 /**
  * Sends the application: every section complete; a case sent back as incomplete becomes new again,
  * but only once the applicant changed something staff asked about. The case row is locked, so a
- * double tap sends once and an officer's change in between is not overwritten.
+ * double tap sends once and an officer's change in between is not overwritten. `alongside` runs in
+ * the same transaction once the case is marked sent (a registration opens its account there): if
+ * it throws, nothing is sent.
  */
-export async function submitCase(db: Database, definition: ApplicationDef, row: CaseRow): Promise<CaseRow> {
+export async function submitCase(db: Database, definition: ApplicationDef, row: CaseRow, alongside?: (tx: Database, sent: CaseRow) => Promise<void>): Promise<CaseRow> {
 	if (!isEditable(row)) throw new CaseLockedError()
 	const state = await loadSavedState(db, row.id)
 	const completed = completedSections(definition, state)
@@ -386,6 +388,7 @@ export async function submitCase(db: Database, definition: ApplicationDef, row: 
 				...(resubmitted ? { from: locked.status, to: 1 } : {}),
 			},
 		})
+		if (alongside) await alongside(tx as unknown as Database, updated!)
 		return updated!
 	})
 }

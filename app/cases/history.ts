@@ -1,5 +1,5 @@
 import type { ApplicationDef } from '#app/forms/definition.ts'
-import { formatMoney } from '#app/utils/format.ts'
+import { formatDateWithHijri, formatMoney } from '#app/utils/format.ts'
 import { aidKindLabel } from './aid.ts'
 import { staffStatusName } from './status.ts'
 import { sensitiveDataName } from '#app/privacy/consent.ts'
@@ -17,6 +17,9 @@ const slotLabel = (definition: ApplicationDef | undefined, slot: unknown) =>
 	definition?.sections.flatMap((section) => section.files ?? []).find((file) => file.slot === slot)?.label ?? String(slot ?? '')
 
 /** What happened, in one line (the note, when any, is shown beside it). */
+/** The day aid was given (yyyy-mm-dd), written as every other date; anything else as stored. */
+const givenOn = (value: unknown) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDateWithHijri(value) : String(value))
+
 export function describeEvent(event: HistoryEvent, definition: ApplicationDef | undefined): string {
 	const { data } = event
 	switch (event.kind) {
@@ -49,7 +52,7 @@ export function describeEvent(event: HistoryEvent, definition: ApplicationDef | 
 		case 'assigned':
 			return data.officerName ? `إسناد الطلب إلى ${String(data.officerName)}` : 'إلغاء إسناد الطلب'
 		case 'aid_recorded':
-			return `تسجيل دعم: ${formatMoney(Number(data.amount))} — ${aidKindLabel(String(data.kind))} بتاريخ ${String(data.givenOn)}`
+			return `تسجيل دعم: ${formatMoney(Number(data.amount))} — ${aidKindLabel(String(data.kind))} بتاريخ ${givenOn(data.givenOn)}`
 		case 'answers_corrected': {
 			const changes = (data.changes ?? []) as { label: string; before: string; after: string }[]
 			return `تصحيح «${sectionTitle(definition, data.section)}»: ${changes.map((change) => `${change.label}: «${change.before || '—'}» ← «${change.after || '—'}»`).join('؛ ')}`

@@ -385,6 +385,20 @@ export const videos = defineContentType({
 	messages: { added: 'تم إضافة الفيديو بنجاح', updated: 'تم تحديث بيانات الفيديو بنجاح', deleted: 'تم حذف الفيديو' },
 })
 
+/** The guidance manual an association downloads from association support's attachments step (docs/product.md#association-support). */
+export const associationGuide = defineContentType({
+	type: 'association-guide',
+	dashboard: 'دليل إرشادي (PDF) تنزّله الجمعيات من خطوة المرفقات في طلب دعم الجمعيات.',
+	kind: 'singleton',
+	singular: 'دليل طلب دعم الجمعيات',
+	plural: 'دليل طلب دعم الجمعيات',
+	fields: [{ kind: 'document', name: 'pdf', label: 'الدليل الإرشادي (PDF)', hint: 'يظهر رابط تنزيله في خطوة المرفقات من طلب دعم الجمعيات.', required: true }],
+	listColumns: [],
+	perPage: 1,
+	publicPath: '/apply/association-support',
+	messages: generic,
+})
+
 /** Every content type, in the order of their cards on the dashboard. */
 export const contentTypes: readonly ContentType[] = [
 	homePage,
@@ -405,6 +419,7 @@ export const contentTypes: readonly ContentType[] = [
 	regulationPages,
 	albums,
 	videos,
+	associationGuide,
 ]
 
 /** Where staff edit a type: a collection's list, a singleton's one form. */

@@ -161,6 +161,8 @@ export interface SectionDef {
 	 * tab, and the link then says so («… (يفتح في صفحة جديدة)»).
 	 */
 	links?: readonly { to: string; label: string; newTab?: boolean }[]
+	/** The step offers the association guidance manual to download, once staff have uploaded it (app/content/types.ts associationGuide). */
+	offersGuide?: boolean
 	fields: readonly FieldDef[]
 	files?: readonly FileSlot[]
 	rules?: readonly SectionRule[]

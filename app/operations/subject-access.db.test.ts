@@ -6,7 +6,7 @@ import { and, asc, eq } from 'drizzle-orm'
 import yauzl from 'yauzl'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
-import { auditLog, caseAid, caseEvents, caseSections } from '#app/db/schema.ts'
+import { attachments, auditLog, caseAid, caseEvents, caseSections } from '#app/db/schema.ts'
 import { createUser } from '#app/domain/users.server.ts'
 import { seedDemoContent } from '#app/db/seed.server.ts'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
@@ -185,5 +185,17 @@ describe('subject access', () => {
 			params: { reference: purged.reference },
 		})
 		expect(JSON.stringify(print)).toContain(PURGED_NAME)
+	})
+
+	test('the page counts the files the ZIP holds: a file the applicant removed is not counted', async () => {
+		const db = app.handle.db
+		const someone = randomNationalId()
+		const held = await insertClosedCase(db, getCaseFileStorage(), { status: 1, closedAt: new Date(), nationalId: someone, fileNames: ['هوية.pdf', 'صك.pdf', 'قديم.pdf'] })
+		await db.update(attachments).set({ deletedAt: new Date() }).where(and(eq(attachments.caseId, held.id), eq(attachments.originalName, 'قديم.pdf')))
+		const found = (await lookup({ nationalId: someone })) as { summary: { files: number } }
+		const entries = await unzip(Buffer.from(await ((await download({ nationalId: someone })) as Response).arrayBuffer()))
+		const zipped = [...entries.keys()].filter((name) => name.startsWith(`${held.reference}/files/`))
+		expect(zipped).toHaveLength(2)
+		expect(found.summary.files).toBe(zipped.length)
 	})
 })

@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream'
-import { asc, eq, inArray, or } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm'
 import { ZipFile } from 'yazl'
 import type { Database } from '#app/db/client.server.ts'
 import { attachments, caseAid, caseEvents, cases, caseSections, users } from '#app/db/schema.ts'
@@ -36,7 +36,13 @@ export interface HeldSummary {
 }
 
 export async function summariseHeld(db: Database, rows: readonly CaseRow[]): Promise<HeldSummary> {
-	const files = rows.length ? await db.select({ id: attachments.id }).from(attachments).where(inArray(attachments.caseId, rows.map((row) => row.id))) : []
+	// The files the ZIP holds (subjectAccessZip): one the applicant removed is listed there, not held.
+	const files = rows.length
+		? await db
+				.select({ id: attachments.id })
+				.from(attachments)
+				.where(and(inArray(attachments.caseId, rows.map((row) => row.id)), isNull(attachments.deletedAt)))
+		: []
 	const byType = new Map<string, number>()
 	for (const row of rows) byType.set(row.type, (byType.get(row.type) ?? 0) + 1)
 	return {

@@ -3,6 +3,7 @@ import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { randomNationalId } from '#tests/fixtures/needy-families.ts'
 import { expect, expectNoAxeViolations, test, unique } from './utils.ts'
 import { expectErrors, next, onStep, startWithSharedSteps } from './apply-steps.ts'
+import { INSTITUTION_USER_NAME_MESSAGE } from '#app/forms/definitions/institution-registration.ts'
 
 const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(minimalPdf()) })
 const fakePdf = { name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('only text, dressed as a PDF') }
@@ -142,8 +143,12 @@ test('an institution registers on a phone, signs in to its account, starts a req
 	// A user name in Arabic letters is refused by the step's own rule.
 	await fillUser(page, { ...first, userName: 'جمعية_البر' })
 	await next(page)
-	await expectErrors(page, 'اسم المستخدم: أحرف إنجليزية وأرقام فقط، من 3 إلى 40')
+	await expectErrors(page, INSTITUTION_USER_NAME_MESSAGE)
 	await expect(errorSummary(page)).not.toContainText('كلمتا المرور')
+	// Too short: two letters (docs/product.md: 3 to 40).
+	await fillUser(page, { ...first, userName: 'ab' })
+	await next(page)
+	await expectErrors(page, INSTITUTION_USER_NAME_MESSAGE)
 
 	await fillUser(page, first)
 	await next(page)

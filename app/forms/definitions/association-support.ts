@@ -134,6 +134,7 @@ export const associationSupport: ApplicationDef = {
 			code: '5-6',
 			title: 'المرفقات',
 			description: 'ملفات PDF فقط.',
+			offersGuide: true,
 			files: [
 				{ slot: 'ministry_licence', label: 'ترخيص وزارة الموارد البشرية', required: true },
 				{ slot: 'council_decision', label: 'قرار تشكيل مجلس الإدارة', required: true },

@@ -2,7 +2,9 @@ import { passwordHint } from '../messages.ts'
 import type { ApplicationDef } from '../definition.ts'
 import { banks, institutionTypes } from '../options.ts'
 
-const USER_NAME = /^[A-Za-z0-9._-]{3,40}$/
+/** An institution account's user name (docs/product.md#institution-registration): checked by the step and again when the account opens. */
+export const INSTITUTION_USER_NAME = /^[A-Za-z0-9._-]{3,40}$/
+export const INSTITUTION_USER_NAME_MESSAGE = 'اسم المستخدم من 3 إلى 40 حرفاً: أحرف إنجليزية وأرقام، ويجوز فيه النقطة (.) والشرطة (-) والشرطة السفلية (_)'
 
 /**
  * New-institution registration (docs/product.md#institution-registration): steps R-1 … R-4. Sending
@@ -34,7 +36,7 @@ export const institutionRegistration: ApplicationDef = {
 			description: 'من يتولى حساب المؤسسة: يدخل به لمتابعة التسجيل وطلبات الدعم.',
 			fields: [
 				{ kind: 'text', name: 'fullName', label: 'الاسم الكامل', required: true, autoComplete: 'name' },
-				{ kind: 'text', name: 'userName', label: 'اسم المستخدم', hint: 'بالأحرف الإنجليزية والأرقام، للدخول إلى حساب المؤسسة', required: true, maxLength: 40, autoComplete: 'username' },
+				{ kind: 'text', name: 'userName', label: 'اسم المستخدم', hint: 'من 3 إلى 40 حرفاً بالأحرف الإنجليزية والأرقام، للدخول إلى حساب المؤسسة', required: true, maxLength: 40, autoComplete: 'username' },
 				{ kind: 'text', name: 'email', label: 'البريد الإلكتروني', format: 'email', required: true, autoComplete: 'email' },
 				{ kind: 'text', name: 'phone', label: 'رقم الجوال', hint: 'مثل 0551234567', format: 'mobile', required: true, autoComplete: 'tel' },
 				{
@@ -48,7 +50,7 @@ export const institutionRegistration: ApplicationDef = {
 			],
 			rules: [
 				{
-					check: (values) => (typeof values.userName !== 'string' || USER_NAME.test(values.userName) ? null : { path: ['userName'], message: 'اسم المستخدم: أحرف إنجليزية وأرقام فقط، من 3 إلى 40' }),
+					check: (values) => (typeof values.userName !== 'string' || INSTITUTION_USER_NAME.test(values.userName) ? null : { path: ['userName'], message: INSTITUTION_USER_NAME_MESSAGE }),
 				},
 			],
 		},

@@ -8,7 +8,7 @@ import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
 import { findCaseByToken } from '#app/cases/case-store.server.ts'
 import { setIntake } from '#app/cases/intake.server.ts'
 import { newReference } from '#app/cases/tokens.server.ts'
-import { cases, institutionSessions } from '#app/db/schema.ts'
+import { caseEvents, cases, institutionSessions } from '#app/db/schema.ts'
 import { createUser, type PublicUser } from '#app/domain/users.server.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
 import type * as Registry from '#app/forms/registry.ts'
@@ -245,6 +245,28 @@ describe('/account', () => {
 		expect(html).toContain('تسجيل الخروج')
 		expect(html).not.toContain(other.row.reference)
 		expect(html).not.toContain(b.registration.reference)
+	})
+
+	test("a case that needs completing shows staff's message to the institution, the registration as every request", async () => {
+		const a = await addInstitution('جمعية الوفاء')
+		const support = { ...(await import('#app/forms/definitions/needy-families.ts')).needyFamilies, type: SUPPORT_TYPE }
+		const request = await startAccountCase(db(), a.id, support)
+		await db().update(cases).set({ status: 4, submittedAt: new Date('2025-04-02T09:00:00Z') }).where(eq(cases.id, a.registration.id))
+		await db().update(cases).set({ status: 4, submittedAt: new Date('2025-04-03T09:00:00Z') }).where(eq(cases.id, request.row.id))
+		await db()
+			.insert(caseEvents)
+			.values([
+				{ caseId: a.registration.id, kind: 'applicant_message', note: 'الرجاء إرفاق تصريح المؤسسة ساري المفعول', actorId: staff.id, at: new Date('2025-04-05T09:00:00Z') },
+				{ caseId: a.registration.id, kind: 'internal_note', note: 'ملاحظة داخلية لا تظهر', actorId: staff.id, at: new Date('2025-04-06T09:00:00Z') },
+				{ caseId: request.row.id, kind: 'applicant_message', note: 'الرجاء تحديث ميزانية المشروع', actorId: staff.id },
+			])
+		const data = await accountLoader(args(get('/account', a.cookie)))
+		expect(data.registration).toMatchObject({ status: { name: 'غير مكتمل' }, message: 'الرجاء إرفاق تصريح المؤسسة ساري المفعول' })
+		const html = renderPage('account', '/account', Account, data)
+		expect(html).toContain('رسالة من المؤسسة')
+		expect(html).toContain('الرجاء إرفاق تصريح المؤسسة ساري المفعول')
+		expect(html).toContain('الرجاء تحديث ميزانية المشروع')
+		expect(html).not.toContain('ملاحظة داخلية لا تظهر')
 	})
 
 	test('«طلب دعم جمعية جديد» starts a draft tied to the account and opens it', async () => {

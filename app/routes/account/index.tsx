@@ -4,6 +4,8 @@ import { getDb } from '#app/db/database.server.ts'
 import { accountCases, requireInstitution, startAccountCase, type AccountCase } from '#app/accounts/institution-accounts.server.ts'
 import { applicantStatus, StatusBadge } from '#app/accounts/status-badge.tsx'
 import { getIntake } from '#app/cases/intake.server.ts'
+import { latestApplicantMessage } from '#app/cases/case-store.server.ts'
+import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { findDefinition } from '#app/forms/registry.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { limitByIp, publicLimits } from '#app/utils/ip-limit.server.ts'
@@ -16,7 +18,7 @@ import { PageHeader } from '#app/components/page-header.tsx'
 /** The programme an institution applies to from its own area (docs/product.md#association-support). */
 export const SUPPORT_TYPE = 'association-support'
 
-function describeCase(row: AccountCase) {
+function describeCase(row: AccountCase, message: string | null) {
 	return {
 		reference: row.reference,
 		title: findDefinition(row.type)?.title ?? row.type,
@@ -24,6 +26,8 @@ function describeCase(row: AccountCase) {
 		draft: row.submittedAt === null,
 		date: formatDateWithHijri(row.submittedAt ?? row.createdAt),
 		to: `/account/cases/${row.reference}`,
+		// What staff asked for (e.g. when the case needs completing), as the private link shows it.
+		message,
 	}
 }
 
@@ -31,13 +35,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const account = await requireInstitution(request)
 	const db = await getDb()
 	const rows = await accountCases(db, account.id)
+	const messages = new Map(await Promise.all(rows.map(async (row) => [row.id, (await latestApplicantMessage(db, row.id))?.note ?? null] as const)))
+	const describe = (row: AccountCase) => describeCase(row, messages.get(row.id) ?? null)
 	const registration = rows.find((row) => row.id === account.registrationCaseId)
 	const support = findDefinition(SUPPORT_TYPE)
 	const intake = support ? await getIntake(db, support.type) : null
 	return {
 		name: account.name,
-		registration: registration ? describeCase(registration) : null,
-		requests: rows.filter((row) => row.id !== account.registrationCaseId).map(describeCase),
+		registration: registration ? describe(registration) : null,
+		requests: rows.filter((row) => row.id !== account.registrationCaseId).map(describe),
 		start: support && intake ? { open: intake.state !== 'closed', notice: intake.state === 'paused' ? intake.pausedNotice : intake.state === 'closed' ? intake.closedNotice : null } : null,
 	}
 }
@@ -96,6 +102,7 @@ export default function Account({ loaderData: account, actionData }: Route.Compo
 								<dd>{registration.date}</dd>
 							</dl>
 							<p className="mt-3">{registration.status.next}</p>
+							<ApplicantMessage message={registration.message} />
 							<p className="mt-3">
 								<Link to={registration.to} className="link">
 									{registration.draft ? 'متابعة التعبئة' : 'عرض الطلب'}
@@ -145,6 +152,7 @@ export default function Account({ loaderData: account, actionData }: Route.Compo
 										<dt className="text-stone-600">{item.draft ? 'تاريخ البدء' : 'تاريخ الإرسال'}</dt>
 										<dd>{item.date}</dd>
 									</dl>
+									<ApplicantMessage message={item.message} />
 									<p className="mt-2">
 										<Link to={item.to} className="link">
 											{item.draft ? 'متابعة التعبئة' : 'عرض الطلب'}

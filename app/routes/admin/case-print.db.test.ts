@@ -217,6 +217,27 @@ describe('reportSections', () => {
 		],
 	}
 
+	test("lists a section's files in the form's slot order, each slot's in upload order", () => {
+		const withSlots: ApplicationDef = {
+			...association,
+			sections: [{ key: 'files', code: '2-7', title: 'المرفقات', fields: [], files: [{ slot: 'licence', label: 'الترخيص' }, { slot: 'budget', label: 'الميزانية التفصيلية' }, { slot: 'letter', label: 'خطاب الطلب' }] }],
+		}
+		const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 9, minute))
+		const uploaded = [
+			{ id: '1', slot: 'letter', originalName: 'خطاب.pdf', size: 10, createdAt: at(1) },
+			{ id: '2', slot: 'budget', originalName: 'ميزانية.pdf', size: 10, createdAt: at(2) },
+			{ id: '3', slot: 'licence', originalName: 'ترخيص.pdf', size: 10, createdAt: at(3) },
+			{ id: '4', slot: 'budget', originalName: 'ميزانية 2.pdf', size: 10, createdAt: at(4) },
+		]
+		const [section] = reportSections(withSlots, {}, uploaded)
+		expect(section!.files.map((file) => [file.slot, file.name])).toEqual([
+			['الترخيص', 'ترخيص.pdf'],
+			['الميزانية التفصيلية', 'ميزانية.pdf'],
+			['الميزانية التفصيلية', 'ميزانية 2.pdf'],
+			['خطاب الطلب', 'خطاب.pdf'],
+		])
+	})
+
 	test('sums amount columns under the table and drops sections without data', () => {
 		const sections = reportSections(
 			association,

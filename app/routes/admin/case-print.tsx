@@ -111,12 +111,12 @@ export function reportSections(definition: ApplicationDef, answers: Readonly<Rec
 						: null,
 			})
 		})
-		const slots = new Set((section.files ?? []).map((file) => file.slot))
 		return {
 			key: section.key,
 			title: section.title,
 			items,
-			files: attachments.filter((file) => slots.has(file.slot)).map(fileOf),
+			// In the form's slot order, as the steps and the case view list them; a slot's files in upload order.
+			files: (section.files ?? []).flatMap((slot) => attachments.filter((file) => file.slot === slot.slot)).map(fileOf),
 		}
 	})
 	// A file in a slot the definition no longer has still belongs on the paper.

@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { parseWithZod } from '@conform-to/zod/v4'
@@ -113,6 +114,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		ledger: ledger.map((entry) => ({
 			...entry,
 			here: entry.reference === row.reference,
+			givenOn: formatDateWithHijri(entry.givenOn),
 			amount: formatMoney(entry.amount),
 			kind: aidKindLabel(entry.kind),
 			programme: findDefinition(entry.type)?.title ?? entry.type,
@@ -690,6 +692,32 @@ function Answers({ answers }: { answers: LoaderData['sections'][number]['answers
 	)
 }
 
+/**
+ * A file's preview is fetched only when «معاينة» is opened: a closed frame or picture in the page
+ * would still be loaded with it (Chromium loads hidden frames at once), which made the first load
+ * slow. Without JavaScript, «معاينة» offers the file to open in the browser's own viewer.
+ */
+function FilePreview({ file }: { file: LoaderData['sections'][number]['files'][number]['files'][number] }) {
+	const [open, setOpen] = useState(false)
+	const inline = `${file.href}?inline=1`
+	return (
+		<details onToggle={(event) => setOpen(event.currentTarget.open)}>
+			<summary className="link inline-flex min-h-11 cursor-pointer items-center">
+				معاينة<span className="sr-only"> {file.name}</span>
+			</summary>
+			{!open ? (
+				<a href={inline} target="_blank" rel="noopener" className="link inline-flex min-h-11 items-center">
+					فتح {file.photo ? 'الصورة' : 'الملف'} في صفحة جديدة<span className="sr-only"> {file.name}</span>
+				</a>
+			) : file.photo ? (
+				<img src={inline} alt={`صورة مرفقة: ${file.name}`} className="mt-2 max-h-[70vh] w-auto rounded border border-stone-300" />
+			) : (
+				<iframe src={inline} title={`معاينة ${file.name}`} className="mt-2 h-[70vh] w-full rounded border border-stone-300" />
+			)}
+		</details>
+	)
+}
+
 function Files({ slots }: { slots: LoaderData['sections'][number]['files'] }) {
 	return (
 		<div className="mt-3 space-y-3">
@@ -709,16 +737,7 @@ function Files({ slots }: { slots: LoaderData['sections'][number]['files'] }) {
 											تنزيل<span className="sr-only"> {file.name}</span>
 										</a>
 									</p>
-									<details>
-										<summary className="link inline-flex min-h-11 cursor-pointer items-center">
-											معاينة<span className="sr-only"> {file.name}</span>
-										</summary>
-										{file.photo ? (
-											<img src={`${file.href}?inline=1`} alt={`صورة مرفقة: ${file.name}`} loading="lazy" className="mt-2 max-h-[70vh] w-auto rounded border border-stone-300" />
-										) : (
-											<iframe src={`${file.href}?inline=1`} title={`معاينة ${file.name}`} loading="lazy" className="mt-2 h-[70vh] w-full rounded border border-stone-300" />
-										)}
-									</details>
+									<FilePreview file={file} />
 								</li>
 							))}
 						</ul>

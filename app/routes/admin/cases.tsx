@@ -298,10 +298,14 @@ export default function Cases({ loaderData }: Route.ComponentProps) {
 								<td className="p-3">
 									<input type="checkbox" name="ref" value={item.reference} className="size-5 accent-brand-700" aria-label={`تحديد طلب ${item.name}`} />
 								</td>
-								<td className="p-3 font-semibold whitespace-nowrap" dir="ltr">
-									<Link to={`/admin/cases/${item.reference}`} className="link">
+								<td className="p-3 whitespace-nowrap">
+									<Link to={`/admin/cases/${item.reference}`} className="link font-semibold" dir="ltr">
 										{item.reference}
 									</Link>
+									{/* The old lists' print action; deleting stays on the case view, behind its confirmation. */}
+									<a href={`/admin/cases/${item.reference}/print`} className="link block text-sm">
+										طباعة<span className="sr-only"> الطلب {item.reference}</span>
+									</a>
 								</td>
 								<td className="min-w-36 p-3">
 									<Link to={`/admin/cases/${item.reference}`} className="link">

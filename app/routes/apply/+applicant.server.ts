@@ -124,7 +124,8 @@ export const ACCOUNT_NAME_TAKEN = {
 
 /**
  * A registration's user name or e-mail already belongs to an institution account: the errors to
- * show on those fields, or null. Checked when the step is saved and again when the case is sent.
+ * show on those fields, or null. Checked when the step is saved; opening the account checks again
+ * when the case is sent (check.tsx).
  */
 export async function accountNameErrors(db: Database, definition: ApplicationDef, sectionKey: string, values: SectionAnswers): Promise<Record<string, string[]> | null> {
 	const account = definition.createsAccount

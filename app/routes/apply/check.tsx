@@ -8,7 +8,8 @@ import { getNotifier } from '#app/notify/notifier.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { logger } from '#app/utils/log.server.ts'
 import { canOpenStep, IncompleteCaseError, isEditable, listAttachments, NothingChangedError, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
-import { accountNameErrors, loadApplication, limitVisitor, openAccountFor } from './+applicant.server.ts'
+import { loadApplication, limitVisitor, openAccountFor } from './+applicant.server.ts'
+import { AccountTakenError } from '#app/accounts/institution-accounts.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { describeSection } from '#app/forms/describe.ts'
@@ -20,7 +21,12 @@ import { ErrorSummary, Honeypot, isHoneypotFilled, PageTitle } from '#app/compon
 export const handle = { hydrate: true }
 
 const ACK_MISSING = 'الرجاء الإقرار بصحة البيانات قبل إرسال الطلب'
-const ACCOUNT_TAKEN = 'اسم المستخدم أو البريد الإلكتروني صار لحساب مؤسسة أخرى. غيّره في خطوة بيانات المستخدم ثم أرسل الطلب.'
+/** Another institution took the name since the step was saved: nothing is sent, everything typed is kept. */
+const accountTaken = (taken: AccountTakenError['taken'], step: string) =>
+	`${taken.userName && taken.email ? 'اسم المستخدم والبريد الإلكتروني صارا' : taken.userName ? 'اسم المستخدم صار' : 'البريد الإلكتروني صار'} لحساب مؤسسة أخرى، فلم يُرسل الطلب. غيّر${taken.userName && taken.email ? 'هما' : 'ه'} في خطوة «${step}» ثم أرسل الطلب؛ بقية بياناتك ومرفقاتك محفوظة.`
+
+/** The check page again, with why the case was not sent and, when there is one, the step to change. */
+const refused = (error: string, status: number, change: { to: string; label: string } | null = null) => data({ error, change }, { status })
 
 async function openCheck(token: string) {
 	const application = await loadApplication(token)
@@ -67,26 +73,22 @@ export async function action({ params, request }: Route.ActionArgs) {
 	await limitVisitor(request, publicLimits.save)
 	const formData = await request.formData()
 	if (isHoneypotFilled(formData)) throw data('طلب غير صالح', { status: 400 })
-	if (formData.get('acknowledge') !== 'on') return data({ error: ACK_MISSING }, { status: 400 })
-	// A registration opens its account when first sent: its user name and e-mail must still be free.
-	const opensAccount = definition.createsAccount !== undefined && row.submittedAt === null
-	if (opensAccount && (await accountNameErrors(db, definition, definition.createsAccount!.section, state.answers[definition.createsAccount!.section] ?? {}))) {
-		return data({ error: ACCOUNT_TAKEN }, { status: 409 })
-	}
+	if (formData.get('acknowledge') !== 'on') return refused(ACK_MISSING, 400)
+	// A registration opens its account when first sent, in the same transaction: a user name or
+	// e-mail taken meanwhile leaves the case unsent, and the applicant can change it here.
+	const account = row.submittedAt === null ? definition.createsAccount : undefined
 	try {
-		await submitCase(db, definition, row)
+		await submitCase(db, definition, row, account ? (tx) => openAccountFor(tx, definition, row, state.answers) : undefined)
 	} catch (error) {
+		if (account && error instanceof AccountTakenError) {
+			const step = definition.sections.find((section) => section.key === account.section)!
+			return refused(accountTaken(error.taken, step.title), 409, { to: `${base}/${step.key}?return=${CHECK_STEP}`, label: `تغيير ${step.title}` })
+		}
 		if (error instanceof NothingChangedError)
-			return data(
-				{
-					error: 'لم تعدّل بعد شيئاً مما طلبته المؤسسة. عدّل الأقسام أو المرفقات المطلوبة ثم أرسل الطلب.',
-				},
-				{ status: 400 },
-			)
+			return refused('لم تعدّل بعد شيئاً مما طلبته المؤسسة. عدّل الأقسام أو المرفقات المطلوبة ثم أرسل الطلب.', 400)
 		if (!(error instanceof IncompleteCaseError)) throw error
-		return data({ error: 'بعض الخطوات لم تكتمل بعد. أكملها ثم أرسل الطلب.' }, { status: 400 })
+		return refused('بعض الخطوات لم تكتمل بعد. أكملها ثم أرسل الطلب.', 400)
 	}
-	if (opensAccount) await openAccountFor(db, definition, row, state.answers)
 	// The foundation hears of new applications; a corrected one shows in its list as new again.
 	if (row.submittedAt === null) await tellFoundation(db, request, row, definition.title)
 	return redirect(`${base}/done`)
@@ -127,6 +129,13 @@ export default function Check({ loaderData, actionData }: Route.ComponentProps) 
 						},
 					]}
 				/>
+			) : null}
+			{actionData?.change ? (
+				<p className="-mt-3 mb-6">
+					<Link to={actionData.change.to} className="link">
+						{actionData.change.label}
+					</Link>
+				</p>
 			) : null}
 			<h1 className="mt-2 text-2xl font-bold text-brand-900">راجع بياناتك قبل الإرسال</h1>
 			<div className="mt-6 space-y-6">

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { expect, test } from 'vitest'
 import { accountCases, attemptAccountSignIn, startAccountCase } from '#app/accounts/institution-accounts.server.ts'
 import { loadSavedState, saveSection, startCase, submitCase, addAttachment } from '#app/cases/case-store.server.ts'
-import { institutionAccounts } from '#app/db/schema.ts'
+import { cases, institutionAccounts } from '#app/db/schema.ts'
 import { associationSupport } from '#app/forms/definitions/association-support.ts'
 import { institutionRegistration } from '#app/forms/definitions/institution-registration.ts'
 import { sampleAnswers, sampleFiles } from '#app/forms/sample-answers.ts'
@@ -10,20 +10,28 @@ import { sectionSchema } from '#app/forms/schema.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { openAccountFor, prefillFor, sealPasswords } from './+applicant.server.ts'
 import { action as newAction } from './new.tsx'
+import { action as checkAction } from './check.tsx'
 
 const app = withAppDatabase()
 
-/** A registration as the steps save it: each section parsed, the password sealed, then sent. */
-async function register(seed: number) {
+/** A registration as the steps save it: each section parsed, the password sealed; ready to send. */
+async function readyRegistration(seed: number) {
 	const db = app.handle.db
 	const answers = sampleAnswers(institutionRegistration, { seed })
 	const parsed = (key: string) => sectionSchema(institutionRegistration.sections.find((section) => section.key === key)!).parse(answers[key])
 	const [first, ...rest] = institutionRegistration.sections
-	const { row } = await startCase(db, institutionRegistration, await sealPasswords(first!, parsed(first!.key), undefined))
+	const { row, token } = await startCase(db, institutionRegistration, await sealPasswords(first!, parsed(first!.key), undefined))
 	for (const section of rest) await saveSection(db, institutionRegistration, row, section.key, parsed(section.key))
 	for (const file of sampleFiles(institutionRegistration)) {
 		await addAttachment(db, institutionRegistration, row, { slot: file.slot, originalName: `${file.slot}.pdf`, contentType: 'application/pdf', size: 10, sha256: 'x', storageKey: `k-${seed}-${file.slot}` })
 	}
+	return { row, token, answers }
+}
+
+/** A registration sent and its account opened. */
+async function register(seed: number) {
+	const db = app.handle.db
+	const { row, answers } = await readyRegistration(seed)
 	await submitCase(db, institutionRegistration, row)
 	await openAccountFor(db, institutionRegistration, row, (await loadSavedState(db, row.id)).answers)
 	return { row, answers }
@@ -65,4 +73,33 @@ test('a refused first step never sends the typed password back to the browser', 
 	expect(sent).toContain('الرجاء كتابة اسم المستخدم')
 	expect(sent).toContain('سعد الدوسري')
 	expect(sent).not.toContain('Probe-Secret')
+})
+
+test('a user name taken by another institution while the registration is sent: nothing is sent, the check page says what to change', async () => {
+	const db = app.handle.db
+	const { row, token, answers } = await readyRegistration(13)
+	const userName = String(answers.user!.userName)
+	expect(userName).toMatch(/^[A-Za-z0-9]+$/)
+	// Another registration takes the name between the case being marked sent and its account opening.
+	await db.execute(
+		sql.raw(`create function take_name_d3() returns trigger language plpgsql as $$ begin
+			if new.kind = 'submitted' then insert into institution_accounts (name, user_name, email, mobile, password_hash) values ('جمعية أخرى', '${userName}', 'other-d3@example.org', '+966500000009', 'x'); end if;
+			return new; end $$`),
+	)
+	await db.execute(sql.raw(`create trigger take_name_d3 after insert on case_events for each row execute function take_name_d3()`))
+	try {
+		const request = new Request(`http://localhost/apply/r/${token}/check`, { method: 'POST', body: new URLSearchParams({ acknowledge: 'on' }), headers: { 'x-ataa-client-ip': '198.51.100.78' } })
+		const answer = (await checkAction({ request, params: { token }, context: {} } as Parameters<typeof checkAction>[0])) as unknown as { data: { error: string; change: { to: string } }; init: { status: number } }
+		expect(answer.init.status).toBe(409)
+		expect(answer.data.error).toBe('اسم المستخدم صار لحساب مؤسسة أخرى، فلم يُرسل الطلب. غيّره في خطوة «بيانات مستخدم المؤسسة» ثم أرسل الطلب؛ بقية بياناتك ومرفقاتك محفوظة.')
+		expect(answer.data.change.to).toBe(`/apply/r/${token}/user?return=check`)
+	} finally {
+		await db.execute(sql.raw('drop trigger take_name_d3 on case_events'))
+		await db.execute(sql.raw('drop function take_name_d3()'))
+	}
+	// Not sent, no account for it, and every answer still there to change and send again.
+	const [stored] = await db.select({ submittedAt: cases.submittedAt, status: cases.status }).from(cases).where(eq(cases.id, row.id))
+	expect(stored!.submittedAt).toBeNull()
+	expect(await db.$count(institutionAccounts, eq(institutionAccounts.registrationCaseId, row.id))).toBe(0)
+	expect(Object.keys((await loadSavedState(db, row.id)).answers).sort()).toEqual(institutionRegistration.sections.map((section) => section.key).sort())
 })

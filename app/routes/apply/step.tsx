@@ -34,6 +34,10 @@ import { besideListSchema, isPasswordHash, rowSchema, sectionSchema } from '#app
 import { requiredFile, tooFewRows, tooManyRows } from '#app/forms/messages.ts'
 import { formatDate, formatFileSize } from '#app/utils/format.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import type { Database } from '#app/db/client.server.ts'
+import { getSingleton } from '#app/content/store.server.ts'
+import { withMedia } from '#app/content/public.server.ts'
+import { associationGuide } from '#app/content/types.ts'
 import { flashContext, notices, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
 import { ErrorSummary, FlashNotice, Honeypot, isHoneypotFilled, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { SectionForm, SectionLinks } from './+section-form.tsx'
@@ -63,6 +67,13 @@ function forwardFrom(definition: ApplicationDef, row: Parameters<typeof canOpenS
 	let next = nextStep(definition, step, answers, consent)
 	while (next !== CHECK_STEP && !opens(next)) next = nextStep(definition, next, answers, consent)
 	return next
+}
+
+/** The guidance manual staff uploaded (/admin/content/association-guide/edit), or null. */
+async function associationGuidePdf(db: Database) {
+	const entry = await getSingleton(db, associationGuide)
+	const [shown] = entry ? await withMedia(db, associationGuide, [entry]) : []
+	return shown?.documents.pdf ?? null
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -111,6 +122,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 					},
 		passwordSet: Object.values(state.answers[section.key] ?? {}).some(isPasswordHash),
 		files,
+		guide: section.offersGuide ? await associationGuidePdf(db) : null,
 		staff: Boolean(await getCaseStaff(request)),
 		idOverridden: row.idChecksumOverride,
 		fieldsEditable: canEditSection(row, section.key),
@@ -289,6 +301,13 @@ export default function Step({ loaderData, actionData }: Route.ComponentProps) {
 	const action = loaderData.returnToCheck ? '?return=check' : undefined
 	// Keyed by the rows, so the add form starts empty again once a row is added or removed.
 	if (collectionOf(section)) return <CollectionStep key={loaderData.rowKeys.join(',')} section={section} formTitle={definition.title} loaderData={loaderData} actionData={actionData} />
+	const guide = loaderData.guide ? (
+		<p className="mt-3">
+			<a href={loaderData.guide.href} download className="link">
+				تنزيل الدليل الإرشادي لطلب دعم الجمعيات (PDF، <bdi>{formatFileSize(loaderData.guide.size)}</bdi>)
+			</a>
+		</p>
+	) : null
 	const files = section.files ? (
 		<FilesList
 			section={section}
@@ -314,6 +333,7 @@ export default function Step({ loaderData, actionData }: Route.ComponentProps) {
 				</p>
 				<h1 className="mt-1 text-2xl font-bold text-brand-900">{section.title}</h1>
 				<p className="mt-2 text-stone-700">طلبت المؤسسة تعديل بعض المرفقات فقط في هذه الخطوة؛ بقية البيانات كما أرسلتها.</p>
+				{guide}
 				{files}
 				{loaderData.answers.length ? (
 					<div className="mt-6 rounded-xl border border-stone-200 bg-white p-4">
@@ -344,7 +364,12 @@ export default function Step({ loaderData, actionData }: Route.ComponentProps) {
 			staff={loaderData.staff}
 			idOverridden={loaderData.idOverridden}
 			passwordSet={loaderData.passwordSet}
-			intro={files}
+			intro={
+				<>
+					{guide}
+					{files}
+				</>
+			}
 		/>
 	)
 }
