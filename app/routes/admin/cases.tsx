@@ -197,7 +197,7 @@ export default function Cases({ loaderData }: Route.ComponentProps) {
 						الحالة
 					</label>
 					<select id="status" name="status" defaultValue={filter.status ?? ''} className={selectClass}>
-						<option value="">كل الحالات عدا الأرشيف</option>
+						<option value="">كل الحالات عدا المغلقة</option>
 						{Object.entries(statusFilterLabels)
 							// «Support stopped» is a filter of the individuals' list only, as in the old system.
 							.filter(([status]) => kind === 'individual' || status !== '5')
