@@ -393,8 +393,8 @@ function FilesList({
 											<bdi className="font-semibold">{file.name}</bdi> — <bdi>{file.type}</bdi>، <bdi>{formatFileSize(file.size)}</bdi>، <bdi className="whitespace-nowrap">{file.date}</bdi>
 										</span>
 										<span className="flex gap-2">
-											<a href={file.href} className="link inline-flex min-h-11 items-center px-2">
-												عرض<span className="sr-only"> {file.name}</span>
+											<a href={`${file.href}?inline=1`} target="_blank" rel="noopener" className="link inline-flex min-h-11 items-center px-2">
+												عرض<span className="sr-only"> {file.name}، يفتح في نافذة جديدة</span>
 											</a>
 											{editable ? (
 												<Form method="post">
