@@ -4,6 +4,7 @@ import { requireRole } from '#app/auth/user-context.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { staffStatusName } from '#app/cases/status.ts'
 import { findDefinition } from '#app/forms/registry.ts'
+import { monthsCount } from '#app/privacy/consent.ts'
 import { countDue, countRegister, lastPurgeAt, listRegister } from '#app/operations/retention.server.ts'
 import { retentionSchedule } from '#app/operations/retention-timer.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -68,7 +69,7 @@ export default function Retention({ loaderData }: Route.ComponentProps) {
 			<dl className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
 				<div className="rounded-xl border border-stone-200 bg-white p-4">
 					<dt className="text-sm text-stone-600">مدة الاحتفاظ</dt>
-					<dd className="text-lg font-bold">{formatNumber(months)} شهراً</dd>
+					<dd className="text-lg font-bold">{monthsCount(months)}</dd>
 				</div>
 				<div className="rounded-xl border border-stone-200 bg-white p-4">
 					<dt className="text-sm text-stone-600">طلبات حان إتلافها الآن</dt>

@@ -74,7 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		await resetTwoStep(db, user.id)
 		await deleteUserSessions(db, user.id)
 		noteAudit(context, { data: { userId: user.id, email: user.email } })
-		return redirectWithFlash(back, { tone: 'success', message: `أُلغي التحقق بخطوتين لـ${user.name}، وسيُعدّه من جديد عند دخوله القادم.` })
+		return redirectWithFlash(back, { tone: 'success', message: `أُلغي التحقق بخطوتين لحساب «${user.name}»، ويُطلب إعداده من جديد عند الدخول القادم بهذا الحساب.` })
 	}
 	if (intent === 'delete') {
 		if (user.id === me.id) return redirectWithFlash(back, refusals['delete-self'])
@@ -161,7 +161,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
 													<Form method="post" className="mt-2 space-y-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm">
 														<input type="hidden" name="intent" value="delete" />
 														<input type="hidden" name="userId" value={user.id} />
-														<p>لن يتمكن {user.name} من الدخول بعد الحذف، وتبقى أعماله في سجل الطلبات وسجل التدقيق.</p>
+														<p>بعد الحذف لا يمكن الدخول بحساب «{user.name}»، وتبقى أعمال هذا الحساب في سجل الطلبات وسجل التدقيق.</p>
 														<label className="flex items-center gap-2">
 															<input type="checkbox" name="confirm" required className="size-5" />
 															أؤكد حذف هذا المستخدم

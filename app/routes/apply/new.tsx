@@ -11,6 +11,7 @@ import { getIntake } from '#app/cases/intake.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
+import { identifierLabel } from '#app/forms/definition.ts'
 import { formDefaults } from '#app/forms/form-values.ts'
 import { stepLabel } from '#app/forms/journey.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
@@ -110,7 +111,7 @@ export default function NewApplication({ loaderData, actionData }: Route.Compone
 	const definition = findDefinition(loaderData.type)!
 	const first = definition.sections[0]!
 	// «رقم الهوية أو الإقامة» for a person, the licence number for an association: the duplicate rule's key.
-	const idLabel = first.fields.find((field) => field.name === definition.applicant.nationalId)?.label ?? 'رقم الهوية'
+	const idLabel = identifierLabel(definition)
 	return (
 		<SectionForm
 			section={first}
