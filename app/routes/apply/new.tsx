@@ -117,7 +117,7 @@ export default function NewApplication({ loaderData, actionData }: Route.Compone
 			section={first}
 			formTitle={definition.title}
 			// Counted as the whole journey, health and bank sections included, until the consent step is answered.
-			stepLabel={stepLabel(definition, first.key, {}, 'given')}
+			stepLabel={stepLabel(definition, first.key, {})}
 			defaults={formDefaults(first, undefined)}
 			lastResult={actionData?.result}
 			backTo={loaderData.paper ? '/admin/cases/new' : `/apply/${definition.type}`}

@@ -93,7 +93,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		sectionKey: section.key,
 		base,
 		// Before the consent step is answered, the steps are counted as the whole journey (as on the first page).
-		stepLabel: stepLabel(definition, section.key, state.answers, state.consent ?? 'given'),
+		stepLabel: stepLabel(definition, section.key, state.answers),
 		slots: (section.files ?? []).map((slot) => slot.slot),
 		backTo: returnToCheck ? `${base}/${CHECK_STEP}` : previous ? `${base}/${previous}` : base,
 		returnToCheck,
