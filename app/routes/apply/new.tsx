@@ -3,7 +3,8 @@ import { data, Link, redirect } from 'react-router'
 import type { Route } from './+types/new'
 import { getDb } from '#app/db/database.server.ts'
 import { DuplicateApplicantError, startCase } from '#app/cases/case-store.server.ts'
-import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, secretFields, accountNameErrors, commonPasswordErrors } from './+applicant.server.ts'
+import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, secretFields, accountNameErrors, commonPasswordErrors, accountPrefill } from './+applicant.server.ts'
+import { getInstitution, startAccountCase } from '#app/accounts/institution-accounts.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { recordAudit } from '#app/audit/audit.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
@@ -37,13 +38,22 @@ async function paperIntakeBy(request: Request) {
 	return (await getCaseStaff(request)) ?? null
 }
 
+/** A signed-in institution starting a request its account may start (one with a `prefill`): the case is then tied to the account. */
+async function institutionFor(request: Request, definition: { prefill?: unknown }) {
+	return definition.prefill ? await getInstitution(request) : null
+}
+
 export async function loader({ params, request }: Route.LoaderArgs) {
 	const { definition, intake } = await openDefinition(params.type)
+	const institution = await institutionFor(request, definition)
 	return {
 		type: definition.type,
 		pausedNotice: intake.state === 'paused' ? intake.pausedNotice : null,
 		staff: Boolean(await getCaseStaff(request)),
 		paper: Boolean(await paperIntakeBy(request)),
+		// From the account (/account): filled in from the registration; nothing is stored until saved.
+		prefilled: institution ? await accountPrefill(await getDb(), definition, institution.id, definition.sections[0]!.key) : null,
+		fromAccount: Boolean(institution),
 	}
 }
 
@@ -80,6 +90,11 @@ export async function action({ request, params }: Route.ActionArgs) {
 	if (taken) return data({ result: submission.reply({ hideFields: secretFields(first), fieldErrors: taken }), duplicate: false }, { status: 409 })
 	try {
 		const paper = await paperIntakeBy(request)
+		const institution = paper ? null : await institutionFor(request, definition)
+		if (institution) {
+			const { token } = await startAccountCase(db, institution.id, definition, submission.value)
+			return redirectWithFlash(`/apply/r/${token}`, { tone: 'success', message: 'تم حفظ بياناتك وإنشاء طلبك. يمكنك متابعة تعبئته في أي وقت من حساب مؤسستك.', field: 'created' })
+		}
 		const { row, token } = await startCase(db, definition, await sealPasswords(first, submission.value, undefined), override ?? undefined, paper ? { actorId: paper.id } : undefined)
 		if (paper) await recordAudit(db, { actor: paper, action: 'case.create', caseReference: row.reference, request, data: { type: definition.type } })
 		const emailed = row.email
@@ -118,9 +133,9 @@ export default function NewApplication({ loaderData, actionData }: Route.Compone
 			formTitle={definition.title}
 			// Counted as the whole journey, health and bank sections included, until the consent step is answered.
 			stepLabel={stepLabel(definition, first.key, {})}
-			defaults={formDefaults(first, undefined)}
+			defaults={formDefaults(first, loaderData.prefilled ?? undefined)}
 			lastResult={actionData?.result}
-			backTo={loaderData.paper ? '/admin/cases/new' : `/apply/${definition.type}`}
+			backTo={loaderData.paper ? '/admin/cases/new' : loaderData.fromAccount ? '/account' : `/apply/${definition.type}`}
 			staff={loaderData.staff}
 			action={loaderData.paper ? '?paper=1' : undefined}
 			intro={
