@@ -221,6 +221,8 @@ test('the home page blocks and the organisation chart come from the back office'
 	await staff.getByLabel('الفيديو 1: الوصف').fill(caption)
 	await staff.getByRole('button', { name: 'حفظ' }).click()
 	await expect(staff.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	// Stored as its embed form, which the form shows when opened again.
+	await staff.goto('/admin/content/home/edit')
 	await expect(staff.getByLabel('الفيديو 1: رابط يوتيوب')).toHaveValue(video)
 
 	await page.goto('/about')
