@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { legacyRedirect, legacyRoutes } from './legacy-redirects.ts'
+import { legacyLocation, legacyRedirect, legacyRoutes } from './legacy-redirects.ts'
 
 const withId = (path: string, id = '42') => path.replaceAll(':id', id)
 
@@ -105,6 +105,35 @@ describe('the old back office', () => {
 		expect(legacyRedirect('/backend/member/update/7')).toBe('/admin/content/members')
 		expect(legacyRedirect('/backend/CEOSpeach/update')).toBe('/admin/content/chairman-speech/edit')
 		expect(legacyRedirect('/backend/OrganizationChart/update')).toBe('/admin/content/organization-chart/edit')
+	})
+
+	test('old news, gallery, video and report screens go to their screen (issue 24 §5.12)', () => {
+		expect(legacyRedirect('/backend/news/viewlist')).toBe('/admin/content/news')
+		expect(legacyRedirect('/backend/news/add')).toBe('/admin/content/news/new')
+		expect(legacyRedirect('/backend/news/add/7')).toBe('/admin/content/news')
+		expect(legacyRedirect('/backend/news/update/7')).toBe('/admin/content/news')
+		expect(legacyRedirect('/backend/gallery/update')).toBe('/admin/content/albums')
+		expect(legacyRedirect('/backend/gallery/update/7')).toBe('/admin/content/albums')
+		expect(legacyRedirect('/backend/YearReport')).toBe('/admin/content/documents?category=yearly')
+		expect(legacyRedirect('/backend/galleryVideo/add')).toBe('/admin/content/videos/new')
+	})
+
+	test('association requests go to the associations list, individuals to the cases list', () => {
+		expect(legacyRedirect('/backend/AssociationRequests')).toBe('/admin/associations')
+		expect(legacyRedirect('/backend/BeneficiariesRequests')).toBe('/admin/cases')
+	})
+
+	test('no known old back-office screen falls back to the dashboard', () => {
+		for (const { from, to } of legacyRoutes) {
+			if (from.toLowerCase() !== '/backend/home') expect(to, from).not.toBe('/admin')
+		}
+	})
+
+	test('the query is kept, after a destination\'s own', () => {
+		expect(legacyLocation(new URL('https://ataa.example/CEOSpeech?ref=old'))).toBe('/chairman-speech?ref=old')
+		expect(legacyLocation(new URL('https://ataa.example/backend/YearReport?page=2'))).toBe('/admin/content/documents?category=yearly&page=2')
+		expect(legacyLocation(new URL('https://ataa.example/backend/YearReport'))).toBe('/admin/content/documents?category=yearly')
+		expect(legacyLocation(new URL('https://ataa.example/nothing?x=1'))).toBeNull()
 	})
 
 	test('unknown /backend paths at any depth go to /admin', () => {

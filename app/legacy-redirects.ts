@@ -60,23 +60,24 @@ export const legacyRoutes: readonly LegacyRoute[] = [
 	// Back office
 	{ from: '/backend/home', to: '/admin' },
 	{ from: '/backend/user/list', to: '/admin/users' },
-	{ from: '/backend/news/viewlist', to: '/admin' },
-	{ from: '/backend/news/add', to: '/admin' },
-	{ from: '/backend/news/add/:id', to: '/admin' },
-	{ from: '/backend/news/update/:id', to: '/admin' },
+	{ from: '/backend/news/viewlist', to: '/admin/content/news' },
+	{ from: '/backend/news/add', to: '/admin/content/news/new' },
+	// Old numeric ids do not survive the move (as for members below): the list, where the item is found by title.
+	{ from: '/backend/news/add/:id', to: '/admin/content/news' },
+	{ from: '/backend/news/update/:id', to: '/admin/content/news' },
 	{ from: '/backend/company/update', to: '/admin/foundation' },
 	{ from: '/backend/member/add', to: '/admin/content/members/new' },
 	// The old numeric ids do not survive the move: the list, where the member is found by name.
 	{ from: '/backend/member/update/:id', to: '/admin/content/members' },
 	{ from: '/backend/member/list', to: '/admin/content/members' },
 	{ from: '/backend/CEOSpeach/update', to: '/admin/content/chairman-speech/edit' },
-	{ from: '/backend/gallery/update', to: '/admin' },
-	{ from: '/backend/gallery/update/:id', to: '/admin' },
-	{ from: '/backend/YearReport', to: '/admin' },
+	{ from: '/backend/gallery/update', to: '/admin/content/albums' },
+	{ from: '/backend/gallery/update/:id', to: '/admin/content/albums' },
+	{ from: '/backend/YearReport', to: '/admin/content/documents?category=yearly' },
 	{ from: '/backend/OrganizationChart/update', to: '/admin/content/organization-chart/edit' },
-	{ from: '/backend/galleryVideo/add', to: '/admin' },
+	{ from: '/backend/galleryVideo/add', to: '/admin/content/videos/new' },
 	{ from: '/backend/BeneficiariesRequests', to: '/admin/cases' },
-	{ from: '/backend/AssociationRequests', to: '/admin/cases' },
+	{ from: '/backend/AssociationRequests', to: '/admin/associations' },
 	{ from: '/Report/SupportNeedyFamilies/:id', to: '/admin/cases' },
 	{ from: '/Report/AssociationSupport_Rp/:id', to: '/admin/cases' },
 ]
@@ -147,4 +148,11 @@ export function legacyRedirect(pathname: string): string | null {
 	}
 	if ((safeDecode(segments[0] ?? '') ?? '').toLowerCase() === 'backend') return backendFallback
 	return null
+}
+
+/** Where an old URL goes, its query kept (merged after a destination's own, such as `?category=yearly`). */
+export function legacyLocation(url: URL): string | null {
+	const target = legacyRedirect(url.pathname)
+	if (!target || !url.search) return target
+	return target.includes('?') ? `${target}&${url.search.slice(1)}` : `${target}${url.search}`
 }

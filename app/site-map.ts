@@ -17,7 +17,7 @@ export const applicationForms = [
 	{ to: '/apply/home-restoration', label: 'طلب ترميم منزل' },
 	{ to: '/apply/medical-case', label: 'طلب دعم حالة مرضية' },
 	{ to: '/apply/association-support', label: 'طلب دعم جمعية' },
-	{ to: '/apply/health-association-support', label: 'نوع الدعم للجمعيات الصحية' },
+	{ to: '/apply/health-association-support', label: 'طلب دعم جمعية صحية' },
 	{ to: '/apply/institution-registration', label: 'تسجيل مؤسسة جديدة' },
 ] as const satisfies readonly SiteLink[]
 

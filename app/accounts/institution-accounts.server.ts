@@ -254,9 +254,9 @@ export async function accountCases(db: Database, accountId: number): Promise<Acc
 /**
  * Starts a new application of `definition` for the account, with its private link (the case's
  * resume token). With the first section's answers, the case is started as every application is
- * (app/cases/case-store.server.ts `startCase`: validated, one open case per programme). Without
- * them — one button on /account — it is an empty draft named after the institution, whose first
- * step the institution then fills in like any applicant.
+ * (app/cases/case-store.server.ts `startCase`: validated, one open case per programme): the first
+ * step of /apply/association-support/new saved by a signed-in institution. Without them it is an
+ * empty draft named after the institution (the tests' quick draft; /account no longer makes one).
  */
 export async function startAccountCase(db: Database, accountId: number, definition: ApplicationDef, firstAnswers?: unknown): Promise<{ row: CaseRow; token: string }> {
 	const account = await findInstitutionAccount(db, accountId)
@@ -313,6 +313,28 @@ export async function openAccountCase(db: Database, accountId: number, reference
 		.returning({ id: cases.id })
 	return row ? token : null
 }
+
+/**
+ * Deletes one of the account's own drafts, never sent (so never its registration, which was): the
+ * case leaves the account's list and its private link stops working. True when it did; any other
+ * reference — sent, another account's, already deleted — changes nothing.
+ */
+export async function deleteAccountDraft(db: Database, accountId: number, reference: string): Promise<boolean> {
+	const normalised = normaliseReference(reference)
+	if (!normalised) return false
+	return db.transaction(async (tx) => {
+		const [row] = await tx
+			.update(cases)
+			.set({ deletedAt: sql`now()`, deletedReason: draftDeletedNote, updatedAt: sql`now()` })
+			.where(and(eq(cases.reference, normalised), eq(cases.accountId, accountId), isNull(cases.submittedAt), isNull(cases.deletedAt)))
+			.returning({ id: cases.id })
+		if (!row) return false
+		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'deleted', note: draftDeletedNote, data: { account: accountId } })
+		return true
+	})
+}
+
+const draftDeletedNote = 'حذفته المؤسسة من حسابها قبل إرساله'
 
 /**
  * The answers an institution gave when it registered, all sections together (by field name): what

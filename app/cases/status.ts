@@ -6,7 +6,7 @@ export const caseStatuses = {
 	3: { name: 'تم تقديم الدعم', badge: 'bg-emerald-100 text-emerald-900', next: 'صُرف الدعم لهذا الطلب.' },
 	4: { name: 'غير مكتمل', badge: 'bg-orange-100 text-orange-900', next: 'طلبك بحاجة إلى استكمال. افتح رابط طلبك الخاص لتعديله ثم أرسله من جديد.' },
 	5: { name: 'تم إيقاف الدعم', badge: 'bg-rose-100 text-rose-900', next: 'أوقف الدعم لهذا الطلب. يمكنك التواصل مع المؤسسة للاستفسار.' },
-	// Archived cases are shown to applicants as closed.
+	// The old system's «archived»: one name, «مغلق», for staff and applicants alike (docs/product.md#case-statuses).
 	6: { name: 'مغلق', badge: 'bg-stone-200 text-stone-800', next: 'أُغلق هذا الطلب.' },
 } as const satisfies Record<number, { name: string; badge: string; next: string }>
 
@@ -26,12 +26,12 @@ export const statusFilterLabels: Record<CaseStatus, string> = {
 	3: 'تم تقديم الدعم',
 	4: 'غير مكتمل',
 	5: 'تم إيقاف الدعم',
-	6: 'الأرشيف',
+	6: 'مغلق',
 }
 
-/** Staff see an archived case as archived; applicants see it as closed. */
+/** A status's name on staff screens, exports and history: the same name applicants see. */
 export function staffStatusName(status: number): string {
-	return status === ARCHIVED ? 'مؤرشف' : statusInfo(status).name
+	return statusInfo(status).name
 }
 
 export function statusInfo(status: number) {

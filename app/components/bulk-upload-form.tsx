@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router'
 import { fileTooLarge } from '#app/forms/messages.ts'
 import { formatFileSize } from '#app/utils/format.ts'
+import { countOf, files as filesNoun } from '#app/utils/arabic-count.ts'
 import { sendWithProgress } from '#app/utils/send-with-progress.ts'
 
 // «Upload several files at once» (docs/product.md#documents-library). Without JavaScript it is a
@@ -48,7 +49,7 @@ export function BulkUploadForm({
 			files.length === 0
 				? 'الرجاء اختيار ملف PDF واحد على الأقل.'
 				: files.length > maxFiles
-					? `يمكن رفع ${maxFiles} ملفاً على الأكثر في المرة الواحدة.`
+					? `يمكن رفع ${countOf(maxFiles, filesNoun)} على الأكثر في المرة الواحدة.`
 					: large
 						? `«${large.name}»: ${fileTooLarge(maxBytes)}`
 						: null
@@ -71,7 +72,7 @@ export function BulkUploadForm({
 				رفع عدة ملفات مرة واحدة
 			</h2>
 			<p id="bulk-upload-hint" className="mt-1 text-sm text-stone-700">
-				ملفات PDF، حتى {formatFileSize(maxBytes)} للملف و{maxFiles} ملفاً في المرة. يصبح اسم كل ملف عنواناً له، ويمكن تعديله بعد الرفع.
+				ملفات PDF، حتى {formatFileSize(maxBytes)} للملف و{countOf(maxFiles, filesNoun)} في المرة. يصبح اسم كل ملف عنواناً له، ويمكن تعديله بعد الرفع.
 			</p>
 			<form method="post" action={action} encType="multipart/form-data" onSubmit={onSubmit} className="mt-3 grid gap-3 sm:grid-cols-[minmax(0,16rem)_minmax(0,1fr)_auto] sm:items-end">
 				<div>

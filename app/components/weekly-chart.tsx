@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { countOf, type CountedNoun } from '#app/utils/arabic-count.ts'
+import { countOf, requests, type CountedNoun } from '#app/utils/arabic-count.ts'
 import { formatDate, formatNumber } from '#app/utils/format.ts'
 import { DataTable } from './data-table.tsx'
 
@@ -12,7 +12,6 @@ export interface WeekCount {
 	count: number
 }
 
-const requests: CountedNoun = { one: 'طلب واحد', two: 'طلبين', few: 'طلبات', many: 'طلباً', other: 'طلب' }
 export const weeksNoun: CountedNoun = { one: 'أسبوع واحد', two: 'أسبوعين', few: 'أسابيع', many: 'أسبوعاً', other: 'أسبوع' }
 
 /** «22/11» for 2026-11-22: day and month, as the axis labels it. */

@@ -5,7 +5,7 @@ import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import { declaredTooLarge, pdfUpload, receiveMultipleUploads, type PartResult } from '#app/storage/upload.server.ts'
 import { fileTooLarge } from '#app/forms/messages.ts'
 import { contentRefusalMessages } from '#app/storage/upload-messages.ts'
-import { countOf, type CountedNoun } from '#app/utils/arabic-count.ts'
+import { countOf, files } from '#app/utils/arabic-count.ts'
 import { fileFields, type ContentField, type ContentType } from './definition.ts'
 import { listEntries, saveEntry, type EntryQuery } from './store.server.ts'
 import { BULK_INPUT, BULK_MAX_FILES } from './list-filter.ts'
@@ -17,7 +17,6 @@ import { BULK_INPUT, BULK_MAX_FILES } from './list-filter.ts'
 type AnyType = ContentType<readonly ContentField[]>
 type Refused = Extract<PartResult<'application/pdf', 'not-pdf'>, { ok: false }>
 
-const files: CountedNoun = { one: 'ملف واحد', two: 'ملفين', few: 'ملفات', many: 'ملفاً', other: 'ملف' }
 
 export const bulkMessages = {
 	'bad-request': 'لم يكتمل رفع الملفات. حاول مرة أخرى.',

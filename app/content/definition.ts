@@ -33,7 +33,11 @@ export type ContentField =
 			poster?: string
 	  })
 	| (FieldBase & { kind: 'number'; min?: number; max?: number })
-	| (FieldBase & { kind: 'url'; hosts?: readonly string[] })
+	| (FieldBase & {
+			kind: 'url'
+			/** A YouTube video: any YouTube address is accepted and stored as its embed address (app/domain/embeds.ts). */
+			youtube?: true
+	  })
 	| (FieldBase & { kind: 'date' })
 	| (FieldBase & { kind: 'boolean' })
 	| (FieldBase & { kind: 'select'; options: readonly { value: string; label: string }[] })

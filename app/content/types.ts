@@ -97,10 +97,11 @@ export const programmesType = defineContentType({
 	messages: generic,
 })
 
-const youtube = ['https://www.youtube-nocookie.com/embed'] as const
+// Staff paste the video's address from YouTube's address bar or its share button (app/domain/embeds.ts).
+const youtubeHint = 'انسخ رابط الفيديو من شريط العنوان في يوتيوب أو من زر المشاركة، مثل https://www.youtube.com/watch?v=…'
 
 const videoFields = [1, 2, 3, 4].flatMap((n) => [
-	{ kind: 'url', name: `video${n}Url`, label: `الفيديو ${n}: رابط التضمين`, hint: 'من يوتيوب: مشاركة ← تضمين، ثم الرابط من نطاق youtube-nocookie.com', hosts: youtube },
+	{ kind: 'url', name: `video${n}Url`, label: `الفيديو ${n}: رابط يوتيوب`, hint: youtubeHint, youtube: true },
 	{ kind: 'text', name: `video${n}Caption`, label: `الفيديو ${n}: الوصف`, maxLength: 150 },
 ] as const)
 
@@ -114,7 +115,7 @@ export const homePage = defineContentType({
 	fields: [
 		{ kind: 'text', name: 'heroTitle', label: 'العبارة الترحيبية', required: true, maxLength: 120 },
 		{ kind: 'textarea', name: 'heroText', label: 'النص التعريفي', required: true, rows: 3, maxLength: 600 },
-		{ kind: 'url', name: 'introVideo', label: 'فيديو تعريفي (رابط تضمين)', hosts: youtube },
+		{ kind: 'url', name: 'introVideo', label: 'فيديو تعريفي (رابط يوتيوب)', hint: youtubeHint, youtube: true },
 		{ kind: 'textarea', name: 'vision', label: 'الرؤية', required: true, rows: 2, maxLength: 500 },
 		{ kind: 'textarea', name: 'mission', label: 'الرسالة', required: true, rows: 2, maxLength: 500 },
 		{ kind: 'textarea', name: 'values', label: 'القيم', hint: 'قيمة في كل سطر', required: true, rows: 5, maxLength: 1000 },
@@ -373,7 +374,7 @@ export const videos = defineContentType({
 	fields: [
 		{ kind: 'text', name: 'title', label: 'عنوان الفيديو', required: true, maxLength: 150 },
 		{ kind: 'video', name: 'file', label: 'ملف الفيديو', hint: 'MP4 أو WebM أو MOV. أو اتركه فارغاً واكتب رابط يوتيوب.', poster: 'poster' },
-		{ kind: 'url', name: 'url', label: 'أو رابط تضمين من يوتيوب', hint: 'من يوتيوب: مشاركة ← تضمين، ثم الرابط من نطاق youtube-nocookie.com', hosts: youtube },
+		{ kind: 'url', name: 'url', label: 'أو رابط من يوتيوب', hint: youtubeHint, youtube: true },
 		{ kind: 'image', name: 'poster', label: 'صورة الغلاف (اختياري)', hint: 'تظهر قبل تشغيل الفيديو المرفوع.' },
 		{ kind: 'date', name: 'date', label: 'التاريخ', required: true },
 	],

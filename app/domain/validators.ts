@@ -242,19 +242,24 @@ export function emailField<Required extends boolean = false>({
 	)
 }
 
-const licenceMessages = {
-	empty: 'الرجاء كتابة رقم الترخيص',
-	invalid: 'رقم الترخيص أرقام فقط، حتى 20 رقماً',
-} as const
+/** The field's own name in its messages: «رقم الترخيص» of an association, «رقم التصريح» of an institution. */
+const licenceMessages = (label: string) => ({
+	empty: `الرجاء كتابة ${label}`,
+	invalid: `${label} أرقام فقط، حتى 20 رقماً`,
+})
 
 /** An association's licence or an institution's permit number: Western digits, 1 to 20 (spaces and dashes dropped). */
 export function normaliseLicenceNumber(input: string): string {
 	return toWesternDigits(input).replace(/[\s-]/g, '')
 }
 
-export function licenceNumberField<Required extends boolean = true>({ required = true as Required }: FieldOptions<Required> = {}): FieldSchema<Required> {
-	return textField(required, licenceMessages.empty, (value) => {
+export function licenceNumberField<Required extends boolean = true>({
+	required = true as Required,
+	label = 'رقم الترخيص',
+}: FieldOptions<Required> & { label?: string } = {}): FieldSchema<Required> {
+	const messages = licenceMessages(label)
+	return textField(required, messages.empty, (value) => {
 		const digits = normaliseLicenceNumber(value)
-		return /^\d{1,20}$/.test(digits) ? { ok: true, value: digits } : { ok: false, message: licenceMessages.invalid }
+		return /^\d{1,20}$/.test(digits) ? { ok: true, value: digits } : { ok: false, message: messages.invalid }
 	})
 }

@@ -223,6 +223,11 @@ export interface ApplicationDef {
 	afterSubmit: readonly string[]
 }
 
+/** What the applicant's identifier is called: «رقم الهوية أو الإقامة», an association's «رقم الترخيص», an institution's «رقم التصريح». */
+export function identifierLabel(definition: Pick<ApplicationDef, 'sections' | 'applicant'>): string {
+	return definition.sections.flatMap((section) => section.fields).find((field) => field.name === definition.applicant.nationalId)?.label ?? 'رقم الهوية'
+}
+
 /**
  * A section's list that grows row by row (GOV.UK «add another»: add, change, delete), beside the
  * section's other fields: its one group whose size is not fixed.

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { needyFamilies } from './definitions/needy-families.ts'
 import type { ApplicationDef } from './definition.ts'
 import { yesNo } from './options.ts'
-import { canVisit, CHECK_STEP, completedSections, CONSENT_STEP, isSectionComplete, journeySteps, nextStep, previousStep, resumeStep, stepLabel } from './journey.ts'
+import { canVisit, CHECK_STEP, completedSections, CONSENT_STEP, isSectionComplete, journeySteps, nextStep, previousStep, resumeStep, stepLabel, stepMap } from './journey.ts'
 import { askedSections, offeredSlots } from './conditions.ts'
 import { medicalCase } from './definitions/medical-case.ts'
 import { associationSupport } from './definitions/association-support.ts'
@@ -24,7 +24,15 @@ describe('journey', () => {
 		expect(previousStep(needyFamilies, CONSENT_STEP, {}, 'given')).toBe('basic')
 		expect(previousStep(needyFamilies, 'basic', {}, 'given')).toBeNull()
 		expect(previousStep(needyFamilies, CHECK_STEP, {}, 'given')).toBe('files')
-		expect(stepLabel(needyFamilies, 'bank', {}, 'given')).toBe('الخطوة 3 من 8')
+		expect(stepLabel(needyFamilies, 'bank', {})).toBe('الخطوة 3 من 8')
+	})
+
+	test('the map of steps is the same before consent, once given and once declined; only the journey skips the bank step (issue 24 §5.11)', () => {
+		const map = ['basic', CONSENT_STEP, 'bank', 'financial', 'family', 'referrers', 'services', 'files']
+		expect(stepMap(needyFamilies, {})).toEqual(map)
+		expect(stepLabel(needyFamilies, 'financial', {})).toBe('الخطوة 4 من 8')
+		expect(journeySteps(needyFamilies, {}, null)).not.toContain('bank')
+		expect(journeySteps(needyFamilies, {}, 'declined')).not.toContain('bank')
 	})
 
 	test('a step can be visited only when every step before it is complete', () => {
@@ -126,8 +134,8 @@ describe('a section asked only when an earlier answer says so', () => {
 		expect(previousStep(conditional, 'last', no, null)).toBe('first')
 		expect(nextStep(conditional, 'first', yes, null)).toBe('house')
 		expect(previousStep(conditional, 'last', yes, null)).toBe('house')
-		expect(stepLabel(conditional, 'last', no, null)).toBe('الخطوة 2 من 2')
-		expect(stepLabel(conditional, 'last', yes, null)).toBe('الخطوة 3 من 3')
+		expect(stepLabel(conditional, 'last', no)).toBe('الخطوة 2 من 2')
+		expect(stepLabel(conditional, 'last', yes)).toBe('الخطوة 3 من 3')
 	})
 
 	test('not asked, it is neither visited nor needed to finish; asked, it is both', () => {

@@ -85,9 +85,19 @@ export function previousStep(definition: ApplicationDef, step: string, answers: 
 	return index > 0 ? steps[index - 1]! : null
 }
 
-/** «الخطوة 2 من 6»: the step's place among the asked steps (the consent step counted). */
-export function stepLabel(definition: ApplicationDef, step: string, answers: Answers, consent: Consent): string {
-	const steps = journeySteps(definition, answers, consent)
+/**
+ * The map of steps the applicant is shown (the overview, «الخطوة 2 من 8»): the asked sections with
+ * the consent step, whatever the consent answer, so it never changes under them. A section holding
+ * health or bank data stays on the map before consent (not reachable yet) and once it is declined
+ * (not asked); the journey itself (journeySteps) skips it.
+ */
+export function stepMap(definition: ApplicationDef, answers: Answers): string[] {
+	return journeySteps(definition, answers, 'given')
+}
+
+/** «الخطوة 2 من 8»: the step's place on the map (the consent step counted). */
+export function stepLabel(definition: ApplicationDef, step: string, answers: Answers): string {
+	const steps = stepMap(definition, answers)
 	return `الخطوة ${steps.indexOf(step) + 1} من ${steps.length}`
 }
 

@@ -89,6 +89,12 @@ describe('the engine messages read as correct Arabic', () => {
 		expect(numberOutOfRange('نسبة الإعاقة', 1, 1_000_000)).toBe('نسبة الإعاقة: الرجاء كتابة رقم من 1 إلى 1,000,000')
 	})
 
+	test('an optional count says it may be left empty, and a question is answered, not chosen (issue 24 §5.16)', () => {
+		expect(numberOutOfRange('عدد مشاريع العام الماضي (اختياري)', 0, 1000, true)).toBe('عدد مشاريع العام الماضي: الرجاء كتابة رقم من 0 إلى 1,000، أو ترك الحقل فارغاً')
+		expect(requiredChoice('هل يحتاج المنزل إلى صيانة؟')).toBe('الرجاء الإجابة عن السؤال: هل يحتاج المنزل إلى صيانة؟')
+		expect(requiredChoice('صلة القرابة')).toBe('الرجاء اختيار صلة القرابة')
+	})
+
 	test('a group of fixed size asks for its rows counted', () => {
 		expect(counts.map((n) => tooFewRows({ ...referrers, min: n, max: n }))).toEqual([
 			'الرجاء إضافة معرّف واحد',

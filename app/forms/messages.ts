@@ -25,8 +25,11 @@ const bare = (label: string) => label.replace(/\s*\(اختياري\)$/, '')
 /** A required text, number, amount or date is empty: «الرجاء كتابة الاسم الرباعي». */
 export const requiredText = (label: string) => `الرجاء كتابة ${label}`
 
-/** A required choice is empty, or not one of its options: «الرجاء اختيار صلة القرابة». */
-export const requiredChoice = (label: string) => `الرجاء اختيار ${label}`
+/**
+ * A required choice is empty, or not one of its options: «الرجاء اختيار صلة القرابة». A label that
+ * is a question («هل يحتاج المنزل إلى صيانة؟») is answered, not chosen.
+ */
+export const requiredChoice = (label: string) => (/[؟?]$/.test(label.trim()) ? `الرجاء الإجابة عن السؤال: ${label}` : `الرجاء اختيار ${label}`)
 
 /** A required file slot is empty: «الرجاء إرفاق سجل الأسرة». */
 export const requiredFile = (label: string) => `الرجاء إرفاق ${label}`
@@ -46,8 +49,12 @@ export const maxCharacters = (max: number) => `${countOf(max, characters)} عل�
 /** A text is longer than its field takes: «الاسم: 200 حرف على الأكثر». */
 export const tooLong = (label: string, max: number) => `${label}: ${maxCharacters(max)}`
 
-/** A whole number outside its range: «العمر: الرجاء كتابة رقم من 0 إلى 120». */
-export const numberOutOfRange = (label: string, min: number, max: number) => `${label}: الرجاء كتابة رقم من ${formatNumber(min)} إلى ${formatNumber(max)}`
+/**
+ * A whole number outside its range: «العمر: الرجاء كتابة رقم من 0 إلى 120». An optional one says
+ * it may also be left empty, its label quoted without «(اختياري)».
+ */
+export const numberOutOfRange = (label: string, min: number, max: number, optional = false) =>
+	`${optional ? bare(label) : label}: الرجاء كتابة رقم من ${formatNumber(min)} إلى ${formatNumber(max)}${optional ? '، أو ترك الحقل فارغاً' : ''}`
 
 /**
  * A date of the past (birth, establishment, injury) after today; the verb agrees with the label:

@@ -35,11 +35,12 @@ const expectedLists: readonly ExpectedList[] = [
 		list: lists.socialStatuses,
 		spec: 'social status married, single, divorced, widowed, child',
 		options: [
-			['married', 'متزوج'],
-			['single', 'أعزب'],
-			['divorced', 'مطلق'],
-			['widowed', 'أرمل'],
-			['child', 'طفل'],
+			// Offered for a woman as well as a man, so both forms (issue 24 §5.16).
+			['married', 'متزوج / متزوجة'],
+			['single', 'أعزب / عزباء'],
+			['divorced', 'مطلق / مطلقة'],
+			['widowed', 'أرمل / أرملة'],
+			['child', 'طفل / طفلة'],
 		],
 	},
 	{
@@ -214,7 +215,8 @@ const expectedLists: readonly ExpectedList[] = [
 		options: [
 			['good', 'جيدة'],
 			['average', 'متوسطة'],
-			['tired', 'يبدو عليه التعب'],
+			// «looks tired», agreeing with «حالة المريض» whoever the patient is (issue 24 §5.16).
+			['tired', 'متعبة'],
 			['bedridden', 'طريح الفراش'],
 		],
 	},

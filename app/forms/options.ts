@@ -16,11 +16,12 @@ export const nationalities = options([
 ])
 
 export const socialStatuses = options([
-	['married', 'متزوج'],
-	['single', 'أعزب'],
-	['divorced', 'مطلق'],
-	['widowed', 'أرمل'],
-	['child', 'طفل'],
+	// Both forms: the same list is offered for a man and a woman (the applicant, a family member).
+	['married', 'متزوج / متزوجة'],
+	['single', 'أعزب / عزباء'],
+	['divorced', 'مطلق / مطلقة'],
+	['widowed', 'أرمل / أرملة'],
+	['child', 'طفل / طفلة'],
 ])
 
 export const careers = options([
@@ -152,7 +153,8 @@ export const currentRemedies = options([
 export const patientConditions = options([
 	['good', 'جيدة'],
 	['average', 'متوسطة'],
-	['tired', 'يبدو عليه التعب'],
+	// Agrees with «حالة المريض» (feminine), whoever the patient is.
+	['tired', 'متعبة'],
 	['bedridden', 'طريح الفراش'],
 ])
 

@@ -93,7 +93,7 @@ describe('schemas derived from the needy-families definition', () => {
 		expect(messages(rowSchema(group.fields).safeParse({ Age: '7' }))).toEqual(
 			expect.arrayContaining(['الرجاء كتابة الاسم', 'الرجاء اختيار صلة القرابة']),
 		)
-		expect(messages(rowSchema(group.fields).safeParse({ FamilyName: 'x', RelationShip: 'son', Age: '300' }))).toEqual(['العمر: الرجاء كتابة رقم من 0 إلى 120'])
+		expect(messages(rowSchema(group.fields).safeParse({ FamilyName: 'x', RelationShip: 'son', Age: '300' }))).toEqual(['العمر: الرجاء كتابة رقم من 0 إلى 120، أو ترك الحقل فارغاً'])
 	})
 
 	test('referrers: exactly three, at least one official', () => {

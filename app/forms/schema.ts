@@ -71,7 +71,7 @@ function fieldSchema(field: RowFieldDef, options: SchemaOptions): z.ZodType {
 			if (field.format === 'mobile') return saudiMobileField({ required })
 			if (field.format === 'iban') return ibanField({ required })
 			if (field.format === 'email') return emailField({ required })
-			if (field.format === 'licence') return licenceNumberField({ required })
+			if (field.format === 'licence') return licenceNumberField({ required, label: field.label })
 			const text = optionalText(field.maxLength ?? 200, field.label)
 			return required ? text.refine((value) => value !== undefined, requiredText(field.label)) : text
 		}
@@ -86,7 +86,7 @@ function fieldSchema(field: RowFieldDef, options: SchemaOptions): z.ZodType {
 		case 'number': {
 			const min = field.min ?? 0
 			const max = field.max ?? 1_000_000
-			const number = numberLike(m.invalidWholeNumber, /^\d{1,9}$/, requiredText(field.label)).refine((value) => value >= min && value <= max, m.numberOutOfRange(field.label, min, max))
+			const number = numberLike(m.invalidWholeNumber, /^\d{1,9}$/, requiredText(field.label)).refine((value) => value >= min && value <= max, m.numberOutOfRange(field.label, min, max, !required))
 			return required ? number : number.optional()
 		}
 		case 'date': {

@@ -10,6 +10,7 @@ import type { ImageData } from '#app/images/responsive-image.tsx'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import type { PartResult, UploadKind } from '#app/storage/upload.server.ts'
 import { EMPTY_FILE } from '#app/storage/upload-messages.ts'
+import { countOf, photos as photoNoun } from '#app/utils/arabic-count.ts'
 
 // The photo gallery's queries: albums are one content type, their photos another whose `album`
 // field holds the album's entry id (docs/product.md#photo-and-video-galleries).
@@ -166,7 +167,8 @@ async function addEach(db: Database, storage: FileStorage, albumId: string, file
 
 /** «تم إضافة 3 صور»; refusals after it, within a notice's 500 characters. */
 export function addedMessage({ added, refused }: AddedPhotos): string {
-	const done = added === 0 ? 'لم تُضف أي صورة.' : added === 1 ? 'تم إضافة صورة واحدة بنجاح.' : added === 2 ? 'تم إضافة صورتين بنجاح.' : `تم إضافة ${added} ${added <= 10 ? 'صور' : 'صورة'} بنجاح.`
+	// After «إضافة» the dual is genitive: «صورتين».
+	const done = added === 0 ? 'لم تُضف أي صورة.' : `تم إضافة ${countOf(added, { ...photoNoun, two: 'صورتين' })} بنجاح.`
 	const message = [done, ...refused].join(' ')
 	return message.length > 480 ? `${message.slice(0, 478)}…` : message
 }

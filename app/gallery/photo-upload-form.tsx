@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { useRevalidator } from 'react-router'
 import { formatFileSize } from '#app/utils/format.ts'
+import { countOf, photos } from '#app/utils/arabic-count.ts'
 import { sendWithProgress } from '#app/utils/send-with-progress.ts'
 
 export const PHOTOS_INPUT = 'photos'
@@ -9,7 +10,7 @@ export const MAX_PHOTOS_AT_ONCE = 20
 
 export const photoMessages = {
 	noFile: 'الرجاء اختيار صورة واحدة على الأقل.',
-	tooMany: `يمكن رفع ${MAX_PHOTOS_AT_ONCE} صورة في المرة الواحدة على الأكثر.`,
+	tooMany: `يمكن رفع ${countOf(MAX_PHOTOS_AT_ONCE, photos)} في المرة الواحدة على الأكثر.`,
 	broken: 'لم يكتمل رفع الصور. حاول مرة أخرى.',
 	tooLarge: (maxBytes: number) => `حجم الصورة أكبر من المسموح (${formatFileSize(maxBytes)}).`,
 }
@@ -50,7 +51,7 @@ export function PhotoUploadForm({ maxBytes }: { maxBytes: number }) {
 				إضافة صور إلى الألبوم
 			</label>
 			<p id="photos-hint" className="text-sm text-stone-600">
-				اختر صورة أو أكثر (حتى {MAX_PHOTOS_AT_ONCE} صورة في المرة): JPEG أو PNG أو WebP أو HEIC، حتى {formatFileSize(maxBytes)} للصورة.
+				اختر صورة أو أكثر (حتى {countOf(MAX_PHOTOS_AT_ONCE, photos)} في المرة): JPEG أو PNG أو WebP أو HEIC، حتى {formatFileSize(maxBytes)} للصورة.
 			</p>
 			{error ? (
 				<p id="photos-error" role="alert" className="text-sm font-semibold text-red-800">

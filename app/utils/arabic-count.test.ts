@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { countOf, minutes, tryAgainAfter } from './arabic-count.ts'
+import { countOf, minutes, newsItems, tryAgainAfter } from './arabic-count.ts'
 
 const files = { one: 'ملف واحد', two: 'ملفين', few: 'ملفات', many: 'ملفاً', other: 'ملف' }
 
@@ -16,6 +16,12 @@ describe('countOf', () => {
 		[0, '0 ملف'],
 	])('%i → %s', (count, expected) => {
 		expect(countOf(count, files)).toBe(expected)
+	})
+
+	test('none is said in words where the noun has a form for it: «لا أخبار», not «0 خبر» (issue 24 §5.16)', () => {
+		expect(countOf(0, newsItems)).toBe('لا أخبار')
+		expect(countOf(2, newsItems)).toBe('خبران')
+		expect(countOf(0, files)).toBe('0 ملف')
 	})
 
 	test('minutes read as Arabic', () => {

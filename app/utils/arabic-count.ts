@@ -14,6 +14,8 @@ export interface CountedNoun {
 	many: string
 	/** After 0 and 100 and above: the singular «دقيقة», «ملف». */
 	other: string
+	/** Said instead of «0 …» where a count of none reads better as words: «لا أخبار». */
+	none?: string
 }
 
 const rules = new Intl.PluralRules('ar')
@@ -21,6 +23,7 @@ const digits = new Intl.NumberFormat('ar-SA-u-nu-latn')
 
 /** «دقيقة واحدة», «دقيقتين», «3 دقائق», «11 دقيقةً», «100 دقيقة». */
 export function countOf(count: number, noun: CountedNoun): string {
+	if (count === 0 && noun.none) return noun.none
 	const category = rules.select(count)
 	if (category === 'one') return noun.one
 	if (category === 'two') return noun.two
@@ -46,4 +49,19 @@ export const days: CountedNoun = { one: 'يوم واحد', two: 'يومين', fe
 /** As a standalone count («صورتان», not «صورتين»): a gallery's photos, a page's news. */
 export const photos: CountedNoun = { one: 'صورة واحدة', two: 'صورتان', few: 'صور', many: 'صورةً', other: 'صورة' }
 export const applications: CountedNoun = { one: 'طلب واحد', two: 'طلبان', few: 'طلبات', many: 'طلباً', other: 'طلب' }
-export const newsItems: CountedNoun = { one: 'خبر واحد', two: 'خبران', few: 'أخبار', many: 'خبراً', other: 'خبر' }
+export const newsItems: CountedNoun = { one: 'خبر واحد', two: 'خبران', few: 'أخبار', many: 'خبراً', other: 'خبر', none: 'لا أخبار' }
+
+/** As the object of a verb or noun («تم تغيير حالة طلبين»): the case lists' bulk actions. */
+export const requests: CountedNoun = { one: 'طلب واحد', two: 'طلبين', few: 'طلبات', many: 'طلباً', other: 'طلب' }
+
+/** As the object of a verb («يمكن رفع ملفين»): uploads. */
+export const files: CountedNoun = { one: 'ملف واحد', two: 'ملفين', few: 'ملفات', many: 'ملفاً', other: 'ملف' }
+
+/** As a standalone count («سجلان»): the audit trail's entries. */
+export const records: CountedNoun = { one: 'سجل واحد', two: 'سجلان', few: 'سجلات', many: 'سجلاً', other: 'سجل', none: 'لا سجلات' }
+
+/** As the subject of «بقي» («بقي لديك رمزا استرداد»): a staff member's two-step recovery codes. */
+export const recoveryCodes: CountedNoun = { one: 'رمز استرداد واحد', two: 'رمزا استرداد', few: 'رموز استرداد', many: 'رمزَ استرداد', other: 'رمز استرداد' }
+
+/** As a standalone count («رسالتان»): the contact form's messages. */
+export const messages: CountedNoun = { one: 'رسالة واحدة', two: 'رسالتان', few: 'رسائل', many: 'رسالةً', other: 'رسالة', none: 'لا رسائل' }

@@ -75,7 +75,7 @@ export async function applyForNeedyFamilies(page: Page, planted: Planted): Promi
 			await page.getByRole('button', { name: 'إضافة', exact: true }).click()
 			await expect(page.getByText('أفراد الأسرة (1)')).toBeVisible()
 			await next(page)
-		} else if (title === 'المعرّفون') {
+		} else if (title === 'بيانات المعرّفين') {
 			await fillReferrer(page, 1, 'الشيخ فهد العتيبي', 'شيخ القبيلة')
 			await fillReferrer(page, 2, 'صديق العائلة', 'أخرى')
 			await fillReferrer(page, 3, 'قريب', 'أخرى')

@@ -79,7 +79,7 @@ test('a family applies on a phone: every step, its errors, files, check and subm
 	await next(page)
 
 	// 1-5 three referrers, at least one official.
-	await onStep(page, 'المعرّفون')
+	await onStep(page, 'بيانات المعرّفين')
 	await expect(page.getByRole('link', { name: /نموذج المعرّف للطباعة/ })).toHaveAttribute('href', '/apply/referrer-form')
 	await next(page)
 	await expectErrors(page, 'المعرّف 1: الرجاء كتابة الاسم')
@@ -207,7 +207,7 @@ test('the same application works with JavaScript turned off, up to the confirmat
 	await expect(page.getByText('أفراد الأسرة (1)')).toBeVisible()
 	await next(page)
 
-	await onStep(page, 'المعرّفون')
+	await onStep(page, 'بيانات المعرّفين')
 	await fillReferrer(page, 1, 'عمدة الحي', 'عمدة الحي أو القرية')
 	await fillReferrer(page, 2, 'جار', 'أخرى')
 	await fillReferrer(page, 3, 'قريب', 'أخرى')

@@ -184,7 +184,7 @@ test('a bulk status change writes one history entry per case', async ({ page }) 
 	await page.getByLabel('تغيير الحالة إلى').selectOption({ label: 'تمت الدراسة' })
 	await page.getByLabel('ملاحظة تغيير الحالة (داخلية)').fill('دراسة ميدانية للحي')
 	await page.getByRole('button', { name: 'تغيير حالة المحدد' }).click()
-	await expect(page.getByRole('status')).toContainText('تم تغيير حالة 2 طلب')
+	await expect(page.getByRole('status')).toContainText('تم تغيير حالة طلبين.')
 	for (const reference of [first.reference, second.reference]) {
 		await page.goto(`/admin/cases/${reference}`)
 		const history = page.getByRole('region', { name: 'سجل الطلب' })

@@ -142,6 +142,22 @@ test.describe('staff', () => {
 		await expect(page.getByRole('region', { name: /جدول/ })).not.toContainText('مزيف')
 	})
 
+	test('a yearly report uploaded for a new year is listed first on the public page, above the seeded 2024 … 2021', async ({ page, pageAs }) => {
+		const tag = unique()
+		await page.goto('/admin/content/documents?category=yearly')
+		const form = page.getByRole('region', { name: 'رفع عدة ملفات مرة واحدة' })
+		await form.getByLabel('الملفات').setInputFiles({ name: `التقرير السنوي 2025 ${tag}.pdf`, mimeType: 'application/pdf', buffer: Buffer.from(minimalPdf()) })
+		await form.getByRole('button', { name: 'رفع الملفات' }).click()
+		await expect(page.getByRole('status')).toHaveText('تم رفع ملف واحد إلى «التقارير السنوية».')
+		const visitor = await pageAs('visitor')
+		await visitor.goto('/reports/yearly')
+		const rows = await visitor.locator('tbody tr').allInnerTexts()
+		const uploaded = rows.findIndex((text) => text.includes(tag))
+		expect(uploaded).toBeGreaterThanOrEqual(0)
+		expect(rows[uploaded]).toContain('2025')
+		for (const year of [2024, 2021]) expect(uploaded).toBeLessThan(rows.findIndex((text) => text.includes(`التقرير السنوي لأعمال المؤسسة ${year}`)))
+	})
+
 	test('an oversized upload is answered 413 with the limit in Arabic (the editor before reading its body), and nothing is stored', async ({ page }) => {
 		await page.goto('/admin/content/documents/new?category=policies')
 		const big = { name: 'كبير.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(1_200_000, 0x25) }

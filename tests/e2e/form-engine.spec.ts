@@ -54,7 +54,7 @@ test('an application through the engine: dates, optional choices, missing files,
 	await next(page)
 
 	// 1-5: each referrer's capacity is asked for, not assumed to be «شيخ القبيلة».
-	await onStep(page, 'المعرّفون')
+	await onStep(page, 'بيانات المعرّفين')
 	for (const index of [1, 2, 3]) {
 		const person = page.getByRole('group', { name: `المعرّف ${index}` })
 		await person.getByLabel('الاسم').fill(`معرّف ${index}`)

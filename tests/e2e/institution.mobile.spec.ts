@@ -234,15 +234,36 @@ test('an institution registers on a phone, signs in to its account, starts a req
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('دخول الموظفين')
 	await expectNoAxeViolations(page)
 
-	// A support request starts from the account, on its own private link.
+	// A support request starts from the account: its first step, filled in from the registration;
+	// nothing is stored until that step is saved, then it has its own private link.
 	await page.goto('/account')
-	await page.getByRole('button', { name: 'طلب دعم جمعية جديد' }).click()
+	await page.getByRole('link', { name: 'طلب دعم جمعية جديد' }).click()
+	await expect(page).toHaveURL(/\/apply\/association-support\/new$/)
+	await expect(page.getByLabel('اسم الجمعية')).toHaveValue(first.name)
+	await page.goto('/account')
+	await expect(page.getByRole('region', { name: 'طلبات دعم الجمعيات' })).toContainText('لم تقدم مؤسستك أي طلب دعم بعد.')
+	await page.getByRole('link', { name: 'طلب دعم جمعية جديد' }).click()
+	await page.getByLabel('تخصص الجمعية').selectOption({ index: 1 })
+	await next(page)
 	await expect(page).toHaveURL(/\/apply\/r\/[\w-]+$/)
-	await expect(page.getByRole('status')).toContainText('تم إنشاء طلبك')
+	await expect(page.getByRole('status')).toContainText('تم حفظ بياناتك وإنشاء طلبك')
 	const supportReference = await referenceOn(page)
+	const supportLink = page.url()
 	await expectNoAxeViolations(page)
 	await page.goto('/account')
-	await expect(page.getByRole('region', { name: 'طلبات دعم الجمعيات' })).toContainText(supportReference)
+	const requests = page.getByRole('region', { name: 'طلبات دعم الجمعيات' })
+	await expect(requests).toContainText(supportReference)
+
+	// An unsent draft can be deleted from the account, once confirmed; its link stops working.
+	await requests.getByText(`حذف الطلب ${supportReference}`).first().click()
+	await page.getByLabel(`أؤكد حذف الطلب ${supportReference}`).check()
+	await expectNoAxeViolations(page)
+	await requests.getByRole('button', { name: `حذف الطلب ${supportReference}` }).click()
+	await expect(page.getByRole('status').filter({ hasText: 'تم حذف الطلب' })).toContainText(supportReference)
+	// The notice names the deleted request; the list no longer holds it.
+	await expect(requests).toContainText('لم تقدم مؤسستك أي طلب دعم بعد.')
+	await expect(requests.getByRole('listitem')).toHaveCount(0)
+	expect((await page.request.get(supportLink)).status()).toBe(404)
 
 	// Signing out ends the session.
 	await page.getByRole('button', { name: 'تسجيل الخروج' }).click()

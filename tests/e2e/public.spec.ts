@@ -105,6 +105,21 @@ test('every old path of the previous site answers 301 to its new path', async ({
 	expect(deep.headers()['location']).toBe('/admin')
 })
 
+test('signed in, each old back-office screen lands on its own screen, not the dashboard', async ({ pageAs }) => {
+	const staff = await pageAs('admin')
+	for (const row of legacyRoutes.filter((candidate) => candidate.from.startsWith('/backend/') && candidate.from !== '/backend/home')) {
+		const from = row.from.replace(':id', '42')
+		const response = await staff.goto(from)
+		expect(response?.status(), from).toBe(200)
+		const landed = new URL(staff.url())
+		expect(`${landed.pathname}${landed.search}`, from).toBe(row.to)
+		expect(landed.pathname, from).not.toBe('/admin')
+	}
+	const withQuery = await staff.request.get('/backend/YearReport?page=2', { maxRedirects: 0 })
+	expect(withQuery.headers()['location']).toBe('/admin/content/documents?category=yearly&page=2')
+	await staff.context().close()
+})
+
 test('paths that differ from ours only by letter case are served, not redirected', async ({ request }) => {
 	for (const path of ['/News', '/Contact', '/Gallery', '/policies', '/']) {
 		const response = await request.get(path, { maxRedirects: 0 })

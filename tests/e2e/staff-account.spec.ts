@@ -64,7 +64,7 @@ test('a new case officer sets up the authenticator at first sign-in, keeps recov
 	// Their account lists both devices; the second ends the first.
 	await second.goto('/admin/account')
 	await expect(second.getByRole('heading', { level: 1 })).toHaveText('حسابي')
-	await expect(second.getByText('مفعّل: يُطلب عند الدخول رمز')).toContainText('بقي لديك 9 من رموز الاسترداد')
+	await expect(second.getByText('مفعّل: يُطلب عند الدخول رمز')).toContainText('بقي لديك 9 رموز استرداد')
 	const devices = second.getByRole('region', { name: 'الأجهزة التي دخلت منها' }).getByRole('listitem')
 	await expect(devices).toHaveCount(2)
 	await expect(devices.filter({ hasText: 'هذا الجهاز' })).toHaveCount(1)

@@ -125,7 +125,8 @@ export const needyFamilies: ApplicationDef = {
 		{
 			key: 'referrers',
 			code: '1-5',
-			title: 'المعرّفون',
+			// Read after «تغيير» on the check page too, so a form that stays right there (not «تغيير المعرّفون»).
+			title: 'بيانات المعرّفين',
 			description:
 				'ثلاثة أشخاص يعرفون الأسرة، أحدهم على الأقل معرّف رسمي: شيخ القبيلة أو عمدة الحي أو إمام أقرب مسجد. اطبع نموذج المعرّف ليوقّعه ثم أرفقه مع المستندات.',
 			links: [{ to: '/apply/referrer-form', label: 'نموذج المعرّف للطباعة', newTab: true }],

@@ -269,27 +269,57 @@ describe('/account', () => {
 		expect(html).not.toContain('ملاحظة داخلية لا تظهر')
 	})
 
-	test('«طلب دعم جمعية جديد» starts a draft tied to the account and opens it', async () => {
+	test('«طلب دعم جمعية جديد» opens the form\'s first step and stores nothing: clicking it twice makes no empty drafts (issue 24 §5.10)', async () => {
 		const a = await addInstitution('جمعية البداية')
-		const response = (await accountAction(args(post('/account', { intent: 'start' }, a.cookie)))) as Response
-		expect(response.status).toBe(302)
-		const token = /^\/apply\/r\/([\w-]{43})$/.exec(response.headers.get('Location') ?? '')?.[1]
-		expect(token).toBeDefined()
-		expect(await findCaseByToken(db(), token!)).toMatchObject({ type: SUPPORT_TYPE, accountId: a.id, submittedAt: null })
-		expect(response.headers.get('Set-Cookie')).toContain('ataa_flash=')
+		const html = renderPage('account', '/account', Account, await accountLoader(args(get('/account', a.cookie))))
+		expect(html).toMatch(new RegExp(`<a[^>]*href="/apply/${SUPPORT_TYPE}/new"[^>]*>طلب دعم جمعية جديد</a>`))
+		for (let click = 0; click < 2; click++) {
+			const thrown = (await settle(() => accountAction(args(post('/account', { intent: 'start' }, a.cookie))))) as { init: { status: number } }
+			expect(thrown.init.status).toBe(400)
+		}
+		expect(await db().$count(cases, eq(cases.accountId, a.id))).toBe(0)
 	})
 
-	test('without the association-support programme the button is not shown and starting is a 404', async () => {
+	test('an unsent draft is deleted once confirmed; a sent request, another account\'s draft and an unconfirmed delete are refused (issue 24 §5.10)', async () => {
+		const a = await addInstitution('جمعية الحذف')
+		const b = await addInstitution('جمعية أخرى')
+		const support = { ...(await import('#app/forms/definitions/needy-families.ts')).needyFamilies, type: SUPPORT_TYPE }
+		const draft = await startAccountCase(db(), a.id, support)
+		const sent = await startAccountCase(db(), a.id, support)
+		await db().update(cases).set({ submittedAt: new Date('2025-04-02T09:00:00Z') }).where(eq(cases.id, sent.row.id))
+		const others = await startAccountCase(db(), b.id, support)
+
+		const page = renderPage('account', '/account', Account, await accountLoader(args(get('/account', a.cookie))))
+		expect(page).toContain(`أؤكد حذف الطلب ${draft.row.reference}`)
+		expect(page).not.toContain(`أؤكد حذف الطلب ${sent.row.reference}`)
+
+		const unconfirmed = (await accountAction(args(post('/account', { intent: 'delete-draft', reference: draft.row.reference }, a.cookie)))) as unknown as { data: { error: string }; init: { status: number } }
+		expect(unconfirmed.init.status).toBe(400)
+		expect(unconfirmed.data.error).toBe('لم يُحذف الطلب: الرجاء تأكيد الحذف بوضع علامة في المربع.')
+		for (const reference of [sent.row.reference, others.row.reference]) {
+			const refused = (await accountAction(args(post('/account', { intent: 'delete-draft', reference, confirm: 'on' }, a.cookie)))) as unknown as { init: { status: number } }
+			expect(refused.init.status, reference).toBe(409)
+		}
+		expect((await findCaseByToken(db(), draft.token))?.deletedAt).toBeNull()
+
+		const deleted = (await accountAction(args(post('/account', { intent: 'delete-draft', reference: draft.row.reference, confirm: 'on' }, a.cookie)))) as Response
+		expect(deleted.status).toBe(302)
+		expect(deleted.headers.get('Location')).toBe('/account')
+		expect((await findCaseByToken(db(), draft.token))?.deletedAt).not.toBeNull()
+		const after = await accountLoader(args(get('/account', a.cookie)))
+		expect(after.requests.map((item) => item.reference)).toEqual([sent.row.reference])
+		expect((await findCaseByToken(db(), others.token))?.deletedAt).toBeNull()
+	})
+
+	test('without the association-support programme the button is not shown', async () => {
 		const a = await addInstitution('جمعية بلا برنامج')
 		registry.support = false
 		const data = await accountLoader(args(get('/account', a.cookie)))
 		expect(data.start).toBeNull()
 		expect(renderPage('account', '/account', Account, data)).not.toContain('طلب دعم جمعية جديد')
-		const thrown = (await settle(() => accountAction(args(post('/account', { intent: 'start' }, a.cookie))))) as { init: { status: number } }
-		expect(thrown.init.status).toBe(404)
 	})
 
-	test('with intake closed the button is not shown, the notice is, and starting is refused', async () => {
+	test('with intake closed the button is not shown and the notice is (the form itself refuses to start: app/routes/apply/new.tsx)', async () => {
 		const a = await addInstitution('جمعية الإغلاق')
 		await setIntake(db(), SUPPORT_TYPE, { state: 'closed', pausedNotice: 'متوقف', closedNotice: 'التقديم مغلق الآن.' }, staff.id)
 		const data = await accountLoader(args(get('/account', a.cookie)))
@@ -297,9 +327,6 @@ describe('/account', () => {
 		const html = renderPage('account', '/account', Account, data)
 		expect(html).not.toContain('طلب دعم جمعية جديد')
 		expect(html).toContain('التقديم مغلق الآن.')
-		const refused = (await accountAction(args(post('/account', { intent: 'start' }, a.cookie)))) as unknown as { data: { error: string }; init: { status: number } }
-		expect(refused.init.status).toBe(409)
-		expect(refused.data.error).toBe('التقديم مغلق الآن.')
 		expect(await db().$count(cases, eq(cases.accountId, a.id))).toBe(0)
 	})
 

@@ -1,14 +1,13 @@
 import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/index'
 import { getDb } from '#app/db/database.server.ts'
-import { accountCases, requireInstitution, startAccountCase, type AccountCase } from '#app/accounts/institution-accounts.server.ts'
+import { accountCases, deleteAccountDraft, requireInstitution, type AccountCase } from '#app/accounts/institution-accounts.server.ts'
 import { applicantStatus, StatusBadge } from '#app/accounts/status-badge.tsx'
 import { getIntake } from '#app/cases/intake.server.ts'
 import { latestApplicantMessage } from '#app/cases/case-store.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { findDefinition } from '#app/forms/registry.ts'
-import { redirectWithFlash } from '#app/utils/flash.server.ts'
-import { limitByIp, publicLimits } from '#app/utils/ip-limit.server.ts'
+import { flashContext, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { formatDateWithHijri } from '#app/utils/format.ts'
 import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
@@ -31,7 +30,7 @@ function describeCase(row: AccountCase, message: string | null) {
 	}
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
 	const account = await requireInstitution(request)
 	const db = await getDb()
 	const rows = await accountCases(db, account.id)
@@ -42,29 +41,27 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const intake = support ? await getIntake(db, support.type) : null
 	return {
 		name: account.name,
+		notice: context.get(flashContext),
 		registration: registration ? describe(registration) : null,
 		requests: rows.filter((row) => row.id !== account.registrationCaseId).map(describe),
 		start: support && intake ? { open: intake.state !== 'closed', notice: intake.state === 'paused' ? intake.pausedNotice : intake.state === 'closed' ? intake.closedNotice : null } : null,
 	}
 }
 
+/**
+ * Deletes one of the account's unsent drafts, once confirmed (a ticked box: no script needed). A new
+ * request is not made here: «طلب دعم جمعية جديد» opens the form's first step, and the case exists
+ * once that step is saved (app/routes/apply/new.tsx).
+ */
 export async function action({ request }: Route.ActionArgs) {
 	const account = await requireInstitution(request)
 	const formData = await request.formData()
-	if (formData.get('intent') !== 'start') throw data('طلب غير صالح', { status: 400 })
-	// The programme's definition may not be there (yet): then there is nothing to start.
-	const definition = findDefinition(SUPPORT_TYPE)
-	if (!definition) throw data(null, { status: 404 })
-	const db = await getDb()
-	const intake = await getIntake(db, definition.type)
-	if (intake.state === 'closed') return data({ error: intake.closedNotice }, { status: 409 })
-	await limitByIp(request, publicLimits.start)
-	const { token } = await startAccountCase(db, account.id, definition)
-	return redirectWithFlash(`/apply/r/${token}`, {
-		tone: 'success',
-		message: 'تم إنشاء طلبك. يمكنك متابعة تعبئته في أي وقت من حساب مؤسستك.',
-		field: 'created',
-	})
+	if (formData.get('intent') !== 'delete-draft') throw data('طلب غير صالح', { status: 400 })
+	const reference = String(formData.get('reference') ?? '')
+	if (formData.get('confirm') !== 'on') return data({ error: 'لم يُحذف الطلب: الرجاء تأكيد الحذف بوضع علامة في المربع.', reference }, { status: 400 })
+	const deleted = await deleteAccountDraft(await getDb(), account.id, reference)
+	if (!deleted) return data({ error: 'لم يُحذف الطلب: لا يُحذف إلا طلب لم يُرسل بعد من طلبات مؤسستك.', reference }, { status: 409 })
+	return redirectWithFlash('/account', { tone: 'success', message: `تم حذف الطلب ${reference} الذي لم يُرسل.` })
 }
 
 export default function Account({ loaderData: account, actionData }: Route.ComponentProps) {
@@ -121,13 +118,12 @@ export default function Account({ loaderData: account, actionData }: Route.Compo
 							طلبات دعم الجمعيات
 						</h2>
 						{account.start?.open ? (
-							<Form method="post">
-								<button type="submit" name="intent" value="start" className="btn-primary">
-									طلب دعم جمعية جديد
-								</button>
-							</Form>
+							<Link to={`/apply/${SUPPORT_TYPE}/new`} className="btn-primary">
+								طلب دعم جمعية جديد
+							</Link>
 						) : null}
 					</div>
+					<FlashNotice notice={account.notice} live className="" />
 					{actionData?.error ? <FlashNotice notice={{ tone: 'error', message: actionData.error }} className="" /> : null}
 					{account.start?.notice ? (
 						<p role="status" className="rounded-lg border-s-4 border-gold-500 bg-gold-100 p-4 font-semibold text-gold-700">
@@ -159,6 +155,26 @@ export default function Account({ loaderData: account, actionData }: Route.Compo
 											<span className="sr-only"> {item.reference}</span>
 										</Link>
 									</p>
+									{item.draft ? (
+										// Deleting asks to be confirmed first; a native disclosure needs no script.
+										<details className="mt-2" open={actionData?.reference === item.reference}>
+											<summary className="link inline-flex min-h-11 cursor-pointer items-center text-red-800">
+												حذف الطلب<span className="sr-only"> {item.reference}</span>
+											</summary>
+											<Form method="post" className="mt-2 space-y-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm">
+												<input type="hidden" name="intent" value="delete-draft" />
+												<input type="hidden" name="reference" value={item.reference} />
+												<p>لم يُرسل هذا الطلب بعد. بعد حذفه لا يظهر في حسابك ولا يعمل رابطه، ولا يمكن استعادته.</p>
+												<label className="flex min-h-11 items-center gap-2">
+													<input type="checkbox" name="confirm" required className="size-5" />
+													أؤكد حذف الطلب {item.reference}
+												</label>
+												<button type="submit" className="btn min-h-11 bg-red-800 px-3 py-1 text-white hover:bg-red-900">
+													حذف الطلب<span className="sr-only"> {item.reference}</span>
+												</button>
+											</Form>
+										</details>
+									) : null}
 								</li>
 							))}
 						</ul>

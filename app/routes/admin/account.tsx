@@ -16,7 +16,7 @@ import { userRoles, roleLabels } from '#app/domain/roles.ts'
 import { passwordRules } from '#app/domain/user-schema.ts'
 import { passwordHashOf, setPassword } from '#app/domain/users.server.ts'
 import { hit, peek } from '#app/utils/rate-limit.server.ts'
-import { tryAgainAfter } from '#app/utils/arabic-count.ts'
+import { countOf, recoveryCodes, tryAgainAfter } from '#app/utils/arabic-count.ts'
 import { flashContext, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { formatDateTime } from '#app/utils/format.ts'
 import { ErrorSummary, Field, FlashNotice, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
@@ -193,7 +193,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 					</h2>
 					{me.twoStep ? (
 						<>
-							<p>مفعّل: يُطلب عند الدخول رمز من تطبيق المصادقة على جوالك. بقي لديك {me.codesLeft} من رموز الاسترداد.</p>
+							<p>مفعّل: يُطلب عند الدخول رمز من تطبيق المصادقة على جوالك. {me.codesLeft ? `بقي لديك ${countOf(me.codesLeft, recoveryCodes)}.` : 'لم يبقَ لديك أي رمز استرداد.'}</p>
 							<Form method="post" className="space-y-3">
 								<Field label="أكّد بكلمة مرورك الحالية" inputProps={{ name: 'currentPassword', type: 'password', autoComplete: 'current-password', dir: 'ltr', required: true, id: 'codes-password' }} />
 								<div className="flex flex-wrap gap-2">

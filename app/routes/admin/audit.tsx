@@ -5,7 +5,8 @@ import { requireRole } from '#app/auth/user-context.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { auditActions } from '#app/audit/actions.ts'
 import { actionLabel, auditActors, auditFilterParams, countAudit, describeDetails, listAudit, readAuditFilter } from '#app/audit/audit-log.server.ts'
-import { formatDateTime, formatNumber } from '#app/utils/format.ts'
+import { formatDateTime } from '#app/utils/format.ts'
+import { countOf, records } from '#app/utils/arabic-count.ts'
 import { pageParam, paginate } from '#app/utils/pagination.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
@@ -115,7 +116,7 @@ export default function Audit({ loaderData }: Route.ComponentProps) {
 				</div>
 			</Form>
 			<p className="mt-4 text-stone-700" role="status">
-				{formatNumber(total)} سجلاً
+				{countOf(total, records)}
 			</p>
 			{entries.length === 0 ? (
 				<p className="mt-4 rounded-xl border border-stone-200 bg-white p-6 text-center">لا توجد سجلات مطابقة.</p>

@@ -181,9 +181,12 @@ const printScript = `(()=>{const b=document.getElementById('print-report');if(!b
 const cell = 'border border-stone-300 px-2 py-1 align-top print:border-stone-500'
 const headCell = `${cell} bg-stone-100 text-start font-semibold print:bg-transparent`
 
+// Cells wrap between words and break a word only when it cannot fit a line of its own
+// (break-words): `overflow-wrap: anywhere` let the table shrink its columns below a word's width,
+// so at A4 width a heading printed as «العم/ر».
 function LinesTable({ lines }: { lines: readonly AnswerLine[] }) {
 	return (
-		<table className="w-full border-collapse text-sm [overflow-wrap:anywhere]">
+		<table className="w-full border-collapse text-sm break-words">
 			<tbody>
 				{lines.map((line, index) => (
 					<tr key={index}>
@@ -202,7 +205,7 @@ function LinesTable({ lines }: { lines: readonly AnswerLine[] }) {
 
 function GroupTable({ item, sectionTitle }: { item: Extract<ReportItem, { kind: 'table' }>; sectionTitle: string }) {
 	return (
-		<table className="w-full border-collapse text-sm [overflow-wrap:anywhere]">
+		<table className="w-full border-collapse text-sm break-words">
 			<caption className={item.label === sectionTitle ? 'sr-only' : 'mb-1 text-start font-semibold'}>{item.label}</caption>
 			<thead>
 				<tr>

@@ -14,8 +14,8 @@ import { formatDateWithHijri } from '#app/utils/format.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { runRoute } from '#tests/route.ts'
 import { middleware } from './layout.tsx'
-import CaseView, { loader } from './case.tsx'
-import CaseList, { loader as listLoader } from './cases.tsx'
+import CaseView, { loader, middleware as caseMiddleware } from './case.tsx'
+import CaseList, { loader as listLoader, middleware as listMiddleware } from './cases.tsx'
 
 // What the staff case view shows, through its loader as the admin layout runs it.
 
@@ -37,10 +37,9 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
 
 const view = () =>
-	runRoute(middleware, loader, {
+	runRoute([...middleware, ...caseMiddleware], loader, {
 		request: new Request(`http://localhost/admin/cases/${held.reference}`, { headers: { Cookie: cookie } }),
 		params: { reference: held.reference },
-		pattern: '/admin/cases/:reference',
 	})
 
 describe('the staff case view', () => {
@@ -70,7 +69,7 @@ describe('the case lists', () => {
 	test('each row links to the case and to its print; deleting is not offered there', async () => {
 		const path = '/admin/cases'
 		const request = new Request(`http://localhost${path}?q=${held.reference}`, { headers: { Cookie: cookie } })
-		const listed = await runRoute(middleware, listLoader, { request, pattern: path })
+		const listed = await runRoute([...middleware, ...listMiddleware], listLoader, { request })
 		const Stub = createRoutesStub([{ id: 'cases', path, Component: CaseList as never }])
 		const html = renderToString(createElement(Stub, { initialEntries: [`${path}?q=${held.reference}`], hydrationData: { loaderData: { cases: listed } } }))
 		const row = /<tr[^>]*>(?:(?!<\/tr>).)*<\/tr>/gs.exec(html.slice(html.indexOf('<tbody')))?.[0] ?? ''

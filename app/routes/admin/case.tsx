@@ -33,6 +33,8 @@ import { waitedFor } from '#app/cases/waited.ts'
 import { areaRoles, type UserRole } from '#app/domain/roles.ts'
 import { describeSection } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
+import { identifierLabel } from '#app/forms/definition.ts'
+import { maxCharacters } from '#app/forms/messages.ts'
 import { formatDate, formatDateTime, formatDateWithHijri, formatFileSize, formatMoney, formatSaudiMobile, todayInRiyadh, toWesternDigits } from '#app/utils/format.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/utils/flash.server.ts'
 import { ErrorList, FlashNotice, PageTitle } from '#app/components/forms.tsx'
@@ -86,6 +88,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		notice: context.get(flashContext),
 		isAdmin: user.role === 'admin',
 		title: definition.title,
+		// The ledger is keyed by this number: a licence or permit number for an association or institution.
+		idLabel: identifierLabel(definition),
 		name: row.applicantName,
 		// A purged case keeps a fingerprint of the ID, not the ID (app/operations/retention.server.ts): nothing to show.
 		nationalId: row.purgedAt ? '' : row.nationalId,
@@ -154,7 +158,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	}
 }
 
-const text = (message: string, max = 2000) => z.string({ error: message }).trim().min(1, message).max(max, `النص أطول من ${max} حرف`)
+const text = (message: string, max = 2000) => z.string({ error: message }).trim().min(1, message).max(max, `النص: ${maxCharacters(max)}`)
 const optionalText = (max = 2000) => z.string().trim().max(max).optional()
 const list = z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(z.string()))
 
@@ -394,7 +398,9 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 							<>
 								<div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="سجل الدعم">
 									<table className="w-full text-sm">
-										<caption className="sr-only">سجل الدعم برقم الهوية {c.nationalId}</caption>
+										<caption className="sr-only">
+											سجل الدعم ب{c.idLabel} {c.nationalId}
+										</caption>
 										<thead className="bg-stone-50">
 											<tr>
 												{['التاريخ', 'المبلغ', 'النوع', 'البرنامج', 'الطلب', 'ملاحظة'].map((heading) => (
@@ -429,7 +435,9 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 								<p className="mt-2 font-semibold">المجموع: {c.ledgerTotal}</p>
 							</>
 						) : (
-							<p className="mt-2 text-stone-700">لم يُسجَّل أي دعم لرقم الهوية {c.nationalId} من قبل.</p>
+							<p className="mt-2 text-stone-700">
+								لم يُسجَّل أي دعم ل{c.idLabel} {c.nationalId} من قبل.
+							</p>
 						)}
 					</Panel>
 
@@ -574,7 +582,7 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 							<Panel title="بيانات التواصل" id="contact">
 								<dl className="mt-2 space-y-1 text-sm">
 									<div>
-										<dt className="inline text-stone-600">رقم الهوية: </dt>
+										<dt className="inline text-stone-600">{c.idLabel}: </dt>
 										<dd className="inline" dir="ltr">
 											{c.nationalId}
 										</dd>

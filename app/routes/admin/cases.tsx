@@ -19,6 +19,7 @@ import {
 	typesOfKind,
 } from '#app/cases/case-admin.server.ts'
 import { notifyStatusChange } from '#app/cases/notify-applicant.server.ts'
+import { bulkAssignMessage, bulkStatusMessage } from '#app/cases/bulk-messages.ts'
 import { staffStatusName, statusFilterLabels, statusInfo } from '#app/cases/status.ts'
 import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
 import { waitedFor } from '#app/cases/waited.ts'
@@ -135,13 +136,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (value.intent === 'bulk-assign') {
 		const rows = await caseIdsByReference(db, value.ref)
 		try {
-			const changed = await assignCases(
-				db,
-				rows.map((row) => row.id),
-				value.officer === 'none' ? null : Number(value.officer),
-				user,
-			)
-			return redirectWithFlash(back, { tone: 'success', message: `تم تحديث إسناد ${formatNumber(changed)} من ${formatNumber(value.ref.length)} طلب` })
+			const changed = await assignCases(db, rows.map((row) => row.id), value.officer === 'none' ? null : Number(value.officer), user)
+			return redirectWithFlash(back, { tone: 'success', message: bulkAssignMessage(changed, value.ref.length) })
 		} catch (error) {
 			if (!(error instanceof CaseChangeError)) throw error
 			return redirectWithFlash(back, { tone: 'error', message: error.message })
@@ -153,10 +149,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		for (let start = 0; start < result.changed.length; start += 5) {
 			await Promise.all(result.changed.slice(start, start + 5).map((row) => notifyStatusChange(db, request, row, { to: row.status }, user)))
 		}
-		const shown = result.refused.slice(0, 3).map((item) => `${item.reference} (${item.reason.slice(0, 80)})`)
-		const more = result.refused.length > 3 ? ` و${formatNumber(result.refused.length - 3)} أخرى` : ''
-		const refused = result.refused.length ? ` لم يتغير ${formatNumber(result.refused.length)}: ${shown.join('؛ ')}${more}` : ''
-		return redirectWithFlash(back, { tone: result.changed.length ? 'success' : 'error', message: `تم تغيير حالة ${formatNumber(result.changed.length)} طلب.${refused}` })
+		return redirectWithFlash(back, { tone: result.changed.length ? 'success' : 'error', message: bulkStatusMessage(result.changed.length, result.refused) })
 	} catch (error) {
 		if (!(error instanceof CaseChangeError)) throw error
 		return redirectWithFlash(back, { tone: 'error', message: error.message })
@@ -196,7 +189,7 @@ export default function Cases({ loaderData }: Route.ComponentProps) {
 						بحث
 					</label>
 					<p id="q-hint" className="text-sm text-stone-600">
-						الاسم أو جزء منه، أو رقم الهوية، أو الجوال، أو رقم الطلب
+						{kind === 'individual' ? 'الاسم أو جزء منه، أو رقم الهوية، أو الجوال، أو رقم الطلب' : 'اسم الجمعية أو المؤسسة أو جزء منه، أو رقم الترخيص أو التصريح، أو الجوال، أو رقم الطلب'}
 					</p>
 					<input id="q" name="q" type="search" defaultValue={filter.q} className={selectClass} aria-describedby="q-hint" />
 				</div>
@@ -205,7 +198,7 @@ export default function Cases({ loaderData }: Route.ComponentProps) {
 						الحالة
 					</label>
 					<select id="status" name="status" defaultValue={filter.status ?? ''} className={selectClass}>
-						<option value="">كل الحالات عدا الأرشيف</option>
+						<option value="">كل الحالات عدا المغلقة</option>
 						{Object.entries(statusFilterLabels)
 							// «Support stopped» is a filter of the individuals' list only, as in the old system.
 							.filter(([status]) => kind === 'individual' || status !== '5')

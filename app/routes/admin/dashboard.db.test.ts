@@ -94,7 +94,7 @@ function addDays(day: string, days: number): string {
 describe('/admin dashboard', () => {
 	test('counts every submitted, undeleted case by programme and status, each linked to its filtered list', async () => {
 		const { cases: figures } = await dashboardFor(officer)
-		expect(figures!.statuses.map((status) => status.name)).toEqual(['جديد', 'تمت الدراسة', 'تم تقديم الدعم', 'غير مكتمل', 'تم إيقاف الدعم', 'مؤرشف'])
+		expect(figures!.statuses.map((status) => status.name)).toEqual(['جديد', 'تمت الدراسة', 'تم تقديم الدعم', 'غير مكتمل', 'تم إيقاف الدعم', 'مغلق'])
 		const programme = figures!.programmes.find((row) => row.type === 'needy-families')!
 		expect(programme.cells.map((cell) => cell.count)).toEqual([4, 2, 1, 1, 0, 1])
 		expect(programme.total).toBe(9)

@@ -5,6 +5,7 @@ import { requireRole } from '#app/auth/user-context.server.ts'
 import { countInquiries, listInquiries } from '#app/domain/contact.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { formatDateTime } from '#app/utils/format.ts'
+import { inquiryCounts } from '#app/domain/inquiry-summary.ts'
 import { pageParam, paginate } from '#app/utils/pagination.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
@@ -47,7 +48,7 @@ export default function Inquiries({ loaderData }: Route.ComponentProps) {
 			<PageTitle title="رسائل التواصل" />
 			<h1 className="text-2xl font-bold text-brand-900">رسائل التواصل</h1>
 			<p className="mt-1 text-stone-700">
-				{counts.total} رسالة{query ? ' مطابقة' : ''}، منها {counts.unread} غير مقروءة.
+				{inquiryCounts(counts.total, counts.unread, Boolean(query))}
 			</p>
 			<Form method="get" className="mt-4 flex max-w-xl flex-wrap items-end gap-3" role="search">
 				<div className="min-w-0 flex-1">

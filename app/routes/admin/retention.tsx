@@ -4,6 +4,7 @@ import { requireRole } from '#app/auth/user-context.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
 import { staffStatusName } from '#app/cases/status.ts'
 import { findDefinition } from '#app/forms/registry.ts'
+import { monthsCount } from '#app/privacy/consent.ts'
 import { countDue, countRegister, lastPurgeAt, listRegister } from '#app/operations/retention.server.ts'
 import { retentionSchedule } from '#app/operations/retention-timer.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -65,14 +66,14 @@ export default function Retention({ loaderData }: Route.ComponentProps) {
 			<PageTitle title="سجل الإتلاف" />
 			<h1 className="text-2xl font-bold text-brand-900">سجل الإتلاف (مدة الاحتفاظ)</h1>
 			<p className="mt-1 max-w-3xl text-stone-700">
-				الطلب المغلق نهائياً («تم تقديم الدعم» أو «مؤرشف») تُتلف مرفقاته وإجابات أقسامه وبيانات مقدمه الشخصية (الاسم، ورقم الهوية، والجوال، والبريد) بعد مرور مدة الاحتفاظ على آخر تغيير لحالته، ولا يبقى
-				منه إلا سجل مختصر: رقمه، والبرنامج، والتواريخ، والحالة، والدعم المقدم. الطلب الذي أُوقف دعمه لا يُتلف لأنه قد يُستأنف. يجري الإتلاف مرة كل يوم، ويُسجَّل كل طلب أُتلف هنا وفي سجل التدقيق، ولا يمكن
-				التراجع عنه.
+				الطلب المغلق نهائياً («تم تقديم الدعم» أو «مغلق») تُتلف مرفقاته وإجابات أقسامه وبيانات مقدمه الشخصية (الاسم، ورقم الهوية، والجوال، والبريد) بعد مرور مدة الاحتفاظ على آخر تغيير
+				لحالته، ولا يبقى منه إلا سجل مختصر: رقمه، والبرنامج، والتواريخ، والحالة، والدعم المقدم. الطلب الذي أُوقف دعمه لا يُتلف لأنه قد يُستأنف. يجري الإتلاف مرة كل يوم، ويُسجَّل كل طلب
+				أُتلف هنا وفي سجل التدقيق، ولا يمكن التراجع عنه.
 			</p>
 			<dl className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
 				<div className="rounded-xl border border-stone-200 bg-white p-4">
 					<dt className="text-sm text-stone-600">مدة الاحتفاظ</dt>
-					<dd className="text-lg font-bold">{formatNumber(months)} شهراً</dd>
+					<dd className="text-lg font-bold">{monthsCount(months)}</dd>
 				</div>
 				<div className="rounded-xl border border-stone-200 bg-white p-4">
 					<dt className="text-sm text-stone-600">طلبات حان إتلافها الآن</dt>

@@ -9,6 +9,7 @@ import { areaRoles } from '#app/domain/roles.ts'
 import { nationalIdField } from '#app/domain/validators.ts'
 import { casesHeld, maskNationalId, summariseHeld } from '#app/operations/subject-access.server.ts'
 import { formatNumber } from '#app/utils/format.ts'
+import { countOf, requests } from '#app/utils/arabic-count.ts'
 import { Field, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { flashContext } from '#app/utils/flash.server.ts'
 import type { AdminHandle } from './layout.tsx'
@@ -78,7 +79,7 @@ export default function SubjectAccess({ loaderData, actionData }: Route.Componen
 							<ul className="mt-2 list-disc space-y-1 ps-6">
 								{summary.byType.map((item) => (
 									<li key={item.type}>
-										{item.title}: {formatNumber(item.count)} {item.count === 1 ? 'طلب' : 'طلبات'}
+										{item.title}: {countOf(item.count, requests)}
 									</li>
 								))}
 								<li>المرفقات: {formatNumber(summary.files)}</li>

@@ -83,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		await resetTwoStep(db, user.id)
 		await deleteUserSessions(db, user.id)
 		noteAudit(context, { data: { userId: user.id, email: user.email } })
-		return redirectWithFlash(back, { tone: 'success', message: `أُلغي التحقق بخطوتين لـ${user.name}، وسيُعدّه من جديد عند دخوله القادم.` })
+		return redirectWithFlash(back, { tone: 'success', message: `أُلغي التحقق بخطوتين لحساب «${user.name}»، ويُطلب إعداده من جديد عند الدخول القادم بهذا الحساب.` })
 	}
 	if (intent === 'delete') {
 		if (user.id === me.id) return redirectWithFlash(back, refusals['delete-self'])
@@ -121,78 +121,72 @@ export default function Users({ loaderData }: Route.ComponentProps) {
 			<div className="mt-4">
 				<FlashNotice notice={notice} />
 			</div>
-			<DataTable
-				label="جدول المستخدمين"
-				caption={`قائمة المستخدمين، الصفحة ${pagination.page} من ${pagination.lastPage}`}
-				headings={['#', 'الاسم', 'البريد الإلكتروني', 'الجوال', 'الصلاحية', 'الحالة', 'التحقق بخطوتين', 'آخر دخول', 'الإجراءات']}
-			>
-				{users.map((user, index) => (
-					<tr key={user.id} className="border-t border-stone-200">
-						<td className="p-3">{pagination.offset + index + 1}</td>
-						<td className="p-3 font-semibold">{user.name}</td>
-						<td className="p-3" dir="ltr">
-							{user.email}
-						</td>
-						<td className="p-3" dir="ltr">
-							{user.mobile}
-						</td>
-						<td className="p-3">{user.role}</td>
-						<td className="p-3">
-							<span className={`rounded-full px-3 py-1 text-xs font-bold ${user.active ? 'bg-brand-100 text-brand-900' : 'bg-stone-200 text-stone-800'}`}>{user.active ? 'فعّال' : 'موقوف'}</span>
-						</td>
-						<td className="p-3">{user.twoStep ? 'مفعّل' : 'غير مفعّل'}</td>
-						<td className="p-3 whitespace-nowrap">{user.lastSignIn}</td>
-						<td className="p-3">
-							<div className="flex flex-wrap gap-2">
-								<Link to={`/admin/users/${user.id}/edit`} className="btn-secondary min-h-9 px-3 py-1 text-sm">
-									تعديل<span className="sr-only"> {user.name}</span>
-								</Link>
-								{user.isMe ? (
-									<span className="self-center text-sm text-stone-600">حسابك</span>
-								) : (
-									<>
-										<Form method="post">
-											<input type="hidden" name="intent" value="toggle-active" />
-											<input type="hidden" name="userId" value={user.id} />
-											<button type="submit" className="btn-secondary min-h-9 px-3 py-1 text-sm">
-												{user.active ? 'إيقاف' : 'تفعيل'}
-												<span className="sr-only"> {user.name}</span>
-											</button>
-										</Form>
-										{user.twoStep ? (
-											<Form method="post">
-												<input type="hidden" name="intent" value="reset-two-step" />
-												<input type="hidden" name="userId" value={user.id} />
-												<button type="submit" className="btn-secondary min-h-9 px-3 py-1 text-sm">
-													إعادة ضبط التحقق<span className="sr-only"> بخطوتين لـ{user.name}</span>
-												</button>
-											</Form>
-										) : null}
-										{/* Deleting asks to be confirmed first; a native disclosure needs no script. */}
-										<details className="w-full">
-											<summary className="btn-secondary min-h-9 cursor-pointer px-3 py-1 text-sm text-red-800">
-												حذف<span className="sr-only"> {user.name}</span>
-											</summary>
-											<Form method="post" className="mt-2 space-y-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm">
-												<input type="hidden" name="intent" value="delete" />
-												<input type="hidden" name="userId" value={user.id} />
-												<p>لن يتمكن {user.name} من الدخول بعد الحذف، وتبقى أعماله في سجل الطلبات وسجل التدقيق.</p>
-												<label className="flex items-center gap-2">
-													<input type="checkbox" name="confirm" required className="size-5" />
-													أؤكد حذف هذا المستخدم
-												</label>
-												<button type="submit" className="btn min-h-9 bg-red-800 px-3 py-1 text-white hover:bg-red-900">
-													حذف المستخدم<span className="sr-only"> {user.name}</span>
-												</button>
-											</Form>
-										</details>
-									</>
-								)}
-							</div>
-						</td>
-					</tr>
-				))}
-			</DataTable>
+			<DataTable label="جدول المستخدمين" caption={`قائمة المستخدمين، الصفحة ${pagination.page} من ${pagination.lastPage}`} headings={['#', 'الاسم', 'البريد الإلكتروني', 'الجوال', 'الصلاحية', 'الحالة', 'التحقق بخطوتين', 'آخر دخول', 'الإجراءات']}>
+						{users.map((user, index) => (
+							<tr key={user.id} className="border-t border-stone-200">
+								<td className="p-3">{pagination.offset + index + 1}</td>
+								<td className="p-3 font-semibold">{user.name}</td>
+								<td className="p-3" dir="ltr">{user.email}</td>
+								<td className="p-3" dir="ltr">{user.mobile}</td>
+								<td className="p-3">{user.role}</td>
+								<td className="p-3">
+									<span className={`rounded-full px-3 py-1 text-xs font-bold ${user.active ? 'bg-brand-100 text-brand-900' : 'bg-stone-200 text-stone-800'}`}>
+										{user.active ? 'فعّال' : 'موقوف'}
+									</span>
+								</td>
+								<td className="p-3">{user.twoStep ? 'مفعّل' : 'غير مفعّل'}</td>
+								<td className="p-3 whitespace-nowrap">{user.lastSignIn}</td>
+								<td className="p-3">
+									<div className="flex flex-wrap gap-2">
+										<Link to={`/admin/users/${user.id}/edit`} className="btn-secondary min-h-9 px-3 py-1 text-sm">
+											تعديل<span className="sr-only"> {user.name}</span>
+										</Link>
+										{user.isMe ? (
+											<span className="self-center text-sm text-stone-600">حسابك</span>
+										) : (
+											<>
+												<Form method="post">
+													<input type="hidden" name="intent" value="toggle-active" />
+													<input type="hidden" name="userId" value={user.id} />
+													<button type="submit" className="btn-secondary min-h-9 px-3 py-1 text-sm">
+														{user.active ? 'إيقاف' : 'تفعيل'}
+														<span className="sr-only"> {user.name}</span>
+													</button>
+												</Form>
+												{user.twoStep ? (
+													<Form method="post">
+														<input type="hidden" name="intent" value="reset-two-step" />
+														<input type="hidden" name="userId" value={user.id} />
+														<button type="submit" className="btn-secondary min-h-9 px-3 py-1 text-sm">
+															إعادة ضبط التحقق<span className="sr-only"> بخطوتين لـ{user.name}</span>
+														</button>
+													</Form>
+												) : null}
+												{/* Deleting asks to be confirmed first; a native disclosure needs no script. */}
+												<details className="w-full">
+													<summary className="btn-secondary min-h-9 cursor-pointer px-3 py-1 text-sm text-red-800">
+														حذف<span className="sr-only"> {user.name}</span>
+													</summary>
+													<Form method="post" className="mt-2 space-y-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm">
+														<input type="hidden" name="intent" value="delete" />
+														<input type="hidden" name="userId" value={user.id} />
+														<p>بعد الحذف لا يمكن الدخول بحساب «{user.name}»، وتبقى أعمال هذا الحساب في سجل الطلبات وسجل التدقيق.</p>
+														<label className="flex items-center gap-2">
+															<input type="checkbox" name="confirm" required className="size-5" />
+															أؤكد حذف هذا المستخدم
+														</label>
+														<button type="submit" className="btn min-h-9 bg-red-800 px-3 py-1 text-white hover:bg-red-900">
+															حذف المستخدم<span className="sr-only"> {user.name}</span>
+														</button>
+													</Form>
+												</details>
+											</>
+										)}
+									</div>
+								</td>
+							</tr>
+						))}
+					</DataTable>
 			<Paginator pagination={pagination} />
 			<section aria-labelledby="two-step-roles" className="mt-8 max-w-2xl rounded-xl border border-stone-200 bg-white p-6">
 				<h2 id="two-step-roles" className="text-lg font-bold text-brand-900">

@@ -159,9 +159,15 @@ export async function openAccountFor(db: Database, definition: ApplicationDef, r
  * registration's answers (`ApplicationDef.prefill`), until the step is first saved.
  */
 export async function prefillFor(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, saved: SectionAnswers | undefined): Promise<SectionAnswers | null> {
+	if (saved || row.accountId === null) return null
+	return accountPrefill(db, definition, row.accountId, sectionKey)
+}
+
+/** A step's answers from the account's registration (`ApplicationDef.prefill`), or null: also the first step before the case exists. */
+export async function accountPrefill(db: Database, definition: ApplicationDef, accountId: number, sectionKey: string): Promise<SectionAnswers | null> {
 	const mapping = definition.prefill?.[sectionKey]
-	if (saved || !mapping || row.accountId === null) return null
-	const registration = await registrationAnswers(db, row.accountId)
+	if (!mapping) return null
+	const registration = await registrationAnswers(db, accountId)
 	const values = Object.fromEntries(Object.entries(mapping).flatMap(([field, source]) => (registration[source] === undefined ? [] : [[field, registration[source]]])))
 	return Object.keys(values).length ? values : null
 }

@@ -45,7 +45,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 		heading: consentTitle(definition),
 		kinds: sensitiveKinds(definition),
 		items,
-		stepLabel: stepLabel(definition, CONSENT_STEP, state.answers, state.consent ?? 'given'),
+		stepLabel: stepLabel(definition, CONSENT_STEP, state.answers),
 		backTo: returnToCheck ? `${base}/${CHECK_STEP}` : previous ? `${base}/${previous}` : base,
 		returnToCheck,
 		answer: row.consent,

@@ -3,7 +3,8 @@ import { data, Link, redirect } from 'react-router'
 import type { Route } from './+types/new'
 import { getDb } from '#app/db/database.server.ts'
 import { DuplicateApplicantError, startCase } from '#app/cases/case-store.server.ts'
-import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, newDraftChecks, getCaseStaff, sealPasswords, secretFields, accountNameErrors, commonPasswordErrors } from './+applicant.server.ts'
+import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, newDraftChecks, getCaseStaff, sealPasswords, secretFields, accountNameErrors, commonPasswordErrors, accountPrefill } from './+applicant.server.ts'
+import { getInstitution, startAccountCase } from '#app/accounts/institution-accounts.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { recordAudit } from '#app/audit/audit.server.ts'
 import { addressCheck, countDone, countHits, publicLimits, reachedLimit, type IpLimited } from '#app/utils/ip-limit.server.ts'
@@ -11,6 +12,7 @@ import { getIntake } from '#app/cases/intake.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { redirectWithFlash } from '#app/utils/flash.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
+import { identifierLabel } from '#app/forms/definition.ts'
 import { formDefaults } from '#app/forms/form-values.ts'
 import { stepLabel } from '#app/forms/journey.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
@@ -40,13 +42,22 @@ async function paperIntakeBy(request: Request) {
 	return (await getCaseStaff(request)) ?? null
 }
 
+/** A signed-in institution starting a request its account may start (one with a `prefill`): the case is then tied to the account. */
+async function institutionFor(request: Request, definition: { prefill?: unknown }) {
+	return definition.prefill ? await getInstitution(request) : null
+}
+
 export async function loader({ params, request }: Route.LoaderArgs) {
 	const { definition, intake } = await openDefinition(params.type)
+	const institution = await institutionFor(request, definition)
 	return {
 		type: definition.type,
 		pausedNotice: intake.state === 'paused' ? intake.pausedNotice : null,
 		staff: Boolean(await getCaseStaff(request)),
 		paper: Boolean(await paperIntakeBy(request)),
+		// From the account (/account): filled in from the registration; nothing is stored until saved.
+		prefilled: institution ? await accountPrefill(await getDb(), definition, institution.id, definition.sections[0]!.key) : null,
+		fromAccount: Boolean(institution),
 	}
 }
 
@@ -92,6 +103,11 @@ export async function action({ request, params }: Route.ActionArgs) {
 	if (reached) return refuse(reached)
 	try {
 		const paper = await paperIntakeBy(request)
+		const institution = paper ? null : await institutionFor(request, definition)
+		if (institution) {
+			const { token } = await startAccountCase(db, institution.id, definition, submission.value)
+			return redirectWithFlash(`/apply/r/${token}`, { tone: 'success', message: 'تم حفظ بياناتك وإنشاء طلبك. يمكنك متابعة تعبئته في أي وقت من حساب مؤسستك.', field: 'created' })
+		}
 		const { row, token } = await startCase(db, definition, await sealPasswords(first, submission.value, undefined), override ?? undefined, paper ? { actorId: paper.id } : undefined)
 		await countDone(db, perApplicant)
 		if (paper) await recordAudit(db, { actor: paper, action: 'case.create', caseReference: row.reference, request, data: { type: definition.type } })
@@ -124,17 +140,17 @@ export default function NewApplication({ loaderData, actionData }: Route.Compone
 	const definition = findDefinition(loaderData.type)!
 	const first = definition.sections[0]!
 	// «رقم الهوية أو الإقامة» for a person, the licence number for an association: the duplicate rule's key.
-	const idLabel = first.fields.find((field) => field.name === definition.applicant.nationalId)?.label ?? 'رقم الهوية'
+	const idLabel = identifierLabel(definition)
 	return (
 		<SectionForm
 			section={first}
 			formTitle={definition.title}
 			// Counted as the whole journey, health and bank sections included, until the consent step is answered.
-			stepLabel={stepLabel(definition, first.key, {}, 'given')}
-			defaults={formDefaults(first, undefined)}
+			stepLabel={stepLabel(definition, first.key, {})}
+			defaults={formDefaults(first, loaderData.prefilled ?? undefined)}
 			lastResult={actionData?.result}
 			errorTitle={actionData && 'limited' in actionData ? TOO_MANY_TRIES : undefined}
-			backTo={loaderData.paper ? '/admin/cases/new' : `/apply/${definition.type}`}
+			backTo={loaderData.paper ? '/admin/cases/new' : loaderData.fromAccount ? '/account' : `/apply/${definition.type}`}
 			staff={loaderData.staff}
 			action={loaderData.paper ? '?paper=1' : undefined}
 			intro={

@@ -5,9 +5,9 @@ import { loadApplication } from './+applicant.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { statusInfo } from '#app/cases/status.ts'
-import { canVisit, CHECK_STEP, CONSENT_STEP, findSection, journeySteps, resumeStep } from '#app/forms/journey.ts'
+import { canVisit, CHECK_STEP, CONSENT_STEP, findSection, resumeStep, stepMap } from '#app/forms/journey.ts'
 import { canAnswerConsent, consentTitle } from '#app/privacy/consent.ts'
-import { askedSections } from '#app/forms/conditions.ts'
+import { askedSections, isOffered } from '#app/forms/conditions.ts'
 import { formatDateWithHijri } from '#app/utils/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { flashContext } from '#app/utils/flash.server.ts'
@@ -32,25 +32,29 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		incomplete,
 		continueTo: `${base}/${incomplete ? (askedSections(definition, state.answers, state.consent).find((section) => openable(section.key))?.key ?? CHECK_STEP) : resumeStep(definition, completed, state.answers, state.consent)}`,
 		sections: [
-			// The asked sections, with the consent step among them (until the case is sent: then it stays as sent).
-			...journeySteps(definition, state.answers, state.consent).flatMap((key) => {
+			// The map of steps, the same the step pages count (stepMap), with the consent step among them
+			// (until the case is sent: then it stays as sent). A bank or health step is on it before
+			// consent, not reachable yet, and after a refusal, as not asked.
+			...stepMap(definition, state.answers).flatMap((key) => {
 				if (key === CONSENT_STEP) {
 					if (!canAnswerConsent(row)) return []
-					return [{ title: consentTitle(definition), to: `${base}/${key}`, done: completed.has(key), open: canVisit(definition, key, completed, state.answers, state.consent), asked: false }]
+					return [{ title: consentTitle(definition), to: `${base}/${key}`, done: completed.has(key), open: canVisit(definition, key, completed, state.answers, state.consent), asked: false, skipped: false }]
 				}
 				const section = findSection(definition, key)!
+				const offered = isOffered(section, state.consent)
 				return [
 					{
 						title: section.title,
 						to: `${base}/${section.key}`,
-						done: completed.has(section.key),
-						open: canVisit(definition, section.key, completed, state.answers, state.consent) && openable(section.key),
+						done: offered && completed.has(section.key),
+						open: offered && canVisit(definition, section.key, completed, state.answers, state.consent) && openable(section.key),
 						// Sent back as incomplete: the sections staff asked about are the ones to change.
-						asked: incomplete && openable(section.key),
+						asked: offered && incomplete && openable(section.key),
+						skipped: state.consent === 'declined' && !offered,
 					},
 				]
 			}),
-			{ title: 'مراجعة البيانات والإرسال', to: `${base}/${CHECK_STEP}`, done: false, open: canVisit(definition, CHECK_STEP, completed, state.answers, state.consent), asked: false },
+			{ title: 'مراجعة البيانات والإرسال', to: `${base}/${CHECK_STEP}`, done: false, open: canVisit(definition, CHECK_STEP, completed, state.answers, state.consent), asked: false, skipped: false },
 		],
 	}
 }
@@ -120,7 +124,17 @@ export default function Overview({ loaderData: data }: Route.ComponentProps) {
 								<span
 									className={`shrink-0 rounded-full px-3 py-1 text-xs font-bold ${section.asked ? 'bg-orange-100 text-orange-900' : section.done ? 'bg-brand-100 text-brand-900' : section.open ? 'bg-sky-100 text-sky-900' : 'bg-stone-100 text-stone-700'}`}
 								>
-									{section.asked ? 'مطلوب تعديله' : data.incomplete && section.done ? 'لا يحتاج تعديلاً' : section.done ? 'مكتمل' : section.open ? 'لم يكتمل' : 'لا يمكن البدء بعد'}
+									{section.asked
+										? 'مطلوب تعديله'
+										: section.skipped
+											? 'لا يُطلب دون موافقتك'
+											: data.incomplete && section.done
+												? 'لا يحتاج تعديلاً'
+												: section.done
+													? 'مكتمل'
+													: section.open
+														? 'لم يكتمل'
+														: 'لا يمكن البدء بعد'}
 								</span>
 							</li>
 						))}

@@ -104,7 +104,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 		sectionKey: section.key,
 		base,
 		// Before the consent step is answered, the steps are counted as the whole journey (as on the first page).
-		stepLabel: stepLabel(definition, section.key, state.answers, state.consent ?? 'given'),
+		stepLabel: stepLabel(definition, section.key, state.answers),
 		slots: (section.files ?? []).map((slot) => slot.slot),
 		backTo: returnToCheck ? `${base}/${CHECK_STEP}` : previous ? `${base}/${previous}` : base,
 		returnToCheck,
@@ -418,8 +418,8 @@ function FilesList({
 											<bdi className="font-semibold">{file.name}</bdi> — <bdi>{file.type}</bdi>، <bdi>{formatFileSize(file.size)}</bdi>، <bdi className="whitespace-nowrap">{file.date}</bdi>
 										</span>
 										<span className="flex gap-2">
-											<a href={file.href} className="link inline-flex min-h-11 items-center px-2">
-												عرض<span className="sr-only"> {file.name}</span>
+											<a href={`${file.href}?inline=1`} target="_blank" rel="noopener" className="link inline-flex min-h-11 items-center px-2">
+												عرض<span className="sr-only"> {file.name}، يفتح في نافذة جديدة</span>
 											</a>
 											{editable ? (
 												<Form method="post">

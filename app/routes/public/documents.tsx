@@ -3,6 +3,7 @@ import type { Route } from './+types/documents'
 import { getDb } from '#app/db/database.server.ts'
 import { withMedia } from '#app/content/public.server.ts'
 import { listEntries } from '#app/content/store.server.ts'
+import { sortDocuments } from '#app/content/document-order.ts'
 import { documentCategories, libraryDocuments, type DocumentCategory } from '#app/content/types.ts'
 import { findSectionPage } from '#app/site-map.ts'
 import { formatFileSize } from '#app/utils/format.ts'
@@ -50,9 +51,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 		summary: entry.data.summary,
 		file: entry.documents.file ? { href: entry.documents.file.href, size: formatFileSize(entry.documents.file.size) } : null,
 	}))
-	// Staff's «order» first; then a governance item's number, a report's year (newest first).
-	rows.sort((a, b) => a.order - b.order || (layout === 'numbered' ? a.number - b.number : b.year - a.year))
-	return { category: category.value, title: page.title, lead: page.lead, layout, rows, apply: applyLinks[category.value] ?? null }
+	const by = layout === 'yearly' || layout === 'by-year' ? 'year' : layout === 'numbered' ? 'number' : 'order'
+	return { category: category.value, title: page.title, lead: page.lead, layout, rows: sortDocuments(rows, by), apply: applyLinks[category.value] ?? null }
 }
 
 type Row = Awaited<ReturnType<typeof loader>>['rows'][number]

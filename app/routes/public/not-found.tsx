@@ -1,12 +1,11 @@
 import { data, redirect } from 'react-router'
 import type { Route } from './+types/not-found'
-import { legacyRedirect } from '#app/legacy-redirects.ts'
+import { legacyLocation } from '#app/legacy-redirects.ts'
 
 /** Old links keep working (301 to the new path, query kept); anything else is a 404 page. */
 export function loader({ request }: Route.LoaderArgs) {
-	const url = new URL(request.url)
-	const target = legacyRedirect(url.pathname)
-	if (target) throw redirect(`${target}${url.search}`, 301)
+	const target = legacyLocation(new URL(request.url))
+	if (target) throw redirect(target, 301)
 	throw data(null, { status: 404 })
 }
 
