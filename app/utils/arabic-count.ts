@@ -40,3 +40,6 @@ export const days: CountedNoun = { one: 'يوم واحد', two: 'يومين', fe
 /** As a standalone count («صورتان», not «صورتين»): a gallery's photos, a page's news. */
 export const photos: CountedNoun = { one: 'صورة واحدة', two: 'صورتان', few: 'صور', many: 'صورةً', other: 'صورة' }
 export const newsItems: CountedNoun = { one: 'خبر واحد', two: 'خبران', few: 'أخبار', many: 'خبراً', other: 'خبر' }
+
+/** In the genitive, after «من» («أكثر من ملفين»): the limits on a case's files. */
+export const filesAfterOf: CountedNoun = { one: 'ملف واحد', two: 'ملفين', few: 'ملفات', many: 'ملفاً', other: 'ملف' }
