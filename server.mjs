@@ -22,6 +22,8 @@ const build = await import(path.join(root, 'build/server/index.js'))
  *   getEnv: () => { PORT: number, TRUST_PROXY: boolean, SHUTDOWN_GRACE_SECONDS: number },
  *   allowOrigin: (method: string, url: string, headers: import('node:http').IncomingHttpHeaders) => boolean,
  *   securityHeaders: (path: string) => Record<string, string>,
+ *   ALLOWED_METHODS: readonly string[],
+ *   METHOD_NOT_ALLOWED_PAGE: string,
  *   FALLBACK_POLICY: string,
  *   startDraining: () => void,
  *   serveCachedPage: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean,
@@ -54,6 +56,12 @@ app.use((req, res, next) => {
 	req.headers['x-ataa-client-ip'] = req.ip ?? 'unknown'
 	res.set(lifecycle.securityHeaders(req.path))
 	next()
+})
+// GET, HEAD and POST are all a page or a form sends; anything else (OPTIONS, TRACE, PUT…) gets an
+// Arabic 405 here, before React Router, which cannot even make a request of TRACE (docs/security.md#errors).
+app.use((req, res, next) => {
+	if (lifecycle.ALLOWED_METHODS.includes(req.method)) return next()
+	res.status(405).set({ Allow: lifecycle.ALLOWED_METHODS.join(', '), 'Cache-Control': 'no-store' }).type('text/html; charset=utf-8').send(lifecycle.METHOD_NOT_ALLOWED_PAGE)
 })
 app.use((req, res, next) => {
 	if (lifecycle.allowOrigin(req.method, `${req.protocol}://${req.get('host')}${req.originalUrl}`, req.headers)) return next()

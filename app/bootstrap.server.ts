@@ -13,7 +13,7 @@ import { purgeExpiredSessions } from '#app/auth/session.server.ts'
 import { purgeExpiredAccountSessions } from '#app/accounts/institution-accounts.server.ts'
 import { provideDatabase } from '#app/db/database.server.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
-import { getEnv, type Env } from '#app/utils/env.server.ts'
+import { getEnv, publicOrigin, type Env } from '#app/utils/env.server.ts'
 import { purgeOld } from '#app/utils/rate-limit.server.ts'
 import { stopWatchingContent, watchContent } from '#app/cache/content-version.server.ts'
 import { startControlServer } from '#app/operations/control.server.ts'
@@ -67,6 +67,8 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 	sharp.cache(false)
 	// Applicants' files are encrypted: in production a missing FILE_ENCRYPTION_KEY stops the start here, with how to make one.
 	getFileKeys((line) => logger.warn(line))
+	// Links sent to people are built on APP_ORIGIN: in production an unset one stops the start here.
+	publicOrigin(env)
 	for (const warning of deploymentWarnings(env)) logger.warn(warning)
 	const release = env.DATABASE_URL ? () => {} : lockDataDir(env.dataDir, 'server')
 	try {

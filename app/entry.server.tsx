@@ -21,6 +21,7 @@ import stylesUrl from './app.css?url'
 export { prepare, shutdown } from '#app/bootstrap.server.ts'
 export { getEnv } from '#app/utils/env.server.ts'
 export { FALLBACK_POLICY, securityHeaders } from '#app/utils/security-headers.ts'
+export { ALLOWED_METHODS, METHOD_NOT_ALLOWED_PAGE } from '#app/utils/request-guards.ts'
 export { serveCachedPage } from '#app/cache/page-cache.server.ts'
 export { startDraining } from '#app/utils/draining.server.ts'
 // server.mjs logs every request through these, with the app's logger (docs/operations.md#logs).

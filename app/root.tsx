@@ -20,6 +20,7 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { prepare } from '#app/bootstrap.server.ts'
 import { flashMiddleware } from '#app/utils/flash.server.ts'
 import { isSameOriginRequest } from '#app/utils/origin.server.ts'
+import { FORM_BODY, NOT_A_FORM } from '#app/utils/request-guards.ts'
 import { pageCacheMiddleware } from '#app/cache/page-cache.server.ts'
 import { routeMiddleware } from '#app/utils/log.server.ts'
 
@@ -50,13 +51,19 @@ const refuseNulBytes: MiddlewareFunction<Response> = async ({ request }) => {
 	}
 }
 
+/** A POST is a form: a JSON or other body is refused (415) before a route's request.formData() fails on it. */
+const refuseOtherBodies: MiddlewareFunction<Response> = ({ request }) => {
+	if (request.method === 'GET' || request.method === 'HEAD') return
+	if (!FORM_BODY.test(request.headers.get('Content-Type') ?? '')) throw data(NOT_A_FORM, { status: 415 })
+}
+
 /** server.mjs prepares the database before it listens; under the dev server the first request does. */
 const prepared: MiddlewareFunction<Response> = async () => {
 	await prepare()
 }
 
 // routeMiddleware last, inside the page cache's: a kept page keeps its route for the log (app/utils/log.server.ts).
-export const middleware: MiddlewareFunction<Response>[] = [refuseCrossOrigin, refuseNulBytes, prepared, flashMiddleware, pageCacheMiddleware, routeMiddleware]
+export const middleware: MiddlewareFunction<Response>[] = [refuseCrossOrigin, refuseOtherBodies, refuseNulBytes, prepared, flashMiddleware, pageCacheMiddleware, routeMiddleware]
 
 export function Layout({ children }: { children: ReactNode }) {
 	const nonce = useNonce()

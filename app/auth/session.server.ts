@@ -183,5 +183,8 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
 		return fallback
 	}
 	if (url.origin !== 'http://ataa.invalid') return fallback
-	return url.pathname + url.search + url.hash
+	const path = url.pathname + url.search + url.hash
+	// Dot segments resolve first: «/.//evil» and «/x/..//evil» become «//evil», another host to a browser.
+	if (path.startsWith('//')) return fallback
+	return path
 }

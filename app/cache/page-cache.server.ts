@@ -231,8 +231,12 @@ export const pageCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
 	const key = cacheKey(url.pathname + url.search)
 	const keep = marked && key !== null && request.method === 'GET' && response.status === 200 && !response.headers.has('set-cookie') && isAnonymous(request.headers.get('cookie')) && enabled()
 	if (!keep) {
-		// A page that differs by session, or that no one may keep, is kept by no browser or proxy either.
-		if (response.headers.get('content-type')?.startsWith('text/html') && !response.headers.has('cache-control')) {
+		// A page that differs by session, or that no one may keep, is kept by no browser or proxy either;
+		// nor is its data for in-page navigation (React Router's «.data» answers, the same loaders' data),
+		// nor anything answered to a session (docs/security.md#headers): none of it is on a shared computer's disk.
+		const type = response.headers.get('content-type') ?? ''
+		const pageOrData = type.startsWith('text/html') || type.startsWith('text/x-script') || url.pathname.endsWith('.data')
+		if (!response.headers.has('cache-control') && (pageOrData || !isAnonymous(request.headers.get('cookie')))) {
 			response.headers.set('cache-control', 'private, no-store')
 		}
 		return response

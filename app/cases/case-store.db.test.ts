@@ -10,6 +10,7 @@ import { createTestDatabase } from '#tests/db.ts'
 import {
 	addAttachment,
 	addRow,
+	AttachmentLimitError,
 	CaseLockedError,
 	DuplicateApplicantError,
 	findApplicationByToken,
@@ -62,7 +63,7 @@ describe('case store', () => {
 
 	test('a private link reads the case with its answers and file counts, removed files left out, in one statement', async () => {
 		const { row, token } = await completeCase()
-		const second = await addAttachment(handle.db, needyFamilies, row, file('identity'))
+		const second = await addAttachment(handle.db, needyFamilies, row, file('other'))
 		await removeAttachment(handle.db, needyFamilies, row, second.id)
 		const found = await findApplicationByToken(handle.db, token)
 		expect(found?.row.id).toBe(row.id)
@@ -73,6 +74,24 @@ describe('case store', () => {
 		const other = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
 		expect((await findApplicationByToken(handle.db, other.token))?.state).toEqual({ answers: { basic: expect.any(Object) }, fileCounts: {}, idChecksumOverride: false, consent: null })
 		expect(await findApplicationByToken(handle.db, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'))).toBeUndefined()
+	})
+
+	test('a case holds at most CASE_MAX_FILES files and CASE_MAX_MB, a slot of several SLOT_MAX_FILES; a slot of one holds one', async () => {
+		const { row } = await completeCase()
+		const limits = { perSlot: 2, perCase: 4, caseBytes: 10_000 }
+		const live = async () => (await loadSavedState(handle.db, row.id)).fileCounts
+		// A second identity replaces the first, and says which stored file to remove.
+		const identity = await addAttachment(handle.db, needyFamilies, row, { ...file('identity'), storageKey: 'ef'.repeat(32) }, limits)
+		expect(identity.replaced.map((old) => old.storageKey)).toEqual(['cd'.repeat(32)])
+		expect(await live()).toEqual({ identity: 1, family_report: 1 })
+		await addAttachment(handle.db, needyFamilies, row, file('other'), limits)
+		await addAttachment(handle.db, needyFamilies, row, file('other'), limits)
+		await expect(addAttachment(handle.db, needyFamilies, row, file('other'), limits)).rejects.toMatchObject({ limit: 'slot-full' })
+		await expect(addAttachment(handle.db, needyFamilies, row, file('other'), { ...limits, perSlot: 5 })).rejects.toMatchObject({ limit: 'case-full' })
+		await expect(addAttachment(handle.db, needyFamilies, row, { ...file('other'), size: 10_000 - 4 * 1234 + 1 }, { ...limits, perSlot: 5, perCase: 5 })).rejects.toBeInstanceOf(AttachmentLimitError)
+		// Replacing a file in a full case is allowed: the count does not grow.
+		expect((await addAttachment(handle.db, needyFamilies, row, file('family_report'), limits)).replaced).toHaveLength(1)
+		expect(await live()).toEqual({ identity: 1, family_report: 1, other: 2 })
 	})
 
 	test('invalid answers are refused and nothing is stored', async () => {

@@ -12,6 +12,7 @@ import { hashResumeToken, isWellFormedToken, newReference, newResumeToken } from
 import { INCOMPLETE, OPEN_STATUSES } from './status.ts'
 import { canTransition } from './workflow.ts'
 import { isUuid } from '#app/utils/uuid.ts'
+import { getEnv } from '#app/utils/env.server.ts'
 
 // The case store: every write is one transaction that also appends to the case's history.
 
@@ -287,12 +288,54 @@ export interface NewAttachment {
 	storageKey: string
 }
 
-export async function addAttachment(db: Database, definition: ApplicationDef, row: CaseRow, file: NewAttachment): Promise<AttachmentRow> {
+/** How many files a case holds (SLOT_MAX_FILES, CASE_MAX_FILES, CASE_MAX_MB): anyone may upload, no one may fill the disk. */
+export interface AttachmentLimits {
+	/** Files in a slot that takes several. */
+	perSlot: number
+	/** Files in the whole case. */
+	perCase: number
+	/** Bytes of the whole case's files. */
+	caseBytes: number
+}
+
+export const attachmentLimits = (): AttachmentLimits => {
+	const env = getEnv()
+	return { perSlot: env.SLOT_MAX_FILES, perCase: env.CASE_MAX_FILES, caseBytes: env.caseMaxBytes }
+}
+
+/** An upload the case has no room for: the slot or the case is full; nothing was changed. */
+export class AttachmentLimitError extends Error {
+	constructor(
+		readonly limit: 'slot-full' | 'case-full' | 'case-too-large',
+		readonly limits: AttachmentLimits,
+	) {
+		super(`attachment limit: ${limit}`)
+	}
+}
+
+/**
+ * Adds a file to its slot. A slot that takes one file holds one: the new file replaces the old,
+ * whose stored bytes the caller removes (`replaced`). A slot that takes several, and the case, hold
+ * at most `limits`; past them AttachmentLimitError, and nothing changes.
+ */
+export async function addAttachment(db: Database, definition: ApplicationDef, row: CaseRow, file: NewAttachment, limits: AttachmentLimits = attachmentLimits()): Promise<AttachmentRow & { replaced: AttachmentRow[] }> {
 	if (!canEditSlot(row, definition, file.slot)) throw new CaseLockedError()
+	const multiple = definition.sections.some((section) => section.files?.some((slot) => slot.slot === file.slot && slot.multiple))
 	return db.transaction(async (tx) => {
-		// Checked again under the lock: staff may have changed the case while the file was uploading.
+		// Checked again under the lock: staff may have changed the case while the file was uploading;
+		// the lock also keeps two uploads at once from both passing the limits below.
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.id)).for('update')
 		if (!locked || !canEditSlot(locked, definition, file.slot)) throw new CaseLockedError()
+		const live = await tx.select().from(attachments).where(and(eq(attachments.caseId, row.id), isNull(attachments.deletedAt)))
+		const replaced = multiple ? [] : live.filter((kept) => kept.slot === file.slot)
+		const remaining = live.filter((kept) => !replaced.includes(kept))
+		if (multiple && remaining.filter((kept) => kept.slot === file.slot).length >= limits.perSlot) throw new AttachmentLimitError('slot-full', limits)
+		if (remaining.length >= limits.perCase) throw new AttachmentLimitError('case-full', limits)
+		if (remaining.reduce((sum, kept) => sum + kept.size, 0) + file.size > limits.caseBytes) throw new AttachmentLimitError('case-too-large', limits)
+		for (const old of replaced) {
+			await tx.update(attachments).set({ deletedAt: sql`now()` }).where(eq(attachments.id, old.id))
+			await tx.insert(caseEvents).values({ caseId: row.id, kind: 'file_removed', data: { slot: old.slot, name: old.originalName } })
+		}
 		const [attachment] = await tx
 			.insert(attachments)
 			.values({ caseId: row.id, ...file })
@@ -302,7 +345,7 @@ export async function addAttachment(db: Database, definition: ApplicationDef, ro
 			kind: 'file_added',
 			data: { slot: file.slot, name: file.originalName },
 		})
-		return attachment!
+		return { ...attachment!, replaced }
 	})
 }
 

@@ -35,7 +35,7 @@ export async function notifyStatusChange(
 				next: status.next,
 				applicantMessage: change.message,
 				messageOnly: change.messageOnly,
-				link: privateLink(request, token),
+				link: privateLink(token),
 			})
 			return sent.email || sent.sms
 		})

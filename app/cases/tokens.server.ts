@@ -1,3 +1,4 @@
+import { publicOrigin } from '#app/utils/env.server.ts'
 import { createHash, randomBytes, randomInt } from 'node:crypto'
 
 /** No I, O, Q, Z, 0 or 1: a reference read over the phone cannot be misheard (alphagov). */
@@ -39,5 +40,5 @@ export function isWellFormedToken(token: string): boolean {
 	return /^[A-Za-z0-9_-]{43}$/.test(token)
 }
 
-/** The applicant's private link on this site, for a token (shown once, or sent by e-mail or SMS). */
-export const privateLink = (request: Request, token: string) => `${new URL(request.url).origin}/apply/r/${token}`
+/** The applicant's private link on this site's public origin, for a token (shown once, or sent by e-mail or SMS). */
+export const privateLink = (token: string) => `${publicOrigin()}/apply/r/${token}`

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse } from 'react-router'
 import { PageTitle, TOO_MANY_TRIES } from './forms.tsx'
+import { NOT_A_FORM } from '#app/utils/request-guards.ts'
 
 /** The Arabic title and explanation of an error a visitor can reach. */
 export function ErrorMessage({ error }: { error: unknown }) {
@@ -21,6 +22,9 @@ export function ErrorMessage({ error }: { error: unknown }) {
 		} else if (error.status === 405) {
 			title = 'طلب غير مدعوم'
 			text = 'لا تقبل هذه الصفحة هذا النوع من الطلبات.'
+		} else if (error.status === 415) {
+			title = 'طلب غير مدعوم'
+			text = typeof error.data === 'string' && error.data ? error.data : NOT_A_FORM
 		}
 	}
 	return (

@@ -23,7 +23,11 @@ const envSchema = z.object({
 		.min(12, 'must be at least 12 characters')
 		.refine((value) => !isCommonPassword(value), 'is one of the most common leaked passwords: choose a long passphrase of your own')
 		.optional(),
-	/** Public origin(s) of the site, comma separated, when it runs behind a proxy under another host. */
+	/**
+	 * Public origin(s) of the site, comma separated. The first is the one every absolute link we send
+	 * (e-mail, SMS, staff notices) is built on, never the request's Host (docs/security.md#public-origin);
+	 * required when NODE_ENV=production. Any of them may send POSTs.
+	 */
 	APP_ORIGIN: z
 		.string()
 		.optional()
@@ -62,6 +66,12 @@ const envSchema = z.object({
 	SMS_SENDER: z.string().min(1).optional(),
 	/** Largest upload (an applicant's PDF, a staff image), in megabytes of 1,000,000 bytes: see uploadMaxBytes. */
 	UPLOAD_MAX_MB: z.coerce.number({ error: 'must be a number of megabytes' }).positive().max(100).default(10),
+	/** Most files one slot that takes several (a medical report, photos of a house) holds in a case. */
+	SLOT_MAX_FILES: z.coerce.number({ error: 'must be a whole number of files (1-100)' }).int().min(1).max(100).default(10),
+	/** Most files one case holds, all slots together (a slot that takes one holds one: a new upload replaces it). */
+	CASE_MAX_FILES: z.coerce.number({ error: 'must be a whole number of files (1-500)' }).int().min(1).max(500).default(40),
+	/** Most bytes one case's files take together, in megabytes of 1,000,000 bytes. */
+	CASE_MAX_MB: z.coerce.number({ error: 'must be a number of megabytes' }).positive().max(10_000).default(200),
 	/** Largest PDF staff publish (the documents library, a certificate's PDF), in megabytes of 1,000,000 bytes. */
 	DOCUMENT_MAX_MB: z.coerce.number({ error: 'must be a number of megabytes' }).positive().max(500).default(20),
 	/** Largest video staff upload to the video gallery, in megabytes of 1,000,000 bytes; streamed to disk, never held in memory. */
@@ -127,12 +137,16 @@ export type Env = z.infer<typeof envSchema> & {
 	 * bytes, so the limit enforced and «حتى 10 ميغابايت» said to people are the same number.
 	 */
 	uploadMaxBytes: number
+	/** CASE_MAX_MB in bytes, decimal as uploadMaxBytes. */
+	caseMaxBytes: number
 	/** DOCUMENT_MAX_MB in bytes, decimal as uploadMaxBytes. */
 	documentMaxBytes: number
 	/** VIDEO_MAX_MB in bytes, decimal as uploadMaxBytes. */
 	videoMaxBytes: number
 	/** DEMO_CASES, or on outside production. */
 	demoCases: boolean
+	/** APP_ORIGIN's first origin; outside production http://localhost:PORT when unset; see publicOrigin. */
+	publicOrigin: string | undefined
 }
 
 export class EnvError extends Error {
@@ -153,9 +167,23 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
 		cookieSecure: env.COOKIE_SECURE ?? env.NODE_ENV === 'production',
 		uploadMaxBytes: Math.round(env.UPLOAD_MAX_MB * 1_000_000),
 		documentMaxBytes: Math.round(env.DOCUMENT_MAX_MB * 1_000_000),
+		caseMaxBytes: Math.round(env.CASE_MAX_MB * 1_000_000),
 		videoMaxBytes: Math.round(env.VIDEO_MAX_MB * 1_000_000),
 		demoCases: env.DEMO_CASES ?? env.NODE_ENV !== 'production',
+		publicOrigin: env.APP_ORIGIN[0] ?? (env.NODE_ENV === 'production' ? undefined : `http://localhost:${env.PORT}`),
 	}
+}
+
+/**
+ * The site's public origin, which every absolute link we send is built on: a request's Host or
+ * X-Forwarded-Host is whatever the sender wrote, and a link built on it would hand an applicant's
+ * private link to someone else's host. In production an unset APP_ORIGIN stops the start (bootstrap).
+ */
+export function publicOrigin(env: Env = getEnv()): string {
+	if (env.publicOrigin) return env.publicOrigin
+	throw new EnvError(
+		'APP_ORIGIN is not set. In production, the links e-mailed and texted to applicants and staff are built on it, never on the address a request names: set it to the address people open, e.g. APP_ORIGIN=https://ataa.example.org (docs/deployment.md).',
+	)
 }
 
 let cached: Env | undefined

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { EnvError, parseEnv } from './env.server.ts'
+import { EnvError, parseEnv, publicOrigin } from './env.server.ts'
 import { formatFileSize } from './format.ts'
 
 describe('parseEnv', () => {
@@ -37,6 +37,13 @@ describe('parseEnv', () => {
 		expect(env.dataDir).toBe('/srv/ataa')
 		expect(env.DATABASE_URL).toBe('postgres://u@db:5432/ataa')
 		expect(env.APP_ORIGIN).toEqual(['https://ataa.org.sa', 'https://www.ataa.org.sa'])
+	})
+
+	test('links sent to people are built on APP_ORIGIN\'s first origin; the demo uses localhost and its port; production requires it', () => {
+		expect(publicOrigin(parseEnv({ APP_ORIGIN: 'https://ataa.org.sa,https://www.ataa.org.sa', NODE_ENV: 'production' }))).toBe('https://ataa.org.sa')
+		expect(publicOrigin(parseEnv({ PORT: '8080' }))).toBe('http://localhost:8080')
+		expect(() => publicOrigin(parseEnv({ NODE_ENV: 'production' }))).toThrow(EnvError)
+		expect(() => publicOrigin(parseEnv({ ATAA_ENV: 'production', NODE_ENV: 'production' }))).toThrow(/APP_ORIGIN is not set/)
 	})
 
 	test('the SMS gateway and the foundation\'s notification address are optional; the gateway must be an http(s) URL', () => {

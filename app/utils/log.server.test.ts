@@ -167,3 +167,10 @@ test('handleError logs the error with the request id and the route pattern, not 
 	handleError(new Error('aborted'), { request: new Request('http://localhost/', { signal: controller.signal }), pattern: '/' })
 	expect(error).toHaveBeenCalledTimes(1)
 })
+
+test("a route's error answer is logged as its status, and any other thrown value readably, never «[object Object]»", async () => {
+	const { UNSAFE_ErrorResponseImpl: ErrorResponse } = await import('react-router')
+	// What React Router hands handleError for an OPTIONS request to a page without an action.
+	expect(describeError(new ErrorResponse(405, 'Method Not Allowed', null))).toBe('405 Method Not Allowed')
+	expect(describeError({ reason: 'odd' })).toBe('{"reason":"odd"}')
+})

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { pino, type Logger } from 'pino'
 import { pinoHttp } from 'pino-http'
 import { prettyFactory } from 'pino-pretty'
-import type { MiddlewareFunction } from 'react-router'
+import { isRouteErrorResponse, type MiddlewareFunction } from 'react-router'
 
 export type { Logger }
 
@@ -73,7 +73,9 @@ export function scrub(text: string): string {
  * IDs, mobiles, amounts): what failed and why is kept, never the values. Others: the stack.
  */
 export function describeError(error: unknown): string {
-	if (!(error instanceof Error)) return String(error)
+	// A route's error answer (a 405 from React Router, a thrown data()): its status, never «[object Object]».
+	if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`.trim()
+	if (!(error instanceof Error)) return typeof error === 'object' && error !== null ? safeJson(error) : String(error)
 	const cause = error.cause instanceof Error ? error.cause : undefined
 	// Drizzle's query errors: «Failed query: <sql>\nparams: <values>»; the driver's own error is the cause.
 	if (error.name === 'DrizzleQueryError' || /\nparams: /.test(error.message)) {
@@ -81,6 +83,15 @@ export function describeError(error: unknown): string {
 		return `${query}${cause ? ` — ${cause.message}` : ''}`
 	}
 	return error.stack ?? error.message
+}
+
+/** An object thrown that is not an Error, as one readable line. */
+function safeJson(value: object): string {
+	try {
+		return JSON.stringify(value) ?? Object.prototype.toString.call(value)
+	} catch {
+		return Object.prototype.toString.call(value)
+	}
 }
 
 export interface LogOptions {

@@ -40,6 +40,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 	Object.assign(env, {
 		PORT: String(port),
 		DATA_DIR: options.dataDir,
+		// The address the bench opens; production refuses to start without a public origin.
+		APP_ORIGIN: `http://127.0.0.1:${port}`,
 		// A staff account nobody signs in with: the seed would otherwise print a generated password.
 		ADMIN_EMAIL: 'bench@ataa.local',
 		ADMIN_PASSWORD: randomBytes(18).toString('base64url'),

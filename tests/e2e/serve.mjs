@@ -12,6 +12,9 @@ import { ensurePostgres } from '../../scripts/lib/test-machine.mjs'
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-e2e-'))
 /** @type {NodeJS.ProcessEnv} */
 const env = { ...process.env, DATA_DIR: dataDir }
+// The address the tests open: links e-mailed to applicants and staff are built on it, and production
+// refuses to start without it (app/utils/env.server.ts, publicOrigin).
+env.APP_ORIGIN ??= `http://localhost:${env.PORT}`
 
 const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 /** The database this run made, dropped again on exit; null on PGlite. */

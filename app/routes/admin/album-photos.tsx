@@ -2,7 +2,7 @@ import fsp from 'node:fs/promises'
 import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/album-photos'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { deleteEntry, getEntry, saveEntry } from '#app/content/store.server.ts'
+import { deleteEntry, getEntry, InvalidContentError, saveEntry } from '#app/content/store.server.ts'
 import { albumPhotosPath, albums, photos } from '#app/content/types.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/domain/roles.ts'
@@ -15,7 +15,7 @@ import { BAD_FILE_NAME } from '#app/storage/upload-messages.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { flashContext, flashCookie, redirectWithFlash, type Flash } from '#app/utils/flash.server.ts'
 import { pageParam, paginate } from '#app/utils/pagination.ts'
-import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
+import { Field, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import type { AdminHandle } from './layout.tsx'
 import { audited } from '#app/audit/audit.server.ts'
@@ -67,9 +67,17 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	const page = String(form.get('page') ?? '1')
 	const returnTo = `${back}?page=${encodeURIComponent(page)}`
 	switch (form.get('intent')) {
-		case 'caption':
-			await saveEntry(db, photos, photo.id, { ...photo.data, caption: String(form.get('caption') ?? '') }, user.id)
+		case 'caption': {
+			const caption = String(form.get('caption') ?? '')
+			try {
+				await saveEntry(db, photos, photo.id, { ...photo.data, caption }, user.id)
+			} catch (error) {
+				// Too long (a form posted without the page's maxlength): said beside the field, what was typed kept.
+				if (!(error instanceof InvalidContentError)) throw error
+				return data({ caption: { photo: photo.id, value: caption, message: error.issues.map((issue) => issue.message).join(' ') } }, { status: 400 })
+			}
 			return redirectWithFlash(returnTo, { tone: 'success', message: photos.messages.updated })
+		}
 		case 'cover':
 			await saveEntry(db, albums, album.id, { ...album.data, cover: photo.id }, user.id)
 			return redirectWithFlash(returnTo, { tone: 'success', message: 'تم اختيار صورة الغلاف' })
@@ -108,8 +116,9 @@ async function upload(request: Request, albumId: string, userId: number, back: s
 	return reply({ tone: outcome.refused.length ? 'error' : 'success', message: addedMessage(outcome) }, outcome.added === 0 ? 400 : 200)
 }
 
-export default function AlbumPhotos({ loaderData }: Route.ComponentProps) {
+export default function AlbumPhotos({ loaderData, actionData }: Route.ComponentProps) {
 	const { id, title, slug, cover, pagination, photos: list, deleting, notice } = loaderData
+	const refusedCaption = actionData && 'caption' in actionData ? actionData.caption : undefined
 	const pageField = <input type="hidden" name="page" value={pagination.page} />
 	return (
 		<>
@@ -171,10 +180,12 @@ export default function AlbumPhotos({ loaderData }: Route.ComponentProps) {
 									<input type="hidden" name="intent" value="caption" />
 									<input type="hidden" name="photo" value={photo.id} />
 									{pageField}
-									<label htmlFor={`caption-${photo.id}`} className="block text-sm font-semibold">
-										وصف الصورة {number}
-									</label>
-									<input id={`caption-${photo.id}`} name="caption" type="text" maxLength={200} defaultValue={photo.caption} className="field-input" />
+									<Field
+										label={`وصف الصورة ${number}`}
+										errors={refusedCaption?.photo === photo.id ? [refusedCaption.message] : undefined}
+										inputProps={{ id: `caption-${photo.id}`, name: 'caption', type: 'text', maxLength: 200, defaultValue: refusedCaption?.photo === photo.id ? refusedCaption.value : photo.caption }}
+										className="text-sm"
+									/>
 									<button type="submit" className="btn-secondary min-h-9 w-full px-3 py-1 text-sm">
 										حفظ الوصف<span className="sr-only"> للصورة {number}</span>
 									</button>

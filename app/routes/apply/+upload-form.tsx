@@ -4,6 +4,7 @@ import { Honeypot } from '#app/components/forms.tsx'
 import { fileTooLarge, pdfUploadHint } from '#app/forms/messages.ts'
 import { sendWithProgress } from '#app/utils/send-with-progress.ts'
 import { formatFileSize } from '#app/utils/format.ts'
+import { countOf, files } from '#app/utils/arabic-count.ts'
 import type { FileKind } from '#app/forms/definition.ts'
 import { contentRefusalMessages } from '#app/storage/upload-messages.ts'
 
@@ -21,11 +22,27 @@ const uploadErrorMessages = {
 	...contentRefusalMessages,
 } as const
 
-export type UploadError = 'too-large' | keyof typeof uploadErrorMessages
+/** The limits on a case's files (SLOT_MAX_FILES, CASE_MAX_FILES, CASE_MAX_MB; AttachmentLimits on the server). */
+interface FileLimits {
+	perSlot: number
+	perCase: number
+	caseBytes: number
+}
 
-/** An upload refusal in words; «too large» names the limit (`maxBytes`, UPLOAD_MAX_MB in bytes). */
-export function uploadErrorMessage(error: UploadError, maxBytes: number): string {
-	return error === 'too-large' ? fileTooLarge(maxBytes) : uploadErrorMessages[error]
+/** A full slot or case, in words that name the limit and say what to do. */
+const limitMessages = {
+	'slot-full': (limits: FileLimits) => `لا يتسع هذا المرفق لأكثر من ${countOf(limits.perSlot, files)}. احذف منه ملفاً لم يعد لازماً ثم ارفع الملف الجديد.`,
+	'case-full': (limits: FileLimits) => `لا يتسع الطلب لأكثر من ${countOf(limits.perCase, files)}. احذف ملفاً لم يعد لازماً ثم ارفع الملف الجديد.`,
+	'case-too-large': (limits: FileLimits) => `لا تتسع ملفات الطلب مجتمعةً لأكثر من ${formatFileSize(limits.caseBytes)}. احذف ملفاً لم يعد لازماً أو اختر ملفاً أصغر.`,
+} as const
+
+export type UploadError = 'too-large' | keyof typeof uploadErrorMessages | keyof typeof limitMessages
+
+/** An upload refusal in words; «too large» names the limit (`maxBytes`, UPLOAD_MAX_MB in bytes), a full slot or case its `limits`. */
+export function uploadErrorMessage(error: UploadError, maxBytes: number, limits?: FileLimits): string {
+	if (error === 'too-large') return fileTooLarge(maxBytes)
+	if (error in limitMessages) return limits ? limitMessages[error as keyof typeof limitMessages](limits) : uploadErrorMessages['bad-request']
+	return uploadErrorMessages[error as keyof typeof uploadErrorMessages]
 }
 
 /**
@@ -87,12 +104,13 @@ export function UploadForm({
 		}
 		setClientError(null)
 		setProgress(0)
-		void sendWithProgress<{ error: UploadError }>(action, new FormData(form), setProgress).then(({ status, json }) => {
+		void sendWithProgress<{ error: UploadError; message?: string }>(action, new FormData(form), setProgress).then(({ status, json }) => {
 			setProgress(null)
 			const code = json.error ?? (status === 200 ? undefined : 'bad-request')
 			// Kept or refused, the file leaves the input: a refused one is not waiting to be sent.
 			form.reset()
-			if (code) setClientError(code === 'too-large' || code in uploadErrorMessages ? uploadErrorMessage(code, maxBytes) : uploadErrorMessages['bad-request'])
+			// The server's own words when it sent them (a full slot names its limit), else the code's.
+			if (code) setClientError(json.message ?? (code === 'too-large' || code in uploadErrorMessages ? uploadErrorMessage(code, maxBytes) : uploadErrorMessages['bad-request']))
 			else void revalidator.revalidate()
 		})
 	}

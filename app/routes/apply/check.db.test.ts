@@ -6,6 +6,7 @@ import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { logNotifier, setNotifier, type NewSubmissionMessage } from '#app/notify/notifier.server.ts'
 import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
+import { publicOrigin } from '#app/utils/env.server.ts'
 import { action } from './check.tsx'
 import { saveConsent } from '#app/privacy/consent.server.ts'
 
@@ -31,6 +32,6 @@ test('the foundation is e-mailed each new application, with a link to it in the 
 	expect(response.headers.get('Location')).toBe(`/apply/r/${token}/done`)
 	expect((await findCaseByReference(app.handle.db, row.reference))?.status).toBe(1)
 	expect(told).toEqual([
-		{ to: 'info@ataa.org.sa', reference: row.reference, formTitle: needyFamilies.title, applicantName: 'عبدالله محمد سعد القحطاني', adminLink: `https://ataa.example/admin/cases/${row.reference}` },
+		{ to: 'info@ataa.org.sa', reference: row.reference, formTitle: needyFamilies.title, applicantName: 'عبدالله محمد سعد القحطاني', adminLink: `${publicOrigin()}/admin/cases/${row.reference}` },
 	])
 })

@@ -5,7 +5,7 @@ import { Totals } from './+collection-rows.tsx'
 import type { Database } from '#app/db/client.server.ts'
 import { getFoundationInfo } from '#app/domain/foundation.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { getEnv, publicOrigin } from '#app/utils/env.server.ts'
 import { logger } from '#app/utils/log.server.ts'
 import { canOpenStep, IncompleteCaseError, isEditable, listAttachments, NothingChangedError, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
 import { loadApplication, limitVisitor, openAccountFor } from './+applicant.server.ts'
@@ -90,12 +90,12 @@ export async function action({ params, request }: Route.ActionArgs) {
 		return refused('بعض الخطوات لم تكتمل بعد. أكملها ثم أرسل الطلب.', 400)
 	}
 	// The foundation hears of new applications; a corrected one shows in its list as new again.
-	if (row.submittedAt === null) await tellFoundation(db, request, row, definition.title)
+	if (row.submittedAt === null) await tellFoundation(db, row, definition.title)
 	return redirect(`${base}/done`)
 }
 
 /** The foundation hears of each sent application by e-mail (NOTIFY_EMAIL, else its own address). */
-async function tellFoundation(db: Database, request: Request, row: CaseRow, formTitle: string) {
+async function tellFoundation(db: Database, row: CaseRow, formTitle: string) {
 	try {
 		const to = getEnv().NOTIFY_EMAIL ?? (await getFoundationInfo(db)).email
 		if (!to) return
@@ -104,7 +104,7 @@ async function tellFoundation(db: Database, request: Request, row: CaseRow, form
 			reference: row.reference,
 			formTitle,
 			applicantName: row.applicantName,
-			adminLink: `${new URL(request.url).origin}/admin/cases/${row.reference}`,
+			adminLink: `${publicOrigin()}/admin/cases/${row.reference}`,
 		})
 	} catch (error) {
 		// The application is sent whatever happens to the e-mail; the dashboard counts it either way.

@@ -116,7 +116,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 					to: row.email,
 					reference: row.reference,
 					formTitle: definition.title,
-					link: privateLink(request, token),
+					link: privateLink(token),
 				})
 			: null
 		return redirectWithFlash(`/apply/r/${token}`, {

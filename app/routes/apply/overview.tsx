@@ -12,7 +12,7 @@ import { formatDateWithHijri } from '#app/utils/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { flashContext } from '#app/utils/flash.server.ts'
 
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
 	const { db, row, definition, state, completed } = await loadApplication(params.token)
 	const message = await latestApplicantMessage(db, row.id)
 	const base = `/apply/r/${params.token}`
@@ -20,7 +20,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const openable = (key: string) => canOpenStep(row, definition, key)
 	return {
 		created: context.get(flashContext)?.field === 'created' ? context.get(flashContext)!.message : null,
-		link: privateLink(request, params.token),
+		link: privateLink(params.token),
 		// Started from (or opening) an institution's account: the account leads back to it too.
 		fromAccount: row.accountId !== null || (definition.createsAccount !== undefined && row.submittedAt !== null),
 		title: definition.title,

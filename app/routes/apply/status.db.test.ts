@@ -59,7 +59,7 @@ describe('/apply/status', () => {
 		setNotifier(logNotifier)
 		expect(await lookup('203.0.113.20', nationalId)).toMatchObject({ cases: [{ canSendLink: false }] })
 		setNotifier({ ...logNotifier, emails: true })
-		expect(await lookup('203.0.113.20', nationalId)).toMatchObject({ cases: [{ canSendLink: true, maskedEmail: 'f•••@example.org' }] })
+		expect(await lookup('203.0.113.20', nationalId)).toMatchObject({ cases: [{ canSendLink: true, maskedEmail: 'f•••@e•••.org' }] })
 		setNotifier(logNotifier)
 	})
 })

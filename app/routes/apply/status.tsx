@@ -70,7 +70,7 @@ export async function action({ request }: Route.ActionArgs) {
 		if (row) {
 			const definition = findDefinition(row.type)
 			const ok = await rotateResumeToken(db, row, (token) =>
-				getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition?.title ?? '', link: privateLink(request, token) }),
+				getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition?.title ?? '', link: privateLink(token) }),
 			)
 			sent = { reference: row.reference, ok }
 		}
@@ -87,11 +87,23 @@ export async function action({ request }: Route.ActionArgs) {
 				status,
 				message: message?.note ?? null,
 				canSendLink: Boolean(row.email) && getNotifier().emails,
-				maskedEmail: row.email ? row.email.replace(/^(.)[^@]*/, '$1•••') : null,
+				maskedEmail: row.email ? maskEmail(row.email) : null,
 			}
 		}),
 	)
 	return { result: submission.reply(), cases, sent }
+}
+
+/**
+ * Enough for the applicant to recognise their address, not enough to learn it: «f•••@e•••.org».
+ * Whoever knows a national ID and a mobile sees it (issue 24 §3.5: the whole domain was shown).
+ */
+function maskEmail(email: string): string {
+	const at = email.lastIndexOf('@')
+	const domain = email.slice(at + 1)
+	const dot = domain.lastIndexOf('.')
+	const suffix = dot > 0 ? domain.slice(dot) : ''
+	return `${email.charAt(0)}•••@${domain.charAt(0)}•••${suffix}`
 }
 
 export default function Status({ actionData }: Route.ComponentProps) {

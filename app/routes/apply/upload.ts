@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises'
 import { data, redirect } from 'react-router'
 import type { Route } from './+types/upload'
-import { addAttachment, canEditSlot, CaseLockedError, isEditable } from '#app/cases/case-store.server.ts'
+import { addAttachment, AttachmentLimitError, attachmentLimits, canEditSlot, CaseLockedError, isEditable } from '#app/cases/case-store.server.ts'
 import { loadApplication, limitVisitor } from './+applicant.server.ts'
 import { publicLimits } from '#app/utils/ip-limit.server.ts'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
@@ -31,7 +31,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 	// The page says «تم إضافة الملف بنجاح» (or why not) once, beside the slot. With JavaScript the
 	// form shows an error itself; the success notice rides on the revalidation that lists the file.
 	const reply = async (error: UploadError | null, slot: string) => {
-		const notice = error ? { tone: 'error' as const, message: uploadErrorMessage(error, maxFileBytes), field: slot } : { tone: 'success' as const, message: FILE_ADDED, field: slot }
+		const notice = error ? { tone: 'error' as const, message: uploadErrorMessage(error, maxFileBytes, attachmentLimits()), field: slot } : { tone: 'success' as const, message: FILE_ADDED, field: slot }
 		const section = sectionOf(slot) ?? definition.sections.find((candidate) => candidate.files?.length)!
 		// The body of a file too large may be left unread: the connection cannot serve another request.
 		const close = error === 'too-large' ? { Connection: 'close' } : undefined
@@ -74,7 +74,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 	}
 	const key = await storage.adopt(file.tempPath)
 	try {
-		await addAttachment(db, definition, row, {
+		const added = await addAttachment(db, definition, row, {
 			slot: slot.slot,
 			originalName: file.originalName,
 			contentType: file.mime,
@@ -82,9 +82,12 @@ export async function action({ params, request }: Route.ActionArgs) {
 			sha256: file.sha256,
 			storageKey: key,
 		})
+		// A slot that takes one file: the file it replaced leaves storage too.
+		await Promise.all(added.replaced.map((old) => storage.remove(old.storageKey)))
 	} catch (error) {
 		await storage.remove(key)
 		if (error instanceof CaseLockedError) return reply('locked-slot', slot.slot)
+		if (error instanceof AttachmentLimitError) return reply(error.limit, slot.slot)
 		throw error
 	}
 	return reply(null, slot.slot)

@@ -17,7 +17,7 @@ async function start(env: Record<string, string>) {
 	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-encryption-'))
 	const inherited = { ...process.env }
 	for (const name of ['DATABASE_URL', 'FILE_ENCRYPTION_KEY', 'FILE_ENCRYPTION_OLD_KEYS', 'NODE_ENV', 'ATAA_ENV', 'DEMO_CASES']) delete inherited[name]
-	const child = spawn(process.execPath, ['server.mjs'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...inherited, ...env, PORT: String(port), DATA_DIR: dataDir, DEMO_CASES: 'false', LOG_FORMAT: 'json' } })
+	const child = spawn(process.execPath, ['server.mjs'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...inherited, APP_ORIGIN: `http://localhost:${port}`, ...env, PORT: String(port), DATA_DIR: dataDir, DEMO_CASES: 'false', LOG_FORMAT: 'json' } })
 	let output = ''
 	child.stdout.on('data', (part: Buffer) => (output += part.toString()))
 	child.stderr.on('data', (part: Buffer) => (output += part.toString()))
@@ -61,6 +61,19 @@ test('production without FILE_ENCRYPTION_KEY: the server does not start, and say
 		expect(server.output()).toContain(`node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))"`)
 		expect(server.output()).toContain('Ataa did not start.')
 		// No key of its own was made for it, and no database was opened.
+		expect(fs.readdirSync(server.dataDir)).toEqual([])
+	} finally {
+		await server.stop()
+	}
+})
+
+test('production without APP_ORIGIN: the server does not start, and says why (links sent are built on it, not on the request)', async () => {
+	test.setTimeout(120_000)
+	const server = await start({ NODE_ENV: 'production', FILE_ENCRYPTION_KEY: '0'.repeat(64), APP_ORIGIN: '' })
+	try {
+		expect(server.exitCode()).toBe(1)
+		expect(server.output()).toContain('APP_ORIGIN is not set')
+		expect(server.output()).toContain('Ataa did not start.')
 		expect(fs.readdirSync(server.dataDir)).toEqual([])
 	} finally {
 		await server.stop()

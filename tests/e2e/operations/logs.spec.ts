@@ -36,7 +36,7 @@ async function startServer(database: 'pglite' | 'postgres', logFile: string, env
 		cwd: root,
 		// Standard output and standard error both into the file: nothing the server prints escapes the search.
 		stdio: ['ignore', out, out],
-		env: { ...inherited, ...env, PORT: String(port), DATA_DIR: dataDir, ...(made ? { DATABASE_URL: made.url } : {}) },
+		env: { ...inherited, ...env, PORT: String(port), APP_ORIGIN: `http://localhost:${port}`, DATA_DIR: dataDir, ...(made ? { DATABASE_URL: made.url } : {}) },
 	})
 	fs.closeSync(out)
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
