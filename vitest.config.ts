@@ -22,9 +22,10 @@ export default defineConfig({
 				test: {
 					name: 'db:pglite',
 					include: ['app/**/*.db.test.ts'],
-					// Starting PGlite and migrating takes seconds, more on a busy two-core machine.
-					hookTimeout: 60_000,
-					testTimeout: 30_000,
+					// Starting PGlite and migrating takes seconds, a minute or more on a busy two-core machine
+					// (npm test beside other work); a passing test never waits for these.
+					hookTimeout: 180_000,
+					testTimeout: 90_000,
 					env: { TEST_DB: 'pglite' },
 				},
 			},
@@ -32,8 +33,8 @@ export default defineConfig({
 				test: {
 					name: 'db:postgres',
 					include: ['app/**/*.db.test.ts'],
-					hookTimeout: 60_000,
-					testTimeout: 30_000,
+					hookTimeout: 180_000,
+					testTimeout: 90_000,
 					env: { TEST_DB: 'postgres' },
 					globalSetup: ['tests/postgres-global-setup.ts'],
 				},

@@ -1,3 +1,4 @@
+import { publicOrigin } from '#app/utils/env.server.ts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { eq, inArray, sql } from 'drizzle-orm'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
@@ -269,12 +270,13 @@ describe('corrections, deletion and export', () => {
 	test('the applicant is told with a fresh link only when a message got through', async () => {
 		const { row: started, token } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId(), '0557778899'))
 		const sent: StatusUpdateMessage[] = []
-		const request = new Request('https://ataa.example/admin/cases/x')
+		// The request's own host is never the link's: the link is on the public origin (APP_ORIGIN).
+		const request = new Request('https://evil.example/admin/cases/x')
 		try {
 			setNotifier({ ...logNotifier, sendStatusUpdate: async (message) => (sent.push(message), { email: false, sms: true }) } satisfies Notifier)
 			const result = await notifyStatusChange(handle.db, request, started, { to: 4, message: 'أرفق السجل' }, officer)
 			expect(result).toEqual({ email: false, sms: true })
-			expect(sent[0]).toMatchObject({ mobile: '+966557778899', statusName: 'غير مكتمل', applicantMessage: 'أرفق السجل', link: expect.stringMatching(/^https:\/\/ataa\.example\/apply\/r\//) })
+			expect(sent[0]).toMatchObject({ mobile: '+966557778899', statusName: 'غير مكتمل', applicantMessage: 'أرفق السجل', link: expect.stringMatching(new RegExp(`^${publicOrigin()}/apply/r/`)) })
 			const fresh = sent[0]!.link!.split('/').at(-1)!
 			expect(await findCaseByToken(handle.db, token)).toBeUndefined()
 			expect((await findCaseByToken(handle.db, fresh))?.id).toBe(started.id)

@@ -142,7 +142,7 @@ const cleanName = (file: AttackFile) => ('kept' in file.expected ? file.expected
 
 async function latestAttachment(token: string): Promise<Kept> {
 	const [row] = await db().select().from(attachments).orderBy(desc(attachments.createdAt)).limit(1)
-	return { originalName: row!.originalName, keys: [row!.storageKey], served: () => applicantFile({ params: { token, fileId: row!.id } } as never) as Promise<Response> }
+	return { originalName: row!.originalName, keys: [row!.storageKey], served: () => applicantFile({ params: { token, fileId: row!.id }, request: new Request(`http://localhost/apply/r/${token}/files/${row!.id}`) } as never) as Promise<Response> }
 }
 
 async function latestDocument(): Promise<Kept> {

@@ -94,7 +94,7 @@ describe("an applicant's files", () => {
 		// No plaintext copy left in the temp dir either.
 		for (const name of fs.readdirSync(path.join(dataDir, 'uploads', 'tmp'))) expect(fs.readFileSync(path.join(dataDir, 'uploads', 'tmp', name)).includes(MARKER)).toBe(false)
 
-		const response = (await applicantFile({ params: { token, fileId: row.id } } as never)) as Response
+		const response = (await applicantFile({ params: { token, fileId: row.id }, request: new Request(`http://localhost/apply/r/${token}/files/${row.id}`) } as never)) as Response
 		expect(response.status).toBe(200)
 		expect(response.headers.get('Content-Length')).toBe(String(pdf.length))
 		expect(Buffer.from(await response.arrayBuffer()).equals(pdf)).toBe(true)
@@ -113,7 +113,7 @@ describe("an applicant's files", () => {
 		const stored = onDisk(row.storageKey)
 		expect(stored.subarray(0, 8).toString('latin1')).toBe('ATAAENC1')
 		await expect(sharp(stored).metadata()).rejects.toThrow()
-		const response = (await applicantFile({ params: { token, fileId: row.id } } as never)) as Response
+		const response = (await applicantFile({ params: { token, fileId: row.id }, request: new Request(`http://localhost/apply/r/${token}/files/${row.id}`) } as never)) as Response
 		const served = Buffer.from(await response.arrayBuffer())
 		expect(sha256(served)).toBe(row.sha256)
 		expect((await sharp(served).metadata()).format).toBe('webp')

@@ -251,7 +251,8 @@ describe('/account', () => {
 		const a = await addInstitution('جمعية الوفاء')
 		const support = { ...(await import('#app/forms/definitions/needy-families.ts')).needyFamilies, type: SUPPORT_TYPE }
 		const request = await startAccountCase(db(), a.id, support)
-		await db().update(cases).set({ status: 4, submittedAt: new Date('2025-04-02T09:00:00Z') }).where(eq(cases.id, a.registration.id))
+		// Staff asked for completion on 4 April, then wrote to the institution (a message counts only after the status it goes with).
+		await db().update(cases).set({ status: 4, submittedAt: new Date('2025-04-02T09:00:00Z'), statusChangedAt: new Date('2025-04-04T09:00:00Z') }).where(eq(cases.id, a.registration.id))
 		await db().update(cases).set({ status: 4, submittedAt: new Date('2025-04-03T09:00:00Z') }).where(eq(cases.id, request.row.id))
 		await db()
 			.insert(caseEvents)
