@@ -7,7 +7,9 @@ import { useNonce } from '#app/utils/nonce.tsx'
 // previous, next and close links (close goes back to #thumb-N, the thumbnail, which takes the focus).
 // A small constant script (photoViewerScript) shows the same views in a modal <dialog> instead:
 // focus stays inside, Escape closes and gives the focus back to the thumbnail of the photo last
-// seen, the arrow keys move (ArrowLeft is the next photo in Arabic), a swipe too.
+// seen, the arrow keys move (ArrowLeft is the next photo in Arabic), a swipe too. There the photo also
+// zooms (docs/product.md#photo-and-video-galleries): its button, hidden without JavaScript (the
+// full-size link stands in), a double click or a pinch double it, and the view carries data-zoomed.
 
 export interface AlbumPhoto {
 	id: string
@@ -59,10 +61,24 @@ function PhotoView({ photo, index, total }: { photo: AlbumPhoto; index: number; 
 			className="fixed inset-0 z-50 hidden bg-stone-950 text-white target:block focus:outline-none"
 		>
 			{/* data-dismiss: a click on the dark area around the photo closes the modal viewer. */}
-			<div data-dismiss="" className="flex h-full flex-col gap-3 p-3 sm:p-6">
+			<div data-dismiss="" className="group/view flex h-full flex-col gap-3 p-3 sm:p-6">
 				<div className="flex flex-wrap items-center justify-between gap-2">
 					<p className="font-semibold">{position}</p>
 					<div className="flex flex-wrap gap-2">
+						{/* Disabled until the photo has been shown for 300 ms (the spec); its name says what it will do. */}
+						<button type="button" data-nav="zoom" hidden aria-disabled="true" className={`${control} aria-disabled:cursor-not-allowed aria-disabled:opacity-60`}>
+							<svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
+								<circle cx="11" cy="11" r="6.5" />
+								<path d="m16 16 4.5 4.5M8 11h6" />
+								<path d="M11 8v6" className="group-data-zoomed/view:hidden" />
+							</svg>
+							<span className="group-data-zoomed/view:hidden">
+								تكبير<span className="sr-only"> الصورة</span>
+							</span>
+							<span className="hidden group-data-zoomed/view:inline">
+								تصغير<span className="sr-only"> الصورة</span>
+							</span>
+						</button>
 						<a href={largestImage(photo.image)} data-nav="full" className={control}>
 							الحجم الكامل
 						</a>
@@ -75,12 +91,19 @@ function PhotoView({ photo, index, total }: { photo: AlbumPhoto; index: number; 
 					</div>
 				</div>
 				<figure data-dismiss="" className="flex min-h-0 flex-1 flex-col items-center justify-center gap-2">
-					<div data-dismiss="" className="flex min-h-0 w-full items-center justify-center [&>picture]:contents">
+					{/* data-pan: zoomed, it scrolls (a drag, the wheel, a finger or the arrow keys move the photo);
+					    in the dialog it keeps a pinch for the script instead of zooming the page. Auto margins
+					    centre the photo, yet let a zoomed one overflow only where it can be scrolled to. */}
+					<div
+						data-dismiss=""
+						data-pan=""
+						className="flex min-h-0 w-full in-[dialog]:touch-pan-x in-[dialog]:touch-pan-y group-data-zoomed/view:flex-1 group-data-zoomed/view:overflow-auto group-data-zoomed/view:overscroll-contain group-data-zoomed/view:select-none [&>picture]:contents"
+					>
 						<ResponsiveImage
 							image={photo.image}
 							alt={photo.caption || photo.image.alt || position}
 							sizes="100vw"
-							className="h-auto max-h-[calc(100dvh-14rem)] w-auto max-w-full min-w-0 rounded-md object-contain"
+							className="m-auto h-auto max-h-[calc(100dvh-14rem)] w-auto max-w-full min-w-0 rounded-md object-contain group-data-zoomed/view:max-h-none group-data-zoomed/view:max-w-none group-data-zoomed/view:shrink-0 group-data-zoomed/view:cursor-grab group-data-zoomed/view:active:cursor-grabbing"
 						/>
 					</div>
 					{photo.caption ? <figcaption className="text-center text-stone-100">{photo.caption}</figcaption> : null}

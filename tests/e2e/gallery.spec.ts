@@ -147,6 +147,73 @@ test.describe('with the page’s own Content-Security-Policy enforced', () => {
 		}
 		expect(refused).toEqual([])
 	})
+
+	test('the viewer’s zoom, enabled once the photo has shown for 300 ms, doubles the photo; a drag or the arrow keys move it, and another photo starts unzoomed', async ({ page }) => {
+		const refused: string[] = []
+		page.on('console', (message) => {
+			if (/Content Security Policy|Refused/i.test(message.text())) refused.push(message.text())
+		})
+		await page.goto(demoAlbum)
+		const viewer = page.getByRole('dialog', { name: 'عارض الصور' })
+		const zoomIn = viewer.getByRole('button', { name: 'تكبير الصورة' })
+		const zoomOut = viewer.getByRole('button', { name: 'تصغير الصورة' })
+		const image = viewer.getByRole('img')
+		const pan = viewer.locator('[data-pan]')
+		const width = () => image.evaluate((element) => element.getBoundingClientRect().width)
+		// Read in the task that shows the photo, so no timer can have run: disabled, and a click then does nothing.
+		const atFirst = await page.evaluate(() => {
+			document.querySelector<HTMLElement>('main a[data-photo]')!.click()
+			const button = document.querySelector<HTMLButtonElement>('#photo-viewer [data-nav="zoom"]')!
+			button.click()
+			return { disabled: button.getAttribute('aria-disabled'), zoomed: document.querySelector('#photo-viewer [data-zoomed]') !== null }
+		})
+		expect(atFirst).toEqual({ disabled: 'true', zoomed: false })
+		await expect(zoomIn).toBeVisible()
+		await expect(zoomIn).toBeEnabled()
+		const box = await zoomIn.boundingBox()
+		expect(box!.height, 'a 44 px touch target').toBeGreaterThanOrEqual(44)
+		await expectLoaded(image)
+		const fitted = await width()
+
+		await zoomIn.click()
+		await expect(zoomOut).toBeFocused()
+		await expect.poll(width).toBeCloseTo(2 * fitted, 0)
+		// The photo's middle stays in view: the zoomed photo is scrolled away from its start.
+		const scrolled = () => pan.evaluate((element) => ({ left: element.scrollLeft, top: element.scrollTop }))
+		const middle = await scrolled()
+		expect(middle.top).toBeGreaterThan(0)
+		// A drag moves the photo, keeps the viewer open and the same photo. (axe-core, an inline script,
+		// cannot run under this policy: mobile.spec.ts checks the zoomed viewer.)
+		const area = (await pan.boundingBox())!
+		const at = { x: area.x + area.width / 2, y: area.y + area.height / 2 }
+		await page.mouse.move(at.x, at.y)
+		await page.mouse.down()
+		await page.mouse.move(at.x + 60, at.y + 80, { steps: 4 })
+		await page.mouse.up()
+		await expect(viewer).toBeVisible()
+		await expect.poll(async () => (await scrolled()).top).toBeCloseTo(middle.top - 80, 0)
+		expect((await scrolled()).left).toBeCloseTo(middle.left - 60, 0)
+		// Zoomed, the arrow keys move the photo instead of changing it.
+		await zoomOut.focus()
+		await page.keyboard.press('ArrowDown')
+		await expect.poll(async () => (await scrolled()).top).toBeGreaterThan(middle.top - 80)
+		await page.keyboard.press('ArrowLeft')
+		await expect(viewer.getByText('الصورة 1 من 7', { exact: true })).toBeVisible()
+
+		await zoomOut.click()
+		await expect(zoomIn).toBeFocused()
+		await expect.poll(width).toBeCloseTo(fitted, 0)
+		// A double click zooms too; the next photo starts unzoomed.
+		await image.dblclick()
+		await expect(zoomOut).toBeVisible()
+		await expect.poll(width).toBeCloseTo(2 * fitted, 0)
+		await viewer.getByRole('link', { name: 'الصورة التالية' }).click()
+		await expect(viewer.getByText('الصورة 2 من 7', { exact: true })).toBeVisible()
+		await expect(zoomIn).toBeVisible()
+		await expect(zoomOut).toHaveCount(0)
+		expect(await viewer.locator('[data-zoomed]').count()).toBe(0)
+		expect(refused).toEqual([])
+	})
 })
 
 test('the video gallery ships no script; an uploaded video answers Range with 206 and the player seeks', async ({ page }) => {
