@@ -223,7 +223,7 @@ test('staff correct an answer and the history keeps it before and after', async 
 test('a status change from a page left open after a colleague moved the case says what happened and what is allowed now', async ({ page }) => {
 	const submitted = await submitCaseAsStaff(page.request)
 	await page.goto(`/admin/cases/${submitted.reference}`)
-	const form = await openStatusForm(page, 'مؤرشف')
+	const form = await openStatusForm(page, 'مغلق')
 	await form.getByLabel('ملاحظة داخلية (سبب التغيير)').fill('لم يرد المتقدم على اتصالاتنا')
 	// Meanwhile a colleague studies the case.
 	const colleague = await page.request.post(`/admin/cases/${submitted.reference}`, { form: { intent: 'status', to: '2', note: 'دُرست الحالة' }, maxRedirects: 0 })

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { z } from 'zod'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { Route } from './+types/case'
@@ -223,6 +223,15 @@ function staleStatusMessage(kind: CaseKind, now: number, role: UserRole): string
 function refused(form: string, errors: ActionErrors, status = 400, values: Record<string, unknown> = {}) {
 	const typed = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
 	return data({ form, errors, values: typed }, { status })
+}
+
+/**
+ * A change refused because the case moved meanwhile (409) reloads the case, as a page without
+ * JavaScript does: the badge and the status panel then show where the case is now, beside the
+ * message saying so. React Router skips the reload after a 4xx by default.
+ */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+	return actionStatus === 409 || defaultShouldRevalidate
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
