@@ -5,6 +5,9 @@ import type { Database } from '#app/db/client.server.ts'
 import { auditLog, users } from '#app/db/schema.ts'
 import { formatDateTime } from '#app/utils/format.ts'
 import { safeCell } from '#app/cases/export.server.ts'
+import { staffStatusName } from '#app/cases/status.ts'
+import { roleLabels } from '#app/domain/roles.ts'
+import type { UserRole } from '#app/db/schema.ts'
 import { auditActions, isAuditAction, type AuditAction } from './actions.ts'
 
 // Reading the audit trail: /admin/audit and its CSV export (docs/security.md#audit-trail).
@@ -85,11 +88,64 @@ export async function listAudit(db: Database, filter: AuditFilter, page: { offse
 /** The action's words, or the stored key for one this version no longer names. */
 export const actionLabel = (action: string) => (isAuditAction(action) ? auditActions[action] : action)
 
-/** The details as one line: `key: value` pairs, nested values as JSON. */
+/** What each detail a screen records is called on /admin/audit and in its CSV. */
+const detailLabels: Record<string, string> = {
+	from: 'من',
+	to: 'إلى',
+	kind: 'القائمة',
+	format: 'الصيغة',
+	filter: 'التصفية',
+	rows: 'عدد الصفوف',
+	userId: 'رقم المستخدم',
+	email: 'البريد الإلكتروني',
+	role: 'الصلاحية',
+	roles: 'الصلاحيات',
+	active: 'الحساب فعّال',
+	passwordReset: 'كلمة مرور جديدة',
+	sessionsEnded: 'الجلسات المنتهية',
+	nationalId: 'رقم الهوية',
+	cases: 'الطلبات',
+	files: 'الملفات',
+	bytes: 'الحجم بالبايت',
+	sections: 'الأقسام',
+	by: 'بواسطة',
+	version: 'الإصدار',
+	type: 'النوع',
+	id: 'المعرّف',
+	method: 'الطريقة',
+	reason: 'السبب',
+	recovery: 'برمز احتياطي',
+	accountId: 'رقم حساب المؤسسة',
+}
+
+/** Values in words where the stored value is a code: statuses, roles, yes and no, and the like. */
+const valueWords: Record<string, Record<string, string>> = {
+	kind: { individual: 'طلبات الأفراد', association: 'طلبات الجمعيات' },
+	method: { password: 'كلمة المرور', code: 'رمز التحقق', 'recovery-code': 'رمز احتياطي', enrolment: 'تفعيل التحقق بخطوتين' },
+	reason: { invalid: 'بيانات غير صحيحة', limited: 'محاولات كثيرة' },
+	by: { timer: 'التشغيل اليومي', command: 'أمر المشغّل' },
+}
+
+function describeValue(key: string, value: unknown): string {
+	if (typeof value === 'boolean') return value ? 'نعم' : 'لا'
+	if ((key === 'from' || key === 'to') && typeof value === 'number') return `«${staffStatusName(value)}»`
+	if (key === 'role' || key === 'roles') {
+		const name = (role: unknown) => roleLabels[role as UserRole] ?? String(role)
+		if (Array.isArray(value)) return value.length ? value.map(name).join('، ') : 'لا أحد'
+		if (value && typeof value === 'object') return `${name((value as { from?: unknown }).from)} ← ${name((value as { to?: unknown }).to)}`
+		return name(value)
+	}
+	if (typeof value === 'string' && valueWords[key]?.[value]) return valueWords[key][value]
+	return typeof value === 'object' ? JSON.stringify(value) : String(value)
+}
+
+/** The details as one line of `name: value` pairs, in Arabic where the app knows the name. */
 export function describeDetails(data: unknown): string {
 	if (!data || typeof data !== 'object') return ''
+	// The form's intent is stored, and shown as the action itself.
 	return Object.entries(data as Record<string, unknown>)
-		.map(([key, value]) => `${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+		.filter(([key]) => key !== 'intent')
+		.map(([key, value]) => `${detailLabels[key] ?? key}: ${describeValue(key, value)}`)
 		.join('، ')
 }
 

@@ -96,7 +96,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 /**
  * Enough for the applicant to recognise their address, not enough to learn it: «f•••@e•••.org».
- * Whoever knows a national ID and a mobile sees it (issue 24 §3.5: the whole domain was shown).
+ * Whoever knows a national ID and a mobile sees it.
  */
 function maskEmail(email: string): string {
 	const at = email.lastIndexOf('@')

@@ -1,4 +1,4 @@
-// The findings of the outside scan that are not injection (issue 24 §3, docs/security.md#outside-scan):
+// The findings of the outside scan that are not injection (docs/security.md#outside-scan):
 // the return address after sign-in, what browsers may keep of personal data, how many files a case
 // holds, and the odd requests a scanner sends. Over HTTP only, through the real server.
 import { expect, test, type APIRequestContext } from '@playwright/test'
