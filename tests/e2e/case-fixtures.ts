@@ -24,11 +24,11 @@ async function post(request: APIRequestContext, url: string, form: Record<string
 
 let counter = 0
 
-/** The reference as a private link's page shows it: in its body, not in the stylesheet the page carries. */
-async function referenceOf(request: APIRequestContext, token: string): Promise<string> {
-	const html = await (await request.get(`/apply/r/${token}`)).text()
+/** The reference as a page shows it (a private link's, say): in its body, not in the stylesheet the page carries. */
+export async function referenceOn(request: APIRequestContext, path: string): Promise<string> {
+	const html = await (await request.get(path)).text()
 	const reference = /[A-HJ-NP-Y2-9]{4}-[A-HJ-NP-Y2-9]{4}/.exec(html.slice(html.indexOf('<body')))?.[0]
-	expect(reference, `the reference on /apply/r/${token}`).toBeTruthy()
+	expect(reference, `the reference on ${path}`).toBeTruthy()
 	return reference!
 }
 
@@ -78,7 +78,7 @@ export async function submitCaseAsStaff(request: APIRequestContext, options: { n
 		const done = await post(request, `${base}/check`, { acknowledge: 'on' })
 		expect(done.url()).toContain('/done')
 	}
-	return { reference: await referenceOf(request, token!), token: token!, name, nationalId, mobile }
+	return { reference: await referenceOn(request, `/apply/r/${token}`), token: token!, name, nationalId, mobile }
 }
 
 /** The ids of a case's files, from its page in the back office; `request` must carry a case officer's or an admin's session. */
@@ -93,6 +93,8 @@ export interface RegisteredInstitution extends Omit<SubmittedCase, 'nationalId'>
 	userName: string
 	email: string
 	password: string
+	/** The licence number it registered with. */
+	permitNo: string
 }
 
 /**
@@ -108,6 +110,7 @@ export async function registerInstitutionAsStaff(request: APIRequestContext, opt
 		email: `inst-${id}@e2e.test`,
 		password: `Strong-Pass-${id}`,
 		mobile: `05${String(Date.now() % 1e7).padStart(7, '0')}${counter++ % 10}`,
+		permitNo: `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-16),
 	}
 	const started = await post(request, '/apply/institution-registration/new', {
 		fullName: 'سارة عبدالرحمن العتيبي',
@@ -123,7 +126,7 @@ export async function registerInstitutionAsStaff(request: APIRequestContext, opt
 	await post(request, `${base}/institution`, {
 		name: institution.name,
 		InstitutionType: '2',
-		permitNo: `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-16),
+		permitNo: institution.permitNo,
 		createDate: '2015-03-01',
 		address: 'الرياض، حي النخيل',
 		CEOName: 'خالد سعد الدوسري',
@@ -134,7 +137,28 @@ export async function registerInstitutionAsStaff(request: APIRequestContext, opt
 	await post(request, `${base}/documents`, {})
 	const done = await post(request, `${base}/check`, { acknowledge: 'on' })
 	expect(done.url()).toContain('/done')
-	return { ...institution, reference: await referenceOf(request, token!), token: token! }
+	return { ...institution, reference: await referenceOn(request, `/apply/r/${token}`), token: token! }
+}
+
+/**
+ * A support request started from a signed-in institution's account («طلب دعم جمعية جديد»): its
+ * first step, as the account fills it in, saved. Returns the private link's path (/apply/r/<token>).
+ */
+export async function startAccountRequest(request: APIRequestContext, institution: RegisteredInstitution): Promise<string> {
+	const response = await request.post('/apply/association-support/new', {
+		form: {
+			AssociationName: institution.name,
+			LicenseNumber: institution.permitNo,
+			AssemblySpecialty: 'social',
+			DateOfEstablishment: '2015-03-01',
+			Email: institution.email,
+			RepresentativeName: 'سارة عبدالرحمن العتيبي',
+			RepresentativeMobile: institution.mobile,
+		},
+		maxRedirects: 0,
+	})
+	expect(response.status(), 'a support request is started from the account').toBe(302)
+	return response.headers()['location']!
 }
 
 /** Signs an institution in at /account/login on `request`, which then carries its session. */

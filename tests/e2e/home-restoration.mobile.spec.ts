@@ -17,10 +17,11 @@ test('a family asks for its home to be restored on a phone: housing choices, pho
 
 	await startWithSharedSteps(page, 'home-restoration', { nationalId, netIncome: '1800', firstStepLabel: 'طلب ترميم منزل — الخطوة 1 من 6' })
 
-	// 3-4: five choices, each starting on the old system's default.
+	// 3-4: three choices, each starting on the old system's default; ownership and kind were asked in step 1, not again here.
 	await onStep(page, 'بيانات السكن')
 	await expectNoAxeViolations(page)
-	await expect(page.getByLabel('ملكية السكن')).toHaveValue('owned')
+	await expect(page.getByLabel('حالة المنزل')).toHaveValue('good')
+	await expect(page.getByLabel('ملكية السكن')).toHaveCount(0)
 	await expect(page.getByLabel('التكلفة التقديرية للترميم')).toHaveValue('500-1500')
 	await page.getByLabel('حالة المنزل').selectOption({ label: 'متهالك' })
 	await page.getByLabel('التكلفة التقديرية للترميم').selectOption({ label: 'من 5,000 إلى 15,000 ريال' })

@@ -85,7 +85,8 @@ test('the consent step: it comes before the bank details; declined, they are ski
 
 	await answerConsent(page, 'declined')
 	await onStep(page, 'الوضع المالي')
-	await expect(page.getByText('الخطوة 3 من 7')).toBeVisible()
+	// The map does not change under the applicant: the bank step keeps its place, not asked.
+	await expect(page.getByText('الخطوة 4 من 8')).toBeVisible()
 	// Declined, the bank step is not offered at all.
 	await page.goto(`${overview}/bank`)
 	await onStep(page, 'الوضع المالي')

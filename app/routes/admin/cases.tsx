@@ -296,7 +296,7 @@ export default function Cases({ loaderData }: Route.ComponentProps) {
 										{item.reference}
 									</Link>
 									{/* The old lists' print action; deleting stays on the case view, behind its confirmation. */}
-									<a href={`/admin/cases/${item.reference}/print`} className="link block text-sm">
+									<a href={`/admin/cases/${item.reference}/print`} className="link mt-1 flex min-h-6 items-center text-sm">
 										طباعة<span className="sr-only"> الطلب {item.reference}</span>
 									</a>
 								</td>

@@ -6,7 +6,7 @@
 import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test'
 import { basicAnswers, randomNationalId, validIban } from '#tests/fixtures/needy-families.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
-import { signInInstitution, submitCaseAsStaff } from '../case-fixtures.ts'
+import { referenceOn, signInInstitution, startAccountRequest, submitCaseAsStaff } from '../case-fixtures.ts'
 import { staffState, unique, type StaffRole } from '../utils.ts'
 import { addUser, createAdminFixtures, expectStatus, inputValue, manifest, routeTable, send, type AdminFixtures, type PostSample } from './route-table.ts'
 
@@ -130,13 +130,16 @@ const publicSamples: Record<string, () => Promise<void>> = {
 		expect((await formPost(browser, '/account/logout', {})(own())).headers()['location']).toBe('/account/login')
 		expect((await browser.get('/account', { maxRedirects: 0 })).status(), 'signed out').toBe(302)
 	},
+	// The account's one action deletes an unsent draft.
 	'routes/account/index': async () => {
-		const requests = async () => ((await (await as.institution.get('/account')).text()).match(/href="\/account\/cases\//g) ?? []).length
-		const before = await requests()
-		await expectRefused(formPost(as.institution, '/account', { intent: 'start' }))
-		expect(await requests(), 'no request was started').toBe(before)
-		expect((await formPost(as.institution, '/account', { intent: 'start' })(own())).status()).toBe(302)
-		expect(await requests()).toBe(before + 1)
+		const draft = await referenceOn(as.institution, await startAccountRequest(as.institution, f.institution))
+		const listed = async () => (await (await as.institution.get('/account')).text()).includes(draft)
+		expect(await listed()).toBe(true)
+		const remove = formPost(as.institution, '/account', { intent: 'delete-draft', reference: draft, confirm: 'on' })
+		await expectRefused(remove)
+		expect(await listed(), 'the draft was not deleted').toBe(true)
+		expect((await remove(own())).status()).toBe(302)
+		expect(await listed()).toBe(false)
 	},
 	// The second step of a staff sign-in takes a code for a session signed in with a password only.
 	// Without such a session nothing can change: the forgery is refused all the same, before the

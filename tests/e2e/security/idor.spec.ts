@@ -3,7 +3,7 @@
 // not handle cases. Every refusal reads the same whether the thing asked for exists or not.
 import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
-import { caseFileIds, registerInstitutionAsStaff, signInInstitution, submitCaseAsStaff, type RegisteredInstitution, type SubmittedCase } from '../case-fixtures.ts'
+import { caseFileIds, referenceOn, registerInstitutionAsStaff, signInInstitution, startAccountRequest, submitCaseAsStaff, type RegisteredInstitution, type SubmittedCase } from '../case-fixtures.ts'
 import { staffState, unique } from '../utils.ts'
 import { comparable, missing } from './route-table.ts'
 
@@ -19,12 +19,6 @@ let contentEditor: APIRequestContext
 const institutions: APIRequestContext[] = []
 let applicants: [Applicant, Applicant]
 let members: [Institution, Institution]
-
-/** A private link's own reference, as its page shows it (in the body, not the stylesheet). */
-async function referenceOn(request: APIRequestContext, path: string): Promise<string> {
-	const html = await (await request.get(path)).text()
-	return /[A-HJ-NP-Y2-9]{4}-[A-HJ-NP-Y2-9]{4}/.exec(html.slice(html.indexOf('<body')))![0]
-}
 
 test.beforeAll(async ({ playwright }, testInfo) => {
 	testInfo.setTimeout(120_000)
@@ -46,9 +40,7 @@ test.beforeAll(async ({ playwright }, testInfo) => {
 	]
 	// Each institution signs in; the first starts an association-support request from its account.
 	await Promise.all([signInInstitution(institutions[0]!, first), signInInstitution(institutions[1]!, second)])
-	const started = await institutions[0]!.post('/account', { form: { intent: 'start' }, maxRedirects: 0 })
-	expect(started.status(), 'a support request is started').toBe(302)
-	const support = await referenceOn(institutions[0]!, started.headers()['location']!)
+	const support = await referenceOn(institutions[0]!, await startAccountRequest(institutions[0]!, first))
 	members = [
 		{ ...first, fileId: fileIds[2]!, support },
 		{ ...second, fileId: fileIds[3]!, support: '' },

@@ -251,7 +251,8 @@ function expectStoredFileHeaders(headers: Record<string, string>, disposition: '
 /** The applicant's files after the corpus: only the harmless ones kept, under cleaned names, served as files. */
 async function applicantFilesKept(corpus: AttackFile[]) {
 	const page = await (await visitor.get(`/apply/r/${draft.token}/files`)).text()
-	const links = [...page.matchAll(new RegExp(`href="(/apply/r/${draft.token}/files/[0-9a-f-]{36})"`, 'g'))].map((match) => match[1]!)
+	// «عرض» opens each file in the browser (?inline=1); without it, the same address downloads it.
+	const links = [...page.matchAll(new RegExp(`href="(/apply/r/${draft.token}/files/[0-9a-f-]{36})(?:\\?inline=1)?"`, 'g'))].map((match) => match[1]!)
 	const kept = corpus.filter((file) => 'kept' in file.expected)
 	for (const file of kept) expect(page, file.id).toContain(shownName(file))
 	for (const name of ['صفحة.html', 'كشف حساب.pdf', 'شعار.svg', 'invoice.pdf', 'تقرير.pdf', 'فارغ.pdf', 'كبير']) expect(page).not.toContain(name)
