@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import net from 'node:net'
 import { defineConfig, devices } from '@playwright/test'
+import { findChromium } from './scripts/lib/test-machine.mjs'
 
 /** A port nobody listens on, chosen once by the runner; workers inherit it through the environment. */
 async function freePort(): Promise<number> {
@@ -22,6 +23,8 @@ const postgres = process.env.SKIP_POSTGRES !== '1'
 while (postgres && (!process.env.E2E_PG_PORT || process.env.E2E_PG_PORT === process.env.E2E_PORT)) process.env.E2E_PG_PORT = String(await freePort())
 const pgBaseURL = `http://localhost:${process.env.E2E_PG_PORT}`
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } }
+const found = findChromium()
+const chromium = 'path' in found ? found.path : '/usr/bin/chromium'
 
 /** What both servers are started with: the first admin, and a small PDF limit for documents.spec.ts. */
 const serverEnv = {
@@ -62,8 +65,8 @@ export default defineConfig({
 	use: {
 		baseURL,
 		launchOptions: {
-			// Debian's Chromium; Playwright never downloads a browser here.
-			executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+			// Debian's Chromium, its headless shell when installed (scripts/lib/test-machine.mjs); Playwright never downloads a browser here.
+			executablePath: chromium,
 			args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 		},
 		locale: 'ar-SA',

@@ -398,8 +398,9 @@ async function main(options: Options): Promise<boolean> {
 	// nginx's workers and php-fpm's children (www-data) read the files and the socket in here.
 	fs.chmodSync(tempDir, 0o755)
 	console.log(`Ataa Lighthouse benchmark on ${machine.line}; load average ${machine.loadAtStart}`)
-	// As npm test finds it: CHROMIUM_PATH, else Debian's chromium, installed with apt-get when missing.
-	const noChromium = ensureChromium()
+	// As npm test finds it, but the whole browser, not the tests' headless shell: CHROMIUM_PATH, else
+	// Debian's chromium, installed with apt-get when missing.
+	const noChromium = ensureChromium({ full: true })
 	if (noChromium) throw new UsageError(noChromium)
 	const chromePath = process.env.CHROMIUM_PATH!
 	console.log('Starting the production server (PGlite)…')

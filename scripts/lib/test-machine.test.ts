@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { findChromium } from './test-machine.mjs'
+import { chromiumShell, findChromium } from './test-machine.mjs'
 
 let root: string
 beforeEach(() => {
@@ -18,9 +18,9 @@ function place(dir: string, name: string, executable = true): string {
 	return file
 }
 
-/** The real check, with this machine's /usr/bin/chromium hidden, as on a fresh machine. */
+/** The real check, with this machine's /usr/bin/chromium and headless shell hidden, as on a fresh machine. */
 const withoutSystemChromium = (file: string) => {
-	if (file === '/usr/bin/chromium') return false
+	if (file === '/usr/bin/chromium' || file === chromiumShell) return false
 	try {
 		fs.accessSync(file, fs.constants.X_OK)
 		return fs.statSync(file).isFile()
@@ -49,6 +49,14 @@ describe('findChromium', () => {
 		place('a', 'chromium-browser')
 		const all = (file: string) => file === '/usr/bin/chromium' || withoutSystemChromium(file)
 		expect(findChromium({ env: { PATH: path.join(root, 'a') }, isExecutable: all })).toEqual({ path: '/usr/bin/chromium' })
+	})
+
+	test("Debian's headless shell comes first for the tests; Lighthouse asks for the whole browser", () => {
+		const both = (file: string) => file === '/usr/bin/chromium' || file === chromiumShell || withoutSystemChromium(file)
+		expect(findChromium({ env: { PATH: '' }, isExecutable: both })).toEqual({ path: chromiumShell })
+		expect(findChromium({ env: { PATH: '' }, isExecutable: both, full: true })).toEqual({ path: '/usr/bin/chromium' })
+		const shellOnly = (file: string) => file === chromiumShell
+		expect(findChromium({ env: { PATH: '' }, isExecutable: shellOnly, full: true })).toEqual({ error: expect.stringContaining('No Chromium found') })
 	})
 
 	test('CHROMIUM_PATH wins, and a wrong one is an error rather than a silent fallback', () => {

@@ -30,7 +30,7 @@ test('a case officer finds a case, reads it, studies it, pays it, and the applic
 	await expect(page).toHaveURL(/status=1/)
 	const rows = page.getByRole('region', { name: 'جدول الطلبات' }).getByRole('row')
 	await expect(rows).toHaveCount(2)
-	await page.getByRole('link', { name: submitted.reference }).click()
+	await page.getByRole('link', { name: submitted.reference, exact: true }).click()
 
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText(`أحمد موسى ${family}`)
 	await expectNoAxeViolations(page)
