@@ -89,7 +89,7 @@ export function ensureChromium({ full = false } = {}) {
 	if (!process.env.CHROMIUM_PATH && ('error' in found || found.path !== wanted) && canInstallWithApt()) {
 		const failed = aptInstall(full ? 'chromium' : 'chromium-headless-shell')
 		if (failed && 'error' in found) return `${failed} ${installChromiumHint}`
-		if (failed) console.warn(`${failed} The browser tests drive ${found.path} instead, at about three times the CPU.`)
+		if (failed && 'path' in found) console.warn(`${failed} The browser tests drive ${found.path} instead, at about three times the CPU.`)
 		found = findChromium({ full })
 	}
 	if ('error' in found) return found.error

@@ -281,6 +281,23 @@ describe('/account', () => {
 		expect(await db().$count(cases, eq(cases.accountId, a.id))).toBe(0)
 	})
 
+	test('while a support request is open, the account offers no new one and says which is open', async () => {
+		const a = await addInstitution('جمعية الانتظار')
+		const support = { ...(await import('#app/forms/definitions/needy-families.ts')).needyFamilies, type: SUPPORT_TYPE }
+		const open = await startAccountCase(db(), a.id, support)
+		await db().update(cases).set({ submittedAt: new Date('2025-04-02T09:00:00Z'), status: 2 }).where(eq(cases.id, open.row.id))
+		const data = await accountLoader(args(get('/account', a.cookie)))
+		expect(data.openRequest).toBe(open.row.reference)
+		const html = renderPage('account', '/account', Account, data)
+		expect(html).not.toContain('طلب دعم جمعية جديد')
+		expect(html).toContain('لمؤسستك طلب دعم لم تنتهِ دراسته بعد')
+		// Once it is studied, a new one is offered again.
+		await db().update(cases).set({ status: 3 }).where(eq(cases.id, open.row.id))
+		const after = await accountLoader(args(get('/account', a.cookie)))
+		expect(after.openRequest).toBeNull()
+		expect(renderPage('account', '/account', Account, after)).toContain('طلب دعم جمعية جديد')
+	})
+
 	test('an unsent draft is deleted once confirmed; a sent request, another account\'s draft and an unconfirmed delete are refused (issue 24 §5.10)', async () => {
 		const a = await addInstitution('جمعية الحذف')
 		const b = await addInstitution('جمعية أخرى')

@@ -4,6 +4,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { accountCases, deleteAccountDraft, requireInstitution, type AccountCase } from '#app/accounts/institution-accounts.server.ts'
 import { applicantStatus, StatusBadge } from '#app/accounts/status-badge.tsx'
 import { getIntake } from '#app/cases/intake.server.ts'
+import { OPEN_STATUSES, type CaseStatus } from '#app/cases/status.ts'
 import { latestApplicantMessage } from '#app/cases/case-store.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { findDefinition } from '#app/forms/registry.ts'
@@ -45,6 +46,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		registration: registration ? describe(registration) : null,
 		requests: rows.filter((row) => row.id !== account.registrationCaseId).map(describe),
 		start: support && intake ? { open: intake.state !== 'closed', notice: intake.state === 'paused' ? intake.pausedNotice : intake.state === 'closed' ? intake.closedNotice : null } : null,
+		// One open support request at a time (the duplicate rule of app/cases/case-store.server.ts): while one is, a new one is not offered.
+		openRequest: rows.find((row) => row.type === SUPPORT_TYPE && row.submittedAt !== null && OPEN_STATUSES.includes(row.status as CaseStatus))?.reference ?? null,
 	}
 }
 
@@ -117,12 +120,17 @@ export default function Account({ loaderData: account, actionData }: Route.Compo
 						<h2 id="requests" className="text-xl font-bold text-brand-900">
 							طلبات دعم الجمعيات
 						</h2>
-						{account.start?.open ? (
+						{account.start?.open && !account.openRequest ? (
 							<Link to={`/apply/${SUPPORT_TYPE}/new`} className="btn-primary">
 								طلب دعم جمعية جديد
 							</Link>
 						) : null}
 					</div>
+					{account.start?.open && account.openRequest ? (
+						<p className="rounded-lg bg-white p-4 text-stone-700">
+							لمؤسستك طلب دعم لم تنتهِ دراسته بعد (<span dir="ltr">{account.openRequest}</span>)، ويمكنك تقديم طلب جديد بعد أن تنتهي.
+						</p>
+					) : null}
 					<FlashNotice notice={account.notice} live className="" />
 					{actionData?.error ? <FlashNotice notice={{ tone: 'error', message: actionData.error }} className="" /> : null}
 					{account.start?.notice ? (

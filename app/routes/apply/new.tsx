@@ -27,6 +27,8 @@ export const handle = { hydrate: true }
 export const headers = actionHeaders
 
 export const DUPLICATE_MESSAGE = 'المستفيد مسجل مسبقاً'
+/** The same refusal to an institution signed in to its account: the open request is in the account. */
+export const ACCOUNT_DUPLICATE_MESSAGE = 'لمؤسستك طلب دعم مفتوح لم تنتهِ دراسته بعد.'
 
 async function openDefinition(type: string) {
 	const definition = findDefinition(type)
@@ -128,7 +130,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 		if (!(error instanceof DuplicateApplicantError)) throw error
 		return data(
 			{
-				result: submission.reply({ hideFields: secretFields(first), formErrors: [DUPLICATE_MESSAGE] }),
+				result: submission.reply({ hideFields: secretFields(first), formErrors: [(await institutionFor(request, definition)) ? ACCOUNT_DUPLICATE_MESSAGE : DUPLICATE_MESSAGE] }),
 				duplicate: true,
 			},
 			{ status: 409 },
@@ -168,10 +170,18 @@ export default function NewApplication({ loaderData, actionData }: Route.Compone
 					) : null}
 					{actionData?.duplicate ? (
 						<p className="mt-4 rounded-lg bg-red-50 p-4 text-red-900">
-							{`يوجد طلب مفتوح لهذا البرنامج ب${idLabel} نفسه.`}{' '}
-							<Link to="/apply/status" className="font-semibold underline">
-								استعلم عن حالة طلبك
-							</Link>
+							{loaderData.fromAccount ? (
+								<Link to="/account" className="font-semibold underline">
+									تابع طلبك المفتوح من حساب المؤسسة
+								</Link>
+							) : (
+								<>
+									{`يوجد طلب مفتوح لهذا البرنامج ب${idLabel} نفسه.`}{' '}
+									<Link to="/apply/status" className="font-semibold underline">
+										استعلم عن حالة طلبك
+									</Link>
+								</>
+							)}
 						</p>
 					) : null}
 				</>
