@@ -27,6 +27,7 @@ export default defineConfig({
 					hookTimeout: 180_000,
 					testTimeout: 90_000,
 					env: { TEST_DB: 'pglite' },
+					globalSetup: ['tests/pglite-global-setup.ts'],
 				},
 			},
 			{

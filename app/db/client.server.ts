@@ -37,6 +37,8 @@ export interface DatabaseOptions {
 	url?: string
 	/** PGlite data directory; omitted means in memory. */
 	dataDir?: string
+	/** PGlite in memory only: start from this dump (`dumpDataDir`) instead of an empty cluster (the tests' migrated template, tests/db.ts). */
+	loadDataDir?: Blob
 }
 
 /** The committed drizzle-kit migrations, found from wherever this module was bundled to. */
@@ -91,7 +93,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 	// PostgreSQL's 128 MB of shared buffers are all touched at start, in the process's own memory:
 	// 32 MB hold a foundation's working set, and the operating system's page cache keeps the rest
 	// of the files (docs/performance.md, memory).
-	const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] })
+	const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] })
 	const db = drizzlePglite(client, { schema })
 	return {
 		db: db as unknown as Database,
