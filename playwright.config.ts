@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import net from 'node:net'
 import { defineConfig, devices } from '@playwright/test'
-import { findChromium } from './scripts/lib/test-machine.mjs'
+import { chromiumArgs, findChromium } from './scripts/lib/test-machine.mjs'
 
 /** A port nobody listens on, chosen once by the runner; workers inherit it through the environment. */
 async function freePort(): Promise<number> {
@@ -67,7 +67,7 @@ export default defineConfig({
 		launchOptions: {
 			// Debian's Chromium, its headless shell when installed (scripts/lib/test-machine.mjs); Playwright never downloads a browser here.
 			executablePath: chromium,
-			args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+			args: chromiumArgs,
 		},
 		locale: 'ar-SA',
 		// axe-core is injected as an inline script; the policy itself is checked by public.spec.ts.

@@ -77,25 +77,47 @@ function aptInstall(name) {
 }
 
 /**
- * Finds Chromium, installing Debian's package when that is possible (the headless shell for the
- * tests, even beside a full chromium; the full browser for Lighthouse); sets CHROMIUM_PATH for the
- * browser tests. Returns an error message when the run cannot go on.
- * @param {{ full?: boolean }} [options]
+ * Finds one Chromium, installing Debian's package when that is possible. Returns its path, or an
+ * error message when there is none.
+ * @param {boolean} full the whole browser (`chromium`), not the headless shell
+ * @returns {{ path: string } | { error: string }}
+ */
+function ensureOne(full) {
+	const found = findChromium({ full })
+	const wanted = full ? '/usr/bin/chromium' : chromiumShell
+	if (process.env.CHROMIUM_PATH || ('path' in found && found.path === wanted) || !canInstallWithApt()) return found
+	const failed = aptInstall(full ? 'chromium' : 'chromium-headless-shell')
+	if (failed && 'error' in found) return { error: `${failed} ${installChromiumHint}` }
+	if (failed && 'path' in found) console.warn(`${failed} The browser tests drive ${found.path} instead, at about three times the CPU.`)
+	return findChromium({ full })
+}
+
+/**
+ * Finds Chromium, installing Debian's packages when that is possible: the whole browser (Lighthouse,
+ * and the tests of its PDF viewer) and, for every other browser test, its headless shell. Sets
+ * CHROMIUM_FULL_PATH and CHROMIUM_PATH (the shell, or the whole browser when there is no shell).
+ * Returns an error message when the run cannot go on.
+ * @param {{ full?: boolean }} [options] the whole browser only (Lighthouse)
  * @returns {string | null}
  */
 export function ensureChromium({ full = false } = {}) {
-	let found = findChromium({ full })
-	const wanted = full ? '/usr/bin/chromium' : chromiumShell
-	if (!process.env.CHROMIUM_PATH && ('error' in found || found.path !== wanted) && canInstallWithApt()) {
-		const failed = aptInstall(full ? 'chromium' : 'chromium-headless-shell')
-		if (failed && 'error' in found) return `${failed} ${installChromiumHint}`
-		if (failed && 'path' in found) console.warn(`${failed} The browser tests drive ${found.path} instead, at about three times the CPU.`)
-		found = findChromium({ full })
-	}
-	if ('error' in found) return found.error
-	process.env.CHROMIUM_PATH = found.path
+	const whole = ensureOne(true)
+	if ('error' in whole) return whole.error
+	const shell = full ? whole : ensureOne(false)
+	if ('error' in shell) return shell.error
+	process.env.CHROMIUM_FULL_PATH ??= whole.path
+	process.env.CHROMIUM_PATH = shell.path
 	return null
 }
+
+/** The whole browser for the tests that need it (its PDF viewer): as ensureChromium found it, else as findChromium finds it. */
+export function wholeChromium() {
+	const found = findChromium({ full: true })
+	return process.env.CHROMIUM_FULL_PATH ?? ('path' in found ? found.path : '/usr/bin/chromium')
+}
+
+/** What every browser test launches Chromium with (playwright.config.ts, and tests that need the whole browser). */
+export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 export const installFfmpegHint = 'Install ffmpeg (Debian/Ubuntu: apt-get install ffmpeg): the demo videos and the video gallery\'s browser test need it.'
 

@@ -3,12 +3,13 @@
 // JavaScript or a program, polyglots, empty and oversized files, path traversal and control
 // characters in names) posted to the applicant's upload and to five staff uploads. Each is refused
 // with its Arabic message or kept only harmless; every stored file is served with nosniff, a
-// Content-Disposition and the sandbox policy; the staff case view still shows a PDF in its frame.
+// Content-Disposition and the sandbox policy (a PDF still shows in the viewer: pdf-viewer.spec.ts).
 import fs from 'node:fs'
 import http from 'node:http'
-import type { APIRequestContext, Page } from '@playwright/test'
+import type { APIRequestContext } from '@playwright/test'
 import { attackFiles, multipartBody, type AttackFile, type Refusal, type UploadTarget } from '#tests/fixtures/attack-files.ts'
 import { submitCaseAsStaff } from '../case-fixtures.ts'
+import { expectStoredFileHeaders } from './stored-files.ts'
 import { expect, staffState, test, unique } from '../utils.ts'
 
 test.describe.configure({ mode: 'default' })
@@ -31,7 +32,6 @@ const messages = {
 	tooLarge: (max: number) => `حجم الملف أكبر من ${sizes[max]}. اختر ملفاً أصغر.`,
 }
 
-const STORED_FILE_CSP = "sandbox; default-src 'none'"
 
 let baseURL: string
 let visitor: APIRequestContext
@@ -239,13 +239,6 @@ async function post(endpoint: Endpoint, file: AttackFile): Promise<{ status: num
 /** The message a JSON answer carries: its `message`, or its notice's. */
 const messageOf = (json: Record<string, unknown> | null) => String(json?.message ?? (json?.notice as { message?: string } | undefined)?.message ?? '')
 
-/** The headers every stored file goes out with. */
-function expectStoredFileHeaders(headers: Record<string, string>, disposition: 'attachment' | 'inline', framedBy: 'self' | 'none' = 'none') {
-	expect(headers['x-content-type-options']).toBe('nosniff')
-	expect(headers['content-security-policy']).toBe(`${STORED_FILE_CSP}; frame-ancestors '${framedBy}'`)
-	expect(headers['content-disposition']).toMatch(new RegExp(`^${disposition}; filename="[a-z]+\\.[a-z0-9]+"; filename\\*=UTF-8''[A-Za-z0-9%._~!-]+$`))
-	expect(headers['content-type']).toMatch(/^(application\/pdf|image\/(webp|avif)|video\/(mp4|webm|quicktime))$/)
-}
 
 /** The closing note's figures, printed after the file's tests in this worker. */
 /** The applicant's files after the corpus: only the harmless ones kept, under cleaned names, served as files. */
@@ -365,44 +358,4 @@ test('published files and pictures: nosniff, a Content-Disposition and the sandb
 	const videos = await (await visitor.get('/gallery/videos')).text()
 	const video = /src="(\/documents\/[0-9a-f-]{36})"/.exec(videos)
 	if (video) expectStoredFileHeaders((await visitor.get(video[1]!, { headers: { Range: 'bytes=0-99' } })).headers(), 'inline')
-})
-
-/**
- * Chromium's PDF viewer has drawn the document in `page`: its extension frame holds a frame of the
- * file's own address whose page area (#sizer) has the size of the pages. A viewer that was blocked
- * (as in a frame with a sandbox attribute) leaves an error page instead.
- */
-async function expectPdfShown(page: Page) {
-	const drawn = async () => {
-		for (const frame of page.frames()) {
-			if (!frame.parentFrame()?.url().startsWith('chrome-extension://')) continue
-			const height = await frame.evaluate(() => document.querySelector('#sizer')?.getBoundingClientRect().height ?? 0).catch(() => 0)
-			if (height > 100) return true
-		}
-		return false
-	}
-	await expect.poll(drawn, { timeout: 15_000 }).toBe(true)
-}
-
-test('the staff case view still previews a PDF in its frame, under the sandbox policy', async ({ pageAs }) => {
-	const submitted = await submitCaseAsStaff(admin, { name: `معاينة ${unique()}` })
-	// The page's own Content-Security-Policy applies here, as for staff.
-	const page = await pageAs('case_officer', { bypassCSP: false })
-	await page.goto(`/admin/cases/${submitted.reference}`)
-	const item = page.getByRole('listitem').filter({ hasText: 'هوية-المتقدم.pdf' })
-	const href = (await item.getByRole('link', { name: /^تنزيل/ }).getAttribute('href'))!
-	const inline = await page.request.get(`${href}?inline=1`)
-	expectStoredFileHeaders(inline.headers(), 'inline', 'self')
-	expectStoredFileHeaders((await page.request.get(href)).headers(), 'attachment')
-	await item.locator('summary').filter({ hasText: 'معاينة' }).click()
-	await expect(item.locator('iframe')).toBeVisible()
-	await expectPdfShown(page)
-})
-
-test('a published PDF opened with «عرض» shows in the viewer, under the sandbox policy', async ({ pageAs }) => {
-	const visitorPage = await pageAs('visitor', { bypassCSP: false })
-	const workshops = await (await visitor.get('/reports/workshops')).text()
-	const documentHref = /href="(\/documents\/[0-9a-f-]{36})\?view"/.exec(workshops)![1]!
-	await visitorPage.goto(`${documentHref}?view`)
-	await expectPdfShown(visitorPage)
 })
