@@ -30,6 +30,8 @@ test('a new case officer sets up the authenticator at first sign-in, keeps recov
 	const secret = (await first.getByTestId('two-step-secret').textContent())!.replace(/\s/g, '')
 	await first.getByLabel('رمز التحقق').fill(new TOTP({ secret: Secret.fromBase32(secret) }).generate())
 	await first.getByRole('button', { name: 'تفعيل التحقق بخطوتين' }).click()
+	// Read once the page that shows them has come (allTextContents does not wait for it).
+	await expect(first.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10)
 	const codes = (await first.getByTestId('recovery-codes').getByRole('listitem').allTextContents()).map((code) => code.trim())
 	expect(codes).toHaveLength(10)
 	await expectNoAxeViolations(first)
