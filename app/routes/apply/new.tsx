@@ -103,9 +103,9 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const perApplicant = visitor ? newDraftChecks(definition, submission.value) : []
 	const reached = await reachedLimit(db, perApplicant)
 	if (reached) return refuse(reached)
+	const paper = await paperIntakeBy(request)
+	const institution = paper ? null : await institutionFor(request, definition)
 	try {
-		const paper = await paperIntakeBy(request)
-		const institution = paper ? null : await institutionFor(request, definition)
 		if (institution) {
 			const { token } = await startAccountCase(db, institution.id, definition, submission.value)
 			return redirectWithFlash(`/apply/r/${token}`, { tone: 'success', message: 'تم حفظ بياناتك وإنشاء طلبك. يمكنك متابعة تعبئته في أي وقت من حساب مؤسستك.', field: 'created' })
@@ -130,7 +130,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 		if (!(error instanceof DuplicateApplicantError)) throw error
 		return data(
 			{
-				result: submission.reply({ hideFields: secretFields(first), formErrors: [(await institutionFor(request, definition)) ? ACCOUNT_DUPLICATE_MESSAGE : DUPLICATE_MESSAGE] }),
+				result: submission.reply({ hideFields: secretFields(first), formErrors: [institution ? ACCOUNT_DUPLICATE_MESSAGE : DUPLICATE_MESSAGE] }),
 				duplicate: true,
 			},
 			{ status: 409 },

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import { expect, test } from 'vitest'
-import { accountCases, attemptAccountSignIn, startAccountCase } from '#app/accounts/institution-accounts.server.ts'
+import { accountCases, accountCookieName, attemptAccountSignIn, createAccountSession, startAccountCase } from '#app/accounts/institution-accounts.server.ts'
 import { loadSavedState, saveSection, startCase, submitCase, addAttachment } from '#app/cases/case-store.server.ts'
 import { cases, institutionAccounts } from '#app/db/schema.ts'
 import { associationSupport } from '#app/forms/definitions/association-support.ts'
@@ -9,7 +9,7 @@ import { sampleAnswers, sampleFiles } from '#app/forms/sample-answers.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { openAccountFor, prefillFor, sealPasswords } from './+applicant.server.ts'
-import { action as newAction } from './new.tsx'
+import { ACCOUNT_DUPLICATE_MESSAGE, action as newAction, loader as newLoader } from './new.tsx'
 import { action as checkAction } from './check.tsx'
 
 const app = withAppDatabase()
@@ -64,6 +64,36 @@ test('a request started from the account starts filled in from the registration,
 	expect(await prefillFor(db, associationSupport, row, 'basic', undefined)).toBeNull()
 })
 
+test('an institution whose support request is still open is refused a second one from its account, told so, and nothing is stored', async () => {
+	const db = app.handle.db
+	const { row, answers } = await register(14)
+	const [account] = await db.select().from(institutionAccounts).where(eq(institutionAccounts.registrationCaseId, row.id))
+	const { token } = await createAccountSession(db, account!.id)
+	const headers = { cookie: `${accountCookieName()}=${token}`, 'x-ataa-client-ip': '198.51.100.78' }
+	const url = 'http://localhost/apply/association-support/new'
+	const args = (request: Request) => ({ request, params: { type: 'association-support' }, context: {} }) as Parameters<typeof newAction>[0]
+	expect(await newLoader(args(new Request(url, { headers })) as Parameters<typeof newLoader>[0])).toMatchObject({ fromAccount: true })
+	const body = new URLSearchParams({
+		AssociationName: String(answers.institution!.name),
+		LicenseNumber: String(answers.institution!.permitNo),
+		AssemblySpecialty: 'social',
+		DateOfEstablishment: '2015-03-01',
+		Email: String(answers.user!.email),
+		RepresentativeName: 'سارة عبدالرحمن العتيبي',
+		RepresentativeMobile: '0551234567',
+	})
+	const started = (await newAction(args(new Request(url, { method: 'POST', body, headers })))) as unknown as Response
+	expect(started.status).toBe(302)
+	// Sent and not yet studied: still open.
+	await db.update(cases).set({ submittedAt: new Date(), status: 2 }).where(eq(cases.accountId, account!.id))
+	const answer = (await newAction(args(new Request(url, { method: 'POST', body, headers })))) as unknown as { data: { duplicate: boolean }; init: { status: number } }
+	expect(answer.init.status).toBe(409)
+	expect(answer.data.duplicate).toBe(true)
+	expect(JSON.stringify(answer.data)).toContain(ACCOUNT_DUPLICATE_MESSAGE)
+	expect(JSON.stringify(answer.data)).toContain('سارة عبدالرحمن العتيبي')
+	expect(await db.$count(cases, eq(cases.accountId, account!.id))).toBe(1)
+})
+
 test('a refused first step never sends the typed password back to the browser', async () => {
 	const body = new URLSearchParams({ fullName: 'سعد الدوسري', password: 'Probe-Secret-1', passwordConfirm: 'Probe-Secret-2' })
 	const request = new Request('http://localhost/apply/institution-registration/new', { method: 'POST', body, headers: { 'x-ataa-client-ip': '198.51.100.77' } })
@@ -90,7 +120,8 @@ test('a user name taken by another institution while the registration is sent: n
 	try {
 		const request = new Request(`http://localhost/apply/r/${token}/check`, { method: 'POST', body: new URLSearchParams({ acknowledge: 'on' }), headers: { 'x-ataa-client-ip': '198.51.100.78' } })
 		const answer = (await checkAction({ request, params: { token }, context: {} } as Parameters<typeof checkAction>[0])) as unknown as { data: { error: string; change: { to: string } }; init: { status: number } }
-		expect(answer.init.status).toBe(409)
+		if (answer instanceof Response) console.log(answer.status, answer.headers.get("location"), [...answer.headers]);
+	expect(answer.init.status).toBe(409)
 		expect(answer.data.error).toBe('اسم المستخدم صار لحساب مؤسسة أخرى، فلم يُرسل الطلب. غيّره في خطوة «بيانات مستخدم المؤسسة» ثم أرسل الطلب؛ بقية بياناتك ومرفقاتك محفوظة.')
 		expect(answer.data.change.to).toBe(`/apply/r/${token}/user?return=check`)
 	} finally {
