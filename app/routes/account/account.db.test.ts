@@ -290,8 +290,9 @@ describe('/account', () => {
 		expect(data.openRequest).toBe(open.row.reference)
 		const html = renderPage('account', '/account', Account, data)
 		expect(html).not.toContain('طلب دعم جمعية جديد')
-		expect(html).toContain('لمؤسستك طلب دعم لم تنتهِ دراسته بعد')
-		// Once it is studied, a new one is offered again.
+		expect(html).toContain('لمؤسستك طلب دعم مفتوح')
+		expect(html).toContain('لم يُبتّ فيه بعد')
+		// Once it is decided (here: support given), a new one is offered again.
 		await db().update(cases).set({ status: 3 }).where(eq(cases.id, open.row.id))
 		const after = await accountLoader(args(get('/account', a.cookie)))
 		expect(after.openRequest).toBeNull()

@@ -128,7 +128,7 @@ export default function Account({ loaderData: account, actionData }: Route.Compo
 					</div>
 					{account.start?.open && account.openRequest ? (
 						<p className="rounded-lg bg-white p-4 text-stone-700">
-							لمؤسستك طلب دعم لم تنتهِ دراسته بعد (<span dir="ltr">{account.openRequest}</span>)، ويمكنك تقديم طلب جديد بعد أن تنتهي.
+							لمؤسستك طلب دعم مفتوح (<span dir="ltr">{account.openRequest}</span>) لم يُبتّ فيه بعد، ويمكنك تقديم طلب جديد بعد البتّ فيه.
 						</p>
 					) : null}
 					<FlashNotice notice={account.notice} live className="" />

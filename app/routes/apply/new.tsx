@@ -28,7 +28,7 @@ export const headers = actionHeaders
 
 export const DUPLICATE_MESSAGE = 'المستفيد مسجل مسبقاً'
 /** The same refusal to an institution signed in to its account: the open request is in the account. */
-export const ACCOUNT_DUPLICATE_MESSAGE = 'لمؤسستك طلب دعم مفتوح لم تنتهِ دراسته بعد.'
+export const ACCOUNT_DUPLICATE_MESSAGE = 'لمؤسستك طلب دعم مفتوح لم يُبتّ فيه بعد.'
 
 async function openDefinition(type: string) {
 	const definition = findDefinition(type)
