@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
 import { chromiumArgs, findChromium } from './scripts/lib/test-machine.mjs'
 
@@ -17,6 +19,8 @@ async function freePort(): Promise<number> {
 
 process.env.E2E_PORT ??= String(await freePort())
 const baseURL = `http://localhost:${process.env.E2E_PORT}`
+// The operations tests' prepared instances (scripts/lib/prepared-instance.ts): made once per run, removed by the global teardown.
+process.env.E2E_TEMPLATES ??= path.join(os.tmpdir(), `ataa-e2e-templates-${randomBytes(4).toString('hex')}`)
 // A second server runs the same build on PostgreSQL for the security tests (tests/e2e/security/),
 // unless SKIP_POSTGRES=1 leaves PostgreSQL out (scripts/test.mjs).
 const postgres = process.env.SKIP_POSTGRES !== '1'
@@ -84,8 +88,8 @@ export default defineConfig({
 		{ name: 'setup', testMatch: /auth\.setup\.ts$/, timeout: 240_000, retries: 1 },
 		{ name: 'desktop', dependencies: ['setup'], use: desktop, testIgnore: [/mobile\.spec/, /site-wide\.spec/, /security\//, /operations\//, /cluster\//] },
 		{ name: 'mobile', dependencies: ['setup'], use: { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true }, testMatch: /mobile\.spec/ },
-		// Authorization, private links, forged requests and search input, over HTTP only (no browser),
-		// once against each database.
+		// Authorization, private links, forged requests and search input, mostly over HTTP (no browser),
+		// on PGlite here and, as far as the database takes part, on PostgreSQL (security-pg below).
 		{ name: 'security', dependencies: ['setup'], testMatch: /security\/.*\.spec\.ts$/ },
 		// Operations (tests/e2e/operations): each test starts servers of its own, on PGlite and on
 		// PostgreSQL — a backup restored into a fresh instance, a server killed mid-save, a log searched for secrets.
@@ -99,7 +103,16 @@ export default defineConfig({
 		...(postgres
 			? [
 					{ name: 'setup-pg', testMatch: /auth\.setup\.ts$/, use: { baseURL: pgBaseURL }, timeout: 240_000, retries: 1 },
-					{ name: 'security-pg', dependencies: ['setup-pg'], testMatch: /security\/.*\.spec\.ts$/, use: { baseURL: pgBaseURL } },
+					// What the database takes part in: authorization, private links, forged requests, injection,
+					// uploads, limits and the audit trail. Escaping (xss), headers and error pages, and Chromium's
+					// PDF viewer are the same whatever stores the rows, so they run once, on PGlite.
+					{
+						name: 'security-pg',
+						dependencies: ['setup-pg'],
+						testMatch: /security\/.*\.spec\.ts$/,
+						testIgnore: [/security\/xss\.spec/, /security\/headers-errors\.spec/, /security\/pdf-viewer\.spec/],
+						use: { baseURL: pgBaseURL },
+					},
 				]
 			: []),
 	],

@@ -45,6 +45,11 @@ export interface CrashLoopOptions {
 	savesBeforeKill?: { min: number; max: number }
 	log?: (line: string) => void
 	signal?: AbortSignal
+	/**
+	 * Where to start instead of from nothing: a data directory (and database) a first start already
+	 * prepared (scripts/lib/prepared-instance.ts). Removed at the end like one made here.
+	 */
+	instance?: { dataDir: string; databaseUrl: string | undefined; databaseName: string | undefined }
 }
 
 export interface CrashLoopResult {
@@ -207,10 +212,10 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 	const log = options.log ?? (() => {})
 	const clients = options.clients ?? 4
 	const savesBeforeKill = options.savesBeforeKill ?? { min: 10, max: 60 }
-	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-crash-'))
+	const dataDir = options.instance?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-crash-'))
 	// Kept across restarts, as an operator's key is: files written before a kill must still decrypt.
 	const env = { FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex'), TRUST_PROXY: 'true' }
-	let benchDatabase: { name: string; url: string } | undefined
+	let benchDatabase: { name: string; url: string } | undefined = options.instance?.databaseName ? { name: options.instance.databaseName, url: options.instance.databaseUrl! } : undefined
 	let server: { origin: string; service: Service; startSeconds: number } | undefined
 	let verifyHandle: DatabaseHandle | undefined
 	const result: CrashLoopResult = { database: options.database, kills: 0, cases: 0, sections: 0, uploads: 0, interrupted: 0, refused: [], lost: [], halfWritten: [], seconds: 0 }
@@ -614,7 +619,7 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 	// ——— The loop ———
 
 	try {
-		if (options.database === 'postgres') benchDatabase = await createBenchDatabase(options.adminUrl ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+		if (options.database === 'postgres' && !benchDatabase) benchDatabase = await createBenchDatabase(options.adminUrl ?? 'postgres://postgres@127.0.0.1:5432/postgres')
 		await start()
 		log(`${options.database}: serving at ${server!.origin} after ${server!.startSeconds.toFixed(1)} s`)
 		const workers = Array.from({ length: clients }, (_, id) => worker(id))

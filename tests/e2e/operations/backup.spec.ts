@@ -19,24 +19,11 @@ import { databaseSnapshot, filesSnapshot } from '#app/operations/backup-snapshot
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { startAppServer, type AppServer } from '../../../scripts/lib/bench-app.ts'
 import { stopService, waitUntilQuiet } from '../../../scripts/lib/bench-processes.ts'
-import { createBenchDatabase, dropBenchDatabase } from '../../../scripts/lib/bench-postgres.ts'
+import { emptyInstance, preparedInstance, removeInstance, type Instance } from '../../../scripts/lib/prepared-instance.ts'
 import { caseFileIds, submitCaseAsStaff } from '../case-fixtures.ts'
 import { addUser, expect, signIn, test, unique } from '../utils.ts'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
-const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-
-interface Instance {
-	dataDir: string
-	databaseUrl: string | undefined
-	databaseName: string | undefined
-}
-
-async function newInstance(database: 'pglite' | 'postgres'): Promise<Instance> {
-	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-backup-e2e-'))
-	const made = database === 'postgres' ? await createBenchDatabase(postgresUrl) : undefined
-	return { dataDir, databaseUrl: made?.url, databaseName: made?.name }
-}
 
 /** `npm run <script> -- <args>` as an operator runs it, with the instance's settings; its exit code and output. */
 function npmRun(script: string, args: string[], instance: Instance, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -78,8 +65,9 @@ for (const database of databases) {
 		const id = unique()
 		const admin = { email: `backup-admin-${id}@e2e.test`, password: `Backup-Admin-${randomBytes(9).toString('base64url')}` }
 		const serverEnv = { NODE_ENV: 'production', FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex'), ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password }
-		const source = await newInstance(database)
-		const restored = await newInstance(database)
+		// The source as a first start left it; the restore's target empty, as the restore requires.
+		const source = await preparedInstance(database, 'ataa-backup-e2e-')
+		const restored = await emptyInstance(database, 'ataa-backup-e2e-')
 		const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-backups-'))
 		const servers: AppServer[] = []
 		const start = async (instance: Instance) => {
@@ -104,8 +92,7 @@ for (const database of databases) {
 			await staff.getByRole('button', { name: 'حفظ' }).click()
 			await expect(staff.getByRole('status')).toHaveText('تمت إضافة العضو بنجاح')
 			// What the server does in the background is done before the backup, or the source would change
-			// after it: the demo pictures' variants (app/images/deferred.server.ts) and the new picture's.
-			await expect.poll(() => server.service.log.some((line) => line.includes('Demo pictures: the variants of')), { timeout: 300_000 }).toBe(true)
+			// after it (the prepared instance's demo pictures already have their variants: app/images/deferred.server.ts).
 			await waitUntilQuiet(server.service.pid, { timeoutMs: 120_000, service: server.service })
 
 			// Visitors keep coming while the backup runs (reading only: the source must not change after it).
@@ -165,10 +152,7 @@ for (const database of databases) {
 			await expect(reviewer.getByText(member)).toBeVisible()
 		} finally {
 			for (const server of servers) await stopService(server.service)
-			for (const instance of [source, restored]) {
-				fs.rmSync(instance.dataDir, { recursive: true, force: true })
-				if (instance.databaseName) await dropBenchDatabase(postgresUrl, instance.databaseName)
-			}
+			for (const instance of [source, restored]) await removeInstance(instance)
 			fs.rmSync(outDir, { recursive: true, force: true })
 		}
 	})

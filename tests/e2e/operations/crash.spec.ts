@@ -5,6 +5,7 @@
 // (scripts/lib/crash-loop.ts; docs/decisions/010-pglite-durability.md). No browser: fetch only.
 import { expect, test } from '@playwright/test'
 import { runCrashLoop } from '../../../scripts/lib/crash-loop.ts'
+import { preparedInstance } from '../../../scripts/lib/prepared-instance.ts'
 import type { BenchDatabase } from '../../../scripts/lib/bench-options.ts'
 import { testDatabaseUrl } from '#tests/postgres.ts'
 
@@ -19,6 +20,8 @@ for (const database of databases) {
 		const run = await runCrashLoop({
 			root: process.cwd(),
 			database,
+			// Started on an instance a first start prepared (migrated, seeded): the restarts are what is tested.
+			instance: await preparedInstance(database, 'ataa-crash-'),
 			kills: KILLS,
 			adminUrl: testDatabaseUrl,
 			savesBeforeKill: { min: 8, max: 30 },

@@ -6,17 +6,14 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BrowserContext } from '@playwright/test'
 import { freePort } from '../../../scripts/lib/free-port.ts'
-import { createBenchDatabase, dropBenchDatabase } from '../../../scripts/lib/bench-postgres.ts'
+import { preparedInstance, removeInstance } from '../../../scripts/lib/prepared-instance.ts'
 import { applyForNeedyFamilies, plantedApplicant } from '../apply-journey.ts'
 import { addUser, authenticatorKey, expect, signIn, test, unique } from '../utils.ts'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
-const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
 interface Server {
 	origin: string
@@ -24,11 +21,11 @@ interface Server {
 	stop: () => Promise<void>
 }
 
-/** server.mjs on a fresh data directory (and a fresh PostgreSQL database), everything it prints written to `logFile`. */
+/** server.mjs on a new instance as a first start leaves it (and its own PostgreSQL database), everything it prints written to `logFile`. */
 async function startServer(database: 'pglite' | 'postgres', logFile: string, env: Record<string, string>): Promise<Server> {
 	const port = await freePort()
-	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-logs-'))
-	const made = database === 'postgres' ? await createBenchDatabase(postgresUrl) : undefined
+	const instance = await preparedInstance(database, 'ataa-logs-')
+	const { dataDir } = instance
 	const out = fs.openSync(logFile, 'w')
 	const inherited = { ...process.env }
 	for (const name of ['DATABASE_URL', 'SMTP_URL', 'SMS_URL', 'APP_ORIGIN', 'TRUST_PROXY', 'LOG_LEVEL', 'HTML_CACHE', 'DEMO_CASES']) delete inherited[name]
@@ -36,7 +33,7 @@ async function startServer(database: 'pglite' | 'postgres', logFile: string, env
 		cwd: root,
 		// Standard output and standard error both into the file: nothing the server prints escapes the search.
 		stdio: ['ignore', out, out],
-		env: { ...inherited, ...env, PORT: String(port), APP_ORIGIN: `http://localhost:${port}`, DATA_DIR: dataDir, ...(made ? { DATABASE_URL: made.url } : {}) },
+		env: { ...inherited, ...env, PORT: String(port), APP_ORIGIN: `http://localhost:${port}`, DATA_DIR: dataDir, ...(instance.databaseUrl ? { DATABASE_URL: instance.databaseUrl } : {}) },
 	})
 	fs.closeSync(out)
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
@@ -48,8 +45,7 @@ async function startServer(database: 'pglite' | 'postgres', logFile: string, env
 		child.kill('SIGTERM')
 		await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))])
 		if (child.exitCode === null) child.kill('SIGKILL')
-		fs.rmSync(dataDir, { recursive: true, force: true })
-		if (made) await dropBenchDatabase(postgresUrl, made.name)
+		await removeInstance(instance)
 	}
 	// The first start records the demo content: up to a few minutes on a busy two-core machine.
 	for (const started = Date.now(); ; ) {

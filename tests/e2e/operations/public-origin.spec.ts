@@ -5,12 +5,11 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import type { AddressInfo } from 'node:net'
-import os from 'node:os'
-import path from 'node:path'
 import { expect, request as requests, test } from '@playwright/test'
 import { SMTPServer } from 'smtp-server'
 import { startAppServer } from '../../../scripts/lib/bench-app.ts'
 import { stopService } from '../../../scripts/lib/bench-processes.ts'
+import { preparedInstance } from '../../../scripts/lib/prepared-instance.ts'
 import { submitCaseAsStaff } from '../case-fixtures.ts'
 
 const root = process.cwd()
@@ -55,7 +54,7 @@ const forged = { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' }
 test('a forged Host or X-Forwarded-Host never reaches a link we e-mail: the private link and the staff notice use APP_ORIGIN', async () => {
 	test.setTimeout(600_000)
 	const mail = await startMailCatcher()
-	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-public-origin-'))
+	const { dataDir } = await preparedInstance('pglite', 'ataa-public-origin-')
 	const server = await startAppServer({
 		root,
 		dataDir,

@@ -6,11 +6,11 @@ import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
-import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { startAppServer, type AppServer } from '../../../scripts/lib/bench-app.ts'
 import { stopService } from '../../../scripts/lib/bench-processes.ts'
+import { preparedInstance } from '../../../scripts/lib/prepared-instance.ts'
 import { basicValues, caseByToken, randomNationalId, storedAttachments } from '../../../scripts/lib/crash-loop.ts'
 import { openDatabase } from '#app/db/client.server.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
@@ -124,7 +124,7 @@ function connectionRefused(server: AppServer): Promise<boolean> {
 
 test('SIGTERM lets the upload under way finish, says 503 on /readyz meanwhile, then exits 0 and frees the data directory (PGlite)', async () => {
 	test.setTimeout(120_000)
-	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-shutdown-'))
+	const { dataDir } = await preparedInstance('pglite', 'ataa-shutdown-')
 	const env = { FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex') }
 	let server: AppServer | undefined
 	try {
