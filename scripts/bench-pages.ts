@@ -7,7 +7,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { chromium, type Browser } from '@playwright/test'
-import { sectionPages } from '#app/site-map.ts'
+import { sectionPages } from '#app/site/site-map.ts'
 import { buildIfNeeded } from './build-if-needed.mjs'
 import { freePort } from './lib/free-port.ts'
 

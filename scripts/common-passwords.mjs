@@ -1,4 +1,4 @@
-// Writes app/auth/common-passwords.ts: the 10,000 most common passwords of the breached-password
+// Writes app/utils/common-passwords.ts: the 10,000 most common passwords of the breached-password
 // corpora that @zxcvbn-ts/language-common (MIT) gathers, most common first. Run again only to take
 // a newer release of that package: `node scripts/common-passwords.mjs`.
 import fs from 'node:fs'
@@ -17,6 +17,6 @@ export function commonPasswords() {
 if (import.meta.url === `file://${process.argv[1]}`) {
 	// A module of one string, one password a line: Vite, Vitest and tsx (the operator scripts) all load it as it is.
 	const header = `// The ${COMMON_PASSWORDS} most common passwords, from @zxcvbn-ts/language-common ${version} (MIT), written by scripts/common-passwords.mjs\n`
-	fs.writeFileSync(new URL('../app/auth/common-passwords.ts', import.meta.url), `${header}export default ${JSON.stringify(commonPasswords().join('\n'))}\n`)
-	console.log('wrote app/auth/common-passwords.ts')
+	fs.writeFileSync(new URL('../app/utils/common-passwords.ts', import.meta.url), `${header}export default ${JSON.stringify(commonPasswords().join('\n'))}\n`)
+	console.log('wrote app/utils/common-passwords.ts')
 }

@@ -7,12 +7,12 @@ import { z } from 'zod'
 import { openDatabase } from '#app/db/client.server.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { parseEnv } from '#app/utils/env.server.ts'
-import { generatePassword } from '#app/auth/password.server.ts'
+import { generatePassword } from '#app/utils/password.server.ts'
 import { deleteUserSessions } from '#app/auth/session.server.ts'
 import { resetTwoStep } from '#app/auth/two-step.server.ts'
-import { userRoles } from '#app/domain/roles.ts'
+import { userRoles } from '#app/db/roles.ts'
 import { createUser, DuplicateEmailError, findUserByEmail, setPassword } from '#app/domain/users.server.ts'
-import { normaliseSaudiMobile } from '#app/utils/format.ts'
+import { normaliseSaudiMobile } from '#app/text/format.ts'
 
 class UsageError extends Error {}
 

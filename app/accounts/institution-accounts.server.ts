@@ -2,7 +2,7 @@
 // their table, their sessions, their cookie — so an institution's sign-in never opens /admin and a
 // staff session never opens /account. An account sees only its own cases: the registration it came
 // from and the association-support requests it started.
-import { hashPassword, needsRehash } from '#app/auth/password.server.ts'
+import { hashPassword, needsRehash } from '#app/utils/password.server.ts'
 import { createHash, randomBytes } from 'node:crypto'
 import { and, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
 import { redirect } from 'react-router'
@@ -10,7 +10,7 @@ import type { Database } from '#app/db/client.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { isUniqueViolation } from '#app/db/errors.ts'
 import { caseEvents, cases, institutionAccounts, institutionSessions } from '#app/db/schema.ts'
-import { readCookie, serializeCookie } from '#app/auth/cookies.server.ts'
+import { readCookie, serializeCookie } from '#app/utils/cookies.server.ts'
 import { safeRedirect } from '#app/auth/session.server.ts'
 import { checkSignIn, signInLimits } from '#app/auth/sign-in.server.ts'
 import { loadSavedState, startCase, type CaseRow } from '#app/cases/case-store.server.ts'
@@ -19,8 +19,8 @@ import { normaliseEmail } from '#app/domain/users.server.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
 import { INSTITUTION_USER_NAME } from '#app/forms/definitions/institution-registration.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { normaliseSaudiMobile } from '#app/utils/format.ts'
-import type { RateLimitRule } from '#app/utils/rate-limit.server.ts'
+import { normaliseSaudiMobile } from '#app/text/format.ts'
+import type { RateLimitRule } from '#app/http/rate-limit.server.ts'
 
 export type InstitutionAccountRow = typeof institutionAccounts.$inferSelect
 export type InstitutionAccount = Omit<InstitutionAccountRow, 'passwordHash'>
@@ -63,7 +63,7 @@ export interface NewInstitutionAccount {
 	email: string
 	/** A Saudi mobile in any usual spelling; stored as +9665XXXXXXXX. */
 	mobile: string
-	/** From app/auth/password.server.ts `hashPassword`: the password itself never reaches this module. */
+	/** From app/utils/password.server.ts `hashPassword`: the password itself never reaches this module. */
 	passwordHash: string
 }
 

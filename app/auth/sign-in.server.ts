@@ -2,9 +2,9 @@ import { eq, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { users } from '#app/db/schema.ts'
 import { findUserByEmail, normaliseEmail, type User } from '#app/domain/users.server.ts'
-import { hit, peek, reset, type RateLimitRule } from '#app/utils/rate-limit.server.ts'
-import { tryAgainAfter } from '#app/utils/arabic-count.ts'
-import { getDummyHash, hashPassword, needsRehash, verifyPassword } from './password.server.ts'
+import { hit, peek, reset, type RateLimitRule } from '#app/http/rate-limit.server.ts'
+import { tryAgainAfter } from '#app/text/arabic-count.ts'
+import { getDummyHash, hashPassword, needsRehash, verifyPassword } from '#app/utils/password.server.ts'
 
 /**
  * Failed sign-ins allowed per e-mail and per IP address in a window (docs/decisions/003). Guessing

@@ -4,8 +4,8 @@ import { Secret, TOTP } from 'otpauth'
 import QRCode from 'qrcode'
 import type { Database } from '#app/db/client.server.ts'
 import { recoveryCodes, roleSettings, users, type UserRole } from '#app/db/schema.ts'
-import { userRoles } from '#app/domain/roles.ts'
-import { hit, peek, reset, type RateLimitRule } from '#app/utils/rate-limit.server.ts'
+import { userRoles } from '#app/db/roles.ts'
+import { hit, peek, reset, type RateLimitRule } from '#app/http/rate-limit.server.ts'
 
 // Two-step sign-in for staff (docs/security.md#two-step-sign-in): a time-based code from an
 // authenticator app (RFC 6238: SHA-1, 6 digits, 30 seconds, one step of drift either way), or one

@@ -1,4 +1,4 @@
-import { countOf, requests } from '#app/utils/arabic-count.ts'
+import { countOf, requests } from '#app/text/arabic-count.ts'
 
 // What the case lists say after a bulk action (app/routes/admin/cases.tsx), every count through
 // countOf: «تم تغيير حالة طلبين», never «2 طلب» or «0 طلب».

@@ -10,7 +10,7 @@ import { sampleAnswers } from '#app/forms/sample-answers.ts'
 import { attachmentRow, basicAnswers, randomNationalId, sectionAnswers, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { foldArabic } from '#app/utils/arabic-search.ts'
-import { todayInRiyadh } from '#app/utils/format.ts'
+import { todayInRiyadh } from '#app/text/format.ts'
 import {
 	aidLedger,
 	assignCases,

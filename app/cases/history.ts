@@ -1,5 +1,5 @@
 import type { ApplicationDef } from '#app/forms/definition.ts'
-import { formatDateWithHijri, formatMoney } from '#app/utils/format.ts'
+import { formatDateWithHijri, formatMoney } from '#app/text/format.ts'
 import { aidKindLabel } from './aid.ts'
 import { staffStatusName } from './status.ts'
 import { sensitiveDataName } from '#app/privacy/consent.ts'

@@ -1,4 +1,4 @@
-import { countOf, days } from '#app/utils/arabic-count.ts'
+import { countOf, days } from '#app/text/arabic-count.ts'
 
 const DAY_MS = 86_400_000
 

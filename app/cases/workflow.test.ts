@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { userRoles } from '#app/domain/roles.ts'
+import { userRoles } from '#app/db/roles.ts'
 import { allowedTargets, canTransition, transitionRefusal, type Actor, type CaseKind } from './workflow.ts'
 
 // The whole table, written out once more by hand: every (from, to, actor, kind) is asserted.

@@ -1,6 +1,6 @@
 // Who may move a case from which status to which: a table, read by the server before every change
 // and by the case view to offer only what is allowed (docs/product.md#status-transitions).
-import { areaRoles, type UserRole } from '#app/domain/roles.ts'
+import { areaRoles, type UserRole } from '#app/db/roles.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
 import { caseStatuses, INCOMPLETE, type CaseStatus } from './status.ts'
 

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router'
-import { fileTooLarge } from '#app/forms/messages.ts'
-import { formatFileSize } from '#app/utils/format.ts'
-import { countOf, files as filesNoun } from '#app/utils/arabic-count.ts'
+import { fileTooLarge } from '#app/text/messages.ts'
+import { formatFileSize } from '#app/text/format.ts'
+import { countOf, files as filesNoun } from '#app/text/arabic-count.ts'
 import { sendWithProgress } from '#app/utils/send-with-progress.ts'
 
 // «Upload several files at once» (docs/product.md#documents-library). Without JavaScript it is a

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import type { EntryCard } from '#app/content/admin-cards.server.ts'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
-import { formatDate } from '#app/utils/format.ts'
+import { formatDate } from '#app/text/format.ts'
 
 /** The admin list as cards (a type with `listStyle: 'cards'`): date, image, title, excerpt, edit and delete. */
 export function ContentCards({ typeName, label, cards }: { typeName: string; label: string; cards: readonly EntryCard[] }) {

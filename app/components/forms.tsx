@@ -217,7 +217,7 @@ const noticeTones = {
 } as const
 
 /**
- * A one-time notice (app/utils/flash.server.ts). With `live`, its region is there even when empty,
+ * A one-time notice (app/http/flash.server.ts). With `live`, its region is there even when empty,
  * so a notice that arrives without a page load (a JavaScript upload, a revalidation) is announced.
  */
 export function FlashNotice({ notice, live = false, className = 'mb-6' }: { notice: { tone: 'success' | 'error'; message: string } | null | undefined; live?: boolean; className?: string }) {

@@ -19,7 +19,7 @@ s.scrollTo({left:(getComputedStyle(s).direction==='rtl'?-1:1)*next*w,behavior:'s
 export const announcementScript = `(()=>{const d=document.getElementById('announcement');if(!d)return;const k='ataa-announcement-'+d.dataset.key;try{if(sessionStorage.getItem(k)){d.close();return}}catch(e){}d.close();d.showModal();d.addEventListener('close',()=>{try{sessionStorage.setItem(k,'1')}catch(e){}})})()`
 
 /**
- * An album's photo viewer (app/gallery/photo-viewer.tsx): a thumbnail (a[data-photo]) opens a copy
+ * An album's photo viewer (app/content/gallery/photo-viewer.tsx): a thumbnail (a[data-photo]) opens a copy
  * of its photo's view ([data-photo-view]) in the modal #photo-viewer; its links (data-nav) and the
  * arrow keys (ArrowLeft is the next photo in RTL) or a swipe move, a click around the photo closes,
  * and the focus goes back to the thumbnail of the photo last seen. The photo and the two each side

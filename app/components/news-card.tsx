@@ -1,8 +1,8 @@
 import { Link } from 'react-router'
 import type { ImageData } from '#app/images/responsive-image.tsx'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
-import { countOf, type CountedNoun } from '#app/utils/arabic-count.ts'
-import { formatDate } from '#app/utils/format.ts'
+import { countOf, type CountedNoun } from '#app/text/arabic-count.ts'
+import { formatDate } from '#app/text/format.ts'
 
 /** «مشاهدة واحدة», «مشاهدتان», «5 مشاهدات», «11 مشاهدةً», «0 مشاهدة». */
 const viewsNoun: CountedNoun = { one: 'مشاهدة واحدة', two: 'مشاهدتان', few: 'مشاهدات', many: 'مشاهدةً', other: 'مشاهدة' }

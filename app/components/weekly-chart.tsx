@@ -1,6 +1,6 @@
 import { useId } from 'react'
-import { countOf, requests, type CountedNoun } from '#app/utils/arabic-count.ts'
-import { formatDate, formatNumber } from '#app/utils/format.ts'
+import { countOf, requests, type CountedNoun } from '#app/text/arabic-count.ts'
+import { formatDate, formatNumber } from '#app/text/format.ts'
 import { DataTable } from './data-table.tsx'
 
 // A bar chart of counts per week, drawn on the server as inline SVG: no JavaScript, no chart

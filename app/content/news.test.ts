@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { formatMonth } from '#app/utils/format.ts'
+import { formatMonth } from '#app/text/format.ts'
 import { EXCERPT_LENGTH } from './news.ts'
 import { newsExcerpt, newsFilter } from './news.server.ts'
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { toWesternDigits } from '#app/utils/format.ts'
+import { toWesternDigits } from '#app/text/format.ts'
 import { youtubeEmbedUrl, youtubeUrlMessage } from '#app/domain/embeds.ts'
-import { numberOutOfRange, requiredChoice, requiredText, tooLong } from '#app/forms/messages.ts'
+import { numberOutOfRange, requiredChoice, requiredText, tooLong } from '#app/text/messages.ts'
 import type { ContentField, ContentType } from './definition.ts'
 
 function fieldSchema(field: ContentField): z.ZodType {

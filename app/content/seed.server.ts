@@ -10,7 +10,7 @@ import type { ContentType } from './definition.ts'
 import { countEntries, saveEntry } from './store.server.ts'
 import { demoDocuments, documentFileName, documentSvg, REGULATION_PAGES, regulationPageSvg } from './seed-library.ts'
 import { seedNews } from './seed-news.server.ts'
-import { seedGallery } from '#app/gallery/seed-gallery.server.ts'
+import { seedGallery } from '#app/content/gallery/seed-gallery.server.ts'
 import {
 	announcement,
 	chairmanSpeech,

@@ -1,9 +1,9 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { data } from 'react-router'
-import { fileTooLarge } from '#app/forms/messages.ts'
+import { fileTooLarge } from '#app/text/messages.ts'
 import type { UploadKind } from '#app/storage/upload.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { videoTooLarge } from '#app/gallery/video-messages.ts'
+import { videoTooLarge } from '#app/content/gallery/video-messages.ts'
 import type { FileField } from './definition.ts'
 
 // How large a file each content field takes (docs/product.md#documents-library).

@@ -18,7 +18,7 @@ import {
 	uuid,
 	type AnyPgColumn,
 } from 'drizzle-orm/pg-core'
-import { userRoles, type UserRole } from '../domain/roles.ts'
+import { userRoles, type UserRole } from '#app/db/roles.ts'
 
 const timestamps = {
 	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

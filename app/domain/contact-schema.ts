@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { maxCharacters } from '#app/forms/messages.ts'
+import { maxCharacters } from '#app/text/messages.ts'
 import { emailField, saudiMobileField } from './validators.ts'
 
 // The contact form (docs/product.md#other-forms): every field required; e-mail pattern; mobile 10 digits

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { toWesternDigits } from '#app/utils/format.ts'
+import { toWesternDigits } from '#app/text/format.ts'
 import { isMapEmbedUrl } from './embeds.ts'
-import { maxCharacters } from '#app/forms/messages.ts'
+import { maxCharacters } from '#app/text/messages.ts'
 import { emailField } from './validators.ts'
 
 // Foundation info (docs/product.md#content-that-staff-edit): about, e-mail, location, phone and phone2

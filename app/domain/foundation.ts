@@ -1,5 +1,5 @@
 import type { foundationInfo } from '#app/db/schema.ts'
-import { formatPhone } from '#app/utils/format.ts'
+import { formatPhone } from '#app/text/format.ts'
 
 export type FoundationInfo = typeof foundationInfo.$inferSelect
 

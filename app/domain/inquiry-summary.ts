@@ -1,4 +1,4 @@
-import { countOf, messages } from '#app/utils/arabic-count.ts'
+import { countOf, messages } from '#app/text/arabic-count.ts'
 
 /** The contact messages' line on /admin/inquiries: «الرسائل: 3 رسائل، لم تُقرأ منها رسالتان.», never «1 رسالة». */
 export function inquiryCounts(total: number, unread: number, searched: boolean): string {

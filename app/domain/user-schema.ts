@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { userRoles } from './roles.ts'
-import { toWesternDigits } from '#app/utils/format.ts'
-import { PASSWORD_MAX, PASSWORD_MIN, passwordTooShort } from '#app/forms/messages.ts'
+import { userRoles } from '#app/db/roles.ts'
+import { toWesternDigits } from '#app/text/format.ts'
+import { PASSWORD_MAX, PASSWORD_MIN, passwordTooShort } from '#app/text/messages.ts'
 
 // The staff user form (docs/product.md#other-forms) with its messages (docs/product.md#messages);
 // used by the browser for instant feedback and by the action as the truth.

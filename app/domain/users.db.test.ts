@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { eq } from 'drizzle-orm'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
 import { users } from '#app/db/schema.ts'
-import { verifyPassword } from '#app/auth/password.server.ts'
+import { verifyPassword } from '#app/utils/password.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { countOtherActiveAdmins, createUser, DuplicateEmailError, listUsers, updateUser } from './users.server.ts'
 

@@ -2,7 +2,7 @@ import { and, asc, count, eq, isNull, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { isUniqueViolation } from '#app/db/errors.ts'
 import { users, type UserRole } from '#app/db/schema.ts'
-import { hashPassword } from '#app/auth/password.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
 
 export type User = typeof users.$inferSelect
 /** A user as every screen may see them: no password hash, no authenticator key. */

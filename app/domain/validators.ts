@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { normaliseSaudiMobile, toWesternDigits } from '#app/utils/format.ts'
+import { normaliseSaudiMobile, toWesternDigits } from '#app/text/format.ts'
 
 // Checks for the identifiers people type into our forms (national ID, IBAN, mobile, e-mail).
 // Pure and browser-safe: the same rules give instant feedback in the form and are the truth in

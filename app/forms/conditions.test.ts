@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { todayInRiyadh } from '#app/utils/format.ts'
+import { todayInRiyadh } from '#app/text/format.ts'
 import { ageOn, conditionHolds } from './conditions.ts'
 import { medicalCase } from './definitions/medical-case.ts'
 import { needyFamilies } from './definitions/needy-families.ts'

@@ -2,7 +2,7 @@
 // the Zod schemas, the step pages, progress, check-your-answers, the staff view and the export
 // columns — is derived from it (docs/decisions/004-forms-as-data-and-cases.md).
 
-import type { CountedNoun } from '#app/utils/arabic-count.ts'
+import type { CountedNoun } from '#app/text/arabic-count.ts'
 
 export interface Option {
 	value: string
@@ -17,7 +17,7 @@ interface FieldBase {
 	required?: boolean
 	/**
 	 * The label's grammatical gender, for the messages whose verb agrees with it
-	 * (app/forms/messages.ts): 'f' for a feminine label («سنة التأسيس لا يمكن أن تكون بعد اليوم»);
+	 * (app/text/messages.ts): 'f' for a feminine label («سنة التأسيس لا يمكن أن تكون بعد اليوم»);
 	 * masculine when absent («تاريخ الميلاد لا يمكن أن يكون بعد اليوم»).
 	 */
 	gender?: 'f'
@@ -80,7 +80,7 @@ export type FieldDef =
 			itemLabel: string
 			/** What a list that grows row by row says before its first row: «لم تُضف أحداً بعد.», «لم تُضف مشروعاً بعد.». */
 			emptyText: string
-			/** A row as counted in messages («الرجاء إضافة 3 معرّفين»): app/utils/arabic-count.ts. */
+			/** A row as counted in messages («الرجاء إضافة 3 معرّفين»): app/text/arabic-count.ts. */
 			counted: CountedNoun
 			/** Sums shown under the rows (a budget's prices, percentages and amounts): app/forms/totals.ts. */
 			totals?: readonly GroupTotal[]

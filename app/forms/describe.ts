@@ -1,4 +1,4 @@
-import { formatDate, formatMoney, formatNumber, formatSaudiMobile, todayInRiyadh } from '#app/utils/format.ts'
+import { formatDate, formatMoney, formatNumber, formatSaudiMobile, todayInRiyadh } from '#app/text/format.ts'
 import { isOrphanChoice, type ApplicationDef, type FieldDef, type RowFieldDef, type SectionDef } from './definition.ts'
 import { ageOn, isAsked } from './conditions.ts'
 import type { SectionAnswers } from './schema.ts'

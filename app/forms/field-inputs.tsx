@@ -1,6 +1,6 @@
 import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react'
 import { ChoiceGroup, Field, SelectField, TextareaField, type SummaryItem } from '#app/components/forms.tsx'
-import { todayInRiyadh } from '#app/utils/format.ts'
+import { todayInRiyadh } from '#app/text/format.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { isAsked } from './conditions.ts'
 import type { FieldDef, RowFieldDef } from './definition.ts'

@@ -1,4 +1,4 @@
-import { formatSaudiMobile } from '#app/utils/format.ts'
+import { formatSaudiMobile } from '#app/text/format.ts'
 import type { FieldDef, SectionDef } from './definition.ts'
 import type { SectionAnswers } from './schema.ts'
 

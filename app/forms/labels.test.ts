@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { applicationForms } from '#app/site-map.ts'
+import { applicationForms } from '#app/site/site-map.ts'
 import { identifierLabel } from './definition.ts'
 import { findDefinition, applicationDefinitions } from './registry.ts'
 import { sectionSchema } from './schema.ts'

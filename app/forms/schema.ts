@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { emailField, ibanField, licenceNumberField, nationalIdField, saudiMobileField } from '#app/domain/validators.ts'
-import { todayInRiyadh, toWesternDigits } from '#app/utils/format.ts'
+import { todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
 import { collectionOf, fieldsBesideCollection, isGiven, isOrphanChoice, type FieldDef, type RowFieldDef, type SectionDef } from './definition.ts'
 import { conditionOf, conditionHolds } from './conditions.ts'
-import * as m from './messages.ts'
+import * as m from '#app/text/messages.ts'
 
 // The Zod schemas of a definition. One schema per section: the browser uses it for instant
 // feedback, the server as the truth, and the case store re-checks every write with it. Parsing is
@@ -44,12 +44,12 @@ export interface SchemaOptions {
 	passwordSet?: boolean
 }
 
-/** A stored password: only its hash (app/auth/password.server.ts) is ever kept in the answers. */
+/** A stored password: only its hash (app/utils/password.server.ts) is ever kept in the answers. */
 export const isPasswordHash = (value: unknown) => typeof value === 'string' && /^scrypt\$\d+\$\d+\$\d+\$[\w-]+\$[\w-]+$/.test(value)
 
 /**
  * A new account's password: 12 to 128 characters, nothing more asked of it. Common and leaked
- * passwords are refused by the server only (app/auth/common-passwords.server.ts): the list stays there.
+ * passwords are refused by the server only (app/utils/common-passwords.server.ts): the list stays there.
  */
 export function newPasswordSchema(label: string) {
 	return z

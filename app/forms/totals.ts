@@ -1,4 +1,4 @@
-import { formatMoney, formatNumber } from '#app/utils/format.ts'
+import { formatMoney, formatNumber } from '#app/text/format.ts'
 import type { GroupDef } from './definition.ts'
 
 // The sums under a repeatable group's rows (a budget's prices, percentages and amounts), shown on

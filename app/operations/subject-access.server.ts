@@ -9,7 +9,7 @@ import { staffStatusName } from '#app/cases/status.ts'
 import { describeSection } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
-import { formatDateTime } from '#app/utils/format.ts'
+import { formatDateTime } from '#app/text/format.ts'
 import { purgedNationalId } from './retention.server.ts'
 
 // Subject access (docs/operations.md#subject-access-requests): everything the foundation holds about

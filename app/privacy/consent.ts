@@ -1,7 +1,7 @@
 import type { ApplicationDef, Sensitive } from '#app/forms/definition.ts'
 import { holdsSensitive, type Consent } from '#app/forms/conditions.ts'
-import { formatDate } from '#app/utils/format.ts'
-import { countOf, type CountedNoun } from '#app/utils/arabic-count.ts'
+import { formatDate } from '#app/text/format.ts'
+import { countOf, type CountedNoun } from '#app/text/arabic-count.ts'
 
 // The consent step's words and rules, shared by the applicant's pages and staff's case view and
 // report (docs/product.md#privacy-and-consent).

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { z } from 'zod'
-import { isCommonPassword } from '#app/auth/common-passwords.server.ts'
+import { isCommonPassword } from '#app/utils/common-passwords.server.ts'
 
 const booleanString = z
 	.enum(['true', 'false', '1', '0'])

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { EnvError, parseEnv, publicOrigin } from './env.server.ts'
-import { formatFileSize } from './format.ts'
+import { formatFileSize } from '#app/text/format.ts'
 
 describe('parseEnv', () => {
 	test('defaults: port 3000, ./data, embedded database, Secure cookies only in production', () => {

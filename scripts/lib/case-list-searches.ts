@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm'
 import { caseListWhere, readCaseFilter } from '#app/cases/case-admin.server.ts'
 import type { Database } from '#app/db/client.server.ts'
 import { cases } from '#app/db/schema.ts'
-import { formatSaudiMobile } from '#app/utils/format.ts'
+import { formatSaudiMobile } from '#app/text/format.ts'
 
 /** The list the benchmarks search: individuals' cases (/admin/cases). */
 export const KIND = 'individual' as const

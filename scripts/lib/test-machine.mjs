@@ -122,7 +122,7 @@ export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-backgro
 export const installFfmpegHint = 'Install ffmpeg (Debian/Ubuntu: apt-get install ffmpeg): the demo videos and the video gallery\'s browser test need it.'
 
 /**
- * ffmpeg makes the demo video clips and their posters (app/gallery/seed-gallery.server.ts); the
+ * ffmpeg makes the demo video clips and their posters (app/content/gallery/seed-gallery.server.ts); the
  * browser test plays and seeks one. Installed from Debian when possible, else an error message.
  * @returns {string | null}
  */

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { sectionPages } from '#app/site-map.ts'
+import { sectionPages } from '#app/site/site-map.ts'
 
 // What a public page costs a phone, in compressed bytes as the browser received them (the
 // Resource Timing API's encodedBodySize): bytes are deterministic, so these are tests, not
@@ -9,7 +9,7 @@ const KB = 1000
 const budgets = { html: 30 * KB, css: 30 * KB, font: 60 * KB, interactiveJs: 100 * KB }
 /** Pages whose JavaScript is their point (the home page's slider and announcement). */
 const interactive = new Set(['/'])
-/** A seeded album (app/gallery/seed-gallery.server.ts): its photo viewer is an inline script, no file. */
+/** A seeded album (app/content/gallery/seed-gallery.server.ts): its photo viewer is an inline script, no file. */
 const album = '/gallery/ramadan-food-baskets'
 const paths = [...new Set(['/', '/about', '/contact', '/jobs', '/services/needy-families', '/login', '/account/login', album, ...sectionPages.map((page) => page.path)])]
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
-import { legacyRoutes } from '#app/legacy-redirects.ts'
-import { navigationPaths, sectionPages } from '#app/site-map.ts'
+import { legacyRoutes } from '#app/site/legacy-redirects.ts'
+import { navigationPaths, sectionPages } from '#app/site/site-map.ts'
 import { expect, expectNoAxeViolations, test } from './utils.ts'
 
 test('the home page is Arabic, right to left, in the foundation font', async ({ page }) => {

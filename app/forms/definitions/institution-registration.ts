@@ -1,4 +1,4 @@
-import { passwordHint } from '../messages.ts'
+import { passwordHint } from '#app/text/messages.ts'
 import type { ApplicationDef } from '../definition.ts'
 import { banks, institutionTypes } from '../options.ts'
 

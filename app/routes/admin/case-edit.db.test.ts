@@ -5,7 +5,7 @@ import { addAttachment, loadSavedState, saveSection, startCase, submitCase } fro
 import { createUser } from '#app/domain/users.server.ts'
 import { associationSupport } from '#app/forms/definitions/association-support.ts'
 import { institutionRegistration } from '#app/forms/definitions/institution-registration.ts'
-import { hashPassword } from '#app/auth/password.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
 import { sampleAnswers, sampleFiles } from '#app/forms/sample-answers.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
 import { withAppDatabase } from '#tests/db.ts'

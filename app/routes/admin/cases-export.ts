@@ -6,8 +6,8 @@ import { countCases, filterParams, readCaseFilter, typesOfKind } from '#app/case
 import { noteAudit, audited } from '#app/audit/audit.server.ts'
 import { csvExport, xlsxExport } from '#app/cases/export.server.ts'
 import type { CaseKind } from '#app/cases/workflow.ts'
-import { areaRoles } from '#app/domain/roles.ts'
-import { todayInRiyadh } from '#app/utils/format.ts'
+import { areaRoles } from '#app/db/roles.ts'
+import { todayInRiyadh } from '#app/text/format.ts'
 
 const formats = {
 	csv: { contentType: 'text/csv; charset=utf-8', build: csvExport },

@@ -6,9 +6,9 @@ import { filteredListPath } from '#app/content/list-filter.ts'
 import { findContentType } from '#app/content/types.ts'
 import { fieldMaxBytes } from '#app/content/upload-limits.server.ts'
 import { getDb } from '#app/db/database.server.ts'
-import { areaRoles } from '#app/domain/roles.ts'
+import { areaRoles } from '#app/db/roles.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
-import { flashCookie } from '#app/utils/flash.server.ts'
+import { flashCookie } from '#app/http/flash.server.ts'
 import { audited } from '#app/audit/audit.server.ts'
 
 export const middleware = [audited({ read: false, write: 'content.upload' })]

@@ -5,12 +5,12 @@ import { fileFields } from '#app/content/definition.ts'
 import { findContentType } from '#app/content/types.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { storeDocument } from '#app/documents/documents.server.ts'
-import { areaRoles } from '#app/domain/roles.ts'
-import { posterImage, videoUpload, videoUploadLimits } from '#app/gallery/video.server.ts'
+import { areaRoles } from '#app/db/roles.ts'
+import { posterImage, videoUpload, videoUploadLimits } from '#app/content/gallery/video.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { declaredTooLarge, receiveUpload } from '#app/storage/upload.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { notVideo, videoTooLarge, videoUploadFailed } from '#app/gallery/video-messages.ts'
+import { notVideo, videoTooLarge, videoUploadFailed } from '#app/content/gallery/video-messages.ts'
 import { contentRefusalMessages } from '#app/storage/upload-messages.ts'
 import { audited } from '#app/audit/audit.server.ts'
 
@@ -18,7 +18,7 @@ export const middleware = [audited({ read: false, write: 'content.upload' })]
 
 /**
  * A content form's video, sent ahead of the form so that a progress bar can show
- * (app/gallery/video-input.tsx): streamed to disk, judged by its bytes, stored as a published
+ * (app/content/gallery/video-input.tsx): streamed to disk, judged by its bytes, stored as a published
  * file; its id (and a poster frame's, when ffmpeg is installed) goes back as JSON for the form to
  * carry. Unused, both are swept later like any upload of a form never saved.
  */

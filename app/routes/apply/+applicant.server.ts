@@ -5,14 +5,14 @@ import { getDb } from '#app/db/database.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { completedSections } from '#app/forms/journey.ts'
 import { getUser } from '#app/auth/session.server.ts'
-import { areaRoles } from '#app/domain/roles.ts'
+import { areaRoles } from '#app/db/roles.ts'
 import { findApplicationByToken, type CaseRow, type IdChecksumOverride } from '#app/cases/case-store.server.ts'
-import { addressCheck, limitOrThrow, publicLimits, type LimitCheck } from '#app/utils/ip-limit.server.ts'
-import type { RateLimitRule } from '#app/utils/rate-limit.server.ts'
-import { applications, countOf } from '#app/utils/arabic-count.ts'
+import { addressCheck, limitOrThrow, publicLimits, type LimitCheck } from '#app/http/ip-limit.server.ts'
+import type { RateLimitRule } from '#app/http/rate-limit.server.ts'
+import { applications, countOf } from '#app/text/arabic-count.ts'
 import { hashResumeToken } from '#app/cases/tokens.server.ts'
-import { hashPassword } from '#app/auth/password.server.ts'
-import { passwordRefusal } from '#app/auth/common-passwords.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { passwordRefusal } from '#app/utils/common-passwords.server.ts'
 import type { ApplicationDef, SectionDef } from '#app/forms/definition.ts'
 import type { Database } from '#app/db/client.server.ts'
 import { createInstitutionAccount, isAccountNameTaken, registrationAnswers } from '#app/accounts/institution-accounts.server.ts'
@@ -88,7 +88,7 @@ export function newDraftChecks(definition: ApplicationDef, values: SectionAnswer
 }
 
 /**
- * A section's answers as they are stored: a new password becomes its hash (app/auth/password.server.ts),
+ * A section's answers as they are stored: a new password becomes its hash (app/utils/password.server.ts),
  * and one left blank keeps the hash already saved. A password is never stored or logged as typed.
  */
 export async function sealPasswords(section: SectionDef, values: SectionAnswers, saved: SectionAnswers | undefined): Promise<SectionAnswers> {

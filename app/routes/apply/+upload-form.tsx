@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react'
 import { useRevalidator } from 'react-router'
 import { Honeypot } from '#app/components/forms.tsx'
-import { fileTooLarge, pdfUploadHint } from '#app/forms/messages.ts'
+import { fileTooLarge, pdfUploadHint } from '#app/text/messages.ts'
 import { sendWithProgress } from '#app/utils/send-with-progress.ts'
-import { formatFileSize } from '#app/utils/format.ts'
-import { countOf, files } from '#app/utils/arabic-count.ts'
+import { formatFileSize } from '#app/text/format.ts'
+import { countOf, files } from '#app/text/arabic-count.ts'
 import type { FileKind } from '#app/forms/definition.ts'
 import { contentRefusalMessages } from '#app/storage/upload-messages.ts'
 

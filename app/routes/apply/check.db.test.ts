@@ -1,7 +1,7 @@
 import { RouterContextProvider } from 'react-router'
 import { afterEach, expect, test } from 'vitest'
 import { addAttachment, findCaseByReference, saveSection, startCase } from '#app/cases/case-store.server.ts'
-import { seedDemoContent } from '#app/db/seed.server.ts'
+import { seedDemoContent } from '#app/seed.server.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { logNotifier, setNotifier, type NewSubmissionMessage } from '#app/notify/notifier.server.ts'
 import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/index'
 import { findDefinition } from '#app/forms/registry.ts'
-import { applicationForms } from '#app/site-map.ts'
+import { applicationForms } from '#app/site/site-map.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
 

@@ -8,9 +8,9 @@ import { statusInfo } from '#app/cases/status.ts'
 import { canVisit, CHECK_STEP, CONSENT_STEP, findSection, resumeStep, stepMap } from '#app/forms/journey.ts'
 import { canAnswerConsent, consentTitle } from '#app/privacy/consent.ts'
 import { askedSections, isOffered } from '#app/forms/conditions.ts'
-import { formatDateWithHijri } from '#app/utils/format.ts'
+import { formatDateWithHijri } from '#app/text/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
-import { flashContext } from '#app/utils/flash.server.ts'
+import { flashContext } from '#app/http/flash.server.ts'
 
 export async function loader({ params, context }: Route.LoaderArgs) {
 	const { db, row, definition, state, completed } = await loadApplication(params.token)

@@ -1,15 +1,15 @@
 import { data } from 'react-router'
 import type { Route } from './+types/album'
 import { getDb } from '#app/db/database.server.ts'
-import { albumBySlug, albumPhotos } from '#app/gallery/gallery.server.ts'
-import { PhotoViewer, photoViewId, thumbnailId } from '#app/gallery/photo-viewer.tsx'
+import { albumBySlug, albumPhotos } from '#app/content/gallery/gallery.server.ts'
+import { PhotoViewer, photoViewId, thumbnailId } from '#app/content/gallery/photo-viewer.tsx'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
-import { formatDate } from '#app/utils/format.ts'
-import { countOf, photos as photoNoun } from '#app/utils/arabic-count.ts'
+import { formatDate } from '#app/text/format.ts'
+import { countOf, photos as photoNoun } from '#app/text/arabic-count.ts'
 
-// An album: its photos as thumbnails, each a link to that photo's view (app/gallery/photo-viewer.tsx),
+// An album: its photos as thumbnails, each a link to that photo's view (app/content/gallery/photo-viewer.tsx),
 // which works without JavaScript; a small inline script shows the views in a modal dialog. The page
 // does not hydrate, so it ships no JavaScript file and the page cache may keep it.
 

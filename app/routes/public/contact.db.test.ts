@@ -2,9 +2,9 @@
 // full of people behind one address all send their messages; one sender (e-mail or mobile) sends at
 // most 5 an hour, and the refusal keeps what was typed.
 import { beforeAll, describe, expect, test } from 'vitest'
-import { seedDemoContent } from '#app/db/seed.server.ts'
+import { seedDemoContent } from '#app/seed.server.ts'
 import { countInquiries } from '#app/domain/contact.server.ts'
-import { hit } from '#app/utils/rate-limit.server.ts'
+import { hit } from '#app/http/rate-limit.server.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { action, contactLimits } from './contact.tsx'
 

@@ -1,12 +1,12 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/gallery'
 import { getDb } from '#app/db/database.server.ts'
-import { albumCards } from '#app/gallery/gallery.server.ts'
+import { albumCards } from '#app/content/gallery/gallery.server.ts'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
-import { formatDate } from '#app/utils/format.ts'
-import { countOf, photos } from '#app/utils/arabic-count.ts'
+import { formatDate } from '#app/text/format.ts'
+import { countOf, photos } from '#app/text/arabic-count.ts'
 
 // Every album (the older site showed only its first: docs/product.md#old-system-defects-we-fix),
 // as cards of cover, title and photo count. Plain links: the page ships no JavaScript.

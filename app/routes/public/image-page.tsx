@@ -7,7 +7,7 @@ import { jobAds, organizationChart, qualityCertificate, registrationCertificate 
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
-import { formatFileSize } from '#app/utils/format.ts'
+import { formatFileSize } from '#app/text/format.ts'
 
 /** Pages that are one editable image (docs/product.md#public-site: organisation chart, certificates, job ads). */
 const pages = { '/organization-chart': organizationChart, '/certificates/registration': registrationCertificate, '/certificates/quality': qualityCertificate, '/jobs': jobAds }

@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router'
 import type { Route } from './+types/not-found'
-import { legacyLocation } from '#app/legacy-redirects.ts'
+import { legacyLocation } from '#app/site/legacy-redirects.ts'
 
 /** Old links keep working (301 to the new path, query kept); anything else is a 404 page. */
 export function loader({ request }: Route.LoaderArgs) {

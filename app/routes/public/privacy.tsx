@@ -3,7 +3,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { getFoundationInfo } from '#app/domain/foundation.server.ts'
 import { contactChannels } from '#app/domain/foundation.ts'
 import { currentNotice } from '#app/privacy/notice.server.ts'
-import { formatDateWithHijri } from '#app/utils/format.ts'
+import { formatDateWithHijri } from '#app/text/format.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
 

@@ -1,7 +1,7 @@
 import { createContext, data, Link, redirect, useSearchParams } from 'react-router'
 import type { Route } from './+types/two-step-setup'
 import { getDb } from '#app/db/database.server.ts'
-import { completeSignIn, requirePendingSession } from '#app/auth/staff-sign-in.server.ts'
+import { completeSignIn, requirePendingSession } from '#app/routes/public/+staff-sign-in.server.ts'
 import { enableTwoStep, enrolmentView } from '#app/auth/two-step.server.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'

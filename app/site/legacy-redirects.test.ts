@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { legacyLocation, legacyRedirect, legacyRoutes } from './legacy-redirects.ts'
+import { legacyLocation, legacyRedirect, legacyRoutes } from '#app/site/legacy-redirects.ts'
 
 const withId = (path: string, id = '42') => path.replaceAll(':id', id)
 

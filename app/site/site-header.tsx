@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router'
-import { navigation, type SiteGroup, type SiteLink } from '#app/site-map.ts'
-import { LogoMark } from './logo.tsx'
+import { navigation, type SiteGroup, type SiteLink } from '#app/site/site-map.ts'
+import { LogoMark } from '#app/components/logo.tsx'
 
 const isGroup = (item: SiteLink | SiteGroup): item is SiteGroup => 'links' in item
 

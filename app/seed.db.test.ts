@@ -1,8 +1,8 @@
 import { count, isNotNull } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { DatabaseHandle } from './client.server.ts'
-import { caseAid, caseSections, cases, foundationInfo } from './schema.ts'
-import { DEMO_CASE_COUNT, seedDemoContent } from './seed.server.ts'
+import type { DatabaseHandle } from '#app/db/client.server.ts'
+import { caseAid, caseSections, cases, foundationInfo } from '#app/db/schema.ts'
+import { DEMO_CASE_COUNT, seedDemoContent } from '#app/seed.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 
 let handle: DatabaseHandle

@@ -1,5 +1,5 @@
 // Limits on public form posts, for routes: the counts live in the database
-// (app/utils/rate-limit.server.ts); this turns "limited" into an Arabic answer with Retry-After.
+// (app/http/rate-limit.server.ts); this turns "limited" into an Arabic answer with Retry-After.
 // Each limit sits where the abuse is: the national ID, mobile or e-mail a request is about, or its
 // private link. Many families share one address (a carrier's NAT, a charity office), so the
 // per-address limits are only ceilings that a crowd of real applicants does not reach
@@ -7,9 +7,9 @@
 import { data } from 'react-router'
 import type { Database } from '#app/db/client.server.ts'
 import { getDb } from '#app/db/database.server.ts'
-import { tryAgainAfter } from '#app/utils/arabic-count.ts'
+import { tryAgainAfter } from '#app/text/arabic-count.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
-import { hit, peek, type RateLimitRule } from '#app/utils/rate-limit.server.ts'
+import { hit, peek, type RateLimitRule } from '#app/http/rate-limit.server.ts'
 
 const HOUR = 60 * 60
 const DAY = 24 * HOUR

@@ -9,7 +9,7 @@ import { albums, photos, videos } from '#app/content/types.ts'
 import { storeDocument } from '#app/documents/documents.server.ts'
 import { recordDeferredImage, seedPicture } from '#app/images/deferred.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
-import { hasFfmpeg, videoFrame } from './video.server.ts'
+import { hasFfmpeg, videoFrame } from '#app/content/gallery/video.server.ts'
 import { logger } from '#app/utils/log.server.ts'
 
 // Demo galleries for a first start: three albums of drawn illustrations (no photo of anyone real)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { sql } from 'drizzle-orm'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { hit, peek, reset } from './rate-limit.server.ts'
+import { hit, peek, reset } from '#app/http/rate-limit.server.ts'
 
 let handle: DatabaseHandle
 beforeAll(async () => {

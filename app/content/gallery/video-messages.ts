@@ -1,4 +1,4 @@
-import { formatFileSize } from '#app/utils/format.ts'
+import { formatFileSize } from '#app/text/format.ts'
 
 // What staff are told about a video upload; client-safe, shared by the form and the server.
 

@@ -10,7 +10,7 @@ import type { ImageData } from '#app/images/responsive-image.tsx'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import type { PartResult, UploadKind } from '#app/storage/upload.server.ts'
 import { EMPTY_FILE } from '#app/storage/upload-messages.ts'
-import { countOf, photos as photoNoun } from '#app/utils/arabic-count.ts'
+import { countOf, photos as photoNoun } from '#app/text/arabic-count.ts'
 
 // The photo gallery's queries: albums are one content type, their photos another whose `album`
 // field holds the album's entry id (docs/product.md#photo-and-video-galleries).

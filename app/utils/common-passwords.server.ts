@@ -1,5 +1,5 @@
-import list from './common-passwords.ts'
-import { passwordHasContext, passwordTooCommon } from '#app/forms/messages.ts'
+import list from '#app/utils/common-passwords.ts'
+import { passwordHasContext, passwordTooCommon } from '#app/text/messages.ts'
 
 // The 10,000 most common passwords of leaked-password corpora (scripts/common-passwords.mjs writes
 // the file). Only the server reads it: a page never carries the list.

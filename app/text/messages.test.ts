@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { needyFamilies } from './definitions/needy-families.ts'
-import { findSection } from './journey.ts'
+import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
+import { findSection } from '#app/forms/journey.ts'
 import {
 	dateAfterToday,
 	fileTooLarge,
@@ -18,8 +18,8 @@ import {
 	tooFewToRemove,
 	tooLong,
 	tooManyRows,
-} from './messages.ts'
-import type { CountedNoun } from '#app/utils/arabic-count.ts'
+} from '#app/text/messages.ts'
+import type { CountedNoun } from '#app/text/arabic-count.ts'
 
 // Every message template, rendered with the numbers where Arabic changes its noun (1, 2, 3–10,
 // 11–99, 100+), checked word for word.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { generatePassword, hashPassword, needsRehash, verifyPassword } from './password.server.ts'
-import { isCommonPassword } from './common-passwords.server.ts'
+import { generatePassword, hashPassword, needsRehash, verifyPassword } from '#app/utils/password.server.ts'
+import { isCommonPassword } from '#app/utils/common-passwords.server.ts'
 
 describe('passwords', () => {
 	test('a hash verifies its password and nothing else, and never contains it', async () => {

@@ -5,7 +5,7 @@ import { appSecret } from '#app/db/app-secrets.server.ts'
 import { createContext, createCookieSessionStorage, redirect, type MiddlewareFunction, type SessionStorage } from 'react-router'
 import { z } from 'zod'
 import { getDb } from '#app/db/database.server.ts'
-import { readCookie } from '#app/auth/cookies.server.ts'
+import { readCookie } from '#app/utils/cookies.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 
 const flashSchema = z.object({

@@ -7,7 +7,7 @@ import { createUser } from '#app/domain/users.server.ts'
 import { generateImage } from '#app/images/pipeline.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { temporaryStorage } from '#tests/storage.ts'
-import { addedMessage, addPhotos, albumBySlug, albumCards, albumPhotos, countAlbumPhotos, nextPhotoOrder } from './gallery.server.ts'
+import { addedMessage, addPhotos, albumBySlug, albumCards, albumPhotos, countAlbumPhotos, nextPhotoOrder } from '#app/content/gallery/gallery.server.ts'
 
 let handle: DatabaseHandle
 let userId: number

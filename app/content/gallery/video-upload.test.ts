@@ -4,7 +4,7 @@ import { afterAll, expect, test } from 'vitest'
 import { imageUpload } from '#app/images/pipeline.server.ts'
 import { declaredTooLarge, receiveUpload, receiveUploads } from '#app/storage/upload.server.ts'
 import { temporaryStorage } from '#tests/storage.ts'
-import { videoUpload } from './video.server.ts'
+import { videoUpload } from '#app/content/gallery/video.server.ts'
 
 const { dir, storage, remove } = temporaryStorage('video-upload')
 afterAll(remove)

@@ -1,5 +1,5 @@
 // The public sections of the URL map (docs/product.md#url-map) and how the header groups them.
-// Every page here has its own route (app/site-map.test.ts checks), so a link cannot point nowhere.
+// Every page here has its own route (app/site/site-map.test.ts checks), so a link cannot point nowhere.
 
 export interface SiteLink {
 	to: string

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { useRevalidator } from 'react-router'
-import { formatFileSize } from '#app/utils/format.ts'
-import { countOf, photos } from '#app/utils/arabic-count.ts'
+import { formatFileSize } from '#app/text/format.ts'
+import { countOf, photos } from '#app/text/arabic-count.ts'
 import { sendWithProgress } from '#app/utils/send-with-progress.ts'
 
 export const PHOTOS_INPUT = 'photos'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { commonPasswords } from '../../scripts/common-passwords.mjs'
-import { commonPasswordCount, hasContextWord, isCommonPassword, passwordRefusal } from './common-passwords.server.ts'
+import { commonPasswordCount, hasContextWord, isCommonPassword, passwordRefusal } from '#app/utils/common-passwords.server.ts'
 
 describe('common and leaked passwords', () => {
 	test('the shipped list is the 10,000 most common of the package it comes from', () => {

@@ -1,5 +1,5 @@
-import { countOf, type CountedNoun } from '#app/utils/arabic-count.ts'
-import { formatFileSize, formatNumber } from '#app/utils/format.ts'
+import { countOf, type CountedNoun } from '#app/text/arabic-count.ts'
+import { formatFileSize, formatNumber } from '#app/text/format.ts'
 
 // Every message the form engine builds from a label or a number, in one place so their Arabic can
 // be read and checked together (messages.test.ts renders each with 1, 2, 3, 11 and 100). A count
@@ -93,7 +93,7 @@ export const tooFewToRemove = ({ min, counted }: CountedGroup) => `لا يمكن
 /** A new password shorter than the rule: «كلمة المرور يجب ألا تقل عن 12 حرفاً». */
 export const passwordTooShort = (min: number) => `كلمة المرور يجب ألا تقل عن ${countOf(min, { ...characters, two: 'حرفين' })}`
 
-/** A password found in the list of common and leaked ones (app/auth/common-passwords.server.ts). */
+/** A password found in the list of common and leaked ones (app/utils/common-passwords.server.ts). */
 export const passwordTooCommon = 'كلمة المرور هذه شائعة أو مسرّبة ويسهل تخمينها. اختر عبارة أطول من كلمات لا يجمعها غيرك.'
 
 /** A password built on the site's name or the account's own e-mail or user name. */

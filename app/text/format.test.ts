@@ -10,7 +10,7 @@ import {
 	normaliseSaudiMobile,
 	todayInRiyadh,
 	toWesternDigits,
-} from './format.ts'
+} from '#app/text/format.ts'
 
 describe('dates', () => {
 	test('Gregorian in yyyy-MMM-dd order with Arabic month names', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { countOf, minutes, newsItems, tryAgainAfter } from './arabic-count.ts'
+import { countOf, minutes, newsItems, tryAgainAfter } from '#app/text/arabic-count.ts'
 
 const files = { one: 'ملف واحد', two: 'ملفين', few: 'ملفات', many: 'ملفاً', other: 'ملف' }
 

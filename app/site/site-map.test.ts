@@ -1,7 +1,7 @@
 import type { RouteConfigEntry } from '@react-router/dev/routes'
 import { expect, test } from 'vitest'
-import routes from './routes.ts'
-import { navigationPaths, sectionPages } from './site-map.ts'
+import routes from '#app/routes.ts'
+import { navigationPaths, sectionPages } from '#app/site/site-map.ts'
 
 /** Every path pattern the route config serves, as full paths ('/news/:id'), the catch-alls left out. */
 function patterns(entries: readonly RouteConfigEntry[], parent = ''): string[] {

@@ -1,6 +1,6 @@
 import { insertDemoCases } from '#app/cases/demo-cases.server.ts'
-import { foundationInfo } from './schema.ts'
-import type { Database } from './client.server.ts'
+import { foundationInfo } from '#app/db/schema.ts'
+import type { Database } from '#app/db/client.server.ts'
 
 /** How many demo cases a first start adds (app/cases/demo-cases.server.ts), and from which seed. */
 export const DEMO_CASE_COUNT = 60
