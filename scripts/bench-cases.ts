@@ -18,7 +18,7 @@ import { generateDemoCase, insertDemoCases, mulberry32 } from '#app/cases/demo-c
 import { csvExport, xlsxExport } from '#app/cases/export.server.ts'
 import { openDatabase, type Database, type DatabaseHandle } from '#app/db/client.server.ts'
 import { cases, users } from '#app/db/schema.ts'
-import { createUser } from '#app/domain/users.server.ts'
+import { createUser } from '#app/domain/staff-users.server.ts'
 import { localDatabaseUrl, positiveInt, UsageError } from './lib/bench-options.ts'
 import { KIND, sampleValues, shapes, timings, type Shape, type Timings } from './lib/case-list-searches.ts'
 import { createBenchDatabase, dropBenchDatabase, withAdminClient } from './lib/bench-postgres.ts'

@@ -12,7 +12,7 @@ async function main(argv: string[]): Promise<string> {
 		import('#app/utils/env.server.ts'),
 		import('#app/storage/file-storage.server.ts'),
 		import('#app/operations/control.server.ts'),
-		import('#app/operations/retention.server.ts'),
+		import('#app/operations/retention-purge.server.ts'),
 	])
 	const { values } = parseArgs({ args: argv, options: { 'dry-run': { type: 'boolean', default: false } } })
 	const dryRun = values['dry-run']

@@ -9,9 +9,9 @@ import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { parseEnv } from '#app/utils/env.server.ts'
 import { generatePassword } from '#app/utils/password.server.ts'
 import { deleteUserSessions } from '#app/auth/session.server.ts'
-import { resetTwoStep } from '#app/auth/two-step.server.ts'
+import { resetTwoStep } from '#app/auth/totp.server.ts'
 import { userRoles } from '#app/db/roles.ts'
-import { createUser, DuplicateEmailError, findUserByEmail, setPassword } from '#app/domain/users.server.ts'
+import { createUser, DuplicateEmailError, findUserByEmail, setPassword } from '#app/domain/staff-users.server.ts'
 import { normaliseSaudiMobile } from '#app/text/format.ts'
 
 class UsageError extends Error {}

@@ -1,4 +1,4 @@
-import { statusInfo } from '#app/cases/status.ts'
+import { statusInfo } from '#app/cases/case-statuses.ts'
 
 export interface ApplicantStatus {
 	name: string

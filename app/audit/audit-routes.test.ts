@@ -1,9 +1,9 @@
 import type { RouteConfigEntry } from '@react-router/dev/routes'
 import { expect, test } from 'vitest'
 import routes from '#app/routes.ts'
-import type { AuditedMiddleware, AuditPlan } from './audit.server.ts'
+import type { AuditedMiddleware, AuditPlan } from '#app/audit/audit-trail.server.ts'
 
-// Every back-office route declares its audit plan in its own module (app/audit/audit.server.ts,
+// Every back-office route declares its audit plan in its own module (app/audit/audit-trail.server.ts,
 // `audited`), as the router runs it: a route that answers must say what it records. That each plan
 // is recorded through the real server is tests/e2e/security/audit.spec.ts's part.
 

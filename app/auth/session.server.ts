@@ -7,7 +7,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
 import { readCookie, serializeCookie } from '#app/utils/cookies.server.ts'
-import { publicColumns, type PublicUser } from '#app/domain/users.server.ts'
+import { publicColumns, type PublicUser } from '#app/domain/staff-users.server.ts'
 
 // Staff sessions (docs/decisions/003-sessions-and-passwords.md, docs/security.md#sessions).
 

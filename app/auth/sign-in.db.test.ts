@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { sql } from 'drizzle-orm'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
-import { createUser, findUserByEmail, setActive } from '#app/domain/users.server.ts'
+import { createUser, findUserByEmail, setActive } from '#app/domain/staff-users.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { hit } from '#app/http/rate-limit.server.ts'
 import { attemptSignIn, signInLimits } from './sign-in.server.ts'

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { users } from '#app/db/schema.ts'
-import { findUserByEmail, normaliseEmail, type User } from '#app/domain/users.server.ts'
+import { findUserByEmail, normaliseEmail, type User } from '#app/domain/staff-users.server.ts'
 import { hit, peek, reset, type RateLimitRule } from '#app/http/rate-limit.server.ts'
 import { tryAgainAfter } from '#app/text/arabic-count.ts'
 import { getDummyHash, hashPassword, needsRehash, verifyPassword } from '#app/utils/password.server.ts'

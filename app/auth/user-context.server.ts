@@ -1,6 +1,6 @@
 import { createContext, type RouterContextProvider } from 'react-router'
 import type { UserRole } from '#app/db/schema.ts'
-import type { PublicUser } from '#app/domain/users.server.ts'
+import type { PublicUser } from '#app/domain/staff-users.server.ts'
 
 /** The signed-in staff member, set by the /admin middleware before any admin loader or action runs. */
 export const staffContext = createContext<PublicUser>()

@@ -4,7 +4,7 @@ import sharp from 'sharp'
 import type { FileKind } from '#app/forms/definition.ts'
 import { MAX_PIXELS } from '#app/images/pipeline.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
-import type { ReceivedFile, UploadKind } from '#app/storage/upload.server.ts'
+import type { ReceivedFile, UploadKind } from '#app/storage/upload-stream.server.ts'
 
 // An applicant's file: a PDF, or a photo (of a house) where the slot takes photos. Judged by its
 // bytes; a photo is re-encoded to WebP (oriented, at most 2000px, no metadata: no GPS position of

@@ -27,7 +27,7 @@ import {
 	TooManyRowsError,
 } from './case-store.server.ts'
 import { caseFlags } from './flags.server.ts'
-import { saveConsent } from '#app/privacy/consent.server.ts'
+import { saveConsent } from '#app/privacy/consent-store.server.ts'
 
 let handle: DatabaseHandle
 beforeAll(async () => {

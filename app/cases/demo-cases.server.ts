@@ -6,7 +6,7 @@ import { caseAid, caseEvents, caseSections, cases, privacyNotices, users, type R
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import type { AidKind } from './aid.ts'
-import type { CaseStatus } from './status.ts'
+import type { CaseStatus } from '#app/cases/case-statuses.ts'
 import { hashResumeToken, newResumeToken } from './tokens.server.ts'
 
 // Realistic demo cases of needy families, made by the same rules as real ones: answers that their

@@ -1,8 +1,8 @@
 import type { ApplicationDef } from '#app/forms/definition.ts'
 import { formatDateWithHijri, formatMoney } from '#app/text/format.ts'
 import { aidKindLabel } from './aid.ts'
-import { staffStatusName } from './status.ts'
-import { sensitiveDataName } from '#app/privacy/consent.ts'
+import { staffStatusName } from '#app/cases/case-statuses.ts'
+import { sensitiveDataName } from '#app/privacy/consent-rules.ts'
 
 // A case's history in words, for the staff case view (app/routes/admin/case.tsx).
 

@@ -1,10 +1,10 @@
 import type { Database } from '#app/db/client.server.ts'
-import type { PublicUser } from '#app/domain/users.server.ts'
+import type { PublicUser } from '#app/domain/staff-users.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { recordNotified } from './case-admin.server.ts'
 import { rotateResumeToken, type CaseRow } from './case-store.server.ts'
-import { statusInfo } from './status.ts'
+import { statusInfo } from '#app/cases/case-statuses.ts'
 import { privateLink } from './tokens.server.ts'
 import { logger } from '#app/utils/log.server.ts'
 

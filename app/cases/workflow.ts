@@ -2,7 +2,7 @@
 // and by the case view to offer only what is allowed (docs/product.md#status-transitions).
 import { areaRoles, type UserRole } from '#app/db/roles.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
-import { caseStatuses, INCOMPLETE, type CaseStatus } from './status.ts'
+import { caseStatuses, INCOMPLETE, type CaseStatus } from '#app/cases/case-statuses.ts'
 
 export type CaseKind = ApplicationDef['kind']
 /** A staff member's role, or the applicant sending their case again. */

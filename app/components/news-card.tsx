@@ -9,7 +9,7 @@ const viewsNoun: CountedNoun = { one: 'مشاهدة واحدة', two: 'مشاه�
 
 export const formatViews = (views: number) => countOf(views, viewsNoun)
 
-/** The card of a news item as the list and the home page show it (the fields of app/content/news.server.ts NewsCard). */
+/** The card of a news item as the list and the home page show it (the fields of app/content/news-store.server.ts NewsCard). */
 export interface NewsCardProps {
 	id: string
 	title: string

@@ -2,7 +2,7 @@ import type { Database } from '#app/db/client.server.ts'
 import type { ImageData } from '#app/images/responsive-image.tsx'
 import { htmlToPlainText } from '#app/utils/sanitize-html.server.ts'
 import { imageFields, type ContentField, type ContentType } from './definition.ts'
-import { EXCERPT_LENGTH } from './news.ts'
+import { EXCERPT_LENGTH } from '#app/content/news-items.ts'
 import { withMedia } from './public.server.ts'
 import type { ContentEntry } from './store.server.ts'
 

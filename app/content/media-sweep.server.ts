@@ -1,7 +1,7 @@
 import { and, lt, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { contentEntries, documents, images } from '#app/db/schema.ts'
-import { deleteDocument } from '#app/documents/documents.server.ts'
+import { deleteDocument } from '#app/documents/documents-library.server.ts'
 import { deleteImage } from '#app/images/pipeline.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { documents, images } from '#app/db/schema.ts'
-import { toDocumentData, type DocumentData } from '#app/documents/documents.server.ts'
+import { toDocumentData, type DocumentData } from '#app/documents/documents-library.server.ts'
 import { toImageData, type ImageData } from '#app/images/responsive-image.tsx'
 import { documentFields, imageFields, type ContentData, type ContentField, type ContentType } from './definition.ts'
 import type { ContentEntry } from './store.server.ts'

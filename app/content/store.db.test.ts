@@ -4,7 +4,7 @@ import { contentEntries } from '#app/db/schema.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { countEntries, deleteEntry, entryMonths, getEntry, getSingleton, InvalidContentError, listEntries, saveEntry } from './store.server.ts'
 import { chairmanSpeech, committees } from './types.ts'
-import { createUser } from '#app/domain/users.server.ts'
+import { createUser } from '#app/domain/staff-users.server.ts'
 
 let handle: DatabaseHandle
 let userId: number

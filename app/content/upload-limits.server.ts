@@ -1,7 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { data } from 'react-router'
 import { fileTooLarge } from '#app/text/messages.ts'
-import type { UploadKind } from '#app/storage/upload.server.ts'
+import type { UploadKind } from '#app/storage/upload-stream.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { videoTooLarge } from '#app/content/gallery/video-messages.ts'
 import type { FileField } from './definition.ts'

@@ -20,7 +20,7 @@ export interface SavedState {
 	fileCounts: Readonly<Record<string, number | undefined>>
 	/** Staff accepted a national ID that fails the checksum. */
 	idChecksumOverride?: boolean
-	/** The answer on the consent step as the journey takes it (app/privacy/consent.ts `journeyConsent`). */
+	/** The answer on the consent step as the journey takes it (app/privacy/consent-rules.ts `journeyConsent`). */
 	consent: Consent
 }
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
 import { images } from '#app/db/schema.ts'
 import { localFileStorage, type FileStorage } from '#app/storage/file-storage.server.ts'
-import { receiveUpload, type UploadLimits } from '#app/storage/upload.server.ts'
+import { receiveUpload, type UploadLimits } from '#app/storage/upload-stream.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import {

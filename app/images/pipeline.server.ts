@@ -7,7 +7,7 @@ import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp'
 import type { Database } from '#app/db/client.server.ts'
 import { images } from '#app/db/schema.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
-import type { UploadKind } from '#app/storage/upload.server.ts'
+import type { UploadKind } from '#app/storage/upload-stream.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 
 // The shared image pipeline: an upload becomes AVIF and WebP variants at a few widths, without

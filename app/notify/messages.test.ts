@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { caseStatuses } from '#app/cases/status.ts'
+import { caseStatuses } from '#app/cases/case-statuses.ts'
 import { newSubmissionMail, SMS_MAX_LENGTH, statusUpdateMail, statusUpdateSms } from './messages.ts'
 import type { StatusUpdateMessage } from './notifier.server.ts'
 

@@ -2,7 +2,7 @@ import type { Database } from '#app/db/client.server.ts'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { registerControlCommand } from './control.server.ts'
-import { describeRetention, runRetention, type RetentionReport, type RunBy } from './retention.server.ts'
+import { describeRetention, runRetention, type RetentionReport, type RunBy } from '#app/operations/retention-purge.server.ts'
 
 // The server's daily retention run (docs/operations.md#retention): the first a few minutes after the
 // start (not during it: a restart loop must not hold the start up), then every 24 hours. The timer is

@@ -2,7 +2,7 @@ import { desc, eq, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { privacyNotices } from '#app/db/schema.ts'
 import { sanitizeRichText } from '#app/utils/sanitize-html.server.ts'
-import { monthsCount } from './consent.ts'
+import { monthsCount } from '#app/privacy/consent-rules.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 
 // The privacy notice at /privacy (docs/product.md#privacy-and-consent): every save publishes a new

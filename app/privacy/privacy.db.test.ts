@@ -9,8 +9,8 @@ import { basicAnswers, randomNationalId, sectionAnswers, attachmentRow } from '#
 import { withAppDatabase } from '#tests/db.ts'
 import { seedDemoContent } from '#app/seed.server.ts'
 import { currentNotice, EmptyNoticeError, ensureDefaultNotice, listNotices, publishNotice } from './notice.server.ts'
-import { ConsentLockedError, saveConsent } from './consent.server.ts'
-import { describeConsent } from './consent.ts'
+import { ConsentLockedError, saveConsent } from '#app/privacy/consent-store.server.ts'
+import { describeConsent } from '#app/privacy/consent-rules.ts'
 import { action as consentAction, loader as consentLoader } from '#app/routes/apply/consent.tsx'
 import { loader as privacyLoader } from '#app/routes/public/privacy.tsx'
 

@@ -1,7 +1,7 @@
 import { data } from 'react-router'
 import type { Route } from './+types/document'
 import { getDb } from '#app/db/database.server.ts'
-import { findDocument } from '#app/documents/documents.server.ts'
+import { findDocument } from '#app/documents/documents-library.server.ts'
 import { fileResponse } from '#app/storage/download.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 

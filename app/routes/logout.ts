@@ -1,7 +1,7 @@
 import { redirect } from 'react-router'
 import { getDb } from '#app/db/database.server.ts'
 import { clearedSessionCookie, deleteSession, getSessionToken, getUser } from '#app/auth/session.server.ts'
-import { recordAudit } from '#app/audit/audit.server.ts'
+import { recordAudit } from '#app/audit/audit-trail.server.ts'
 
 /** Signing out is a POST (a GET could be forged by any page); it ends the session on the server. */
 export async function action({ request }: { request: Request }) {

@@ -1,5 +1,5 @@
 import { Form, Link } from 'react-router'
-import { contactChannels, socialNetworks, type FoundationInfo } from '#app/domain/foundation.ts'
+import { contactChannels, socialNetworks, type FoundationInfo } from '#app/domain/foundation-details.ts'
 import { LogoMark } from '#app/components/logo.tsx'
 
 type FooterInfo = Pick<FoundationInfo, 'name' | 'phone' | 'phone2' | 'email' | 'location' | (typeof socialNetworks)[number]['key']>

@@ -14,7 +14,7 @@ import { hashResumeToken, newReference, newResumeToken } from '#app/cases/tokens
 import { saveEntry } from '#app/content/store.server.ts'
 import { albums } from '#app/content/types.ts'
 import { attachments, cases, contentEntries, documents, images } from '#app/db/schema.ts'
-import { createUser, type PublicUser } from '#app/domain/users.server.ts'
+import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { fileTooLarge } from '#app/text/messages.ts'
 import { notVideo, videoTooLarge } from '#app/content/gallery/video-messages.ts'
 import { BAD_FILE_NAME, EMPTY_FILE, UNSAFE_PDF } from '#app/storage/upload-messages.ts'

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import { data } from 'react-router'
 import { FileNotFoundError, type FileStorage } from './file-storage.server.ts'
-import { cleanFileName } from './upload.server.ts'
+import { cleanFileName } from '#app/storage/upload-stream.server.ts'
 
 /** The part of a file a `Range: bytes=…` header asks for; null for the whole file, 'unsatisfiable' for none of it. */
 export function byteRange(header: string | null, size: number): { start: number; end: number } | null | 'unsatisfiable' {

@@ -12,7 +12,7 @@ import { hashResumeToken, newReference, newResumeToken } from '#app/cases/tokens
 import { saveEntry } from '#app/content/store.server.ts'
 import { albums } from '#app/content/types.ts'
 import { attachments, cases, documents, images } from '#app/db/schema.ts'
-import { createUser, type PublicUser } from '#app/domain/users.server.ts'
+import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { action as applicantUpload } from '#app/routes/apply/upload.ts'
 import { loader as applicantFile } from '#app/routes/apply/file.ts'
 import { loader as staffCaseFile } from '#app/routes/admin/case-file.ts'

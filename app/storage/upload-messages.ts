@@ -1,4 +1,4 @@
-// Refusals every upload can meet, whatever it takes (app/storage/upload.server.ts ContentRefusal),
+// Refusals every upload can meet, whatever it takes (app/storage/upload-stream.server.ts ContentRefusal),
 // in the words of the other upload messages («الملف ليس PDF. اختر ملفاً بصيغة PDF.»). Client-safe:
 // the forms that send files with a progress bar show them too.
 

@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent } from 'react'
 import type { FileField } from '#app/content/definition.ts'
-import type { DocumentData } from '#app/documents/documents.server.ts'
+import type { DocumentData } from '#app/documents/documents-library.server.ts'
 import { ErrorList } from '#app/components/forms.tsx'
 import { formatFileSize } from '#app/text/format.ts'
 import { notVideo, videoTooLarge, videoUploadFailed } from '#app/content/gallery/video-messages.ts'

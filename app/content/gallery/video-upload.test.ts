@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import { imageUpload } from '#app/images/pipeline.server.ts'
-import { declaredTooLarge, receiveUpload, receiveUploads } from '#app/storage/upload.server.ts'
+import { declaredTooLarge, receiveUpload, receiveUploads } from '#app/storage/upload-stream.server.ts'
 import { temporaryStorage } from '#tests/storage.ts'
 import { videoUpload } from '#app/content/gallery/video.server.ts'
 

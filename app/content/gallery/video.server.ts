@@ -7,7 +7,7 @@ import type { Database } from '#app/db/client.server.ts'
 import { KEPT_UPLOAD_MS } from '#app/content/media-sweep.server.ts'
 import { findImage, InvalidImageError, processImage } from '#app/images/pipeline.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
-import type { UploadKind, UploadLimits } from '#app/storage/upload.server.ts'
+import type { UploadKind, UploadLimits } from '#app/storage/upload-stream.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 
 // Uploaded videos: which files are accepted (by their bytes), and a poster frame made with ffmpeg

@@ -15,7 +15,7 @@ import {
 	getInstitution,
 } from '#app/accounts/institution-accounts.server.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
-import { recordAudit } from '#app/audit/audit.server.ts'
+import { recordAudit } from '#app/audit/audit-trail.server.ts'
 import { ErrorSummary, Field, Honeypot, isHoneypotFilled, PageTitle, TOO_MANY_TRIES } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { actionHeaders } from '#app/utils/action-headers.ts'

@@ -6,11 +6,11 @@ import { deleteEntry, getEntry, InvalidContentError, saveEntry } from '#app/cont
 import { albumPhotosPath, albums, photos } from '#app/content/types.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
-import { addedMessage, addPhotos, albumPhotos, countAlbumPhotos, findAlbum, photoUpload } from '#app/content/gallery/gallery.server.ts'
+import { addedMessage, addPhotos, albumPhotos, countAlbumPhotos, findAlbum, photoUpload } from '#app/content/gallery/albums.server.ts'
 import { MAX_PHOTOS_AT_ONCE, PHOTOS_INPUT, PhotoUploadForm, photoMessages } from '#app/content/gallery/photo-upload-form.tsx'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
-import { declaredTooLarge, receiveMultipleUploads } from '#app/storage/upload.server.ts'
+import { declaredTooLarge, receiveMultipleUploads } from '#app/storage/upload-stream.server.ts'
 import { BAD_FILE_NAME } from '#app/storage/upload-messages.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { flashContext, flashCookie, redirectWithFlash, type Flash } from '#app/http/flash.server.ts'
@@ -18,7 +18,7 @@ import { pageParam, paginate } from '#app/utils/pagination.ts'
 import { Field, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import type { AdminHandle } from './layout.tsx'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 // An album's photos, 8 a page (docs/product.md#business-constants): several uploaded at once,
 // captions, the cover, delete after a confirmation. Every control is a plain form, so it works

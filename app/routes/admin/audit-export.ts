@@ -3,7 +3,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { auditCsv, auditFilterParams, countAudit, readAuditFilter } from '#app/audit/audit-log.server.ts'
-import { noteAudit, audited } from '#app/audit/audit.server.ts'
+import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 
 export const middleware = [audited({ read: 'audit.export', write: false })]

@@ -12,7 +12,7 @@ import { PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import type { AdminHandle } from './layout.tsx'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 // The audit trail, for admins only (docs/security.md#audit-trail): read-only, filtered, exported as CSV.
 

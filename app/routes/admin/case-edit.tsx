@@ -22,7 +22,7 @@ import { ErrorList, FlashNotice, PageTitle, validationTiming } from '#app/compon
 import { SectionForm } from '#app/routes/apply/+section-form.tsx'
 import { CollectionRows } from '#app/routes/apply/+collection-rows.tsx'
 import type { AdminHandle } from './layout.tsx'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 // Staff correct a case's answers through the applicant's own section form (the old system's
 // «edit» link); the history keeps each changed field before and after.
@@ -61,7 +61,7 @@ async function openSection(params: { reference: string; section: string }, role:
 	const section = definition ? findSection(definition, params.section) : undefined
 	if (!row || !definition || !section || !row.submittedAt || (row.deletedAt && role !== 'admin')) throw data('الصفحة غير موجودة', { status: 404 })
 	if (row.deletedAt) throw data('الطلب محذوف؛ استعده أولاً', { status: 409 })
-	// Retention destroyed its answers (app/operations/retention.server.ts): nothing may be written back.
+	// Retention destroyed its answers (app/operations/retention-purge.server.ts): nothing may be written back.
 	if (row.purgedAt) throw data('أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ، فلا يمكن تصحيحها', { status: 409 })
 	return { db, row, definition, section }
 }

@@ -7,7 +7,7 @@ import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { fileResponse } from '#app/storage/download.server.ts'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 export const middleware = [audited({ read: 'case.file', write: false })]
 

@@ -2,12 +2,12 @@ import { Link } from 'react-router'
 import type { Route } from './+types/case-new'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
-import { getIntake } from '#app/cases/intake.server.ts'
+import { getIntake } from '#app/cases/intake-state.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { applicationDefinitions } from '#app/forms/registry.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 export const handle: AdminHandle = {
 	breadcrumb: () => [{ to: '/admin/cases', label: 'طلبات الأفراد' }, { label: 'طلب ورقي جديد' }],

@@ -8,7 +8,7 @@ import { softDeleteCase } from '#app/cases/case-admin.server.ts'
 import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
 import { auditLog, caseEvents } from '#app/db/schema.ts'
 import { seedDemoContent } from '#app/seed.server.ts'
-import { createUser, type PublicUser } from '#app/domain/users.server.ts'
+import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { formatMoney } from '#app/text/format.ts'
@@ -16,7 +16,7 @@ import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/
 import { withAppDatabase } from '#tests/db.ts'
 import { runRoute } from '#tests/route.ts'
 import CasePrint, { loader, middleware, reportSections } from './case-print.tsx'
-import { saveConsent } from '#app/privacy/consent.server.ts'
+import { saveConsent } from '#app/privacy/consent-store.server.ts'
 
 // The printable report: the real loader with a real session, then the real page rendered with what it returned.
 

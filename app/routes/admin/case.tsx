@@ -21,12 +21,12 @@ import {
 } from '#app/cases/case-admin.server.ts'
 import { findCaseByReference, listAttachments, loadSavedState } from '#app/cases/case-store.server.ts'
 import { askedSections, isOffered, offeredSlots } from '#app/forms/conditions.ts'
-import { asksConsent, consentTitle, describeConsent } from '#app/privacy/consent.ts'
+import { asksConsent, consentTitle, describeConsent } from '#app/privacy/consent-rules.ts'
 import { caseFlags, flagLabels } from '#app/cases/flags.server.ts'
 import { describeEvent } from '#app/cases/history.ts'
 import { notifyStatusChange } from '#app/cases/notify-applicant.server.ts'
 import { aidKindLabel, aidKinds } from '#app/cases/aid.ts'
-import { INCOMPLETE, staffStatusName, statusInfo, SUPPORT_PROVIDED } from '#app/cases/status.ts'
+import { INCOMPLETE, staffStatusName, statusInfo, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
 import { waitedFor } from '#app/cases/waited.ts'
@@ -40,7 +40,7 @@ import { flashContext, notices, redirectWithFlash } from '#app/http/flash.server
 import { ErrorList, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { Totals } from '#app/routes/apply/+collection-rows.tsx'
-import { noteAudit, audited } from '#app/audit/audit.server.ts'
+import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
 import type { AdminHandle } from './layout.tsx'
 
 // One case, as staff work it: every answer and file, the signs of a second application, the aid
@@ -91,7 +91,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		// The ledger is keyed by this number: a licence or permit number for an association or institution.
 		idLabel: identifierLabel(definition),
 		name: row.applicantName,
-		// A purged case keeps a fingerprint of the ID, not the ID (app/operations/retention.server.ts): nothing to show.
+		// A purged case keeps a fingerprint of the ID, not the ID (app/operations/retention-purge.server.ts): nothing to show.
 		nationalId: row.purgedAt ? '' : row.nationalId,
 		purged: row.purgedAt ? formatDate(row.purgedAt) : null,
 		mobile: formatSaudiMobile(row.mobile),

@@ -20,7 +20,7 @@ import {
 } from '#app/cases/case-admin.server.ts'
 import { notifyStatusChange } from '#app/cases/notify-applicant.server.ts'
 import { bulkAssignMessage, bulkStatusMessage } from '#app/cases/bulk-messages.ts'
-import { staffStatusName, statusFilterLabels, statusInfo } from '#app/cases/status.ts'
+import { staffStatusName, statusFilterLabels, statusInfo } from '#app/cases/case-statuses.ts'
 import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
 import { waitedFor } from '#app/cases/waited.ts'
 import { areaRoles } from '#app/db/roles.ts'
@@ -33,8 +33,8 @@ import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import type { AdminHandle } from './layout.tsx'
-import { PURGED_ID_PREFIX } from '#app/operations/retention.server.ts'
-import { audited } from '#app/audit/audit.server.ts'
+import { PURGED_ID_PREFIX } from '#app/operations/retention-purge.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 // The staff's case lists: individuals at /admin/cases, associations at /admin/associations, both
 // from the definitions' kind (docs/product.md#the-case-lists).
@@ -87,7 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		cases: rows.map((row) => ({
 			reference: row.reference,
 			name: row.applicantName,
-			// A purged case keeps a fingerprint of the ID, not the ID (app/operations/retention.server.ts).
+			// A purged case keeps a fingerprint of the ID, not the ID (app/operations/retention-purge.server.ts).
 			nationalId: row.nationalId.startsWith(PURGED_ID_PREFIX) ? '' : row.nationalId,
 			mobile: formatSaudiMobile(row.mobile),
 			nationality: firstAnswer(row.type, row.first, 'nationality'),

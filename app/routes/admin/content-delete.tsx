@@ -8,7 +8,7 @@ import { areaRoles } from '#app/db/roles.ts'
 import { redirectWithFlash } from '#app/http/flash.server.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 // Deleting asks first, on a page of its own: it works without JavaScript and never by a GET.
 

@@ -20,7 +20,7 @@ import { redirectWithFlash } from '#app/http/flash.server.ts'
 import { FilterTabs } from '#app/components/filter-tabs.tsx'
 import { BulkUploadForm } from '#app/components/bulk-upload-form.tsx'
 import type { AdminHandle } from './layout.tsx'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 export const handle: AdminHandle = { breadcrumb: (data) => [{ label: findContentType((data as { typeName: string }).typeName)?.plural ?? 'المحتوى' }] }
 

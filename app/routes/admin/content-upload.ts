@@ -9,7 +9,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { flashCookie } from '#app/http/flash.server.ts'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 export const middleware = [audited({ read: false, write: 'content.upload' })]
 

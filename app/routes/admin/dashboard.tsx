@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import type { Route } from './+types/dashboard'
 import { staffContext } from '#app/auth/user-context.server.ts'
 import { countsByStatusAndType, longestWaiting, newCasesPerWeek, typesOfKind } from '#app/cases/case-admin.server.ts'
-import { caseStatuses, staffStatusName, statusInfo, type CaseStatus } from '#app/cases/status.ts'
+import { caseStatuses, staffStatusName, statusInfo, type CaseStatus } from '#app/cases/case-statuses.ts'
 import { waitedFor } from '#app/cases/waited.ts'
 import type { CaseKind } from '#app/cases/workflow.ts'
 import { getDb } from '#app/db/database.server.ts'
@@ -15,7 +15,7 @@ import { DataTable } from '#app/components/data-table.tsx'
 import { WeeklyChart, weeksNoun } from '#app/components/weekly-chart.tsx'
 import { countOf } from '#app/text/arabic-count.ts'
 import type { UserRole } from '#app/db/schema.ts'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 interface Card {
 	to: string

@@ -5,7 +5,7 @@ import type { Route } from './+types/foundation'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { foundationSchema } from '#app/domain/foundation-schema.ts'
-import { getFoundationInfo, updateFoundationInfo } from '#app/domain/foundation.server.ts'
+import { getFoundationInfo, updateFoundationInfo } from '#app/domain/foundation-details.server.ts'
 import { formatPhone } from '#app/text/format.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/http/flash.server.ts'
 import { sanitizeRichText } from '#app/utils/sanitize-html.server.ts'
@@ -13,7 +13,7 @@ import { areaRoles } from '#app/db/roles.ts'
 import { ErrorSummary, Field, FlashNotice, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { RichTextEditor } from '#app/components/rich-text-editor.tsx'
 import type { AdminHandle } from './layout.tsx'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 export const handle: AdminHandle = { breadcrumb: 'بيانات المؤسسة' }
 

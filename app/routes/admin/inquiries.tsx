@@ -2,7 +2,7 @@ import { Form, Link } from 'react-router'
 import type { Route } from './+types/inquiries'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { countInquiries, listInquiries } from '#app/domain/contact.server.ts'
+import { countInquiries, listInquiries } from '#app/domain/contact-messages.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { formatDateTime } from '#app/text/format.ts'
 import { inquiryCounts } from '#app/domain/inquiry-summary.ts'
@@ -10,7 +10,7 @@ import { pageParam, paginate } from '#app/utils/pagination.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { Paginator } from '#app/components/paginator.tsx'
 import type { AdminHandle } from './layout.tsx'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 export const handle: AdminHandle = { breadcrumb: 'رسائل التواصل' }
 

@@ -2,12 +2,12 @@ import { data, Form, redirect } from 'react-router'
 import type { Route } from './+types/inquiry'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { readInquiry, setHandled } from '#app/domain/contact.server.ts'
+import { readInquiry, setHandled } from '#app/domain/contact-messages.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { formatDateTime, formatSaudiMobile } from '#app/text/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 export const handle: AdminHandle = { breadcrumb: () => [{ to: '/admin/inquiries', label: 'رسائل التواصل' }, { label: 'رسالة' }] }
 

@@ -4,13 +4,13 @@ import { z } from 'zod'
 import type { Route } from './+types/intake'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { getIntake, setIntake } from '#app/cases/intake.server.ts'
+import { getIntake, setIntake } from '#app/cases/intake-state.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/http/flash.server.ts'
 import { ErrorList, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 export const handle: AdminHandle = { breadcrumb: 'استقبال الطلبات' }
 

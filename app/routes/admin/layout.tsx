@@ -2,7 +2,7 @@ import { Form, Link, Outlet, useMatches, useRouteError, useRouteLoaderData } fro
 import type { Route } from './+types/layout'
 import { requireUser } from '#app/auth/session.server.ts'
 import { staffContext } from '#app/auth/user-context.server.ts'
-import { auditGuard } from '#app/audit/audit.server.ts'
+import { auditGuard } from '#app/audit/audit-trail.server.ts'
 import { roleLabels } from '#app/db/roles.ts'
 import { LogoMark } from '#app/components/logo.tsx'
 import { ErrorMessage } from '#app/components/error-message.tsx'

@@ -1,5 +1,5 @@
 import { data } from 'react-router'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 // A POST to a screen that does not exist answers 404 and changes nothing.
 export const middleware = [audited({ read: false, write: 'nothing' })]

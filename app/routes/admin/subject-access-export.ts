@@ -3,15 +3,15 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import type { Route } from './+types/subject-access-export'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { noteAudit, audited } from '#app/audit/audit.server.ts'
+import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
-import { casesHeld, maskNationalId, subjectAccessZip } from '#app/operations/subject-access.server.ts'
+import { casesHeld, maskNationalId, subjectAccessZip } from '#app/operations/subject-access-export.server.ts'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
 import { redirectWithFlash } from '#app/http/flash.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { subjectAccessSchema } from './subject-access.tsx'
 
-// The ZIP of everything held about one national ID (app/operations/subject-access.server.ts),
+// The ZIP of everything held about one national ID (app/operations/subject-access-export.server.ts),
 // streamed; the export is itself in the audit trail. A POST: the national ID never sits in a URL,
 // where logs and the browser's history would keep it.
 

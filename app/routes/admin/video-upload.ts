@@ -4,15 +4,15 @@ import { requireRole } from '#app/auth/user-context.server.ts'
 import { fileFields } from '#app/content/definition.ts'
 import { findContentType } from '#app/content/types.ts'
 import { getDb } from '#app/db/database.server.ts'
-import { storeDocument } from '#app/documents/documents.server.ts'
+import { storeDocument } from '#app/documents/documents-library.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { posterImage, videoUpload, videoUploadLimits } from '#app/content/gallery/video.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
-import { declaredTooLarge, receiveUpload } from '#app/storage/upload.server.ts'
+import { declaredTooLarge, receiveUpload } from '#app/storage/upload-stream.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { notVideo, videoTooLarge, videoUploadFailed } from '#app/content/gallery/video-messages.ts'
 import { contentRefusalMessages } from '#app/storage/upload-messages.ts'
-import { audited } from '#app/audit/audit.server.ts'
+import { audited } from '#app/audit/audit-trail.server.ts'
 
 export const middleware = [audited({ read: false, write: 'content.upload' })]
 

@@ -8,7 +8,7 @@ import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/
 import { withAppDatabase } from '#tests/db.ts'
 import { publicOrigin } from '#app/utils/env.server.ts'
 import { action } from './check.tsx'
-import { saveConsent } from '#app/privacy/consent.server.ts'
+import { saveConsent } from '#app/privacy/consent-store.server.ts'
 
 // Sending the application: the foundation hears of it once, with a link to the case.
 

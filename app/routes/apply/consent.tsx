@@ -6,9 +6,9 @@ import { publicLimits } from '#app/http/ip-limit.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { consentAnchor, holdsSensitive } from '#app/forms/conditions.ts'
 import { canVisit, CHECK_STEP, CONSENT_STEP, journeySteps, nextStep, previousStep, resumeStep, stepLabel } from '#app/forms/journey.ts'
-import { canAnswerConsent, consentTitle, monthsCount, sensitiveKinds } from '#app/privacy/consent.ts'
+import { canAnswerConsent, consentTitle, monthsCount, sensitiveKinds } from '#app/privacy/consent-rules.ts'
 import { currentNotice } from '#app/privacy/notice.server.ts'
-import { ConsentLockedError, saveConsent } from '#app/privacy/consent.server.ts'
+import { ConsentLockedError, saveConsent } from '#app/privacy/consent-store.server.ts'
 import { ErrorSummary, Honeypot, isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
 
 // The consent step (docs/product.md#privacy-and-consent): before the first section holding health

@@ -10,7 +10,7 @@ import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/
 import { withAppDatabase } from '#tests/db.ts'
 import Done, { loader as doneLoader } from './done.tsx'
 import Step, { loader as stepLoader } from './step.tsx'
-import { saveConsent } from '#app/privacy/consent.server.ts'
+import { saveConsent } from '#app/privacy/consent-store.server.ts'
 
 // The generic application screens say only what the definition says. The registry answers with a
 // copy of needy families whose texts are changed, and the real loaders and pages must show those.

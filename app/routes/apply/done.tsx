@@ -2,7 +2,7 @@ import { Link, redirect } from 'react-router'
 import type { Route } from './+types/done'
 import { getDb } from '#app/db/database.server.ts'
 import { loadApplication } from './+applicant.server.ts'
-import { getIntake } from '#app/cases/intake.server.ts'
+import { getIntake } from '#app/cases/intake-state.server.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 
 export async function loader({ params }: Route.LoaderArgs) {

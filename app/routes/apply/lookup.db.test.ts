@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { changeStatus } from '#app/cases/case-admin.server.ts'
 import { startCase } from '#app/cases/case-store.server.ts'
-import { createUser } from '#app/domain/users.server.ts'
+import { createUser } from '#app/domain/staff-users.server.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { basicAnswers, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'

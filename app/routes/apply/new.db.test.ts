@@ -13,7 +13,7 @@ import { RouterContextProvider } from 'react-router'
 import { startCase } from '#app/cases/case-store.server.ts'
 import { hashResumeToken } from '#app/cases/tokens.server.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
-import { saveConsent } from '#app/privacy/consent.server.ts'
+import { saveConsent } from '#app/privacy/consent-store.server.ts'
 import { action } from './new.tsx'
 import { action as stepAction } from './step.tsx'
 

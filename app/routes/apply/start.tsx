@@ -1,12 +1,12 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/start'
 import { getDb } from '#app/db/database.server.ts'
-import { getIntake } from '#app/cases/intake.server.ts'
+import { getIntake } from '#app/cases/intake-state.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
 import { holdsSensitive } from '#app/forms/conditions.ts'
-import { consentTitle } from '#app/privacy/consent.ts'
+import { consentTitle } from '#app/privacy/consent-rules.ts'
 import { PrivacyLine } from '#app/privacy/privacy-line.tsx'
 
 export async function loader({ params }: Route.LoaderArgs) {

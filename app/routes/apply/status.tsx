@@ -8,7 +8,7 @@ import { latestApplicantMessage, lookupCases, rotateResumeToken } from '#app/cas
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { addressCheck, countHits, publicLimits, type IpLimited } from '#app/http/ip-limit.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
-import { statusInfo } from '#app/cases/status.ts'
+import { statusInfo } from '#app/cases/case-statuses.ts'
 import { licenceNumberField, nationalIdField, nationalIdMessages, nationalIdProblem, saudiMobileField } from '#app/domain/validators.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'

@@ -7,7 +7,7 @@ import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import Step, { action, loader } from './step.tsx'
-import { saveConsent } from '#app/privacy/consent.server.ts'
+import { saveConsent } from '#app/privacy/consent-store.server.ts'
 
 // The files step as the applicant sees it after pressing «حفظ ومتابعة»: the real action, then the
 // real page rendered with what it answered.

@@ -28,7 +28,7 @@ import { SectionInputs, summaryItems, type Fieldset } from '#app/forms/field-inp
 import { formDefaults, rowDefaults } from '#app/forms/form-values.ts'
 import { canVisit, findSection, nextStep, previousStep, resumeStep, stepLabel, CHECK_STEP, CONSENT_STEP, type SavedState } from '#app/forms/journey.ts'
 import { offeredSlots } from '#app/forms/conditions.ts'
-import { canAnswerConsent } from '#app/privacy/consent.ts'
+import { canAnswerConsent } from '#app/privacy/consent-rules.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { besideListSchema, isPasswordHash, rowSchema, sectionSchema } from '#app/forms/schema.ts'
 import { requiredFile, tooFewRows, tooManyRows } from '#app/text/messages.ts'

@@ -5,7 +5,7 @@ import { addAttachment, AttachmentLimitError, attachmentLimits, canEditSlot, Cas
 import { loadApplication, limitVisitor } from './+applicant.server.ts'
 import { publicLimits } from '#app/http/ip-limit.server.ts'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
-import { declaredTooLarge, receiveUpload, type ReceivedFile } from '#app/storage/upload.server.ts'
+import { declaredTooLarge, receiveUpload, type ReceivedFile } from '#app/storage/upload-stream.server.ts'
 import { attachmentUpload, kindOfMime, reencodePhoto, UnreadablePhotoError } from '#app/cases/attachment-upload.server.ts'
 import { slotAccepts } from '#app/forms/definition.ts'
 import { isOffered } from '#app/forms/conditions.ts'

@@ -3,13 +3,13 @@ import { TOTP, Secret } from 'otpauth'
 import { RouterContextProvider } from 'react-router'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { auditLog, sessions, users } from '#app/db/schema.ts'
-import { createUser, findUserByEmail, softDeleteUser } from '#app/domain/users.server.ts'
+import { createUser, findUserByEmail, softDeleteUser } from '#app/domain/staff-users.server.ts'
 import { action as loginAction } from '#app/routes/public/login.tsx'
 import { action as codeAction, loader as codeLoader } from '#app/routes/public/two-step.tsx'
 import { action as setupAction, loader as setupLoader } from '#app/routes/public/two-step-setup.tsx'
 import { withAppDatabase } from '#tests/db.ts'
 import { createSession, getStaffSession, getUser, sessionCookieName } from '#app/auth/session.server.ts'
-import { setTwoStepRoles } from '#app/auth/two-step.server.ts'
+import { setTwoStepRoles } from '#app/auth/totp.server.ts'
 
 // Signing in as staff, through the real routes: the password, then the authenticator's code when
 // the user has one or their role requires one (docs/security.md#two-step-sign-in).
@@ -204,7 +204,7 @@ describe('sessions', () => {
 describe('a password someone else set', () => {
 	test('opens only «حسابي» until the user chooses their own (ASVS 6.4.1)', async () => {
 		const { requireUser } = await import('#app/auth/session.server.ts')
-		const { setPassword } = await import('#app/domain/users.server.ts')
+		const { setPassword } = await import('#app/domain/staff-users.server.ts')
 		const user = await createUser(db(), { name: 'موظف جديد', email: `temporary-${Date.now()}@example.org`, mobile: '', role: 'content_editor', password: PASSWORD, temporary: true })
 		const cookie = cookieOf(await signIn(user.email, '/admin'))
 		const redirected = await thrownBy(requireUser(get('/admin/cases', cookie)))

@@ -1,9 +1,9 @@
 import { redirect } from 'react-router'
 import type { Database } from '#app/db/client.server.ts'
-import type { User } from '#app/domain/users.server.ts'
-import { recordAudit } from '#app/audit/audit.server.ts'
+import type { User } from '#app/domain/staff-users.server.ts'
+import { recordAudit } from '#app/audit/audit-trail.server.ts'
 import { createSession, deleteSession, getSessionToken, getStaffSession, rotateSession, safeRedirect, sessionCookie, type StaffSession } from '#app/auth/session.server.ts'
-import { clearWrongCodes, twoStepRoles } from '#app/auth/two-step.server.ts'
+import { clearWrongCodes, twoStepRoles } from '#app/auth/totp.server.ts'
 
 // What follows a right password (docs/security.md#two-step-sign-in): straight in, or a session that
 // opens only the page asking for the authenticator's code, or the page that sets the app up when the

@@ -1,7 +1,7 @@
 import type { Route } from './+types/about'
 import { getDb } from '#app/db/database.server.ts'
-import { loadHomeBlocks } from '#app/content/home.server.ts'
-import { getFoundationInfo } from '#app/domain/foundation.server.ts'
+import { loadHomeBlocks } from '#app/content/home-page.server.ts'
+import { getFoundationInfo } from '#app/domain/foundation-details.server.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
 

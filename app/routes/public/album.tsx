@@ -1,7 +1,7 @@
 import { data } from 'react-router'
 import type { Route } from './+types/album'
 import { getDb } from '#app/db/database.server.ts'
-import { albumBySlug, albumPhotos } from '#app/content/gallery/gallery.server.ts'
+import { albumBySlug, albumPhotos } from '#app/content/gallery/albums.server.ts'
 import { PhotoViewer, photoViewId, thumbnailId } from '#app/content/gallery/photo-viewer.tsx'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'

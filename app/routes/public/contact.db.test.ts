@@ -3,7 +3,7 @@
 // most 5 an hour, and the refusal keeps what was typed.
 import { beforeAll, describe, expect, test } from 'vitest'
 import { seedDemoContent } from '#app/seed.server.ts'
-import { countInquiries } from '#app/domain/contact.server.ts'
+import { countInquiries } from '#app/domain/contact-messages.server.ts'
 import { hit } from '#app/http/rate-limit.server.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { action, contactLimits } from './contact.tsx'

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/gallery'
 import { getDb } from '#app/db/database.server.ts'
-import { albumCards } from '#app/content/gallery/gallery.server.ts'
+import { albumCards } from '#app/content/gallery/albums.server.ts'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'

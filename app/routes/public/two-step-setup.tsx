@@ -2,10 +2,10 @@ import { createContext, data, Link, redirect, useSearchParams } from 'react-rout
 import type { Route } from './+types/two-step-setup'
 import { getDb } from '#app/db/database.server.ts'
 import { completeSignIn, requirePendingSession } from '#app/routes/public/+staff-sign-in.server.ts'
-import { enableTwoStep, enrolmentView } from '#app/auth/two-step.server.ts'
+import { enableTwoStep, enrolmentView } from '#app/auth/totp.server.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
-import { RecoveryCodes, TwoStepSetup, WRONG_SETUP_CODE } from '#app/components/two-step.tsx'
+import { RecoveryCodes, TwoStepSetup, WRONG_SETUP_CODE } from '#app/components/two-step-fields.tsx'
 
 // Setting up the authenticator app while signing in, for a role that requires it (docs/security.md
 // #two-step-sign-in). The key travels in the form, as it already does in the QR code: the session

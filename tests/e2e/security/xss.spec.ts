@@ -19,7 +19,7 @@ import { BEACON, breakoutUrl, refusedUrls, richAllowList, richText, TITLE_MARK, 
 import { submitCaseAsStaff } from '../case-fixtures.ts'
 import { staffState, unique, type StaffRole } from '../utils.ts'
 import { inquiry, inputValue } from './route-table.ts'
-import { asksConsent } from '#app/privacy/consent.ts'
+import { asksConsent } from '#app/privacy/consent-rules.ts'
 import { youtubeUrlMessage } from '#app/domain/embeds.ts'
 
 // ─── What each test typed and looked at ──────────────────────────────────────────────────────────

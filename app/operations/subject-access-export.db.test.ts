@@ -7,7 +7,7 @@ import yauzl from 'yauzl'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
 import { attachments, auditLog, caseAid, caseEvents, caseSections } from '#app/db/schema.ts'
-import { createUser } from '#app/domain/users.server.ts'
+import { createUser } from '#app/domain/staff-users.server.ts'
 import { seedDemoContent } from '#app/seed.server.ts'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
 import { randomNationalId } from '#tests/fixtures/needy-families.ts'
@@ -18,8 +18,8 @@ import { action as exportAction, middleware as exportMiddleware } from '#app/rou
 import { action as lookupAction, middleware as lookupMiddleware } from '#app/routes/admin/subject-access.tsx'
 import { action as caseAction, loader as caseLoader, middleware as caseMiddleware } from '#app/routes/admin/case.tsx'
 import { loader as printLoader, middleware as printMiddleware } from '#app/routes/admin/case-print.tsx'
-import { insertClosedCase, type TestCase } from './retention-test-cases.ts'
-import { PURGED_NAME, runRetention } from './retention.server.ts'
+import { insertClosedCase, type TestCase } from '#app/operations/retention-test-cases.ts'
+import { PURGED_NAME, runRetention } from '#app/operations/retention-purge.server.ts'
 
 // Subject access: the ZIP holds every section, event, aid row and file of the person's cases,
 // byte for byte, and their purged cases' minimal records; only an admin gets it; it is audited.

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '#app/db/client.server.ts'
 import { users } from '#app/db/schema.ts'
 import { verifyPassword } from '#app/utils/password.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { countOtherActiveAdmins, createUser, DuplicateEmailError, listUsers, updateUser } from './users.server.ts'
+import { countOtherActiveAdmins, createUser, DuplicateEmailError, listUsers, updateUser } from '#app/domain/staff-users.server.ts'
 
 let handle: DatabaseHandle
 beforeAll(async () => {

@@ -4,9 +4,9 @@ import { auditLog } from '#app/db/schema.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
 import { staffContext } from '#app/auth/user-context.server.ts'
-import type { PublicUser } from '#app/domain/users.server.ts'
+import type { PublicUser } from '#app/domain/staff-users.server.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
-import type { AuditAction } from './actions.ts'
+import type { AuditAction } from '#app/audit/actions.ts'
 
 // The audit trail (docs/security.md#audit-trail). Every back-office route's middleware records the
 // changes and the reads of applicants' data it makes (`audited`, below); the layout refuses a route
@@ -139,6 +139,6 @@ export const auditGuard: MiddlewareFunction<Response> = async ({ request, contex
 	const holder: { plan?: AuditPlan } = {}
 	context.set(planContext, holder)
 	const response = await next()
-	if (!holder.plan) throw new Error(`${request.method} ${new URL(request.url).pathname}: its route declares no audit plan (app/audit/audit.server.ts, audited)`)
+	if (!holder.plan) throw new Error(`${request.method} ${new URL(request.url).pathname}: its route declares no audit plan (app/audit/audit-trail.server.ts, audited)`)
 	return response
 }

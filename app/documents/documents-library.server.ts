@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { documents } from '#app/db/schema.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
-import type { ReceivedFile } from '#app/storage/upload.server.ts'
+import type { ReceivedFile } from '#app/storage/upload-stream.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 
 // Files staff publish beside content (a certificate's scan, a report, a video). Public by design:

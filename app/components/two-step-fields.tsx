@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Form } from 'react-router'
-import { ErrorSummary, Field, TOO_MANY_TRIES } from './forms.tsx'
+import { ErrorSummary, Field, TOO_MANY_TRIES } from '#app/components/forms.tsx'
 
 // The screens of two-step sign-in (docs/security.md#two-step-sign-in), shared by the sign-in pages
 // and the staff member's own account screen. Plain forms: they work without JavaScript.

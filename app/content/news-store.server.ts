@@ -3,10 +3,10 @@
 import type { Database } from '#app/db/client.server.ts'
 import type { ImageData } from '#app/images/responsive-image.tsx'
 import { htmlToPlainText } from '#app/utils/sanitize-html.server.ts'
-import { withMedia } from './public.server.ts'
-import { entryMonths, listEntries, type ContentEntry, type EntryQuery } from './store.server.ts'
-import { news } from './types.ts'
-import { EXCERPT_LENGTH, MAX_SEARCH_LENGTH } from './news.ts'
+import { withMedia } from '#app/content/public.server.ts'
+import { entryMonths, listEntries, type ContentEntry, type EntryQuery } from '#app/content/store.server.ts'
+import { news } from '#app/content/types.ts'
+import { EXCERPT_LENGTH, MAX_SEARCH_LENGTH } from '#app/content/news-items.ts'
 
 /**
  * A card's excerpt: the details' plain text (tags dropped, entities decoded, so no markup is ever

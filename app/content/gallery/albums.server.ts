@@ -8,7 +8,7 @@ import fsp from 'node:fs/promises'
 import { InvalidImageError, MAX_PIXELS, MIN_SIDE, processImage } from '#app/images/pipeline.server.ts'
 import type { ImageData } from '#app/images/responsive-image.tsx'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
-import type { PartResult, UploadKind } from '#app/storage/upload.server.ts'
+import type { PartResult, UploadKind } from '#app/storage/upload-stream.server.ts'
 import { EMPTY_FILE } from '#app/storage/upload-messages.ts'
 import { countOf, photos as photoNoun } from '#app/text/arabic-count.ts'
 

@@ -3,15 +3,15 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
 import { auditLog } from '#app/db/schema.ts'
-import { createUser, type PublicUser } from '#app/domain/users.server.ts'
+import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { middleware as adminMiddleware } from '#app/routes/admin/layout.tsx'
 import { action as caseAction, loader as caseLoader, middleware as caseMiddleware } from '#app/routes/admin/case.tsx'
 import { loader as auditExport, middleware as auditExportMiddleware } from '#app/routes/admin/audit-export.ts'
 import { submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { runRoute } from '#tests/route.ts'
-import { auditCsv } from './audit-log.server.ts'
-import { recordAudit } from './audit.server.ts'
+import { auditCsv } from '#app/audit/audit-log.server.ts'
+import { recordAudit } from '#app/audit/audit-trail.server.ts'
 
 const app = withAppDatabase()
 const db = () => app.handle.db

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { formatMonth } from '#app/text/format.ts'
-import { EXCERPT_LENGTH } from './news.ts'
-import { newsExcerpt, newsFilter } from './news.server.ts'
+import { EXCERPT_LENGTH } from '#app/content/news-items.ts'
+import { newsExcerpt, newsFilter } from '#app/content/news-store.server.ts'
 
 const sentence = 'وزعت المؤسسة السلال الغذائية على الأسر المستفيدة في أحياء جنوب الرياض بالتعاون مع المتطوعين'
 

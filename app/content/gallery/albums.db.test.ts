@@ -3,11 +3,11 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
 import { deleteEntry, saveEntry } from '#app/content/store.server.ts'
 import { albums, photos } from '#app/content/types.ts'
-import { createUser } from '#app/domain/users.server.ts'
+import { createUser } from '#app/domain/staff-users.server.ts'
 import { generateImage } from '#app/images/pipeline.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { temporaryStorage } from '#tests/storage.ts'
-import { addedMessage, addPhotos, albumBySlug, albumCards, albumPhotos, countAlbumPhotos, nextPhotoOrder } from '#app/content/gallery/gallery.server.ts'
+import { addedMessage, addPhotos, albumBySlug, albumCards, albumPhotos, countAlbumPhotos, nextPhotoOrder } from '#app/content/gallery/albums.server.ts'
 
 let handle: DatabaseHandle
 let userId: number

@@ -5,8 +5,8 @@ import type { DatabaseHandle } from '#app/db/client.server.ts'
 import { attachments, auditLog, caseAid, caseEvents, cases, caseSections, retentionRegister } from '#app/db/schema.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { temporaryStorage } from '#tests/storage.ts'
-import { insertClosedCase } from './retention-test-cases.ts'
-import { countDue, PURGED_NAME, purgedNationalId, runRetention } from './retention.server.ts'
+import { insertClosedCase } from '#app/operations/retention-test-cases.ts'
+import { countDue, PURGED_NAME, purgedNationalId, runRetention } from '#app/operations/retention-purge.server.ts'
 
 // Retention destroys what it should and nothing else: closed cases (3, 6) past RETENTION_MONTHS.
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { expect, test } from 'vitest'
-import { ARCHIVED, staffStatusName, statusFilterLabels, statusInfo } from './status.ts'
+import { ARCHIVED, staffStatusName, statusFilterLabels, statusInfo } from '#app/cases/case-statuses.ts'
 
 test('status 6 has one name, «مغلق», for staff, applicants and the list filter (issue 24 §5.13)', () => {
 	expect(statusInfo(ARCHIVED).name).toBe('مغلق')

@@ -3,8 +3,8 @@ import { createHmac, randomBytes } from 'node:crypto'
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { attachments, caseAid, caseEvents, cases, caseSections, retentionRegister } from '#app/db/schema.ts'
-import { recordAudit } from '#app/audit/audit.server.ts'
-import { ARCHIVED, SUPPORT_PROVIDED } from '#app/cases/status.ts'
+import { recordAudit } from '#app/audit/audit-trail.server.ts'
+import { ARCHIVED, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 
 // Retention (docs/operations.md#retention): a case closed for good (support provided, or archived)

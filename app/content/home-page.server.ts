@@ -1,10 +1,10 @@
 import type { Database } from '#app/db/client.server.ts'
-import { withMedia } from './public.server.ts'
-import type { ContentData } from './definition.ts'
-import { textLines } from './schema.ts'
-import { getSingleton } from './store.server.ts'
-import { announcement, homePage, slides } from './types.ts'
-import { listEntries } from './store.server.ts'
+import { withMedia } from '#app/content/public.server.ts'
+import type { ContentData } from '#app/content/definition.ts'
+import { textLines } from '#app/content/schema.ts'
+import { getSingleton } from '#app/content/store.server.ts'
+import { announcement, homePage, slides } from '#app/content/types.ts'
+import { listEntries } from '#app/content/store.server.ts'
 
 /** The home page's editable blocks, as the home and about pages show them. */
 export async function loadHomeBlocks(db: Database) {

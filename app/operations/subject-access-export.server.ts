@@ -5,12 +5,12 @@ import type { Database } from '#app/db/client.server.ts'
 import { attachments, caseAid, caseEvents, cases, caseSections, users } from '#app/db/schema.ts'
 import { aidKindLabel } from '#app/cases/aid.ts'
 import { describeEvent } from '#app/cases/history.ts'
-import { staffStatusName } from '#app/cases/status.ts'
+import { staffStatusName } from '#app/cases/case-statuses.ts'
 import { describeSection } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import { formatDateTime } from '#app/text/format.ts'
-import { purgedNationalId } from './retention.server.ts'
+import { purgedNationalId } from '#app/operations/retention-purge.server.ts'
 
 // Subject access (docs/operations.md#subject-access-requests): everything the foundation holds about
 // one national ID, as one ZIP an admin hands to the person. Built as it is sent: the case rows are

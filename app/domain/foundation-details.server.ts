@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { foundationInfo } from '#app/db/schema.ts'
 
-import type { FoundationInfo } from './foundation.ts'
-import type { FoundationValues } from './foundation-schema.ts'
+import type { FoundationInfo } from '#app/domain/foundation-details.ts'
+import type { FoundationValues } from '#app/domain/foundation-schema.ts'
 
 export async function getFoundationInfo(db: Database): Promise<FoundationInfo> {
 	const [row] = await db.select().from(foundationInfo).where(eq(foundationInfo.id, 1))

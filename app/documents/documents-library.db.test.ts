@@ -11,7 +11,7 @@ import { FileNotFoundError } from '#app/storage/file-storage.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { stagedFile, temporaryStorage } from '#tests/storage.ts'
-import { deleteDocument, findDocument, storeDocument } from './documents.server.ts'
+import { deleteDocument, findDocument, storeDocument } from '#app/documents/documents-library.server.ts'
 
 const { dir, storage, remove } = temporaryStorage('documents')
 let handle: DatabaseHandle

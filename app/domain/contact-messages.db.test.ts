@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { createUser } from './users.server.ts'
-import { countInquiries, listInquiries, readInquiry, setHandled, storeInquiry } from './contact.server.ts'
+import { createUser } from '#app/domain/staff-users.server.ts'
+import { countInquiries, listInquiries, readInquiry, setHandled, storeInquiry } from '#app/domain/contact-messages.server.ts'
 
 let handle: DatabaseHandle
 beforeAll(async () => {
