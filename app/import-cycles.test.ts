@@ -24,10 +24,10 @@ const floors: readonly (readonly string[])[] = [
 	['domain', 'http', 'images', 'documents'],
 	// Sessions and sign-in; shared React components.
 	['auth', 'components'],
-	// The form engine and programme definitions; content and the gallery; the site's frame and map.
-	['forms', 'content', 'site'],
-	// Consent and the privacy notice; the public-page cache.
-	['privacy', 'cache'],
+	// The form engine and programme definitions; content and the gallery.
+	['forms', 'content'],
+	// Consent and the privacy notice; the public-page cache; the site's frame and map (its programmes from the registry).
+	['privacy', 'cache', 'site'],
 	// The case store, workflow and exports.
 	['cases'],
 	// Institution accounts; the audit trail.

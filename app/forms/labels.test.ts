@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { applicationForms } from '#app/site/site-map.ts'
+import { navigation, sectionPages } from '#app/site/site-map.ts'
 import { identifierLabel } from './definition.ts'
 import { findDefinition, applicationDefinitions } from './registry.ts'
 import { sectionSchema } from './schema.ts'
@@ -12,11 +12,15 @@ test('a step title reads right after «تغيير» on the check page: no nomina
 	}
 })
 
-test('each programme has one name: the menu says what the form, its page and the lists say', () => {
-	for (const form of applicationForms) {
-		const definition = findDefinition(form.to.replace('/apply/', ''))!
-		expect(form.label, form.to).toBe(definition.title)
+test('each programme has one name, its definition\'s title, in the menu and on /apply; no two programmes share one', () => {
+	const menu = navigation.flatMap((entry) => ('links' in entry ? entry.links : [entry]))
+	const apply = sectionPages.find((page) => page.path === '/apply')!.links!
+	for (const definition of applicationDefinitions) {
+		const link = { to: `/apply/${definition.type}`, label: definition.title }
+		expect(menu, definition.type).toContainEqual(link)
+		expect(apply, definition.type).toContainEqual(link)
 	}
+	expect(new Set(applicationDefinitions.map((definition) => definition.title)).size).toBe(applicationDefinitions.length)
 })
 
 test('an association\'s or institution\'s identifier is called by its own name, and so are its messages', () => {

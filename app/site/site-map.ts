@@ -1,6 +1,8 @@
 // The public sections of the URL map (docs/product.md#url-map) and how the header groups them.
 // Every page here has its own route (app/site/site-map.test.ts checks), so a link cannot point nowhere.
 
+import { applicationDefinitions } from '#app/forms/registry.ts'
+
 export interface SiteLink {
 	to: string
 	label: string
@@ -11,15 +13,8 @@ export interface SiteGroup {
 	links: SiteLink[]
 }
 
-
-export const applicationForms = [
-	{ to: '/apply/needy-families', label: 'طلب دعم الأسر المحتاجة (الدعم المقطوع)' },
-	{ to: '/apply/home-restoration', label: 'طلب ترميم منزل' },
-	{ to: '/apply/medical-case', label: 'طلب دعم حالة مرضية' },
-	{ to: '/apply/association-support', label: 'طلب دعم جمعية' },
-	{ to: '/apply/health-association-support', label: 'طلب دعم جمعية صحية' },
-	{ to: '/apply/institution-registration', label: 'تسجيل مؤسسة جديدة' },
-] as const satisfies readonly SiteLink[]
+/** The programmes' forms, in the registry's order and by their own titles: the one programme list (app/forms/registry.ts). */
+export const applicationForms: readonly SiteLink[] = applicationDefinitions.map((definition) => ({ to: `/apply/${definition.type}`, label: definition.title }))
 
 export interface SectionPage {
 	path: string

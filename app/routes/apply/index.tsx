@@ -1,22 +1,19 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/index'
-import { findDefinition } from '#app/forms/registry.ts'
-import { applicationForms } from '#app/site/site-map.ts'
+import { applicationDefinitions } from '#app/forms/registry.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
 
 export function loader() {
 	return {
-		programmes: applicationForms.map((form) => {
-			const definition = findDefinition(form.to.replace('/apply/', ''))
-			return {
-				to: form.to,
-				title: form.label,
-				summary: definition?.summary ?? null,
-				eligibility: definition?.eligibility ?? [],
-				documents: definition?.documents ?? [],
-			}
-		}),
+		// The registry is the one programme list (the menu and the site map read it too).
+		programmes: applicationDefinitions.map((definition) => ({
+			to: `/apply/${definition.type}`,
+			title: definition.title,
+			summary: definition.summary ?? null,
+			eligibility: definition.eligibility ?? [],
+			documents: definition.documents ?? [],
+		})),
 	}
 }
 
