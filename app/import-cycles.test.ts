@@ -32,8 +32,8 @@ const floors: readonly (readonly string[])[] = [
 	['cases'],
 	// Institution accounts; the audit trail.
 	['accounts', 'audit'],
-	// Backups, retention, subject access.
-	['operations'],
+	// Backups, retention, subject access; running a programme's steps for every caller.
+	['operations', 'runner'],
 	// Route modules; start-up and the document.
 	['routes', '(root)'],
 ]

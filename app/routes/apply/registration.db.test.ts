@@ -8,7 +8,8 @@ import { institutionRegistration } from '#app/forms/definitions/institution-regi
 import { sampleAnswers, sampleFiles } from '#app/forms/sample-answers.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
 import { withAppDatabase } from '#tests/db.ts'
-import { openAccountFor, prefillFor, sealPasswords } from './+applicant.server.ts'
+import { sealPasswords } from '#app/runner/answers.server.ts'
+import { openAccountFor, prefillFor } from '#app/runner/institution.server.ts'
 import { ACCOUNT_DUPLICATE_MESSAGE, action as newAction, loader as newLoader } from './new.tsx'
 import { action as checkAction } from './check.tsx'
 

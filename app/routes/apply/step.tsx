@@ -18,7 +18,9 @@ import {
 	saveSection,
 	TooManyRowsError,
 } from '#app/cases/case-store.server.ts'
-import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff, sealPasswords, secretFields, accountNameErrors, commonPasswordErrors, prefillFor } from './+applicant.server.ts'
+import { loadApplication, OVERRIDE_NOTE_MISSING, readIdChecksumOverride, limitVisitor, getCaseStaff } from './+applicant.server.ts'
+import { sealPasswords, secretFields, commonPasswordErrors } from '#app/runner/answers.server.ts'
+import { accountNameErrors, prefillFor } from '#app/runner/institution.server.ts'
 import { publicLimits } from '#app/http/ip-limit.server.ts'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
 import { collectionOf, fieldsBesideCollection, slotAccepts, type ApplicationDef, type SectionDef } from '#app/forms/definition.ts'
