@@ -1,4 +1,3 @@
-import { useState } from 'react'
 import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { z } from 'zod'
 import { parseWithZod } from '@conform-to/zod/v4'
@@ -38,10 +37,9 @@ import { maxCharacters } from '#app/text/messages.ts'
 import { formatDate, formatDateTime, formatDateWithHijri, formatFileSize, formatMoney, formatSaudiMobile, todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/http/flash.server.ts'
 import { ErrorList, FlashNotice, PageTitle } from '#app/components/forms.tsx'
-import { AnswerLines } from '#app/forms/answer-lines.tsx'
-import { Totals } from '#app/routes/apply/+collection-rows.tsx'
 import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
 import type { AdminHandle } from './layout.tsx'
+import { AidFields, Answers, Files, NotesList, Panel, ReopenChoices, type ActionErrors } from './+case-parts.tsx'
 
 // One case, as staff work it: every answer and file, the signs of a second application, the aid
 // already given, the history, and the decisions the workflow allows (docs/product.md#the-case-view).
@@ -207,9 +205,7 @@ const actionSchema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('restore') }),
 ])
 
-type ActionErrors = Record<string, string[] | null | undefined>
 
-/** What was typed comes back with the errors, so nothing is lost on a page without JavaScript. */
 /** A status form whose page no longer offers it (the case moved meanwhile): its refusal shows above the others. */
 const STALE_STATUS_FORM = 'status-stale'
 
@@ -220,6 +216,7 @@ function staleStatusMessage(kind: CaseKind, now: number, role: UserRole): string
 	return allowed.length ? `${what} يمكن نقله الآن إلى: ${allowed.join('، ')}.` : `${what} ولا يمكن تغيير حالته الآن.`
 }
 
+/** What was typed comes back with the errors, so nothing is lost on a page without JavaScript. */
 function refused(form: string, errors: ActionErrors, status = 400, values: Record<string, unknown> = {}) {
 	const typed = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
 	return data({ form, errors, values: typed }, { status })
@@ -312,17 +309,6 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 		if (!(error instanceof CaseChangeError)) throw error
 		return refused(value.intent === 'status' ? `status-${value.to}` : value.intent, { '': [error.message] }, 409, typed)
 	}
-}
-
-function Panel({ title, id, children, className = '' }: { title: string; id: string; children: React.ReactNode; className?: string }) {
-	return (
-		<section aria-labelledby={id} className={`rounded-xl border border-stone-200 bg-white p-4 ${className}`}>
-			<h2 id={id} className="text-lg font-bold text-brand-900">
-				{title}
-			</h2>
-			{children}
-		</section>
-	)
 }
 
 export default function CaseView({ loaderData: c, actionData }: Route.ComponentProps) {
@@ -654,212 +640,5 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 				</ol>
 			</Panel>
 		</>
-	)
-}
-
-type LoaderData = Route.ComponentProps['loaderData']
-
-function Answers({ answers }: { answers: LoaderData['sections'][number]['answers'] }) {
-	const lines = answers.flatMap((item) => (item.kind === 'line' && item.line.value ? [item.line] : []))
-	const groups = answers.flatMap((item) => (item.kind === 'group' ? [item.group] : []))
-	return (
-		<>
-			{lines.length ? <AnswerLines lines={lines} className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2" /> : null}
-			{groups.map((group) =>
-				group.rows.length ? (
-					<div key={group.label} className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label={`جدول ${group.label}`}>
-						<table className="w-full text-sm">
-							<caption className="text-start font-semibold">
-								{group.label} ({group.rows.length})
-							</caption>
-							<thead className="bg-stone-50">
-								<tr>
-									<th scope="col" className="p-2 text-start">
-										#
-									</th>
-									{group.rows[0]!.map((line) => (
-										<th key={line.label} scope="col" className="p-2 text-start whitespace-nowrap">
-											{line.label}
-										</th>
-									))}
-								</tr>
-							</thead>
-							<tbody>
-								{group.rows.map((row, index) => (
-									<tr key={index} className="border-t border-stone-200">
-										<td className="p-2">{index + 1}</td>
-										{row.map((line) => (
-											<td key={line.label} className="p-2">
-												<bdi>{line.value || '—'}</bdi>
-											</td>
-										))}
-									</tr>
-								))}
-							</tbody>
-						</table>
-						<Totals totals={group.totals} />
-					</div>
-				) : (
-					<p key={group.label} className="mt-2 text-stone-700">
-						{group.label}: لا يوجد
-					</p>
-				),
-			)}
-		</>
-	)
-}
-
-/**
- * A file's preview is fetched only when «معاينة» is opened: a closed frame or picture in the page
- * would still be loaded with it (Chromium loads hidden frames at once), which made the first load
- * slow. Without JavaScript, «معاينة» offers the file to open in the browser's own viewer.
- */
-function FilePreview({ file }: { file: LoaderData['sections'][number]['files'][number]['files'][number] }) {
-	const [open, setOpen] = useState(false)
-	const inline = `${file.href}?inline=1`
-	return (
-		<details onToggle={(event) => setOpen(event.currentTarget.open)}>
-			<summary className="link inline-flex min-h-11 cursor-pointer items-center">
-				معاينة<span className="sr-only"> {file.name}</span>
-			</summary>
-			{!open ? (
-				<a href={inline} target="_blank" rel="noopener" className="link inline-flex min-h-11 items-center">
-					فتح {file.photo ? 'الصورة' : 'الملف'} في صفحة جديدة<span className="sr-only"> {file.name}</span>
-				</a>
-			) : file.photo ? (
-				<img src={inline} alt={`صورة مرفقة: ${file.name}`} className="mt-2 max-h-[70vh] w-auto rounded border border-stone-300" />
-			) : (
-				<iframe src={inline} title={`معاينة ${file.name}`} className="mt-2 h-[70vh] w-full rounded border border-stone-300" />
-			)}
-		</details>
-	)
-}
-
-function Files({ slots }: { slots: LoaderData['sections'][number]['files'] }) {
-	return (
-		<div className="mt-3 space-y-3">
-			<h3 className="font-bold">المرفقات</h3>
-			{slots.map((slot) => (
-				<div key={slot.slot}>
-					<p className="text-sm font-semibold text-stone-700">{slot.label}</p>
-					{slot.files.length ? (
-						<ul className="mt-1 space-y-2">
-							{slot.files.map((file) => (
-								<li key={file.id} className="rounded-lg border border-stone-200 p-2 text-sm">
-									<p>
-										<bdi className="font-semibold">{file.name}</bdi> — {file.photo ? 'صورة' : 'PDF'}، <bdi>{file.size}</bdi>، <bdi className="whitespace-nowrap">{file.date}</bdi>
-									</p>
-									<p className="mt-1 flex flex-wrap gap-3">
-										<a href={file.href} className="link inline-flex min-h-11 items-center">
-											تنزيل<span className="sr-only"> {file.name}</span>
-										</a>
-									</p>
-									<FilePreview file={file} />
-								</li>
-							))}
-						</ul>
-					) : (
-						<p className="text-sm text-stone-600">لا يوجد</p>
-					)}
-				</div>
-			))}
-		</div>
-	)
-}
-
-function NotesList({ notes, empty }: { notes: LoaderData['history']; empty: string }) {
-	if (!notes.length) return <p className="mt-2 text-sm text-stone-700">{empty}</p>
-	return (
-		<ul className="mt-2 space-y-2 text-sm">
-			{notes.map((note) => (
-				<li key={note.id} className="rounded-lg bg-stone-50 p-2">
-					<p className="whitespace-pre-line">{note.note}</p>
-					<p className="mt-1 text-xs text-stone-600">
-						{note.actor} — {note.at}
-					</p>
-				</li>
-			))}
-		</ul>
-	)
-}
-
-function ReopenChoices({ choices, errors, idPrefix }: { choices: LoaderData['reopenChoices']; errors: ActionErrors; idPrefix: string }) {
-	return (
-		<fieldset className="space-y-2">
-			<legend className="font-semibold">ما الذي يحتاج إلى استكمال؟</legend>
-			<p className="text-sm text-stone-600">يفتح المتقدم هذه الأجزاء فقط، وتبقى بقية بياناته كما هي.</p>
-			<ErrorList errors={errors.reopenSections} />
-			<p className="text-sm font-semibold">أقسام البيانات</p>
-			{choices.sections.map((section) => (
-				<div key={section.key} className="flex min-h-9 items-center gap-3">
-					<input id={`${idPrefix}-section-${section.key}`} type="checkbox" name="reopenSections" value={section.key} className="size-5 shrink-0 accent-brand-700" />
-					<label htmlFor={`${idPrefix}-section-${section.key}`}>{section.title}</label>
-				</div>
-			))}
-			<p className="text-sm font-semibold">المرفقات</p>
-			{choices.slots.map((slot) => (
-				<div key={slot.slot} className="flex min-h-9 items-center gap-3">
-					<input id={`${idPrefix}-slot-${slot.slot}`} type="checkbox" name="reopenSlots" value={slot.slot} className="size-5 shrink-0 accent-brand-700" />
-					<label htmlFor={`${idPrefix}-slot-${slot.slot}`}>{slot.label}</label>
-				</div>
-			))}
-		</fieldset>
-	)
-}
-
-function AidFields({
-	kinds,
-	today,
-	errors,
-	idPrefix,
-	typed,
-}: {
-	kinds: LoaderData['aidKinds']
-	today: string
-	errors: ActionErrors
-	idPrefix: string
-	/** What was typed before the form was refused. */
-	typed: (name: string) => string | undefined
-}) {
-	return (
-		<fieldset className="space-y-3">
-			<legend className="font-semibold">الدعم المقدم</legend>
-			<div>
-				<label htmlFor={`${idPrefix}-amount`} className="block">
-					المبلغ بالريال
-				</label>
-				<ErrorList errors={errors.amount} />
-				<input id={`${idPrefix}-amount`} name="amount" inputMode="decimal" required defaultValue={typed('amount')} className="field-input mt-1" dir="ltr" />
-			</div>
-			<div>
-				<label htmlFor={`${idPrefix}-kind`} className="block">
-					نوع الدعم
-				</label>
-				<ErrorList errors={errors.aidKind} />
-				<select id={`${idPrefix}-kind`} name="aidKind" required defaultValue={typed('aidKind') ?? ''} className="field-input mt-1">
-					<option value="" disabled>
-						اختر
-					</option>
-					{kinds.map((kind) => (
-						<option key={kind.value} value={kind.value}>
-							{kind.label}
-						</option>
-					))}
-				</select>
-			</div>
-			<div>
-				<label htmlFor={`${idPrefix}-date`} className="block">
-					تاريخ الصرف
-				</label>
-				<ErrorList errors={errors.givenOn} />
-				<input id={`${idPrefix}-date`} name="givenOn" type="date" required defaultValue={typed('givenOn') ?? today} max={today} className="field-input mt-1" />
-			</div>
-			<div>
-				<label htmlFor={`${idPrefix}-aid-note`} className="block">
-					ملاحظة عن الدعم (اختياري)
-				</label>
-				<textarea id={`${idPrefix}-aid-note`} name="aidNote" rows={2} maxLength={2000} defaultValue={typed('aidNote')} className="field-input mt-1" />
-			</div>
-		</fieldset>
 	)
 }
