@@ -11,19 +11,8 @@ import { attachmentRow, basicAnswers, randomNationalId, sectionAnswers, submitte
 import { createTestDatabase } from '#tests/db.ts'
 import { foldArabic } from '#app/utils/arabic-search.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
-import {
-	aidLedger,
-	assignCases,
-	bulkChangeStatus,
-	CaseChangeError,
-	changeStatus,
-	correctSection,
-	countCases,
-	listCases,
-	readCaseFilter,
-	restoreCase,
-	softDeleteCase,
-} from './case-admin.server.ts'
+import { aidLedger, assignCases, bulkChangeStatus, CaseChangeError, changeStatus, correctSection, restoreCase, softDeleteCase } from './case-decisions.server.ts'
+import { countCases, listCases, readCaseFilter } from './case-lists.server.ts'
 import { addAttachment, canEditSection, canEditSlot, CaseLockedError, findCaseByReference, lookupCases, NothingChangedError, saveSection, startCase, submitCase } from './case-store.server.ts'
 import { csvExport, xlsxExport } from './export.server.ts'
 import ExcelJS from 'exceljs'
@@ -210,7 +199,7 @@ describe('corrections, deletion and export', () => {
 	test('the export reads every case even when many share one submission instant', async () => {
 		const made = [await submitted('توأم أول'), await submitted('توأم ثان'), await submitted('توأم ثالث')]
 		await handle.db.update(cases).set({ submittedAt: sql`'2026-03-01 10:00:00.123456+00'::timestamptz` }).where(inArray(cases.id, made.map((row) => row.id)))
-		const { eachCaseForExport } = await import('./case-admin.server.ts')
+		const { eachCaseForExport } = await import('./case-lists.server.ts')
 		const seen: string[] = []
 		for await (const item of eachCaseForExport(handle.db, filter('from=2026-03-01&to=2026-03-01'), 2)) seen.push(item.row.reference)
 		expect(seen.sort()).toEqual(made.map((row) => row.reference).sort())

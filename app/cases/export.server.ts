@@ -9,7 +9,7 @@ import { findDefinition } from '#app/forms/registry.ts'
 import type { SectionAnswers } from '#app/forms/schema.ts'
 import { formatDate, formatDateTime, formatHijri, formatSaudiMobile, todayInRiyadh } from '#app/text/format.ts'
 import { ageOn } from '#app/forms/conditions.ts'
-import { eachCaseForExport, type CaseFilter } from './case-admin.server.ts'
+import { eachCaseForExport, type CaseFilter } from './case-lists.server.ts'
 import { staffStatusName } from '#app/cases/case-statuses.ts'
 
 // The filtered list as a spreadsheet: a fixed set of case columns, then one column per answer of

@@ -1,7 +1,7 @@
 // The staff case list's typical searches, shared by the case-list benchmarks: `npm run bench:cases`
 // times them in-process on each database, `npm run bench:cluster` through the load balancer.
 import { sql } from 'drizzle-orm'
-import { caseListWhere, readCaseFilter } from '#app/cases/case-admin.server.ts'
+import { caseListWhere, readCaseFilter } from '#app/cases/case-lists.server.ts'
 import type { Database } from '#app/db/client.server.ts'
 import { cases } from '#app/db/schema.ts'
 import { formatSaudiMobile } from '#app/text/format.ts'

@@ -1,7 +1,7 @@
 import { RouterContextProvider } from 'react-router'
 import { expect, test } from 'vitest'
 import { staffContext } from '#app/auth/user-context.server.ts'
-import { changeStatus } from '#app/cases/case-admin.server.ts'
+import { changeStatus } from '#app/cases/case-decisions.server.ts'
 import { createUser } from '#app/domain/staff-users.server.ts'
 import { submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'

@@ -4,20 +4,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import type { Route } from './+types/case'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import {
-	addApplicantMessage,
-	addInternalNote,
-	aidLedger,
-	assignCases,
-	CaseChangeError,
-	caseHistory,
-	isCalendarDay,
-	caseOfficers,
-	changeStatus,
-	recordAid,
-	restoreCase,
-	softDeleteCase,
-} from '#app/cases/case-admin.server.ts'
+import { addApplicantMessage, addInternalNote, aidLedger, assignCases, CaseChangeError, caseHistory, caseOfficers, changeStatus, recordAid, restoreCase, softDeleteCase } from '#app/cases/case-decisions.server.ts'
+import { isCalendarDay } from '#app/cases/case-lists.server.ts'
 import { findCaseByReference, listAttachments, loadSavedState } from '#app/cases/case-store.server.ts'
 import { askedSections, isOffered, offeredSlots } from '#app/forms/conditions.ts'
 import { asksConsent, consentTitle, describeConsent } from '#app/privacy/consent-rules.ts'

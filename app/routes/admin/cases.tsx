@@ -4,20 +4,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import type { Route } from './+types/cases'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import {
-	assignCases,
-	bulkChangeStatus,
-	BULK_STATUSES,
-	CASE_LIST_PAGE_SIZE,
-	CaseChangeError,
-	caseIdsByReference,
-	caseOfficers,
-	countCases,
-	filterParams,
-	listCases,
-	readCaseFilter,
-	typesOfKind,
-} from '#app/cases/case-admin.server.ts'
+import { assignCases, bulkChangeStatus, BULK_STATUSES, CaseChangeError, caseIdsByReference, caseOfficers } from '#app/cases/case-decisions.server.ts'
+import { CASE_LIST_PAGE_SIZE, countCases, filterParams, listCases, readCaseFilter, typesOfKind } from '#app/cases/case-lists.server.ts'
 import { notifyStatusChange } from '#app/cases/notify-applicant.server.ts'
 import { bulkAssignMessage, bulkStatusMessage } from '#app/cases/bulk-messages.ts'
 import { staffStatusName, statusFilterLabels, statusInfo } from '#app/cases/case-statuses.ts'

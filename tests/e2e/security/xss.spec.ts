@@ -1092,7 +1092,7 @@ test('searches and filters show what was typed as text', async ({ browser }, tes
 	testInfo.setTimeout(120_000)
 	const ledger = new Ledger(newPrefix())
 	const pack = new Packer(ledger)
-	// The searches keep 100 characters of what was typed (app/cases/case-admin.server.ts): a few payloads a search.
+	// The searches keep 100 characters of what was typed (app/cases/case-lists.server.ts): a few payloads a search.
 	const searches = (field: string, times: number) => Array.from({ length: times }, () => pack.fill(field, 100))
 	const query = (params: Record<string, string>) => new URLSearchParams(params).toString()
 	const [visitor, officer, admin, editor] = await Promise.all([
