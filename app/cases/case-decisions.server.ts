@@ -8,7 +8,7 @@ import { describeSection } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { applicantColumns, type CaseRow } from './case-store.server.ts'
-import { INCOMPLETE, SUPPORT_PROVIDED, type CaseStatus } from '#app/cases/case-statuses.ts'
+import { INCOMPLETE, SUPPORT_PROVIDED, type CaseStatus } from './case-statuses.ts'
 import { transitionRefusal, type CaseKind } from './workflow.ts'
 
 // The back office's decisions on a case (status, assignment, notes and messages, aid, corrections,

@@ -2,12 +2,12 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, like, ne, or, sql, type
 import type { Database } from '#app/db/client.server.ts'
 import { caseSections, cases, users } from '#app/db/schema.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
-import { type SectionAnswers } from '#app/forms/schema.ts'
+import type { SectionAnswers } from '#app/forms/schema.ts'
 import { normaliseSaudiMobile, toWesternDigits } from '#app/text/format.ts'
 import { containsPattern, foldArabic } from '#app/utils/arabic-search.ts'
-import { ARCHIVED, type CaseStatus } from '#app/cases/case-statuses.ts'
+import { ARCHIVED, type CaseStatus } from './case-statuses.ts'
 import { normaliseReference, referencePrefix } from './tokens.server.ts'
-import { type CaseKind } from './workflow.ts'
+import type { CaseKind } from './workflow.ts'
 
 // The back office's lists of cases: the filter read from a list's address, search, a page of
 // rows, the count, and every case for an export.

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { cases } from '#app/db/schema.ts'
-import { OPEN_STATUSES } from '#app/cases/case-statuses.ts'
+import { OPEN_STATUSES } from './case-statuses.ts'
 
 // The dashboard's figures.
 

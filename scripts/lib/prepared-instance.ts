@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import { startAppServer } from './bench-app.ts'
 import { stopService } from './bench-processes.ts'
 import { createBenchDatabase, dropBenchDatabase, withAdminClient } from './bench-postgres.ts'
@@ -55,23 +54,28 @@ async function template(root: string, database: DatabaseKind): Promise<Template>
 	try {
 		const dataDir = path.join(dir, 'data')
 		const made = database === 'postgres' ? await createBenchDatabase(postgresUrl, 'ataa_template') : undefined
+		// Written first, so that the teardown drops the database even if preparing it fails.
+		if (made) fs.writeFileSync(path.join(dir, 'database'), made.name)
 		const server = await startAppServer({
 			root: process.cwd(),
 			dataDir,
 			databaseUrl: made?.url,
 			env: { ADMIN_EMAIL: 'template@e2e.test', ADMIN_PASSWORD: randomBytes(18).toString('base64url') },
 		})
-		// Quiet is not proof: the pictures' variants are done when the server says so.
-		for (let waited = 0; !server.service.log.some((line) => line.includes('Demo pictures: the variants of')); waited += 250) {
-			if (waited > 300_000) throw new Error(`the prepared ${database} instance's pictures were not done after 5 minutes:\n${server.service.log.slice(-20).join('\n')}`)
-			await new Promise((resolve) => setTimeout(resolve, 250))
+		try {
+			// Quiet is not proof: the pictures' variants are done when the server says so.
+			for (let waited = 0; !server.service.log.some((line) => line.includes('Demo pictures: the variants of')); waited += 250) {
+				if (waited > 300_000) throw new Error(`the prepared ${database} instance's pictures were not done after 5 minutes:\n${server.service.log.slice(-20).join('\n')}`)
+				await new Promise((resolve) => setTimeout(resolve, 250))
+			}
+		} finally {
+			await stopService(server.service)
 		}
-		await stopService(server.service)
 		// No staff: each test's server makes its own first admin from its ADMIN_EMAIL.
 		await removeStaff(dataDir, made?.url)
-		const made_: Template = { dataDir, databaseName: made?.name }
-		fs.writeFileSync(ready, JSON.stringify(made_))
-		return made_
+		const prepared: Template = { dataDir, databaseName: made?.name }
+		fs.writeFileSync(ready, JSON.stringify(prepared))
+		return prepared
 	} catch (error) {
 		fs.writeFileSync(path.join(dir, 'failed'), String(error))
 		throw error
@@ -132,12 +136,8 @@ export async function removeInstance(instance: Instance): Promise<void> {
 export async function removeTemplates(): Promise<void> {
 	const root = process.env.E2E_TEMPLATES
 	if (!root || !fs.existsSync(root)) return
-	const ready = path.join(root, 'postgres', 'ready.json')
-	if (fs.existsSync(ready)) {
-		const { databaseName } = JSON.parse(fs.readFileSync(ready, 'utf8')) as Template
-		if (databaseName) await dropBenchDatabase(postgresUrl, databaseName).catch(() => {})
-	}
+	const database = path.join(root, 'postgres', 'database')
+	if (fs.existsSync(database)) await dropBenchDatabase(postgresUrl, fs.readFileSync(database, 'utf8')).catch(() => {})
 	fs.rmSync(root, { recursive: true, force: true })
 }
 
-export { pg }
