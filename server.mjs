@@ -99,6 +99,12 @@ const server = http.createServer((req, res) => {
 	})
 	if (!lifecycle.serveCachedPage(req, res)) app(req, res)
 })
+// An idle keep-alive connection stays open 65 s, longer than a proxy keeps its own to us (nginx's
+// upstream keepalive_timeout is 60 s): Node's 5 s would close connections the proxy is about to
+// reuse, and a form's POST sent on one is answered 502, since it is never sent twice
+// (docs/deployment.md). A request's headers must still arrive within 66 s.
+server.keepAliveTimeout = 65_000
+server.headersTimeout = 66_000
 server.listen(port, () => {
 	lifecycle.logger.info(`Ataa is serving on http://localhost:${port}`)
 })

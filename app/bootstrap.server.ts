@@ -1,3 +1,4 @@
+import { ensureRoleSettings } from '#app/auth/totp.server.ts'
 import { sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { openDatabase, type Database, type DatabaseHandle } from '#app/db/client.server.ts'
@@ -76,6 +77,7 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 		await handle.migrate()
 		// /privacy and the consent step need a notice from the first start, in production too (demo cases name it).
 		await ensureDefaultNotice(handle.db)
+		await ensureRoleSettings(handle.db)
 		await seedDemoContent(handle.db, { cases: env.demoCases })
 		await seedContent(handle.db, getFileStorage())
 		// A day-old temp file is no upload in progress, even on another server sharing DATA_DIR.
@@ -122,7 +124,7 @@ async function ensureFirstAdmin(db: Database, env: Env, log: (line: string) => v
 	const email = env.ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL
 	const password = env.ADMIN_PASSWORD ?? generatePassword()
 	// A generated password is shown once on the console: it is changed at the first sign-in. ADMIN_PASSWORD is the operator's own.
-	await createUser(db, { name: 'مدير النظام', email, mobile: '', role: 'admin', password, temporary: !env.ADMIN_PASSWORD })
+	await createUser(db, { name: 'مدير النظام', email, mobile: '', roles: ['admin'], password, temporary: !env.ADMIN_PASSWORD })
 	if (env.ADMIN_PASSWORD) {
 		log(`Created the first admin ${email} with the password from ADMIN_PASSWORD. Staff sign-in: ${signInUrl}`)
 		return

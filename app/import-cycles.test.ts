@@ -1,6 +1,5 @@
-import fs from 'node:fs'
 import path from 'node:path'
-import ts from 'typescript'
+import { folderOf, loops, runtimeImports, sourceFiles } from '../scripts/lib/import-graph.mjs'
 import { expect, test } from 'vitest'
 
 // No module under app/ may import itself back through others at run time: a cycle makes the order
@@ -30,8 +29,8 @@ const floors: readonly (readonly string[])[] = [
 	['privacy', 'cache', 'site'],
 	// The case store, workflow and exports.
 	['cases'],
-	// Institution accounts; the audit trail.
-	['accounts', 'audit'],
+	// Institution accounts; the audit trail; the aid cycle after the study (decisions, funds, budgets).
+	['accounts', 'audit', 'aid'],
 	// Backups, retention, subject access; running a programme's steps for every caller.
 	['operations', 'runner'],
 	// Route modules; start-up and the document.
@@ -41,87 +40,26 @@ const floors: readonly (readonly string[])[] = [
 const appDir = path.dirname(new URL(import.meta.url).pathname)
 const root = path.dirname(appDir)
 
-function sourceFiles(dir: string): string[] {
-	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const full = path.join(dir, entry.name)
-		if (entry.isDirectory()) return entry.name === '+types' ? [] : sourceFiles(full)
-		return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : []
-	})
-}
-
-/** The app modules a file loads when it runs: static imports and re-exports, not type-only ones. */
-function runtimeImports(file: string): string[] {
-	const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false)
-	const specifiers: string[] = []
-	for (const statement of source.statements) {
-		if (ts.isImportDeclaration(statement)) {
-			if (statement.importClause?.isTypeOnly) continue
-			specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text)
-		} else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) {
-			specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text)
-		}
-	}
-	return specifiers.flatMap((specifier) => {
-		const resolved = specifier.startsWith('#app/') ? path.join(appDir, specifier.slice(5)) : specifier.startsWith('.') ? path.resolve(path.dirname(file), specifier) : null
-		if (!resolved) return []
-		return [resolved, `${resolved}.ts`, `${resolved}.tsx`].filter((candidate) => candidate.startsWith(appDir) && fs.existsSync(candidate) && fs.statSync(candidate).isFile()).slice(0, 1)
-	})
-}
-
-/** Every cycle's modules (Tarjan's strongly connected components of more than one module, or a self-import). */
-function cycles(graph: Map<string, string[]>): string[][] {
-	let counter = 0
-	const index = new Map<string, number>()
-	const low = new Map<string, number>()
-	const stack: string[] = []
-	const onStack = new Set<string>()
-	const found: string[][] = []
-	function visit(node: string) {
-		index.set(node, counter)
-		low.set(node, counter++)
-		stack.push(node)
-		onStack.add(node)
-		for (const next of graph.get(node) ?? []) {
-			if (!index.has(next)) {
-				visit(next)
-				low.set(node, Math.min(low.get(node)!, low.get(next)!))
-			} else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!))
-		}
-		if (low.get(node) === index.get(node)) {
-			const component: string[] = []
-			let member: string
-			do {
-				member = stack.pop()!
-				onStack.delete(member)
-				component.push(member)
-			} while (member !== node)
-			if (component.length > 1 || graph.get(node)?.includes(node)) found.push(component.map((file) => path.relative(root, file)).sort())
-		}
-	}
-	for (const node of graph.keys()) if (!index.has(node)) visit(node)
-	return found
-}
+/** Every cycle's modules, relative to the repository. */
+const cycles = (graph: Map<string, string[]>) => loops(graph).map((component) => component.map((file) => path.relative(root, file)).sort())
+const importsOf = (file: string) => runtimeImports(file, appDir)
 
 test('no import cycles among app/ modules at run time', () => {
-	const graph = new Map(sourceFiles(appDir).map((file) => [file, runtimeImports(file)]))
+	const graph = new Map(sourceFiles(appDir).map((file) => [file, importsOf(file)]))
 	expect(graph.size).toBeGreaterThan(100)
 	expect(cycles(graph)).toEqual([])
 })
 
-/** app/'s folder of a module: its first directory, or `(root)`. */
-const folderOf = (file: string) => {
-	const parts = path.relative(appDir, file).split(path.sep)
-	return parts.length === 1 ? '(root)' : parts[0]!
-}
+const folderIn = (file: string) => folderOf(file, appDir)
 
 /** Each import from a folder to one on its floor or above, as «from => to (folder floor → folder floor)». */
 function upwardImports(graph: Map<string, string[]>, floorList: readonly (readonly string[])[]): string[] {
 	const floorOf = new Map(floorList.flatMap((folders, floor) => folders.map((folder) => [folder, floor] as const)))
 	const found: string[] = []
 	for (const [file, imports] of graph) {
-		const from = folderOf(file)
+		const from = folderIn(file)
 		for (const target of imports) {
-			const to = folderOf(target)
+			const to = folderIn(target)
 			if (from === to) continue
 			if ((floorOf.get(to) ?? Infinity) >= (floorOf.get(from) ?? -Infinity)) {
 				found.push(`${path.relative(root, file)} => ${path.relative(root, target)} (${from} ${floorOf.get(from)} → ${to} ${floorOf.get(to)})`)
@@ -132,10 +70,10 @@ function upwardImports(graph: Map<string, string[]>, floorList: readonly (readon
 }
 
 test('every folder of app/ is on a floor, and imports only from the floors below it', () => {
-	const folders = new Set(sourceFiles(appDir).map(folderOf))
+	const folders = new Set(sourceFiles(appDir).map(folderIn))
 	expect([...folders].filter((folder) => !floors.some((floor) => floor.includes(folder))), 'folders not on any floor').toEqual([])
 	expect(floors.flat().filter((folder) => !folders.has(folder)), 'floors naming no folder').toEqual([])
-	const graph = new Map(sourceFiles(appDir).map((file) => [file, runtimeImports(file)]))
+	const graph = new Map(sourceFiles(appDir).map((file) => [file, importsOf(file)]))
 	expect(upwardImports(graph, floors)).toEqual([])
 })
 

@@ -1,7 +1,9 @@
 import { count, isNotNull } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
-import { caseAid, caseSections, cases, foundationInfo } from '#app/db/schema.ts'
+import { aidInstalments, caseAid, caseDecisions, caseSections, cases, caseStudies, caseVisits, foundationInfo } from '#app/db/schema.ts'
+import { budgetsOf } from '#app/aid/funds.server.ts'
+import { todayInRiyadh } from '#app/text/format.ts'
 import { DEMO_CASE_COUNT, seedDemoContent } from '#app/seed.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 
@@ -36,6 +38,26 @@ test('demo cases are seeded with the foundation info, once', async () => {
 	expect(new Set(rows.map((row) => row.status)).size).toBeGreaterThan(3)
 	expect(rows.every((row) => row.assignedTo === null)).toBe(true)
 	expect(await countOf(caseAid)).toBeGreaterThanOrEqual(rows.filter((row) => row.status === 3).length)
+	// The committee decided on some studied cases, through the same checks as staff: approved ones
+	// with their instalments within this year's budgets, one rejected, one sent back.
+	const decisions = await handle.db.select().from(caseDecisions)
+	expect(decisions.map((decision) => decision.outcome)).toEqual(expect.arrayContaining(['approve', 'reject', 'return']))
+	// Finance paid or delivered most of what was approved: those cases are «تم تقديم الدعم», the rest wait.
+	const instalments = await handle.db.select().from(aidInstalments)
+	expect(instalments.some((item) => item.status === 'paid')).toBe(true)
+	const approvedCases = new Set(instalments.map((item) => item.caseId))
+	expect(approvedCases.size).toBe(decisions.filter((decision) => decision.outcome === 'approve').length)
+	const given = new Set(instalments.filter((item) => item.status === 'paid' || item.status === 'delivered').map((item) => item.caseId))
+	expect(rows.filter((row) => row.status === 7)).toHaveLength(approvedCases.size - given.size)
+	expect(rows.filter((row) => row.status === 8)).toHaveLength(1)
+	// The researcher's visits: done for the families studied, planned for a few new ones.
+	const visits = await handle.db.select().from(caseVisits)
+	expect(visits.filter((visit) => visit.status === 'done').length).toBe((await handle.db.select().from(caseStudies)).filter((study) => study.kind === 'visit').length)
+	expect(visits.filter((visit) => visit.status === 'planned' && visit.visitOn > todayInRiyadh())).toHaveLength(4)
+	const figures = await budgetsOf(handle.db, Number(todayInRiyadh().slice(0, 4)))
+	const approvedTotal = instalments.reduce((sum, item) => sum + item.amount, 0)
+	expect(figures.filter((budget) => budget.fundId === null).reduce((sum, budget) => sum + budget.committed + budget.paid, 0)).toBe(approvedTotal)
+	expect(figures.every((budget) => budget.remaining >= 0)).toBe(true)
 })
 
 test('a second foundation info row is refused', async () => {

@@ -1,4 +1,5 @@
 import { insertDemoCases } from '#app/cases/demo-cases.server.ts'
+import { insertDemoCycle } from '#app/aid/demo-cycle.server.ts'
 import { foundationInfo } from '#app/db/schema.ts'
 import type { Database } from '#app/db/client.server.ts'
 
@@ -34,6 +35,10 @@ export async function seedDemoContent(db: Database, options: { cases: boolean } 
 			})
 			.onConflictDoNothing()
 			.returning({ id: foundationInfo.id })
-		if (inserted.length && options.cases) await insertDemoCases(tx, DEMO_CASE_COUNT, { seed: DEMO_CASE_SEED })
+		if (inserted.length && options.cases) {
+			await insertDemoCases(tx, DEMO_CASE_COUNT, { seed: DEMO_CASE_SEED })
+			// The committee's decisions on some studied cases, within this year's budgets (docs/product.md#the-decision).
+			await insertDemoCycle(tx as unknown as Database)
+		}
 	})
 }

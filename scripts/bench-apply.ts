@@ -19,7 +19,7 @@ import sharp from 'sharp'
 import { openDatabase, type DatabaseHandle } from '#app/db/client.server.ts'
 import { findCaseByReference, findCaseByToken, listAttachments, loadSavedState, type CaseRow } from '#app/cases/case-store.server.ts'
 import { collectionOf, type ApplicationDef, type FieldDef, type SectionDef } from '#app/forms/definition.ts'
-import { CHECK_STEP, CONSENT_STEP, type SavedState } from '#app/forms/journey.ts'
+import { CHECK_STEP, CONSENT_STEP, type SavedState } from '#app/cases/journey.ts'
 import { holdsSensitive } from '#app/forms/conditions.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { sampleAnswers, sampleFiles, type SampleAnswers, type SampleFile } from '#app/forms/sample-answers.ts'
@@ -164,7 +164,7 @@ function planOf(definition: ApplicationDef, answers: SampleAnswers): Step[] {
 			.filter((file) => file.section === section.key && file.required)
 			.map((file) => ({ name: `upload:${file.slot}`, kind: 'upload', file, fileKind: file.accept[0] === 'photo' ? 'photo' : 'pdf' }))
 	const steps: Step[] = []
-	// The consent step stands before the first section holding health or bank data (app/forms/journey.ts).
+	// The consent step stands before the first section holding health or bank data (app/cases/journey.ts).
 	const anchor = answered.find(holdsSensitive)
 	answered.forEach((section, index) => {
 		const values = answers[section.key]!

@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { parseArgs } from 'node:util'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { desc, eq, sql, type SQL } from 'drizzle-orm'
@@ -19,42 +18,20 @@ import { csvExport, xlsxExport } from '#app/cases/export.server.ts'
 import { openDatabase, type Database, type DatabaseHandle } from '#app/db/client.server.ts'
 import { cases, users } from '#app/db/schema.ts'
 import { createUser } from '#app/domain/staff-users.server.ts'
-import { localDatabaseUrl, positiveInt, UsageError } from './lib/bench-options.ts'
+import { readCaseBenchOptions, type BenchDatabase, type CaseBenchOptions } from './lib/bench-options.ts'
 import { KIND, sampleValues, shapes, timings, type Shape, type Timings } from './lib/case-list-searches.ts'
 import { createBenchDatabase, dropBenchDatabase, withAdminClient } from './lib/bench-postgres.ts'
 
-const DEFAULT_DATABASE = 'postgres://postgres@127.0.0.1:5432/postgres'
 const TARGET_P95_MS = 100
 const EXPORT_ROWS = 10_000
 const SEED = 20_240_601
 
 
-type Only = 'pglite' | 'postgres'
-
-interface Options {
-	cases: number
-	runs: number
-	database: string
-	only: Only | undefined
-}
+type Only = BenchDatabase
+type Options = CaseBenchOptions
 
 
-function readOptions(): Options {
-	const { values } = parseArgs({
-		args: process.argv.slice(2),
-		options: { cases: { type: 'string' }, database: { type: 'string' }, runs: { type: 'string' }, only: { type: 'string' } },
-	})
-	const database = values.database ?? process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE
-	localDatabaseUrl(database)
-	const only = values.only ?? process.env.BENCH_ONLY
-	if (only !== undefined && only !== '' && only !== 'pglite' && only !== 'postgres') throw new UsageError(`--only must be pglite or postgres (got "${only}")`)
-	return {
-		cases: positiveInt('--cases', values.cases ?? process.env.BENCH_CASES, 100_000),
-		runs: positiveInt('--runs', values.runs ?? process.env.BENCH_RUNS, 200),
-		database,
-		only: only ? only : undefined,
-	}
-}
+const readOptions = (): Options => readCaseBenchOptions({ runs: 200 })
 
 // ——— Run-wide state, so that cleanup can reach it from any exit path ———
 
@@ -297,7 +274,7 @@ async function benchDatabase(target: Only, options: Options): Promise<DatabaseRe
 	await handle.migrate()
 	const officers = []
 	for (const [index, name] of ['منيرة القحطاني', 'خالد العتيبي'].entries()) {
-		officers.push(await createUser(db, { name, email: `officer${index + 1}@bench.local`, mobile: '', role: 'case_officer', password: randomBytes(18).toString('base64url') }))
+		officers.push(await createUser(db, { name, email: `officer${index + 1}@bench.local`, mobile: '', roles: ['case_officer'], password: randomBytes(18).toString('base64url') }))
 	}
 	const officerIds = officers.map((officer) => officer.id)
 	const now = new Date()

@@ -1,5 +1,5 @@
 // Operator commands:
-//   npm run user:create -- --email someone@example.org --role admin|case_officer|content_editor [--name "…"] [--mobile 05XXXXXXXX]
+//   npm run user:create -- --email someone@example.org --role admin|case_officer|content_editor|approver|finance [--name "…"] [--mobile 05XXXXXXXX]
 //   npm run user:reset-password -- --email someone@example.org   (also resets their two-step sign-in)
 // Each prints a generated password once. With the embedded database, stop the server first.
 import { parseArgs } from 'node:util'
@@ -22,7 +22,12 @@ const usage = `usage:
 
 const argsSchema = z.object({
 	email: z.email('--email must be an e-mail address'),
-	role: z.enum(userRoles, `--role must be one of ${userRoles.join(', ')}`).optional(),
+	/** One role, or several separated by commas (`admin,content_editor`). */
+	role: z
+		.string()
+		.optional()
+		.transform((value) => value?.split(',').map((role) => role.trim()))
+		.pipe(z.array(z.enum(userRoles, `--role must be one or more of ${userRoles.join(', ')}, separated by commas`)).min(1).optional()),
 	name: z.string().trim().min(2).optional(),
 	mobile: z
 		.string()
@@ -55,8 +60,8 @@ async function main(argv: string[]): Promise<string> {
 		const password = generatePassword()
 		if (command === 'create') {
 			const name = args.name ?? args.email.split('@')[0]!
-			await createUser(handle.db, { email: args.email, role: args.role!, name, mobile: args.mobile, password, temporary: true })
-			return `Created ${args.email} (${args.role}). Password, shown only once: ${password}`
+			await createUser(handle.db, { email: args.email, roles: args.role!, name, mobile: args.mobile, password, temporary: true })
+			return `Created ${args.email} (${args.role!.join(', ')}). Password, shown only once: ${password}`
 		}
 		const user = await findUserByEmail(handle.db, args.email)
 		if (!user) throw new UsageError(`no user has the e-mail ${args.email}`)

@@ -175,7 +175,7 @@ describe('signing in', () => {
 
 	test('staff credentials do not sign in here, and an institution cannot sign in as staff', async () => {
 		const institution = await addInstitution()
-		await createUser(db(), { name: 'موظف', email: 'staff-x@example.org', mobile: '', role: 'admin', password: PASSWORD })
+		await createUser(db(), { name: 'موظف', email: 'staff-x@example.org', mobile: '', roles: ['admin'], password: PASSWORD })
 		expect(await attemptAccountSignIn(db(), { name: 'staff-x@example.org', password: PASSWORD, ip: ip() })).toEqual({ ok: false, reason: 'invalid' })
 		expect(await attemptSignIn(db(), { email: institution.email, password: PASSWORD, ip: ip() })).toEqual({ ok: false, reason: 'invalid' })
 	})
@@ -262,7 +262,7 @@ describe('sessions', () => {
 		const renamed = await requireUser(requestWith(`${sessionCookieName()}=${token}`, 'http://localhost/admin')).catch((error: unknown) => error)
 		expect((renamed as Response).headers.get('Location')).toBe('/login?redirectTo=%2Fadmin')
 
-		const staff = await createUser(db(), { name: 'مدير', email: `admin-${randomBytes(3).toString('hex')}@example.org`, mobile: '', role: 'admin', password: PASSWORD })
+		const staff = await createUser(db(), { name: 'مدير', email: `admin-${randomBytes(3).toString('hex')}@example.org`, mobile: '', roles: ['admin'], password: PASSWORD })
 		const staffSession = await createSession(db(), staff.id)
 		expect(await getInstitution(requestWith(`${sessionCookieName()}=${staffSession.token}`))).toBeNull()
 		expect(await getInstitution(requestWith(`${accountCookieName()}=${staffSession.token}`))).toBeNull()

@@ -14,7 +14,7 @@ import { readCookie, serializeCookie } from '#app/utils/cookies.server.ts'
 import { safeRedirect } from '#app/auth/session.server.ts'
 import { checkSignIn, signInLimits } from '#app/auth/sign-in.server.ts'
 import { loadSavedState, startCase, type CaseRow } from '#app/cases/case-store.server.ts'
-import { hashResumeToken, newReference, newResumeToken, normaliseReference } from '#app/cases/tokens.server.ts'
+import { hashResumeToken, newResumeToken, normaliseReference } from '#app/cases/tokens.server.ts'
 import { normaliseEmail } from '#app/domain/staff-users.server.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
 import { INSTITUTION_USER_NAME } from '#app/forms/definitions/institution-registration.ts'
@@ -261,39 +261,7 @@ export async function accountCases(db: Database, accountId: number): Promise<Acc
 export async function startAccountCase(db: Database, accountId: number, definition: ApplicationDef, firstAnswers?: unknown): Promise<{ row: CaseRow; token: string }> {
 	const account = await findInstitutionAccount(db, accountId)
 	if (!account?.active) throw new Error(`institution account ${accountId} is missing or inactive`)
-	if (firstAnswers !== undefined) {
-		return db.transaction(async (tx) => {
-			const started = await startCase(tx as unknown as Database, definition, firstAnswers)
-			const [row] = await tx.update(cases).set({ accountId }).where(eq(cases.id, started.row.id)).returning()
-			return { row: row!, token: started.token }
-		})
-	}
-	const token = newResumeToken()
-	for (let attempt = 0; ; attempt++) {
-		try {
-			const row = await db.transaction(async (tx) => {
-				const [row] = await tx
-					.insert(cases)
-					.values({
-						type: definition.type,
-						reference: newReference(),
-						resumeTokenHash: hashResumeToken(token),
-						applicantName: account.name,
-						nationalId: '',
-						mobile: account.mobile,
-						email: account.email,
-						accountId,
-					})
-					.returning()
-				await tx.insert(caseEvents).values({ caseId: row!.id, kind: 'created', data: { account: accountId } })
-				return row!
-			})
-			return { row, token }
-		} catch (error) {
-			// A reference already taken (1 in ~10^11 per pair): draw another.
-			if (!isUniqueViolation(error) || attempt >= 3) throw error
-		}
-	}
+	return startCase(db, definition, firstAnswers, { account: { id: account.id, name: account.name, mobile: account.mobile, email: account.email } })
 }
 
 /**

@@ -130,10 +130,11 @@ function describeValue(key: string, value: unknown): string {
 	if (typeof value === 'boolean') return value ? 'نعم' : 'لا'
 	if ((key === 'from' || key === 'to') && typeof value === 'number') return `«${staffStatusName(value)}»`
 	if (key === 'role' || key === 'roles') {
+		// One role, a user's roles, or a change of them ({ from, to }).
 		const name = (role: unknown) => roleLabels[role as UserRole] ?? String(role)
-		if (Array.isArray(value)) return value.length ? value.map(name).join('، ') : 'لا أحد'
-		if (value && typeof value === 'object') return `${name((value as { from?: unknown }).from)} ← ${name((value as { to?: unknown }).to)}`
-		return name(value)
+		const names = (roles: unknown) => (Array.isArray(roles) ? (roles.length ? roles.map(name).join('، ') : 'لا أحد') : name(roles))
+		if (value && typeof value === 'object' && !Array.isArray(value)) return `${names((value as { from?: unknown }).from)} ← ${names((value as { to?: unknown }).to)}`
+		return names(value)
 	}
 	if (typeof value === 'string' && valueWords[key]?.[value]) return valueWords[key][value]
 	return typeof value === 'object' ? JSON.stringify(value) : String(value)

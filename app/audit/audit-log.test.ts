@@ -7,6 +7,8 @@ test('details read in Arabic: statuses and roles by name, yes and no, codes in w
 		'رقم المستخدم: 7، الصلاحية: محرر المحتوى ← مسؤول الحالات، الحساب فعّال: لا، الجلسات المنتهية: 1',
 	)
 	expect(describeDetails({ roles: ['admin', 'case_officer'] })).toBe('الصلاحيات: مدير النظام، مسؤول الحالات')
+	// A user's roles changed: the set before and after.
+	expect(describeDetails({ roles: { from: ['case_officer'], to: ['case_officer', 'content_editor'] } })).toBe('الصلاحيات: مسؤول الحالات ← مسؤول الحالات، محرر المحتوى')
 	expect(describeDetails({ kind: 'individual', format: 'xlsx', rows: 53, method: 'recovery-code' })).toBe('القائمة: طلبات الأفراد، الصيغة: xlsx، عدد الصفوف: 53، الطريقة: رمز احتياطي')
 	expect(describeDetails({ somethingNew: { a: 1 } })).toBe('somethingNew: {"a":1}')
 	expect(describeDetails(null)).toBe('')

@@ -7,7 +7,7 @@ import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { middleware as adminMiddleware } from '#app/routes/admin/layout.tsx'
 import { action as caseAction, loader as caseLoader, middleware as caseMiddleware } from '#app/routes/admin/case.tsx'
 import { loader as auditExport, middleware as auditExportMiddleware } from '#app/routes/admin/audit-export.ts'
-import { submittedCase } from '#tests/fixtures/needy-families.ts'
+import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { runRoute } from '#tests/route.ts'
 import { auditCsv } from '#app/audit/audit-log.server.ts'
@@ -18,8 +18,8 @@ const db = () => app.handle.db
 const staff = {} as Record<'officer' | 'editor' | 'admin', { user: PublicUser; cookie: string }>
 let submitted: CaseRow
 
-async function signedIn(name: string, role: PublicUser['role']) {
-	const user = await createUser(db(), { name, email: `${role}-${Date.now()}@example.org`, mobile: '', role, password: 'Audit-Pass-1234' })
+async function signedIn(name: string, role: PublicUser['roles'][number]) {
+	const user = await createUser(db(), { name, email: `${role}-${Date.now()}@example.org`, mobile: '', roles: [role], password: 'Audit-Pass-1234' })
 	return { user, cookie: `${sessionCookieName()}=${(await createSession(db(), user.id)).token}` }
 }
 
@@ -71,6 +71,7 @@ describe('the audit trail', () => {
 		const before = (await entriesOf(staff.admin.user.id)).length
 		await post({ intent: 'note', note: '' })
 		expect(await entriesOf(staff.admin.user.id)).toHaveLength(before)
+		await studied(db(), submitted, staff.admin.user)
 		await post({ intent: 'status', to: '2', note: 'بدأت الدراسة' })
 		const last = (await entriesOf(staff.admin.user.id)).at(-1)!
 		expect(last).toMatchObject({ action: 'case.status', caseReference: submitted.reference, data: { intent: 'status', from: 1, to: 2 } })

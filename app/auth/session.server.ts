@@ -3,6 +3,7 @@ import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm'
 import { redirect } from 'react-router'
 import type { Database } from '#app/db/client.server.ts'
 import { sessions, users, type UserRole } from '#app/db/schema.ts'
+import { hasRole } from '#app/db/roles.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
@@ -166,7 +167,7 @@ export async function requireUser(request: Request, roles?: readonly UserRole[])
 	if (!user) throw loginRedirect(request)
 	// A password someone else set is changed before anything else is opened (ASVS 6.4.1).
 	if (user.mustChangePassword && new URL(request.url).pathname.replace(/\.data$/, '') !== OWN_ACCOUNT) throw redirect(OWN_ACCOUNT)
-	if (roles && !roles.includes(user.role)) {
+	if (roles && !hasRole(user, ...roles)) {
 		throw new Response('ليست لديك صلاحية للوصول إلى هذه الصفحة', { status: 403 })
 	}
 	return user

@@ -15,7 +15,7 @@ beforeAll(async () => {
 		name: 'سارة العتيبي',
 		email: 'Sara@Example.org',
 		mobile: '+966551234567',
-		role: 'case_officer',
+		roles: ['case_officer'],
 		password: 'Correct-Horse-9',
 	})
 	userId = user.id

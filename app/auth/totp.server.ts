@@ -133,6 +133,18 @@ export async function resetTwoStep(db: Database, userId: number): Promise<void> 
 	await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId))
 }
 
+/**
+ * Roles added after the first start (the aid cycle's approver and finance) sign in in two steps
+ * until an admin says otherwise: they read applicants' health and bank data. Done at start, not in
+ * the migration that adds them: PostgreSQL refuses a new enum value in the transaction adding it.
+ */
+export async function ensureRoleSettings(db: Database): Promise<void> {
+	await db
+		.insert(roleSettings)
+		.values((['approver', 'finance'] as const).map((role) => ({ role, requireTwoFactor: true })))
+		.onConflictDoNothing({ target: roleSettings.role })
+}
+
 /** The roles that must sign in in two steps. */
 export async function twoStepRoles(db: Database): Promise<UserRole[]> {
 	const rows = await db.select().from(roleSettings).where(eq(roleSettings.requireTwoFactor, true))

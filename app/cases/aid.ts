@@ -1,8 +1,12 @@
+import { z } from 'zod'
+import { toWesternDigits } from '#app/text/format.ts'
+
 // What «support provided» records (docs/product.md#support-provided): the kinds of aid.
 
 export const aidKinds = [
 	{ value: 'cash', label: 'دعم نقدي' },
 	{ value: 'food_basket', label: 'سلة غذائية' },
+	{ value: 'eid_clothing', label: 'كسوة العيد' },
 	{ value: 'bill_payment', label: 'سداد فواتير' },
 	{ value: 'rent', label: 'سداد إيجار' },
 	{ value: 'restoration', label: 'أعمال ترميم' },
@@ -16,3 +20,25 @@ export type AidKind = (typeof aidKinds)[number]['value']
 export function aidKindLabel(kind: string): string {
 	return aidKinds.find((item) => item.value === kind)?.label ?? kind
 }
+
+/**
+ * An amount in riyals as staff type it: Arabic or Western digits, thousands separators, up to two
+ * decimals, more than zero. `missing` is said when it is left empty.
+ */
+export const riyals = (missing: string) =>
+	z.preprocess(
+		(value) => (typeof value === 'string' ? toWesternDigits(value).replace(/[\s,٬]/g, '').replace('٫', '.') : value),
+		z
+			.string({ error: missing })
+			.regex(/^\d{1,9}(\.\d{1,2})?$/, 'الرجاء كتابة مبلغ صحيح بالريال، مثل 1500')
+			.transform(Number)
+			.refine((amount) => amount > 0, 'المبلغ يجب أن يكون أكبر من صفر'),
+	)
+
+/**
+ * Aid handed over as goods or works (docs/product.md#payment): recorded as delivered, with who
+ * handed it over and the receipt. Every other kind is paid by bank transfer, in a payment batch.
+ */
+export const inKindAid: readonly AidKind[] = ['food_basket', 'eid_clothing', 'devices', 'restoration', 'medical']
+
+export const isInKind = (kind: string) => (inKindAid as readonly string[]).includes(kind)

@@ -11,13 +11,21 @@ import type { ReceivedFile, UploadKind } from '#app/storage/upload-stream.server
 // the family's home), so what is kept is never the file that was sent.
 
 const photoMimes = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif', 'image/avif'] as const
-type AttachmentMime = 'application/pdf' | (typeof photoMimes)[number]
+export type AttachmentMime = 'application/pdf' | (typeof photoMimes)[number]
 
 /** What the upload route receives before it knows the slot: a PDF or a photo, nothing else. */
 export const attachmentUpload: UploadKind<AttachmentMime, 'not-accepted'> = {
 	accept: (mime): mime is AttachmentMime => mime === 'application/pdf' || (photoMimes as readonly string[]).includes(mime),
 	refusal: 'not-accepted',
 	fallbackName: 'file',
+}
+
+/** What a photos-only input accepts (a home visit's photos): any picture (a GIF too, kept as its first frame), never a PDF. */
+const staffPhotoMimes = [...photoMimes, 'image/gif'] as const
+export const photoUpload: UploadKind<(typeof staffPhotoMimes)[number], 'not-photo'> = {
+	accept: (mime): mime is (typeof staffPhotoMimes)[number] => (staffPhotoMimes as readonly string[]).includes(mime),
+	refusal: 'not-photo',
+	fallbackName: 'photo',
 }
 
 export function kindOfMime(mime: string): FileKind | null {

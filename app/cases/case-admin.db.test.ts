@@ -7,13 +7,14 @@ import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { associationSupport } from '#app/forms/definitions/association-support.ts'
 import { sampleAnswers } from '#app/forms/sample-answers.ts'
-import { attachmentRow, basicAnswers, randomNationalId, sectionAnswers, submittedCase } from '#tests/fixtures/needy-families.ts'
+import { attachmentRow, basicAnswers, randomNationalId, sectionAnswers, studied, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { foldArabic } from '#app/utils/arabic-search.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
-import { aidLedger, assignCases, bulkChangeStatus, CaseChangeError, changeStatus, correctSection, restoreCase, softDeleteCase } from './case-decisions.server.ts'
+import { aidLedger, assignCases, bulkChangeStatus, CaseChangeError, changeStatus, correctSection, restoreCase, softDeleteCase, STUDY_MISSING } from './case-decisions.server.ts'
 import { countCases, listCases, readCaseFilter } from './case-lists.server.ts'
-import { addAttachment, canEditSection, canEditSlot, CaseLockedError, findCaseByReference, lookupCases, NothingChangedError, saveSection, startCase, submitCase } from './case-store.server.ts'
+import { addAttachment, CaseLockedError, findCaseByReference, lookupCases, NothingChangedError, saveSection, startCase, submitCase } from './case-store.server.ts'
+import { canEditSection, canEditSlot } from './journey.ts'
 import { csvExport, xlsxExport } from './export.server.ts'
 import ExcelJS from 'exceljs'
 import { ageOn } from '#app/forms/conditions.ts'
@@ -26,8 +27,8 @@ let officer: PublicUser
 let editor: PublicUser
 beforeAll(async () => {
 	handle = await createTestDatabase()
-	officer = await createUser(handle.db, { name: 'سارة الباحثة', email: 'officer@example.org', mobile: '+966500000001', password: 'Passw0rd!x', role: 'case_officer', active: true })
-	editor = await createUser(handle.db, { name: 'محرر', email: 'editor@example.org', mobile: '+966500000002', password: 'Passw0rd!x', role: 'content_editor', active: true })
+	officer = await createUser(handle.db, { name: 'سارة الباحثة', email: 'officer@example.org', mobile: '+966500000001', password: 'Passw0rd!x', roles: ['case_officer'], active: true })
+	editor = await createUser(handle.db, { name: 'محرر', email: 'editor@example.org', mobile: '+966500000002', password: 'Passw0rd!x', roles: ['content_editor'], active: true })
 })
 afterAll(() => handle.close())
 
@@ -110,8 +111,11 @@ describe('status changes', () => {
 		)
 		await expect(changeStatus(handle.db, row.id, { to: 2, note: 'x' }, editor)).rejects.toBeInstanceOf(CaseChangeError)
 		await expect(changeStatus(handle.db, row.id, { to: 2, note: '  ' }, officer)).rejects.toThrow('الرجاء كتابة ملاحظة تغيير الحالة')
+		// «تمت الدراسة» follows a study with its recommendation.
+		await expect(changeStatus(handle.db, row.id, { to: 2, note: 'تمت زيارة الأسرة' }, officer)).rejects.toThrow(STUDY_MISSING)
 		expect((await findCaseByReference(handle.db, row.reference))!.status).toBe(1)
 
+		await studied(handle.db, row, officer)
 		await changeStatus(handle.db, row.id, { to: 2, note: 'تمت زيارة الأسرة' }, officer)
 		await expect(changeStatus(handle.db, row.id, { to: 3, note: 'صرف' }, officer)).rejects.toThrow('الرجاء تسجيل الدعم المقدم')
 		await changeStatus(handle.db, row.id, { to: 3, note: 'صرف', message: 'تم صرف الدعم', aid: { amount: 1500, kind: 'cash', givenOn: '2026-11-20', note: 'تحويل بنكي' } }, officer)
@@ -129,6 +133,7 @@ describe('status changes', () => {
 	test('the aid ledger follows the national ID across cases', async () => {
 		const nationalId = randomNationalId()
 		const first = await submitted('أسرة أولى', nationalId)
+		await studied(handle.db, first, officer)
 		await changeStatus(handle.db, first.id, { to: 2, note: 'د' }, officer)
 		await changeStatus(handle.db, first.id, { to: 3, note: 'ص', aid: { amount: 500, kind: 'food_basket', givenOn: '2026-01-10', note: '' } }, officer)
 		const second = await submitted('أسرة أولى', nationalId)
@@ -157,14 +162,18 @@ describe('status changes', () => {
 		expect(last).toMatchObject({ kind: 'submitted', data: { resubmitted: true, from: 4, to: 1 } })
 	})
 
-	test('a bulk change writes one history entry per case and reports the ones refused', async () => {
+	test('a bulk change writes one history entry per case and reports the ones refused (a case not yet studied among them)', async () => {
 		const a = await submitted()
 		const b = await submitted()
 		const done = await submitted()
+		const unstudied = await submitted()
+		await studied(handle.db, a, officer)
+		await studied(handle.db, b, officer)
 		await changeStatus(handle.db, done.id, { to: 6, note: 'أرشفة' }, officer)
-		const result = await bulkChangeStatus(handle.db, [a.reference, b.reference, done.reference, 'ZZZZ-ZZZZ'], 2, 'دراسة جماعية', officer)
+		const result = await bulkChangeStatus(handle.db, [a.reference, b.reference, done.reference, unstudied.reference, 'ZZZZ-ZZZZ'], 2, 'دراسة جماعية', officer)
 		expect(result.changed.map((row) => row.reference).sort()).toEqual([a.reference, b.reference].sort())
-		expect(result.refused.map((item) => item.reference)).toEqual([done.reference, 'ZZZZ-ZZZZ'])
+		expect(result.refused.map((item) => item.reference)).toEqual([done.reference, unstudied.reference, 'ZZZZ-ZZZZ'])
+		expect(result.refused.find((item) => item.reference === unstudied.reference)).toMatchObject({ reason: STUDY_MISSING })
 		for (const row of [a, b]) {
 			const events = await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, row.id))
 			expect(events.filter((event) => event.kind === 'status_changed').map((event) => event.note)).toEqual(['دراسة جماعية'])

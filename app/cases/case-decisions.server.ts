@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, arrayOverlaps, asc, desc, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { caseAid, caseEvents, caseSections, cases, users, type Reopened } from '#app/db/schema.ts'
+import { caseAid, caseDecisions, caseEvents, caseSections, cases, caseStudies, users, type Reopened } from '#app/db/schema.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import type { PublicUser } from '#app/domain/staff-users.server.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
@@ -8,13 +8,16 @@ import { describeSection } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { applicantColumns, type CaseRow } from './case-store.server.ts'
-import { INCOMPLETE, SUPPORT_PROVIDED, type CaseStatus } from './case-statuses.ts'
+import { INCOMPLETE, STUDIED, SUPPORT_PROVIDED, type CaseStatus } from './case-statuses.ts'
 import { transitionRefusal, type CaseKind } from './workflow.ts'
 
 // The back office's decisions on a case (status, assignment, notes and messages, aid, corrections,
 // deletion) and its history. Every change is one transaction with its history rows.
 
 export class CaseChangeError extends Error {}
+
+export const STUDY_MISSING = 'لا يُنقل الطلب إلى «تمت الدراسة» قبل تسجيل الدراسة وتوصيتها.'
+export const RESTUDY_MISSING = 'أعادت لجنة الصرف الطلب لدراسة أكثر: سجّل دراسة جديدة قبل نقله إلى «تمت الدراسة».'
 
 export interface AidInput {
 	/** Saudi riyals. */
@@ -46,14 +49,14 @@ function kindOf(row: Pick<CaseRow, 'type'>): CaseKind {
  * note, its message to the applicant, what is reopened or what aid was given: all or nothing.
  * The case row is locked, so two officers deciding at once cannot both move it from the same status.
  */
-export async function changeStatus(db: Database, caseId: string, change: StatusChange, actor: Pick<PublicUser, 'id' | 'role'>): Promise<{ row: CaseRow; from: number }> {
+export async function changeStatus(db: Database, caseId: string, change: StatusChange, actor: Pick<PublicUser, 'id' | 'roles'>): Promise<{ row: CaseRow; from: number }> {
 	const note = change.note.trim()
 	if (!note) throw new CaseChangeError('الرجاء كتابة ملاحظة تغيير الحالة')
 	return db.transaction(async (tx) => {
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, caseId)).for('update')
 		if (!locked || locked.deletedAt) throw new CaseChangeError('الطلب غير موجود أو محذوف')
 		if (!locked.submittedAt) throw new CaseChangeError('لم يُرسل هذا الطلب بعد')
-		const refusal = transitionRefusal(kindOf(locked), locked.status, change.to, actor.role)
+		const refusal = transitionRefusal(kindOf(locked), locked.status, change.to, actor.roles)
 		if (refusal) throw new CaseChangeError(refusal)
 		const message = change.message?.trim() ?? ''
 		if (change.to === INCOMPLETE) {
@@ -61,6 +64,19 @@ export async function changeStatus(db: Database, caseId: string, change: StatusC
 			if (!message) throw new CaseChangeError('الرجاء كتابة رسالة للمتقدم توضح المطلوب')
 		}
 		if (change.to === SUPPORT_PROVIDED && !change.aid) throw new CaseChangeError('الرجاء تسجيل الدعم المقدم')
+		// «تمت الدراسة» follows a study with its recommendation (docs/product.md#the-social-study); cases studied before keep their status.
+		// An institution's registration is reviewed, not studied for aid: it needs none.
+		if (change.to === STUDIED && locked.status !== STUDIED && !findDefinition(locked.type)?.createsAccount) {
+			const [study] = await tx.select({ at: caseStudies.createdAt }).from(caseStudies).where(eq(caseStudies.caseId, caseId)).orderBy(desc(caseStudies.createdAt)).limit(1)
+			if (!study) throw new CaseChangeError(STUDY_MISSING)
+			// Sent back by the committee for more study (app/aid/decisions.server.ts): a new study first.
+			const [returned] = await tx
+				.select({ at: caseDecisions.createdAt })
+				.from(caseDecisions)
+				.where(and(eq(caseDecisions.caseId, caseId), eq(caseDecisions.outcome, 'return'), gte(caseDecisions.createdAt, study.at)))
+				.limit(1)
+			if (returned) throw new CaseChangeError(RESTUDY_MISSING)
+		}
 		const [row] = await tx
 			.update(cases)
 			.set({
@@ -116,7 +132,7 @@ export interface BulkResult {
 }
 
 /** One status and one note for many cases; each case is changed (and recorded) on its own. */
-export async function bulkChangeStatus(db: Database, references: readonly string[], to: number, note: string, actor: Pick<PublicUser, 'id' | 'role'>): Promise<BulkResult> {
+export async function bulkChangeStatus(db: Database, references: readonly string[], to: number, note: string, actor: Pick<PublicUser, 'id' | 'roles'>): Promise<BulkResult> {
 	const result: BulkResult = { changed: [], refused: [] }
 	if (!BULK_STATUSES.includes(to as CaseStatus)) throw new CaseChangeError('هذه الحالة تحتاج إلى تفاصيل لكل طلب؛ غيّرها من صفحة الطلب')
 	const rows = await caseIdsByReference(db, references)
@@ -149,7 +165,7 @@ export function caseOfficers(db: Database): Promise<{ id: number; name: string }
 	return db
 		.select({ id: users.id, name: users.name })
 		.from(users)
-		.where(and(eq(users.active, true), inArray(users.role, [...areaRoles.cases])))
+		.where(and(eq(users.active, true), arrayOverlaps(users.roles, [...areaRoles.cases])))
 		.orderBy(asc(users.name))
 }
 

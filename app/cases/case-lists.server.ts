@@ -1,6 +1,7 @@
+import { isCalendarDay } from '#app/text/format.ts'
 import { and, asc, desc, eq, inArray, isNotNull, isNull, like, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { caseSections, cases, users } from '#app/db/schema.ts'
+import { caseSections, cases, caseStudies, users } from '#app/db/schema.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import type { SectionAnswers } from '#app/forms/schema.ts'
 import { normaliseSaudiMobile, toWesternDigits } from '#app/text/format.ts'
@@ -29,14 +30,6 @@ export interface CaseFilter {
 	deleted: boolean
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/
-
-/** A real calendar day written yyyy-mm-dd (not 2026-02-30). */
-export function isCalendarDay(value: string): boolean {
-	if (!DAY.test(value)) return false
-	const date = new Date(`${value}T00:00:00Z`)
-	return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
-}
 
 export function typesOfKind(kind: CaseKind): string[] {
 	return applicationDefinitions.filter((definition) => definition.kind === kind).map((definition) => definition.type)
@@ -206,6 +199,8 @@ export async function* eachCaseForExport(
 ): AsyncGenerator<{
 	row: typeof cases.$inferSelect & { assignedName: string | null }
 	answers: Record<string, SectionAnswers>
+	/** The case's study (the newest), if any. */
+	study: typeof caseStudies.$inferSelect | undefined
 }> {
 	// The last row's id: its submitted_at is compared as the database holds it (microseconds), never
 	// through a JavaScript Date (milliseconds), which would skip rows in the same millisecond.
@@ -236,6 +231,17 @@ export async function* eachCaseForExport(
 					rows.map((item) => item.row.id),
 				),
 			)
+		const studies = await db
+			.selectDistinctOn([caseStudies.caseId])
+			.from(caseStudies)
+			.where(
+				inArray(
+					caseStudies.caseId,
+					rows.map((item) => item.row.id),
+				),
+			)
+			.orderBy(caseStudies.caseId, desc(caseStudies.createdAt), desc(caseStudies.id))
+		const studyOf = new Map(studies.map((study) => [study.caseId, study]))
 		const byCase = new Map<string, Record<string, SectionAnswers>>()
 		for (const section of sections) {
 			const answers = byCase.get(section.caseId) ?? {}
@@ -246,6 +252,7 @@ export async function* eachCaseForExport(
 			yield {
 				row: { ...item.row, assignedName: item.assignedName },
 				answers: byCase.get(item.row.id) ?? {},
+				study: studyOf.get(item.row.id),
 			}
 		if (rows.length < batch) return
 		after = rows.at(-1)!.row.id

@@ -8,16 +8,23 @@ export const caseStatuses = {
 	5: { name: 'تم إيقاف الدعم', badge: 'bg-rose-100 text-rose-900', next: 'أوقف الدعم لهذا الطلب. يمكنك التواصل مع المؤسسة للاستفسار.' },
 	// The old system's «archived»: one name, «مغلق», for staff and applicants alike (docs/product.md#case-statuses).
 	6: { name: 'مغلق', badge: 'bg-stone-200 text-stone-800', next: 'أُغلق هذا الطلب.' },
+	// The aid cycle's (docs/product.md#the-decision): the committee approved aid, finance has not yet paid it all; or it said no.
+	7: { name: 'معتمد بانتظار الصرف', badge: 'bg-teal-100 text-teal-900', next: 'اعتُمد الدعم لطلبك، وسيُصرف لك قريباً.' },
+	8: { name: 'مرفوض', badge: 'bg-red-100 text-red-900', next: 'نعتذر، لم تتم الموافقة على طلبك. سبب القرار في رسالة المؤسسة.' },
 } as const satisfies Record<number, { name: string; badge: string; next: string }>
 
 export type CaseStatus = keyof typeof caseStatuses
 
 /** Statuses of a submitted case that block a second application of the same type (docs/product.md#one-open-application-per-programme). */
-export const OPEN_STATUSES: readonly CaseStatus[] = [1, 2, 4]
+export const OPEN_STATUSES: readonly CaseStatus[] = [1, 2, 4, 7]
 
 export const INCOMPLETE: CaseStatus = 4
+export const STUDIED: CaseStatus = 2
 export const SUPPORT_PROVIDED: CaseStatus = 3
 export const ARCHIVED: CaseStatus = 6
+export const APPROVED: CaseStatus = 7
+export const REJECTED: CaseStatus = 8
+export const NEW: CaseStatus = 1
 
 /** The staff list's status filter, in the old system's words (docs/product.md#case-statuses). */
 export const statusFilterLabels: Record<CaseStatus, string> = {
@@ -27,6 +34,8 @@ export const statusFilterLabels: Record<CaseStatus, string> = {
 	4: 'غير مكتمل',
 	5: 'تم إيقاف الدعم',
 	6: 'مغلق',
+	7: 'معتمد بانتظار الصرف',
+	8: 'مرفوض',
 }
 
 /** A status's name on staff screens, exports and history: the same name applicants see. */

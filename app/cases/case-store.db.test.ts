@@ -9,7 +9,7 @@ import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/
 import { createTestDatabase } from '#tests/db.ts'
 import {
 	addAttachment,
-	addRow,
+	editRows,
 	AttachmentLimitError,
 	CaseLockedError,
 	DuplicateApplicantError,
@@ -20,7 +20,6 @@ import {
 	loadSavedState,
 	lookupCases,
 	removeAttachment,
-	removeRow,
 	saveSection,
 	startCase,
 	submitCase,
@@ -179,9 +178,9 @@ describe('staff override of the national ID checksum', () => {
 		await expect(startCase(handle.db, needyFamilies, basicAnswers(nationalId))).rejects.toBeInstanceOf(InvalidAnswersError)
 
 		const [staff] = await handle.db.execute<{ id: number }>(
-			sql`insert into users (name, email, password_hash, role) values ('موظف', ${`staff-${nationalId}@example.org`}, 'x', 'case_officer') returning id`,
+			sql`insert into users (name, email, password_hash, roles) values ('موظف', ${`staff-${nationalId}@example.org`}, 'x', '{case_officer}') returning id`,
 		).then((result) => result.rows)
-		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(nationalId), { actorId: staff!.id, note: 'طابقنا البطاقة الأصلية' })
+		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(nationalId), { override: { actorId: staff!.id, note: 'طابقنا البطاقة الأصلية' } })
 		expect(row.idChecksumOverride).toBe(true)
 		const notes = await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, row.id))
 		expect(notes.find((event) => event.kind === 'internal_note')).toMatchObject({ actorId: staff!.id, note: expect.stringContaining('طابقنا البطاقة الأصلية') })
@@ -201,7 +200,7 @@ describe('collection rows', () => {
 
 	test('rows added at the same moment are all kept, each with its own key', async () => {
 		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
-		await Promise.all(['أحمد', 'خالد', 'سارة', 'ريم'].map((name) => addRow(handle.db, needyFamilies, row, 'family', member(name), 20)))
+		await Promise.all(['أحمد', 'خالد', 'سارة', 'ريم'].map((name) => editRows(handle.db, needyFamilies, row, 'family', { add: member(name), max: 20 })))
 		const members = (await loadSavedState(handle.db, row.id)).answers.family!.members as { FamilyName: string; _key: string }[]
 		expect(members.map((m) => m.FamilyName).sort()).toEqual(['أحمد', 'خالد', 'ريم', 'سارة'])
 		expect(new Set(members.map((m) => m._key)).size).toBe(4)
@@ -209,18 +208,18 @@ describe('collection rows', () => {
 
 	test('a row is removed by its key; removing it twice (a double tap) removes nothing else', async () => {
 		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
-		await addRow(handle.db, needyFamilies, row, 'family', member('أحمد'), 20)
-		await addRow(handle.db, needyFamilies, row, 'family', member('خالد'), 20)
+		await editRows(handle.db, needyFamilies, row, 'family', { add: member('أحمد'), max: 20 })
+		await editRows(handle.db, needyFamilies, row, 'family', { add: member('خالد'), max: 20 })
 		const [first] = (await loadSavedState(handle.db, row.id)).answers.family!.members as { _key: string }[]
-		await Promise.all([removeRow(handle.db, needyFamilies, row, 'family', first!._key), removeRow(handle.db, needyFamilies, row, 'family', first!._key)])
+		await Promise.all([editRows(handle.db, needyFamilies, row, 'family', { remove: first!._key }), editRows(handle.db, needyFamilies, row, 'family', { remove: first!._key })])
 		const left = (await loadSavedState(handle.db, row.id)).answers.family!.members as { FamilyName: string }[]
 		expect(left.map((m) => m.FamilyName)).toEqual(['خالد'])
 	})
 
 	test('no more rows than the definition allows', async () => {
 		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId()))
-		await addRow(handle.db, needyFamilies, row, 'family', member('أحمد'), 1)
-		await expect(addRow(handle.db, needyFamilies, row, 'family', member('خالد'), 1)).rejects.toBeInstanceOf(TooManyRowsError)
+		await editRows(handle.db, needyFamilies, row, 'family', { add: member('أحمد'), max: 1 })
+		await expect(editRows(handle.db, needyFamilies, row, 'family', { add: member('خالد'), max: 1 })).rejects.toBeInstanceOf(TooManyRowsError)
 	})
 })
 
@@ -233,7 +232,7 @@ describe('flags for staff', () => {
 
 		const other = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId(), '0561234567'))
 		await saveSection(handle.db, needyFamilies, other.row, 'bank', { Bank_Name_1: 'snb', Bank_No_1: 'SA4420000001234567891234' })
-		await addRow(handle.db, needyFamilies, other.row, 'family', { FamilyName: 'الأب', RelationShip: 'father', Identify_Id: applicantId }, 20)
+		await editRows(handle.db, needyFamilies, other.row, 'family', { add: { FamilyName: 'الأب', RelationShip: 'father', Identify_Id: applicantId }, max: 20 })
 		// A draft is nobody's second application yet.
 		expect(await caseFlags(handle.db, needyFamilies, row)).toEqual([])
 		await handle.db.update(cases).set({ submittedAt: sql`now()` }).where(eq(cases.id, other.row.id))

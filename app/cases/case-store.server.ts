@@ -1,18 +1,19 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, notLike, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { isUniqueViolation } from '#app/db/errors.ts'
 import { attachments, caseEvents, caseSections, cases } from '#app/db/schema.ts'
 import { collectionOf, type ApplicationDef } from '#app/forms/definition.ts'
-import { canVisit, CHECK_STEP, completedSections, type SavedState } from '#app/forms/journey.ts'
+import { canEditSection, canEditSlot, canVisit, CHECK_STEP, completedSections, isEditable, type SavedState } from '#app/cases/journey.ts'
 import { askedSections, offeredSlots } from '#app/forms/conditions.ts'
 import { journeyConsent } from '#app/privacy/consent-rules.ts'
 import { listSchema, sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { randomBytes } from 'node:crypto'
 import { hashResumeToken, isWellFormedToken, newReference, newResumeToken } from './tokens.server.ts'
-import { INCOMPLETE, OPEN_STATUSES } from '#app/cases/case-statuses.ts'
+import { OPEN_STATUSES } from '#app/cases/case-statuses.ts'
 import { canTransition } from './workflow.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { STAFF_SLOT_PREFIX } from './staff-files.ts'
 
 // The case store: every write is one transaction that also appends to the case's history.
 
@@ -28,37 +29,6 @@ export class InvalidAnswersError extends Error {
 }
 export class CaseLockedError extends Error {}
 export class IncompleteCaseError extends Error {}
-
-/** Whether the applicant may still change the case: a draft, or sent back by staff as incomplete. */
-export function isEditable(row: Pick<CaseRow, 'submittedAt' | 'status' | 'deletedAt'>): boolean {
-	return row.deletedAt === null && (row.submittedAt === null || row.status === INCOMPLETE)
-}
-
-type Reopenable = Pick<CaseRow, 'submittedAt' | 'status' | 'deletedAt' | 'reopened'>
-
-/**
- * Whether the applicant may change this section's answers: in a draft, every section; in a case
- * sent back as incomplete, only the sections staff asked about (docs/product.md#incomplete-cases).
- */
-export function canEditSection(row: Reopenable, sectionKey: string): boolean {
-	if (!isEditable(row)) return false
-	return row.submittedAt === null || !row.reopened || row.reopened.sections.includes(sectionKey)
-}
-
-/** Whether the applicant may add or remove files in this slot (as `canEditSection`, per slot). */
-export function canEditSlot(row: Reopenable, definition: ApplicationDef, slot: string): boolean {
-	if (!isEditable(row)) return false
-	if (row.submittedAt === null || !row.reopened) return true
-	const section = definition.sections.find((candidate) => candidate.files?.some((file) => file.slot === slot))
-	return row.reopened.slots.includes(slot) || (section !== undefined && row.reopened.sections.includes(section.key))
-}
-
-/** Whether a step has anything the applicant may change: its answers or one of its file slots. */
-export function canOpenStep(row: Reopenable, definition: ApplicationDef, sectionKey: string): boolean {
-	const section = definition.sections.find((candidate) => candidate.key === sectionKey)
-	if (!section) return false
-	return canEditSection(row, sectionKey) || (section.files ?? []).some((file) => canEditSlot(row, definition, file.slot))
-}
 
 function validate(definition: ApplicationDef, sectionKey: string, values: unknown, allowIdChecksumFailure = false): SectionAnswers {
 	const section = definition.sections.find((s) => s.key === sectionKey)
@@ -86,11 +56,15 @@ export function applicantColumns(definition: ApplicationDef, sectionKey: string,
 		nationalId?: string
 		mobile?: string
 		email?: string
+		city?: string
+		household?: number
 	} = {}
 	if (own(applicant.name)) columns.applicantName = text(applicant.name)
 	if (own(applicant.nationalId)) columns.nationalId = text(applicant.nationalId)
 	if (own(applicant.mobile)) columns.mobile = text(applicant.mobile)
 	if (own(applicant.email)) columns.email = text(applicant.email)
+	if (own(applicant.city)) columns.city = text(applicant.city).trim()
+	if (own(applicant.household)) columns.household = 1 + (Array.isArray(answers[applicant.household]) ? (answers[applicant.household] as unknown[]).length : 0)
 	return columns
 }
 
@@ -118,28 +92,34 @@ export interface IdChecksumOverride {
 	note: string
 }
 
+export interface StartOptions {
+	/** Staff accepted a national ID that fails the checksum, with a reason. */
+	override?: IdChecksumOverride
+	/** Staff fill the form for a walk-in or phone applicant: the case is marked as paper intake. */
+	paperIntake?: { actorId: number }
+	/** An institution signed in to its account starts its own request: the case belongs to the account. */
+	account?: { id: number; name: string; mobile: string; email: string }
+}
+
 const overrideNote = (note: string) => `قبول رقم الهوية رغم عدم اجتياز التحقق: ${note}`
 
 /**
  * Starts an application from its first section's answers: creates the case with a new reference
- * and resume token, stores the section and records the event — all or nothing.
+ * and resume token, stores the section and records the event — all or nothing. Every way a case
+ * begins comes here: a visitor's first step, staff paper intake, and an institution's own request
+ * (tied to its account, which also names an empty draft started without answers).
  */
-export async function startCase(
-	db: Database,
-	definition: ApplicationDef,
-	input: unknown,
-	override?: IdChecksumOverride,
-	/** Staff fill the form for a walk-in or phone applicant: the case is marked as paper intake. */
-	paperIntake?: { actorId: number },
-): Promise<{ row: CaseRow; token: string }> {
+export async function startCase(db: Database, definition: ApplicationDef, input: unknown, options: StartOptions = {}): Promise<{ row: CaseRow; token: string }> {
+	const { override, paperIntake, account } = options
 	const firstKey = definition.sections[0]!.key
-	const answers = validate(definition, firstKey, input, override !== undefined)
+	if (input === undefined && !account) throw new Error('a case starts from its first answers, or empty from an institution account')
+	const answers = input === undefined ? undefined : validate(definition, firstKey, input, override !== undefined)
 	const columns = {
-		applicantName: '',
+		applicantName: account?.name ?? '',
 		nationalId: '',
-		mobile: '',
-		email: '',
-		...applicantColumns(definition, firstKey, answers),
+		mobile: account?.mobile ?? '',
+		email: account?.email ?? '',
+		...(answers ? applicantColumns(definition, firstKey, answers) : {}),
 	}
 	if (columns.nationalId && (await hasOpenCase(db, definition.type, columns.nationalId))) throw new DuplicateApplicantError()
 	const token = newResumeToken()
@@ -155,15 +135,16 @@ export async function startCase(
 						idChecksumOverride: override !== undefined,
 						paperIntake: paperIntake !== undefined,
 						createdBy: paperIntake?.actorId,
+						accountId: account?.id,
 						...columns,
 					})
 					.returning()
-				await tx.insert(caseSections).values({ caseId: row!.id, section: firstKey, answers })
+				if (answers) await tx.insert(caseSections).values({ caseId: row!.id, section: firstKey, answers })
 				await tx.insert(caseEvents).values({
 					caseId: row!.id,
 					kind: 'created',
 					actorId: paperIntake?.actorId ?? override?.actorId,
-					data: { section: firstKey, paper: paperIntake !== undefined },
+					data: { ...(answers ? { section: firstKey } : {}), paper: paperIntake !== undefined, ...(account ? { account: account.id } : {}) },
 				})
 				if (override) {
 					await tx.insert(caseEvents).values({
@@ -202,7 +183,7 @@ export async function findCaseByReference(db: Database, reference: string): Prom
 // The correlated references are spelled out: drizzle writes a single table's columns unqualified,
 // and inside the subquery "id" would be the inner table's.
 const savedAnswers = sql<Record<string, SectionAnswers> | null>`(select jsonb_object_agg(saved.section, saved.answers) from ${caseSections} as saved where saved.case_id = ${cases}.id)`
-const fileCounts = sql<Record<string, number> | null>`(select jsonb_object_agg(counted.slot, counted.n) from (select file.slot, count(*)::int as n from ${attachments} as file where file.case_id = ${cases}.id and file.deleted_at is null group by file.slot) as counted)`
+const fileCounts = sql<Record<string, number> | null>`(select jsonb_object_agg(counted.slot, counted.n) from (select file.slot, count(*)::int as n from ${attachments} as file where file.case_id = ${cases}.id and file.deleted_at is null and file.slot not like ${`${STAFF_SLOT_PREFIX}%`} group by file.slot) as counted)`
 
 function savedStateOf(
 	found: { answers: Record<string, SectionAnswers> | null; fileCounts: Record<string, number> | null; idChecksumOverride: boolean },
@@ -262,20 +243,25 @@ export async function saveSection(db: Database, definition: ApplicationDef, row:
 	return answers
 }
 
+/** The applicant's files, not the ones staff keep (app/cases/staff-files.ts): what every applicant page, limit and count reads. */
+const applicantFile = notLike(attachments.slot, `${STAFF_SLOT_PREFIX}%`)
+
+/** The case's files the applicant sent (staff's own are in staff-files.server.ts). */
 export async function listAttachments(db: Database, caseId: string): Promise<AttachmentRow[]> {
 	return db
 		.select()
 		.from(attachments)
-		.where(and(eq(attachments.caseId, caseId), isNull(attachments.deletedAt)))
+		.where(and(eq(attachments.caseId, caseId), isNull(attachments.deletedAt), applicantFile))
 		.orderBy(asc(attachments.createdAt))
 }
 
-export async function findAttachment(db: Database, caseId: string, id: string): Promise<AttachmentRow | undefined> {
+/** One of the case's files: the applicant's only, unless `staffFiles` (a staff member opening any file of the case). */
+export async function findAttachment(db: Database, caseId: string, id: string, options: { staffFiles?: boolean } = {}): Promise<AttachmentRow | undefined> {
 	if (!isUuid(id)) return undefined
 	const [row] = await db
 		.select()
 		.from(attachments)
-		.where(and(eq(attachments.caseId, caseId), eq(attachments.id, id), isNull(attachments.deletedAt)))
+		.where(and(eq(attachments.caseId, caseId), eq(attachments.id, id), isNull(attachments.deletedAt), options.staffFiles ? undefined : applicantFile))
 	return row
 }
 
@@ -326,7 +312,7 @@ export async function addAttachment(db: Database, definition: ApplicationDef, ro
 		// the lock also keeps two uploads at once from both passing the limits below.
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.id)).for('update')
 		if (!locked || !canEditSlot(locked, definition, file.slot)) throw new CaseLockedError()
-		const live = await tx.select().from(attachments).where(and(eq(attachments.caseId, row.id), isNull(attachments.deletedAt)))
+		const live = await tx.select().from(attachments).where(and(eq(attachments.caseId, row.id), isNull(attachments.deletedAt), applicantFile))
 		const replaced = multiple ? [] : live.filter((kept) => kept.slot === file.slot)
 		const remaining = live.filter((kept) => !replaced.includes(kept))
 		if (multiple && remaining.filter((kept) => kept.slot === file.slot).length >= limits.perSlot) throw new AttachmentLimitError('slot-full', limits)
@@ -469,19 +455,30 @@ export async function lookupCases(db: Database, nationalId: string, mobile: stri
 
 /**
  * Gives the case a new private link, but only once `deliver` confirms the new link reached the
- * applicant: a failed e-mail must not lock them out of the link they already have.
+ * applicant: a failed e-mail must not lock them out of the link they already have. `record`
+ * writes what else the delivery leaves in the history, in the same transaction as the new link
+ * (or alone when nothing was delivered).
  */
-export async function rotateResumeToken(db: Database, row: CaseRow, deliver: (token: string) => Promise<boolean>): Promise<boolean> {
+export async function rotateResumeToken(
+	db: Database,
+	row: CaseRow,
+	deliver: (token: string) => Promise<boolean>,
+	record?: (tx: Database) => Promise<void>,
+): Promise<boolean> {
 	const token = newResumeToken()
-	if (!(await deliver(token))) return false
+	const delivered = await deliver(token)
+	if (!delivered && !record) return false
 	await db.transaction(async (tx) => {
-		await tx
-			.update(cases)
-			.set({ resumeTokenHash: hashResumeToken(token), updatedAt: sql`now()` })
-			.where(eq(cases.id, row.id))
-		await tx.insert(caseEvents).values({ caseId: row.id, kind: 'link_sent', data: { to: 'email' } })
+		if (delivered) {
+			await tx
+				.update(cases)
+				.set({ resumeTokenHash: hashResumeToken(token), updatedAt: sql`now()` })
+				.where(eq(cases.id, row.id))
+			await tx.insert(caseEvents).values({ caseId: row.id, kind: 'link_sent', data: { to: 'email' } })
+		}
+		await record?.(tx as unknown as Database)
 	})
-	return true
+	return delivered
 }
 
 type Row = Record<string, unknown> & { _key?: string }
@@ -513,33 +510,38 @@ async function changeRows(db: Database, definition: ApplicationDef, row: CaseRow
 			...saved,
 			[collection.name]: (result.data as SectionAnswers)[collection.name],
 		}
-		await tx.execute(sectionWrite(tx, row.id, sectionKey, answers, {}, [{ caseId: row.id, kind: 'section_saved', data: { section: sectionKey } }]))
+		// A list may be what a case column counts (the household's size): promoted as a save does.
+		await tx.execute(sectionWrite(tx, row.id, sectionKey, answers, applicantColumns(definition, sectionKey, answers), [{ caseId: row.id, kind: 'section_saved', data: { section: sectionKey } }]))
 		return answers[collection.name] as Row[]
 	})
 }
 
 export class TooManyRowsError extends Error {}
 
-/** Appends a row (already checked by the row schema) under a new key. */
-export function addRow(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, values: Row, max: number): Promise<Row[]> {
-	return changeRows(db, definition, row, sectionKey, (rows) => {
-		if (rows.length >= max) throw new TooManyRowsError()
-		return [...rows, { ...values, _key: randomBytes(8).toString('hex') }]
-	})
-}
-
-/** Replaces the row with this key by new values (checked by the row schema), keeping its key and place. */
-export function changeRow(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, key: string, values: Row): Promise<Row[]> {
-	return changeRows(db, definition, row, sectionKey, (rows) => {
-		if (!rows.some((candidate) => candidate._key === key)) throw new RowGoneError()
-		return rows.map((candidate) => (candidate._key === key ? { ...values, _key: key } : candidate))
-	})
-}
-
 /** The row to change is no longer there (deleted in another tab). */
 export class RowGoneError extends Error {}
 
-/** Removes the row with this key; removing one already gone changes nothing. */
-export function removeRow(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, key: string): Promise<Row[]> {
-	return changeRows(db, definition, row, sectionKey, (rows) => rows.filter((candidate) => candidate._key !== key))
+/** One change to a list (family members, referrers, projects, budget lines): a row added, changed or removed. */
+export type RowEdit = { add: Row; max: number } | { change: string; values: Row } | { remove: string }
+
+/**
+ * The list with one edit made: a new row under a new key (refused past `max`), a row's new values
+ * under its key and in its place (refused when the row is gone), or a row removed (removing one
+ * already gone changes nothing). The same for an applicant's list and a staff correction.
+ */
+export function applyRowEdit(rows: Row[], edit: RowEdit): Row[] {
+	if ('add' in edit) {
+		if (rows.length >= edit.max) throw new TooManyRowsError()
+		return [...rows, { ...edit.add, _key: randomBytes(8).toString('hex') }]
+	}
+	if ('change' in edit) {
+		if (!rows.some((candidate) => candidate._key === edit.change)) throw new RowGoneError()
+		return rows.map((candidate) => (candidate._key === edit.change ? { ...edit.values, _key: edit.change } : candidate))
+	}
+	return rows.filter((candidate) => candidate._key !== edit.remove)
+}
+
+/** An applicant's edit of one row of a list (values already checked by the row schema). */
+export function editRows(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, edit: RowEdit): Promise<Row[]> {
+	return changeRows(db, definition, row, sectionKey, (rows) => applyRowEdit(rows, edit))
 }

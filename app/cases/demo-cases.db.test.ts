@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
-import { caseAid, caseEvents, caseSections, cases, users } from '#app/db/schema.ts'
+import { caseAid, caseEvents, caseSections, cases, caseStudies, caseVisits, users } from '#app/db/schema.ts'
 import { isValidNationalId, isValidSaudiIban } from '#app/domain/validators.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
@@ -22,8 +22,8 @@ beforeAll(async () => {
 	const officers = await handle.db
 		.insert(users)
 		.values([
-			{ name: 'منيرة القحطاني', email: 'officer1@demo.test', passwordHash: 'x', role: 'case_officer' },
-			{ name: 'خالد العتيبي', email: 'officer2@demo.test', passwordHash: 'x', role: 'case_officer' },
+			{ name: 'منيرة القحطاني', email: 'officer1@demo.test', passwordHash: 'x', roles: ['case_officer'] },
+			{ name: 'خالد العتيبي', email: 'officer2@demo.test', passwordHash: 'x', roles: ['case_officer'] },
 		])
 		.returning({ id: users.id })
 	officerIds = officers.map((officer) => officer.id)
@@ -55,6 +55,17 @@ describe('the helpers', () => {
 		expect(summary(a)).toEqual(summary(b))
 		expect(a.map((item) => item.sections.map((section) => section.answers))).toEqual(b.map((item) => item.sections.map((section) => section.answers)))
 		expect(summary(c)).not.toEqual(summary(a))
+	})
+
+	test('the hour it is seeded at does not change which cases a seed draws (the demo on `npm start` shows the same stages at any time)', () => {
+		const statuses = (hour: number) => {
+			const now = new Date(Date.UTC(2026, 10, 27, hour, 30))
+			const rng = mulberry32(5)
+			return Array.from({ length: 60 }, (_, index) => generateDemoCase(rng, index, { now, seed: 5 }).case).map((item) => [item.reference, item.applicantName, item.type, item.status])
+		}
+		// Riyadh's early morning (01:30 and 04:30 there) moves some sending times to the evening before: the draws after it stay the same.
+		expect(statuses(22)).toEqual(statuses(10))
+		expect(statuses(1)).toEqual(statuses(10))
 	})
 
 	test('a seed never repeats a reference, national ID or mobile', () => {
@@ -94,6 +105,20 @@ describe('inserted demo cases', () => {
 			expect([answers.Full_Name, answers.Identify_Id, answers.Phone]).toEqual([row.applicantName, row.nationalId, row.mobile])
 			expect(row.applicantName.split(' ').length).toBeGreaterThanOrEqual(4)
 		}
+	})
+
+	test('every case studied has its study recommending support, recorded before «تمت الدراسة»; some new cases have a visit planned for their researcher', async () => {
+		const studied = await handle.db.select().from(cases).where(sql`${cases.status} in (2, 3)`)
+		const studies = await handle.db.select().from(caseStudies)
+		expect(studied.length).toBeGreaterThan(0)
+		for (const row of studied) {
+			const study = studies.find((candidate) => candidate.caseId === row.id)
+			expect(study, row.reference).toMatchObject({ kind: 'visit', recommendation: 'support' })
+			expect(study!.aidAmount).toBeGreaterThan(0)
+		}
+		const visits = await handle.db.select({ visit: caseVisits, row: cases }).from(caseVisits).innerJoin(cases, eq(cases.id, caseVisits.caseId))
+		expect(visits.length).toBeGreaterThan(0)
+		for (const { visit, row } of visits) expect([row.status, visit.visitorId, visit.status]).toEqual([1, row.assignedTo, 'planned'])
 	})
 
 	test('statuses, dates, assignment and aid are consistent', async () => {

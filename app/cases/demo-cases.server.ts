@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { nationalIdWithCheckDigit, saudiIbanFromBban } from '#app/domain/validators.ts'
 import { inArray, max } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { caseAid, caseEvents, caseSections, cases, privacyNotices, users, type Reopened } from '#app/db/schema.ts'
+import { caseAid, caseEvents, caseSections, cases, caseStudies, caseVisits, privacyNotices, users, type Reopened } from '#app/db/schema.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import type { AidKind } from './aid.ts'
@@ -247,7 +247,7 @@ const applicantMessages = [
 	'انتهى عقد عملي قبل أشهر وما زلت أبحث عن عمل.',
 ]
 
-const statusNotes: Record<Exclude<CaseStatus, 1>, readonly string[]> = {
+const statusNotes: Record<Exclude<CaseStatus, 1 | 7 | 8>, readonly string[]> = {
 	2: ['تمت زيارة الأسرة ودراسة الحالة، والأسرة مستحقة للدعم.', 'اكتملت الدراسة الميدانية والمستندات مطابقة.', 'تم التحقق من الدخل والسكن، وترفع للجنة.'],
 	3: ['اعتمدت اللجنة صرف الدعم.', 'صرف الدعم حسب قرار لجنة المساعدات.', 'تم الصرف بعد اعتماد المدير التنفيذي.'],
 	4: ['سجل الأسرة غير واضح ويحتاج إلى إعادة إرفاق.', 'رقم الآيبان لا يطابق اسم المتقدم.', 'بيانات أفراد الأسرة ناقصة.'],
@@ -272,6 +272,7 @@ const reopenedChoices: readonly Reopened[] = [
 const aidNotes: Record<AidKind, readonly string[]> = {
 	cash: ['تحويل بنكي إلى حساب المتقدم', 'دعم مقطوع لمرة واحدة'],
 	food_basket: ['سلة غذائية من مستودع المؤسسة', 'سلة غذائية شهرية'],
+	eid_clothing: ['كسوة العيد لأطفال الأسرة'],
 	bill_payment: ['سداد فاتورة الكهرباء المتأخرة', 'سداد فاتورة المياه'],
 	rent: ['سداد إيجار ستة أشهر', 'سداد قسط الإيجار المتأخر'],
 	restoration: ['ترميم دورة المياه والمطبخ'],
@@ -279,6 +280,15 @@ const aidNotes: Record<AidKind, readonly string[]> = {
 	devices: ['ثلاجة وغسالة', 'مكيف شباك'],
 	other: ['حقيبة مدرسية للأبناء'],
 }
+
+/** Who the researcher met on a demo visit, and what the study concluded. */
+const studyMet = ['الأم وابنها الأكبر', 'رب الأسرة وزوجته', 'الأم وحدها', 'الجدة والأحفاد']
+const studySummaries = [
+	'أسرة بلا دخل ثابت بعد وفاة العائل، والسكن مستأجر ومتأخر الإيجار.',
+	'دخل الأسرة من الضمان لا يكفي حاجتها، والأبناء في المدارس.',
+	'رب الأسرة مريض لا يعمل، والمنزل يحتاج إلى صيانة عاجلة.',
+	'أسرة كبيرة في شقة صغيرة، ودخلها أقل من نفقاتها الأساسية.',
+]
 
 /** What staff give, how often, and in what range of riyals (amounts round to 50). */
 const aidRanges: readonly (readonly [AidKind, number, number, number])[] = [
@@ -345,9 +355,11 @@ const SPAN_DAYS = 182
 
 /** Moves a moment to Riyadh's waking hours (08:00–23:00, UTC+3) on the same day or the one before. */
 function inWakingHours(rng: Rng, at: number): number {
+	// Drawn whatever the hour, so the rest of a seed's cases do not depend on the time of day it is seeded at.
+	const minutes = int(rng, 0, 4 * 60)
 	const riyadhHour = new Date(at + 3 * HOUR).getUTCHours()
 	if (riyadhHour >= 8) return at
-	return at - (riyadhHour + 1) * HOUR - int(rng, 0, 4 * 60) * MINUTE
+	return at - (riyadhHour + 1) * HOUR - minutes * MINUTE
 }
 
 /** `count` sorted moments in (start, end]; the last is `end`. */
@@ -377,6 +389,8 @@ export interface DemoCase {
 	sections: (typeof caseSections.$inferInsert)[]
 	events: (typeof caseEvents.$inferInsert)[]
 	aid: (typeof caseAid.$inferInsert)[]
+	studies: (typeof caseStudies.$inferInsert)[]
+	visits: (typeof caseVisits.$inferInsert)[]
 }
 
 type Person = { first: string; female: boolean }
@@ -495,7 +509,7 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 			Level_Edu: group.edu || weighted(rng, [['secondary', 35], ['university', 20], ['intermediate', 15], ['primary', 12], ['none', 10], ['diploma', 8]] as const),
 			Social_Status: group.social || adultSocial || (memberAge > 24 && chance(rng, 0.4) ? 'married' : 'single'),
 			Health_Status: weighted(rng, [['healthy', 80], ['chronic', 11], ['disability', 6], ['other', 3]] as const),
-			// Rows added one at a time carry a key (app/cases/case-store.server.ts addRow).
+			// Rows added one at a time carry a key (app/cases/case-store.server.ts applyRowEdit).
 			_key: hex(rng, 16),
 		})
 	}
@@ -628,6 +642,7 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 	}
 	let reopened: Reopened | null = null
 	const aid: (typeof caseAid.$inferInsert)[] = []
+	const studies: (typeof caseStudies.$inferInsert)[] = []
 	let from: CaseStatus = 1
 	path.forEach((step, i) => {
 		const at = new Date(moments[i]!)
@@ -639,7 +654,15 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 		}
 		const by = actor()
 		const to = step.to
-		const note = pick(rng, statusNotes[to as Exclude<CaseStatus, 1>])
+		// «تمت الدراسة» follows the researcher's visit and study (drawn from the case's own number, not the random stream, so the rest of the seed stays as it was).
+		if (to === 2) {
+			const [kind, , min, max] = aidRanges[index % aidRanges.length]!
+			const amount = Math.round((min + ((max - min) * ((index * 37) % 100)) / 100) / 50) * 50 || min
+			const months = kind === 'rent' ? 6 : null
+			studies.push({ caseId: id, kind: 'visit', studiedOn: riyadhDay(at.getTime() - HOUR), metWith: studyMet[index % studyMet.length]!, housing: { condition: ['good', 'medium', 'dilapidated'][index % 3]!, needsMaintenance: index % 2 ? 'yes' : 'no' }, needs: '', summary: studySummaries[index % studySummaries.length]!, recommendation: 'support', zakatEligible: index % 4 !== 0, aidKind: kind, aidAmount: amount, aidMonths: months, authorId: by, createdAt: new Date(at.getTime() - HOUR) })
+			events.push({ caseId: id, at: new Date(at.getTime() - HOUR), actorId: by, kind: 'study_recorded', data: { recommendation: 'support', aidKind: kind, amount, months } })
+		}
+		const note = pick(rng, statusNotes[to as Exclude<CaseStatus, 1 | 7 | 8>])
 		if (to === 4) {
 			reopened = pick(rng, reopenedChoices)
 			events.push({ caseId: id, at, actorId: by, kind: 'status_changed', note, data: { from, to, reopened } })
@@ -697,6 +720,9 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 			nationalId,
 			mobile,
 			email: email ?? '',
+			// As a save promotes them (case-store.server.ts, applicantColumns): the city, and the household's size.
+			city,
+			household: 1 + members.length,
 			resumeTokenHash: hashResumeToken(newResumeToken()),
 			createdAt: new Date(createdAt),
 			updatedAt: new Date(updatedAt),
@@ -713,6 +739,12 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 		sections: sectionRows,
 		events,
 		aid,
+		studies,
+		// A few new cases held by a researcher have their home visit planned in the coming days («زياراتي»).
+		visits:
+			status === 1 && assigned && deletedAt === null && index % 6 === 0
+				? [{ caseId: id, visitOn: riyadhDay(now + ((index / 6) % 4) * DAY), visitAt: ['09:30', '11:00', '16:30', '18:00'][(index / 6) % 4]!, visitorId: assigned.id, createdBy: assigned.id, createdAt: new Date(statusChangedAt + MINUTE) }]
+				: [],
 	}
 }
 
@@ -756,6 +788,10 @@ export async function insertDemoCases(db: Executor, count: number, options: Inse
 			await tx.insert(caseEvents).values(batch.flatMap((item) => item.events))
 			const aid = batch.flatMap((item) => item.aid)
 			if (aid.length) await tx.insert(caseAid).values(aid)
+			const studies = batch.flatMap((item) => item.studies)
+			if (studies.length) await tx.insert(caseStudies).values(studies)
+			const visits = batch.flatMap((item) => item.visits)
+			if (visits.length) await tx.insert(caseVisits).values(visits)
 		})
 		inserted += batch.length
 		options.onProgress?.(inserted)

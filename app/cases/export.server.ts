@@ -2,7 +2,9 @@ import { PassThrough, Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
 import ExcelJS from 'exceljs'
 import type { Database } from '#app/db/client.server.ts'
-import type { cases } from '#app/db/schema.ts'
+import type { cases, caseStudies } from '#app/db/schema.ts'
+import { aidKindLabel } from './aid.ts'
+import { recommendationLabel } from './studies.ts'
 import type { ApplicationDef, RowFieldDef } from '#app/forms/definition.ts'
 import { describeValue } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
@@ -21,12 +23,13 @@ type Cell = string | number
 
 interface Column {
 	header: string
-	value: (item: { row: ExportRow; answers: Record<string, SectionAnswers> }) => Cell
+	value: (item: ExportItem) => Cell
 	/** An amount in riyals: shown in Excel with thousands and two decimals (the header names the currency). */
 	money?: boolean
 }
 
 type ExportRow = typeof cases.$inferSelect & { assignedName: string | null }
+type ExportItem = { row: ExportRow; answers: Record<string, SectionAnswers>; study?: typeof caseStudies.$inferSelect }
 
 const numeric = (field: RowFieldDef) => field.kind === 'money' || field.kind === 'number' || field.kind === 'age'
 
@@ -45,7 +48,7 @@ const headerOf = (header: string, field: RowFieldDef) => (field.kind === 'money'
 function answerColumns(definition: ApplicationDef, prefix: string): Column[] {
 	return definition.sections.flatMap((section) =>
 		section.fields.flatMap((field): Column[] => {
-			const own = (item: { row: ExportRow; answers: Record<string, SectionAnswers> }) => (item.row.type === definition.type ? item.answers[section.key] : undefined)
+			const own = (item: ExportItem) => (item.row.type === definition.type ? item.answers[section.key] : undefined)
 			if (field.kind !== 'group') {
 				return [{ header: headerOf(`${prefix}${section.title} - ${field.label}`, field), value: (item) => cellOf(field, own(item) ?? {}), money: field.kind === 'money' }]
 			}
@@ -71,6 +74,14 @@ const caseColumns: Column[] = [
 	{ header: 'آخر تغيير للحالة', value: ({ row }) => formatDateTime(row.statusChangedAt) },
 	{ header: 'الموظف المسؤول', value: ({ row }) => row.assignedName ?? '' },
 	{ header: 'طلب ورقي', value: ({ row }) => (row.paperIntake ? 'نعم' : 'لا') },
+	// The case's study (docs/product.md#the-social-study): the newest one.
+	{ header: 'تاريخ الدراسة', value: ({ study }) => (study ? formatDate(study.studiedOn) : '') },
+	{ header: 'التوصية', value: ({ study }) => (study ? recommendationLabel(study.recommendation) : '') },
+	{ header: 'سبب عدم الدعم أو جهة الإحالة', value: ({ study }) => (study?.recommendation === 'reject' ? (study.rejectReason ?? '') : study?.recommendation === 'refer' ? study.referTo : '') },
+	{ header: 'المساعدة المقترحة', value: ({ study }) => (study?.aidKind ? aidKindLabel(study.aidKind) : '') },
+	{ header: 'المبلغ المقترح (ريال)', value: ({ study }) => study?.aidAmount ?? '', money: true },
+	{ header: 'أشهر المساعدة الشهرية', value: ({ study }) => study?.aidMonths ?? '' },
+	{ header: 'مستحقة للزكاة', value: ({ study }) => (study ? (study.zakatEligible ? 'نعم' : 'لا') : '') },
 ]
 
 /** The columns of an export of these programmes. */

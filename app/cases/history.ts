@@ -1,8 +1,10 @@
 import type { ApplicationDef } from '#app/forms/definition.ts'
-import { formatDateWithHijri, formatMoney } from '#app/text/format.ts'
+import { formatClock, formatDateWithHijri, formatMoney, formatWeekday } from '#app/text/format.ts'
 import { aidKindLabel } from './aid.ts'
 import { staffStatusName } from '#app/cases/case-statuses.ts'
-import { sensitiveDataName } from '#app/privacy/consent-rules.ts'
+import { monthsCount, sensitiveDataName } from '#app/privacy/consent-rules.ts'
+import { recommendationLabel } from './studies.ts'
+import { staffSlotLabel } from './staff-files.ts'
 
 // A case's history in words, for the staff case view (app/routes/admin/case.tsx).
 
@@ -14,7 +16,7 @@ export interface HistoryEvent {
 
 const sectionTitle = (definition: ApplicationDef | undefined, key: unknown) => definition?.sections.find((section) => section.key === key)?.title ?? String(key ?? '')
 const slotLabel = (definition: ApplicationDef | undefined, slot: unknown) =>
-	definition?.sections.flatMap((section) => section.files ?? []).find((file) => file.slot === slot)?.label ?? String(slot ?? '')
+	definition?.sections.flatMap((section) => section.files ?? []).find((file) => file.slot === slot)?.label ?? staffSlotLabel(String(slot ?? '')) ?? String(slot ?? '')
 
 /** What happened, in one line (the note, when any, is shown beside it). */
 /** The day aid was given (yyyy-mm-dd), written as every other date; anything else as stored. */
@@ -53,6 +55,23 @@ export function describeEvent(event: HistoryEvent, definition: ApplicationDef | 
 			return data.officerName ? `إسناد الطلب إلى ${String(data.officerName)}` : 'إلغاء إسناد الطلب'
 		case 'aid_recorded':
 			return `تسجيل دعم: ${formatMoney(Number(data.amount))} — ${aidKindLabel(String(data.kind))} بتاريخ ${givenOn(data.givenOn)}`
+		case 'study_recorded': {
+			const aid = data.aidKind ? ` — ${aidKindLabel(String(data.aidKind))}، ${formatMoney(Number(data.amount))}${data.months ? ` شهرياً لمدة ${monthsCount(Number(data.months))}` : ''}` : ''
+			return `تسجيل الدراسة: التوصية «${recommendationLabel(String(data.recommendation))}»${aid}`
+		}
+		case 'decided': {
+			if (data.outcome === 'approve') return `قرار لجنة الصرف: اعتماد ${aidKindLabel(String(data.aidKind))}، ${formatMoney(Number(data.amount))}${data.months ? ` شهرياً لمدة ${monthsCount(Number(data.months))}` : ''}${data.fund ? ` من «${String(data.fund)}»` : ''}`
+			if (data.outcome === 'reject') return `قرار لجنة الصرف: رفض الطلب — ${String(data.reason ?? '')}`
+			return 'قرار لجنة الصرف: إعادة الطلب لدراسة أكثر'
+		}
+		case 'payment_recorded':
+			return `${data.delivered ? 'تسليم مساعدة عينية' : 'صرف تحويل'}: ${aidKindLabel(String(data.kind))}، ${formatMoney(Number(data.amount))} بتاريخ ${givenOn(data.on)}`
+		case 'payment_reopened':
+			return `إعادة دفعة أعادها البنك (${formatMoney(Number(data.amount))}): تعود إلى «بانتظار الصرف»`
+		case 'visit_scheduled':
+			return `تحديد موعد زيارة: ${formatWeekday(String(data.visitOn))} ${givenOn(data.visitOn)} الساعة ${formatClock(String(data.visitAt))}${data.visitorName ? ` — يزور: ${String(data.visitorName)}` : ''}`
+		case 'visit_cancelled':
+			return `إلغاء موعد الزيارة: ${formatWeekday(String(data.visitOn))} ${givenOn(data.visitOn)} الساعة ${formatClock(String(data.visitAt))}`
 		case 'answers_corrected': {
 			const changes = (data.changes ?? []) as { label: string; before: string; after: string }[]
 			return `تصحيح «${sectionTitle(definition, data.section)}»: ${changes.map((change) => `${change.label}: «${change.before || '—'}» ← «${change.after || '—'}»`).join('؛ ')}`

@@ -13,6 +13,10 @@ import { logger } from '#app/utils/log.server.ts'
  * by SMS. Only the hash of their private link is kept, so the message carries a new link, which
  * replaces the old one only once it has reached them (app/cases/case-store.server.ts
  * `rotateResumeToken`). Recorded in the history either way; never fails the staff's action.
+ *
+ * Sent once the decision is committed, never inside its transaction: a slow gateway must not hold
+ * the case's lock, and a failed message must not undo the decision. The new link and the record of
+ * what was sent are then written together, in one transaction.
  */
 export async function notifyStatusChange(
 	db: Database,
@@ -38,8 +42,7 @@ export async function notifyStatusChange(
 				link: privateLink(token),
 			})
 			return sent.email || sent.sms
-		})
-		await recordNotified(db, row.id, sent, actor)
+		}, (tx) => recordNotified(tx, row.id, sent, actor))
 	} catch (error) {
 		logger.error(`[notify] status update of ${row.reference} failed: ${(error as Error).message}`)
 	}

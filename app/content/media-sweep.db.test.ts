@@ -45,7 +45,7 @@ test('pictures and PDFs no entry names are deleted with their files once they ar
 
 	await saveEntry(handle.db, members, null, { memberName: 'سارة العتيبي', memberPosition: 'عضو', memberImg: named.id }, null)
 	const deleted = await saveEntry(handle.db, members, null, { memberName: 'خالد الشهري', memberPosition: 'عضو', memberImg: namedByDeleted.id }, null)
-	const editor = await createUser(handle.db, { name: 'محرر', email: 'editor@example.org', mobile: '', role: 'content_editor', password: 'Editor-Pass-1' })
+	const editor = await createUser(handle.db, { name: 'محرر', email: 'editor@example.org', mobile: '', roles: ['content_editor'], password: 'Editor-Pass-1' })
 	expect(await deleteEntry(handle.db, members, deleted.id, editor.id)).toBe(true)
 	await saveEntry(handle.db, qualityCertificate, null, { image: named.id, pdf: namedPdf.id, caption: 'شهادة' }, null)
 

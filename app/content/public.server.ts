@@ -4,7 +4,8 @@ import { documents, images } from '#app/db/schema.ts'
 import { toDocumentData, type DocumentData } from '#app/documents/documents-library.server.ts'
 import { toImageData, type ImageData } from '#app/images/responsive-image.tsx'
 import { documentFields, imageFields, type ContentData, type ContentField, type ContentType } from './definition.ts'
-import type { ContentEntry } from './store.server.ts'
+import { getSingleton, type ContentEntry } from './store.server.ts'
+import { associationGuide } from './types.ts'
 
 type AnyType = ContentType<readonly ContentField[]>
 type FieldNamed<T extends AnyType, Kind extends ContentField['kind']> = Extract<T['fields'][number], { kind: Kind }>['name']
@@ -50,4 +51,11 @@ export async function withMedia<T extends AnyType>(db: Database, type: T, entrie
 			views: entry.views,
 		}
 	})
+}
+
+/** The guidance manual for associations' requests staff uploaded (/admin/content/association-guide/edit), or null. */
+export async function associationGuidePdf(db: Database) {
+	const entry = await getSingleton(db, associationGuide)
+	const [shown] = entry ? await withMedia(db, associationGuide, [entry]) : []
+	return shown?.documents.pdf ?? null
 }

@@ -10,7 +10,7 @@ let handle: DatabaseHandle
 let userId: number
 beforeAll(async () => {
 	handle = await createTestDatabase()
-	userId = (await createUser(handle.db, { name: 'محرر', email: 'editor@example.org', mobile: '', role: 'content_editor', password: 'Editor-Pass-1' })).id
+	userId = (await createUser(handle.db, { name: 'محرر', email: 'editor@example.org', mobile: '', roles: ['content_editor'], password: 'Editor-Pass-1' })).id
 })
 afterAll(() => handle.close())
 

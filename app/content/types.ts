@@ -400,6 +400,20 @@ export const associationGuide = defineContentType({
 	messages: generic,
 })
 
+/** «أثرنا»'s introduction (docs/product.md#our-impact): the figures below it are the aid ledger's. */
+export const impactPage = defineContentType({
+	type: 'impact',
+	dashboard: 'مقدمة صفحة «أثرنا» العامة؛ أرقامها تُحسب من سجل الصرف.',
+	kind: 'singleton',
+	singular: 'مقدمة صفحة أثرنا',
+	plural: 'مقدمة صفحة أثرنا',
+	fields: [{ kind: 'richtext', name: 'intro', label: 'المقدمة', required: true }],
+	listColumns: [],
+	perPage: 1,
+	publicPath: '/impact',
+	messages: { ...generic, updated: 'تم تحديث بيانات بنجاح' },
+})
+
 /** Every content type, in the order of their cards on the dashboard. */
 export const contentTypes: readonly ContentType[] = [
 	homePage,
@@ -421,6 +435,7 @@ export const contentTypes: readonly ContentType[] = [
 	albums,
 	videos,
 	associationGuide,
+	impactPage,
 ]
 
 /** Where staff edit a type: a collection's list, a singleton's one form. */

@@ -57,8 +57,10 @@ describe('migrations', () => {
 			const applied = await handles[0]!.db.execute<{ hash: string; times: number }>(sql`select hash, count(*)::int as times from drizzle.__drizzle_migrations group by hash`)
 			expect(applied.rows.length).toBeGreaterThan(10)
 			expect(applied.rows.every((row) => row.times === 1)).toBe(true)
-			// Nobody holds the lock once they are done.
-			const held = await handles[0]!.db.execute<{ count: number }>(sql`select count(*)::int as count from pg_locks where locktype = 'advisory' and objid = ${MIGRATION_LOCK}`)
+			// Nobody holds this database's lock once they are done (other test files migrate databases of their own at the same time: their locks are theirs).
+			const held = await handles[0]!.db.execute<{ count: number }>(
+				sql`select count(*)::int as count from pg_locks where locktype = 'advisory' and objid = ${MIGRATION_LOCK} and database = (select oid from pg_database where datname = current_database())`,
+			)
 			expect(held.rows[0]!.count).toBe(0)
 		} finally {
 			await Promise.all(handles.map((handle) => handle.close()))

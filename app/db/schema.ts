@@ -61,7 +61,8 @@ export const users = pgTable(
 		/** +9665XXXXXXXX */
 		mobile: text('mobile').notNull().default(''),
 		passwordHash: text('password_hash').notNull(),
-		role: userRole('role').notNull(),
+		/** Every role the user holds (a small foundation gives one person several); never empty. Each check asks for one role (app/db/roles.ts). */
+		roles: userRole('roles').array().notNull(),
 		active: boolean('active').notNull().default(true),
 		lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
 		/** The authenticator app's shared key (base32), set once the user has proved a code from it. */
@@ -156,7 +157,7 @@ export const cases = pgTable(
 		id: uuid('id').primaryKey().defaultRandom(),
 		type: text('type').notNull(),
 		reference: text('reference').notNull(),
-		/** The old StatusId (docs/product.md#case-statuses): 1 new, 2 study done, 3 support provided, 4 incomplete, 5 support stopped, 6 archived. */
+		/** The old StatusId (docs/product.md#case-statuses): 1 new, 2 study done, 3 support provided, 4 incomplete, 5 support stopped, 6 archived; the aid cycle's 7 approved awaiting payment, 8 rejected. */
 		status: smallint('status').notNull().default(1),
 		applicantName: text('applicant_name').notNull(),
 		nationalId: text('national_id').notNull(),
@@ -199,6 +200,10 @@ export const cases = pgTable(
 		 * lower case. The same folding is `foldArabic` in app/utils/arabic-search.ts (tested to agree).
 		 */
 		searchName: text('search_name').generatedAlwaysAs(sql`${sql.raw(SEARCH_FOLD_SQL)}`),
+		/** The city the applicant gave (a definition's `applicant.city`): the committee's queue and the reports filter on it. */
+		city: text('city').notNull().default(''),
+		/** The applicant and the family members listed (a definition's `applicant.household`): the reports' individuals helped. */
+		household: integer('household').notNull().default(1),
 	},
 	(table) => [
 		uniqueIndex('cases_reference_unique').on(table.reference),
@@ -217,7 +222,9 @@ export const cases = pgTable(
 		index('cases_list_idx')
 			.on(table.status, table.type, table.submittedAt)
 			.where(sql`${table.submittedAt} is not null and ${table.deletedAt} is null`),
-		check('cases_status_range', sql`${table.status} between 1 and 6`),
+		check('cases_status_range', sql`${table.status} between 1 and 8`),
+		// The committee's queue: studied cases by programme and city (app/aid/decisions.server.ts).
+		index('cases_city_idx').on(table.status, table.city),
 		check('cases_consent_values', sql`${table.consent} in ('given', 'declined')`),
 	],
 )
@@ -286,8 +293,324 @@ export const caseAid = pgTable(
 		note: text('note').notNull().default(''),
 		createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		/** Paid or delivered through the aid cycle: the instalment it records (null: recorded by hand). */
+		instalmentId: integer('instalment_id'),
 	},
-	(table) => [index('case_aid_case_idx').on(table.caseId), check('case_aid_amount_positive', sql`${table.amount} > 0`)],
+	(table) => [index('case_aid_case_idx').on(table.caseId), index('case_aid_given_idx').on(table.givenOn), uniqueIndex('case_aid_instalment_unique').on(table.instalmentId), check('case_aid_amount_positive', sql`${table.amount} > 0`)],
+)
+
+export const studyRecommendation = pgEnum('study_recommendation', ['support', 'reject', 'refer'])
+
+/**
+ * The social study of a case (docs/product.md#the-social-study): the researcher's home visit, or a
+ * desk study for programmes where no visit happens, and its recommendation. Each study recorded is
+ * kept; the newest is the case's study. Never shown to the applicant.
+ */
+export const caseStudies = pgTable(
+	'case_studies',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		caseId: uuid('case_id')
+			.notNull()
+			.references(() => cases.id, { onDelete: 'cascade' }),
+		/** A home visit, or a desk study (associations and institutions). */
+		kind: text('kind', { enum: ['visit', 'desk'] }).notNull(),
+		/** The day of the visit, or of the desk study. */
+		studiedOn: date('studied_on', { mode: 'string' }).notNull(),
+		/** Who was met (a visit), or what was read and whom was called (a desk study). */
+		metWith: text('met_with').notNull().default(''),
+		/** The housing as seen, by the programme's own options: { condition, type, ownership, needsMaintenance }. */
+		housing: jsonb('housing').$type<Record<string, string>>().notNull().default({}),
+		/** The family's needs as seen. */
+		needs: text('needs').notNull().default(''),
+		summary: text('summary').notNull().default(''),
+		recommendation: studyRecommendation('recommendation').notNull(),
+		/** Why not (a reject recommendation): the words of a reason staff keep (app/cases/reasons.server.ts), as they were. */
+		rejectReason: text('reject_reason'),
+		/** The body the case is referred to (a refer recommendation). */
+		referTo: text('refer_to').notNull().default(''),
+		/** The researcher found the family eligible for zakat: only then may zakat money go to the case. */
+		zakatEligible: boolean('zakat_eligible').notNull().default(false),
+		/** The aid proposed with a support recommendation: app/cases/aid.ts `aidKinds`. */
+		aidKind: text('aid_kind'),
+		/** Saudi riyals: the whole amount, or each month's. */
+		aidAmount: numeric('aid_amount', { precision: 12, scale: 2, mode: 'number' }),
+		/** Monthly for this many months; null for once. */
+		aidMonths: integer('aid_months'),
+		/** Home restoration: the works and the contractor's quote (riyals). */
+		works: text('works').notNull().default(''),
+		quote: numeric('quote', { precision: 12, scale: 2, mode: 'number' }),
+		/** Bill payment: the invoice's amount (riyals); the foundation pays at most half of it. */
+		invoice: numeric('invoice', { precision: 12, scale: 2, mode: 'number' }),
+		authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [
+		index('case_studies_case_idx').on(table.caseId, table.createdAt),
+		check('case_studies_aid_positive', sql`${table.aidAmount} is null or ${table.aidAmount} > 0`),
+		check('case_studies_months', sql`${table.aidMonths} is null or ${table.aidMonths} between 2 and 24`),
+	],
+)
+
+/**
+ * A home visit planned on a case (docs/product.md#the-social-study): the day, the hour and who goes.
+ * The applicant is told; it is done once the visitor's study of the case is recorded.
+ */
+export const caseVisits = pgTable(
+	'case_visits',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		caseId: uuid('case_id')
+			.notNull()
+			.references(() => cases.id, { onDelete: 'cascade' }),
+		visitOn: date('visit_on', { mode: 'string' }).notNull(),
+		/** HH:MM, Riyadh time. */
+		visitAt: text('visit_at').notNull(),
+		visitorId: integer('visitor_id').references(() => users.id, { onDelete: 'set null' }),
+		status: text('status', { enum: ['planned', 'done', 'cancelled'] })
+			.notNull()
+			.default('planned'),
+		createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [index('case_visits_visitor_idx').on(table.visitorId, table.status, table.visitOn), index('case_visits_case_idx').on(table.caseId)],
+)
+
+/**
+ * The lists of reasons staff keep (/admin/reasons): why a study does not recommend support. A
+ * reason is retired, never deleted; a study keeps the words it was given with.
+ */
+export const reasons = pgTable('reasons', {
+	id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+	/** study-reject: why a study does not recommend support (staff only); decision-reject: why the committee said no, in the words the applicant reads. */
+	kind: text('kind', { enum: ['study-reject', 'decision-reject'] }).notNull(),
+	label: text('label').notNull(),
+	active: boolean('active').notNull().default(true),
+	position: integer('position').notNull().default(0),
+	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/**
+ * The money aid is paid from (docs/product.md#funds-and-budgets): zakat, general donations, a
+ * restricted grant. Zakat goes only to a case its study found eligible for zakat.
+ */
+export const funds = pgTable(
+	'funds',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		name: text('name').notNull(),
+		zakat: boolean('zakat').notNull().default(false),
+		active: boolean('active').notNull().default(true),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [uniqueIndex('funds_name_unique').on(sql`lower(${table.name})`)],
+)
+
+/**
+ * What a programme may give in a (Gregorian) year, from one fund or from any (`fundId` null). What
+ * is committed and paid is summed from the instalments; an approval past what remains is refused.
+ */
+export const budgets = pgTable(
+	'budgets',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		/** A programme: a definition's `type`. */
+		programme: text('programme').notNull(),
+		year: integer('year').notNull(),
+		fundId: integer('fund_id').references(() => funds.id),
+		/** Saudi riyals. */
+		allocated: numeric('allocated', { precision: 14, scale: 2, mode: 'number' }).notNull(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+	},
+	(table) => [uniqueIndex('budgets_unique').on(table.programme, table.year, sql`coalesce(${table.fundId}, 0)`), check('budgets_allocated', sql`${table.allocated} >= 0`)],
+)
+
+export const decisionOutcome = pgEnum('decision_outcome', ['approve', 'reject', 'return'])
+
+/**
+ * The committee's decision on a studied case (docs/product.md#the-decision): approve (what, how much,
+ * from which fund), reject (with the reason the applicant reads), or return it for more study. Made
+ * by someone other than whoever recommended support. Kept 10 years with the money it moved.
+ */
+export const caseDecisions = pgTable(
+	'case_decisions',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		caseId: uuid('case_id')
+			.notNull()
+			.references(() => cases.id),
+		outcome: decisionOutcome('outcome').notNull(),
+		/** The study decided on; null once retention destroyed the study (the decision, a financial record, stays). */
+		studyId: integer('study_id').references(() => caseStudies.id, { onDelete: 'set null' }),
+		/** app/cases/aid.ts `aidKinds`. */
+		aidKind: text('aid_kind'),
+		/** Riyals: the whole amount, or each month's. */
+		amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }),
+		/** Monthly for this many months; null for once. */
+		months: integer('months'),
+		fundId: integer('fund_id').references(() => funds.id),
+		/** The budget year the approval is charged to. */
+		budgetYear: integer('budget_year'),
+		/** A rejection: the reason's words, as the applicant read them. */
+		reason: text('reason'),
+		/** Internal: why, for staff. */
+		note: text('note').notNull().default(''),
+		deciderId: integer('decider_id').references(() => users.id, { onDelete: 'set null' }),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [
+		index('case_decisions_case_idx').on(table.caseId, table.createdAt),
+		index('case_decisions_created_idx').on(table.createdAt),
+		check('case_decisions_amount', sql`${table.amount} is null or ${table.amount} > 0`),
+		check('case_decisions_months', sql`${table.months} is null or ${table.months} between 2 and 24`),
+		check('case_decisions_approval', sql`${table.outcome} <> 'approve' or (${table.amount} is not null and ${table.fundId} is not null and ${table.aidKind} is not null and ${table.budgetYear} is not null)`),
+	],
+)
+
+/**
+ * A payment batch (docs/product.md#payment): approved instalments finance gathers into one bank
+ * transfer file. Open while it is being made; sent once the file went to the bank; closed when
+ * each of its payments is paid or reopened.
+ */
+export const paymentBatches = pgTable('payment_batches', {
+	id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+	status: text('status', { enum: ['open', 'sent', 'closed'] })
+		.notNull()
+		.default('open'),
+	note: text('note').notNull().default(''),
+	createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	sentOn: date('sent_on', { mode: 'string' }),
+	sentBy: integer('sent_by').references(() => users.id, { onDelete: 'set null' }),
+	closedAt: timestamp('closed_at', { withTimezone: true }),
+})
+
+export const instalmentStatus = pgEnum('instalment_status', ['approved', 'in_batch', 'paid', 'delivered', 'cancelled'])
+
+/**
+ * What an approval gives, one row per payment: once, or each month of a monthly aid. Each is paid
+ * (or, aid in kind, delivered) and recorded on its own. The budgets sum these.
+ */
+export const aidInstalments = pgTable(
+	'aid_instalments',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		caseId: uuid('case_id')
+			.notNull()
+			.references(() => cases.id),
+		decisionId: integer('decision_id')
+			.notNull()
+			.references(() => caseDecisions.id),
+		fundId: integer('fund_id')
+			.notNull()
+			.references(() => funds.id),
+		/** The case's programme and the approval's budget year, as the budgets count them. */
+		programme: text('programme').notNull(),
+		budgetYear: integer('budget_year').notNull(),
+		/** 1 for aid given once; 1..N for a monthly aid. */
+		seq: smallint('seq').notNull(),
+		/** The first day of the month it is due. */
+		dueOn: date('due_on', { mode: 'string' }).notNull(),
+		amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+		aidKind: text('aid_kind').notNull(),
+		status: instalmentStatus('status').notNull().default('approved'),
+		/** The batch it is paid in (a transfer); null for aid in kind and before batching. */
+		batchId: integer('batch_id').references(() => paymentBatches.id),
+		/** The bank's reference of the transfer, as the bank gave it. */
+		bankReference: text('bank_reference'),
+		/** The day it was paid (a transfer) or delivered (in kind). */
+		paidOn: date('paid_on', { mode: 'string' }),
+		/** Who recorded the payment or the delivery. */
+		recordedBy: integer('recorded_by').references(() => users.id, { onDelete: 'set null' }),
+		/** Aid in kind: who handed it over, and the receipt's number (a signed form). */
+		deliveredBy: text('delivered_by'),
+		receipt: text('receipt'),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [
+		uniqueIndex('aid_instalments_seq').on(table.decisionId, table.seq),
+		index('aid_instalments_case_idx').on(table.caseId),
+		index('aid_instalments_budget_idx').on(table.programme, table.budgetYear, table.fundId, table.status),
+		index('aid_instalments_due_idx').on(table.status, table.dueOn),
+		index('aid_instalments_batch_idx').on(table.batchId),
+		check('aid_instalments_amount', sql`${table.amount} > 0`),
+	],
+)
+
+/**
+ * The figures of the year's reports (docs/product.md#reports), as `report_figures` and
+ * `report_case_figures` keep them: counts, riyals, and the days an average divides.
+ */
+const reportFigureColumns = () => ({
+	/** Cases sent in the period (not deleted). */
+	received: integer('received').notNull().default(0),
+	/** Cases with a study recorded in the period (not deleted), each once in its group. */
+	studied: integer('studied').notNull().default(0),
+	/** The committee's decisions, whatever the outcome (a returned case too); approved and rejected among them. */
+	decisions: integer('decisions').notNull().default(0),
+	approved: integer('approved').notNull().default(0),
+	rejected: integer('rejected').notNull().default(0),
+	/** Riyals approved (every month of a monthly aid). */
+	approvedRiyals: numeric('approved_riyals').notNull().default('0'),
+	/** Days from sending to each decision that is not a return, summed; and how many were summed. */
+	decisionDays: numeric('decision_days').notNull().default('0'),
+	decisionsTimed: integer('decisions_timed').notNull().default(0),
+	/** Families and associations helped, each once in its group, and the individuals in them (`cases.household`). */
+	families: integer('families').notNull().default(0),
+	individuals: integer('individuals').notNull().default(0),
+	/** Riyals given and aid in kind delivered: the aid ledger (`case_aid`). */
+	givenRiyals: numeric('given_riyals').notNull().default('0'),
+	inKind: integer('in_kind').notNull().default(0),
+	/** Days from sending to the first aid given in the group, summed over its families; and how many were summed. */
+	aidDays: numeric('aid_days').notNull().default('0'),
+	aidTimed: integer('aid_timed').notNull().default(0),
+})
+
+/**
+ * The year's reports summed ahead (app/aid/reports.server.ts), so a report reads a few hundred
+ * rows rather than the whole ledger: per year, grain, group, programme and city, the sums of
+ * `report_case_figures`. Written only by the triggers of drizzle/0029_report_summary.sql, in the
+ * transaction that changes a case, a study, a decision, an instalment or the aid ledger; never by
+ * the app. A group whose figures fell back to nothing keeps its row of zeros.
+ */
+export const reportFigures = pgTable(
+	'report_figures',
+	{
+		/** The Gregorian year, Riyadh time. */
+		year: integer('year').notNull(),
+		/** 'year': the year as one period (by programme or city, and the year's totals); 'month' or 'fund': one row per month or fund, each counting a family or a case studied once in it. */
+		grain: text('grain', { enum: ['year', 'month', 'fund'] }).notNull(),
+		/** The month (YYYY-MM, Riyadh time) or the fund's id ('' for no fund: aid recorded by hand, a case sent or studied); '' for the year. */
+		key: text('key').notNull(),
+		/** The case's programme (a definition's `type`) and city. */
+		type: text('type').notNull(),
+		city: text('city').notNull(),
+		...reportFigureColumns(),
+	},
+	(table) => [primaryKey({ name: 'report_figures_pk', columns: [table.year, table.grain, table.key, table.type, table.city] })],
+)
+
+/**
+ * What each case adds to `report_figures`, per year, grain and group (the same columns): recomputed
+ * from the case's records by the same triggers whenever one of them changes, and the difference
+ * added to `report_figures`. A family helped or a case studied twice in a group is one here.
+ */
+export const reportCaseFigures = pgTable(
+	'report_case_figures',
+	{
+		/** No foreign key: the row outlives a case deleted for good until the trigger takes its figures off. */
+		caseId: uuid('case_id').notNull(),
+		year: integer('year').notNull(),
+		grain: text('grain', { enum: ['year', 'month', 'fund'] }).notNull(),
+		key: text('key').notNull(),
+		/** The case's programme and city when its figures were added: where they are taken off. */
+		type: text('type').notNull(),
+		city: text('city').notNull(),
+		...reportFigureColumns(),
+	},
+	(table) => [primaryKey({ name: 'report_case_figures_pk', columns: [table.caseId, table.year, table.grain, table.key] })],
 )
 
 /**
@@ -370,6 +693,12 @@ export const caseEventKind = pgEnum('case_event_kind', [
 	'deleted',
 	'restored',
 	'notified',
+	'study_recorded',
+	'visit_scheduled',
+	'visit_cancelled',
+	'decided',
+	'payment_recorded',
+	'payment_reopened',
 ])
 
 /** Append-only history: who did what to a case, when. Notes are internal or a message to the applicant. */

@@ -30,7 +30,7 @@ test('messages are stored, listed newest first, searched, read once and handled'
 	expect(await countInquiries(handle.db)).toEqual({ total: 2, unread: 1 })
 	expect(await readInquiry(handle.db, 'not-a-uuid')).toBeUndefined()
 
-	const staff = await createUser(handle.db, { name: 'ريم', email: 'reem@example.org', mobile: '', role: 'content_editor', password: 'Reem-Pass-1' })
+	const staff = await createUser(handle.db, { name: 'ريم', email: 'reem@example.org', mobile: '', roles: ['content_editor'], password: 'Reem-Pass-1' })
 	await setHandled(handle.db, first.id, staff.id, true)
 	expect(await readInquiry(handle.db, first.id)).toMatchObject({ handledBy: staff.id, handledAt: expect.any(Date) })
 	await setHandled(handle.db, first.id, staff.id, false)

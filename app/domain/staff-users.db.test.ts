@@ -12,7 +12,7 @@ beforeAll(async () => {
 })
 afterAll(() => handle.close())
 
-const base = { name: 'خالد القحطاني', mobile: '+966501112233', role: 'content_editor' as const, password: 'Secret-Pass-1' }
+const base = { name: 'خالد القحطاني', mobile: '+966501112233', roles: ['content_editor'] as const, password: 'Secret-Pass-1' }
 
 describe('users', () => {
 	test('a new user is stored with a lower-case e-mail and a hash, never the password', async () => {
@@ -31,15 +31,15 @@ describe('users', () => {
 
 	test('updating keeps the password unless a new one is given', async () => {
 		const user = await createUser(handle.db, { ...base, email: 'noura@example.org' })
-		await updateUser(handle.db, user.id, { name: 'نورة', email: 'noura@example.org', mobile: '', role: 'admin', active: true })
+		await updateUser(handle.db, user.id, { name: 'نورة', email: 'noura@example.org', mobile: '', roles: ['admin'], active: true })
 		let [row] = await handle.db.select().from(users).where(eq(users.id, user.id))
-		expect(row!.role).toBe('admin')
+		expect(row!.roles).toEqual(['admin'])
 		expect(await verifyPassword('Secret-Pass-1', row!.passwordHash)).toBe(true)
-		await updateUser(handle.db, user.id, { name: 'نورة', email: 'noura@example.org', mobile: '', role: 'admin', active: true, password: 'New-Pass-22' })
+		await updateUser(handle.db, user.id, { name: 'نورة', email: 'noura@example.org', mobile: '', roles: ['admin'], active: true, password: 'New-Pass-22' })
 		;[row] = await handle.db.select().from(users).where(eq(users.id, user.id))
 		expect(await verifyPassword('New-Pass-22', row!.passwordHash)).toBe(true)
 		await expect(
-			updateUser(handle.db, user.id, { name: 'نورة', email: 'khalid@example.org', mobile: '', role: 'admin', active: true }),
+			updateUser(handle.db, user.id, { name: 'نورة', email: 'khalid@example.org', mobile: '', roles: ['admin'], active: true }),
 		).rejects.toBeInstanceOf(DuplicateEmailError)
 	})
 

@@ -2,6 +2,7 @@ import { and, asc, count, eq, isNull, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { isUniqueViolation } from '#app/db/errors.ts'
 import { users, type UserRole } from '#app/db/schema.ts'
+import { userRoles } from '#app/db/roles.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 
 export type User = typeof users.$inferSelect
@@ -17,7 +18,7 @@ export const publicColumns = {
 	name: users.name,
 	email: users.email,
 	mobile: users.mobile,
-	role: users.role,
+	roles: users.roles,
 	active: users.active,
 	lastSignInAt: users.lastSignInAt,
 	deletedAt: users.deletedAt,
@@ -71,11 +72,18 @@ export interface NewUser {
 	name: string
 	email: string
 	mobile: string
-	role: UserRole
+	roles: readonly UserRole[]
 	password: string
 	active?: boolean
 	/** The password is someone else's choice, for the first sign-in only (ASVS 6.4.1). */
 	temporary?: boolean
+}
+
+/** A user's roles as stored: each once, in the list's order, at least one. */
+function ownRoles(roles: readonly UserRole[]): UserRole[] {
+	const own = userRoles.filter((role) => roles.includes(role))
+	if (!own.length) throw new Error('a user holds at least one role')
+	return own
 }
 
 export async function createUser(db: Database, input: NewUser): Promise<PublicUser> {
@@ -87,7 +95,7 @@ export async function createUser(db: Database, input: NewUser): Promise<PublicUs
 				name: input.name.trim(),
 				email: normaliseEmail(input.email),
 				mobile: input.mobile,
-				role: input.role,
+				roles: ownRoles(input.roles),
 				active: input.active ?? true,
 				mustChangePassword: input.temporary ?? false,
 				passwordHash,
@@ -104,7 +112,7 @@ export interface UserChanges {
 	name: string
 	email: string
 	mobile: string
-	role: UserRole
+	roles: readonly UserRole[]
 	active: boolean
 	/** A new password, or undefined to keep the current one. */
 	password?: string
@@ -114,6 +122,7 @@ export async function updateUser(db: Database, id: number, changes: UserChanges)
 	const { password, ...rest } = changes
 	const values = {
 		...rest,
+		roles: ownRoles(rest.roles),
 		name: rest.name.trim(),
 		email: normaliseEmail(rest.email),
 		updatedAt: sql`now()`,
@@ -146,7 +155,7 @@ export async function countOtherActiveAdmins(db: Database, exceptId: number): Pr
 	const [row] = await db
 		.select({ value: count() })
 		.from(users)
-		.where(sql`${users.role} = 'admin' and ${users.active} and ${users.deletedAt} is null and ${users.id} <> ${exceptId}`)
+		.where(sql`'admin' = any(${users.roles}) and ${users.active} and ${users.deletedAt} is null and ${users.id} <> ${exceptId}`)
 	return row?.value ?? 0
 }
 

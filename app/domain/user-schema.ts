@@ -17,13 +17,16 @@ const mobileField = z
 	.transform((value) => toWesternDigits(value).replace(/\s/g, ''))
 	.pipe(z.string().regex(/^05\d{8}$/, 'رقم الجوال يجب أن يكون 10 أرقام ويبدأ بـ 05'))
 
+const ROLES_MISSING = 'الرجاء اختيار صلاحية واحدة على الأقل'
+
 const baseFields = {
 	name: z.string({ error: 'الرجاء كتابة الاسم' }).trim().min(2, 'الرجاء كتابة الاسم').max(100, 'الاسم طويل جداً'),
 	email: z
 		.email({ error: (issue) => (issue.input === undefined ? 'الرجاء كتابة البريد الإلكتروني' : 'صيغة البريد الإلكتروني غير صحيحة') })
 		.max(254, 'البريد الإلكتروني طويل جداً'),
 	mobile: mobileField,
-	role: z.enum(userRoles, { error: 'الرجاء اختيار الصلاحية' }),
+	/** One or several: a small foundation gives one person several roles (docs/product.md#roles). */
+	roles: z.array(z.enum(userRoles, { error: 'الرجاء اختيار الصلاحيات من القائمة' }), { error: ROLES_MISSING }).min(1, ROLES_MISSING),
 	active: z.boolean().default(false),
 }
 

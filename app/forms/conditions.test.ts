@@ -6,7 +6,7 @@ import { needyFamilies } from './definitions/needy-families.ts'
 import { institutionRegistration } from './definitions/institution-registration.ts'
 import { sampleAnswers } from './sample-answers.ts'
 import { sectionSchema } from './schema.ts'
-import { findSection } from './journey.ts'
+import { findSection } from '#app/cases/journey.ts'
 import { describeSection } from './describe.ts'
 
 const section = (definition: typeof medicalCase, key: string) => findSection(definition, key)!

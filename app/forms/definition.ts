@@ -204,6 +204,10 @@ export interface ApplicationDef {
 		email?: string
 		nationality?: string
 		specialty?: string
+		/** Where the applicant lives (any section): the committee's queue and the reports filter on it. */
+		city?: string
+		/** The group field listing the family members (any section): the household is the applicant and them. */
+		household?: string
 	}
 	/**
 	 * Sending the application opens an institution account (/account): its user name, e-mail,
@@ -252,3 +256,6 @@ export function isGiven(value: unknown): boolean {
 export function isOrphanChoice(field: RowFieldDef, answers: Record<string, unknown>): boolean {
 	return (field.kind === 'select' || field.kind === 'radio') && field.onlyWith !== undefined && !isGiven(answers[field.onlyWith])
 }
+
+/** The id of a file slot's input: the error summary links a missing file to it. */
+export const uploadInputId = (slot: string) => `upload-${slot}`

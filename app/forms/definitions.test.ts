@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import type { ApplicationDef, FieldDef, RowFieldDef, SectionDef } from './definition.ts'
-import { canVisit, CHECK_STEP, completedSections, CONSENT_STEP } from './journey.ts'
+import { canVisit, CHECK_STEP, completedSections, CONSENT_STEP } from '#app/cases/journey.ts'
 import { applicationDefinitions } from './registry.ts'
+import { isStaffSlot } from '#app/cases/staff-files.ts'
 import { sampleAnswers, sampleFiles, type SampleVariant } from './sample-answers.ts'
 import { sectionSchema } from './schema.ts'
 
@@ -125,6 +126,8 @@ describe.each(cases)('%s', (type, definition) => {
 		}
 		const slots = definition.sections.flatMap((section) => (section.files ?? []).map((slot) => slot.slot))
 		for (const slot of duplicates(slots)) problems.push(`file slot "${slot}" is used more than once`)
+		// Staff's own files (visit photos, receipts) live in slots of this prefix, hidden from the applicant.
+		for (const slot of slots) if (isStaffSlot(slot)) problems.push(`file slot "${slot}" begins with the staff files' prefix`)
 		for (const section of definition.sections) for (const slot of section.files ?? []) if (blank(slot.label)) problems.push(`${section.key}: file slot "${slot.slot}" has no label`)
 		expect(problems).toEqual([])
 	})

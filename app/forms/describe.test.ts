@@ -3,7 +3,7 @@ import { needyFamilies } from './definitions/needy-families.ts'
 import { applicationDefinitions } from './registry.ts'
 import { describeSection, exportColumns } from './describe.ts'
 import { formDefaults, rowDefaults } from './form-values.ts'
-import { findSection } from './journey.ts'
+import { findSection } from '#app/cases/journey.ts'
 import { rowSchema, sectionSchema, type SectionAnswers } from './schema.ts'
 import { basicAnswers, nationalIdFrom, sectionAnswers, validIban } from '#tests/fixtures/needy-families.ts'
 

@@ -3,7 +3,7 @@ import { needyFamilies } from './definitions/needy-families.ts'
 import { associationSupport } from './definitions/association-support.ts'
 import { medicalCase } from './definitions/medical-case.ts'
 import { collectionOf } from './definition.ts'
-import { findSection } from './journey.ts'
+import { findSection } from '#app/cases/journey.ts'
 import { besideListSchema, listSchema, rowSchema, sectionSchema } from './schema.ts'
 import { basicAnswers, nationalIdFrom, sectionAnswers, validIban } from '#tests/fixtures/needy-families.ts'
 

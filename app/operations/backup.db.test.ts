@@ -60,7 +60,7 @@ beforeAll(async () => {
 	try {
 		await handle.migrate()
 		await submittedCase(handle.db, { name: 'سارة عبدالله الدوسري' })
-		await createUser(handle.db, { name: 'خالد الموظف', email: 'khalid@example.org', mobile: '', role: 'case_officer', password: 'A-long-pass-phrase-1', temporary: false })
+		await createUser(handle.db, { name: 'خالد الموظف', email: 'khalid@example.org', mobile: '', roles: ['case_officer'], password: 'A-long-pass-phrase-1', temporary: false })
 		sourceRows = await snapshot(handle)
 	} finally {
 		await handle.close()

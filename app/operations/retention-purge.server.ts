@@ -1,10 +1,11 @@
 import { appSecret } from '#app/db/app-secrets.server.ts'
 import { createHmac, randomBytes } from 'node:crypto'
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, notLike, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { attachments, caseAid, caseEvents, cases, caseSections, retentionRegister } from '#app/db/schema.ts'
+import { aidInstalments, attachments, caseAid, caseDecisions, caseEvents, cases, caseSections, caseStudies, retentionRegister } from '#app/db/schema.ts'
 import { recordAudit } from '#app/audit/audit-trail.server.ts'
-import { ARCHIVED, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
+import { ARCHIVED, REJECTED, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
+import { RECEIPT_SLOT_PREFIX } from '#app/cases/staff-files.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 
 // Retention (docs/operations.md#retention): a case closed for good (support provided, or archived)
@@ -13,8 +14,8 @@ import type { FileStorage } from '#app/storage/file-storage.server.ts'
 // (reference, programme, dates, outcome, aid given), a row in the retention register and an entry in
 // the audit trail. «Support stopped» (5) is not closed for good: staff may take such a case up again.
 
-/** The statuses retention destroys: closed, with nothing left to decide. */
-export const RETAINED_STATUSES = [SUPPORT_PROVIDED, ARCHIVED] as const
+/** The statuses retention destroys: closed, with nothing left to decide (a rejected case among them). */
+export const RETAINED_STATUSES = [SUPPORT_PROVIDED, ARCHIVED, REJECTED] as const
 
 /** What a purged case's applicant name becomes: every screen shows it where the name was. */
 export const PURGED_NAME = 'بيانات مُتلفة'
@@ -72,6 +73,8 @@ function dueWhere({ months, now = new Date() }: Options): SQL {
 		isNull(cases.purgedAt),
 		isNotNull(cases.submittedAt),
 		lt(cases.statusChangedAt, sql`${now.toISOString()}::timestamptz - make_interval(months => ${months}::int)`),
+		// A monthly aid still being paid needs its account: the case waits for its last instalment.
+		sql`not exists (select 1 from ${aidInstalments} where ${aidInstalments.caseId} = ${cases.id} and ${aidInstalments.status} in ('approved', 'in_batch'))`,
 	)!
 }
 
@@ -125,8 +128,14 @@ export async function purgeCase(db: Database, storage: FileStorage, caseId: stri
 			.where(and(eq(cases.id, caseId), dueWhere({ ...options, now })))
 			.for('update', { skipLocked: true })
 		if (!row) return null
-		const files = await tx.delete(attachments).where(eq(attachments.caseId, caseId)).returning({ key: attachments.storageKey, size: attachments.size })
+		// Every file goes but a delivery's receipt: it proves aid in kind was handed over, and stays with the financial record.
+		const files = await tx
+			.delete(attachments)
+			.where(and(eq(attachments.caseId, caseId), notLike(attachments.slot, `${RECEIPT_SLOT_PREFIX}%`)))
+			.returning({ key: attachments.storageKey, size: attachments.size })
 		const sections = await tx.delete(caseSections).where(eq(caseSections.caseId, caseId)).returning({ section: caseSections.section })
+		// The study describes the family and its home: it goes with the answers (the aid given stays, in case_aid).
+		await tx.delete(caseStudies).where(eq(caseStudies.caseId, caseId))
 		const events = await tx.select({ id: caseEvents.id, data: caseEvents.data, note: caseEvents.note }).from(caseEvents).where(eq(caseEvents.caseId, caseId))
 		for (const event of events) {
 			await tx
@@ -135,6 +144,10 @@ export async function purgeCase(db: Database, storage: FileStorage, caseId: stri
 				.where(eq(caseEvents.id, event.id))
 		}
 		await tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, caseId))
+		// The financial record stays (docs/decisions/014-decisions-funds-and-budgets.md, kept 10 years at
+		// least): the decision, its instalments, their payments and batches. What a member wrote about
+		// the family goes; the amounts, funds, days and bank references carry no one's personal data.
+		await tx.update(caseDecisions).set({ note: '' }).where(eq(caseDecisions.caseId, caseId))
 		await tx
 			.update(cases)
 			.set({

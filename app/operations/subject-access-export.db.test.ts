@@ -43,7 +43,7 @@ beforeAll(async () => {
 		['admin', 'sa-admin@example.org'],
 		['officer', 'sa-officer@example.org'],
 	] as const) {
-		const user = await createUser(db, { name: role, email, mobile: '', role: role === 'admin' ? 'admin' : 'case_officer', password: 'Subject-Access-123' })
+		const user = await createUser(db, { name: role, email, mobile: '', roles: [role === 'admin' ? 'admin' : 'case_officer'], password: 'Subject-Access-123' })
 		cookies[role] = `${sessionCookieName()}=${(await createSession(db, user.id)).token}`
 	}
 	const storage = getCaseFileStorage()

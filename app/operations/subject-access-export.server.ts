@@ -2,7 +2,8 @@ import { PassThrough, type Readable } from 'node:stream'
 import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm'
 import { ZipFile } from 'yazl'
 import type { Database } from '#app/db/client.server.ts'
-import { attachments, caseAid, caseEvents, cases, caseSections, users } from '#app/db/schema.ts'
+import { attachments, caseAid, caseEvents, cases, caseSections, caseStudies, users } from '#app/db/schema.ts'
+import { describeStudy } from '#app/cases/studies.server.ts'
 import { aidKindLabel } from '#app/cases/aid.ts'
 import { describeEvent } from '#app/cases/history.ts'
 import { staffStatusName } from '#app/cases/case-statuses.ts'
@@ -96,6 +97,7 @@ const readme = (nationalId: string, rows: readonly CaseRow[], at: Date) =>
 		'- sections.json: إجابات كل قسم من أقسام الطلب كما حُفظت (answers)، ومعها أسماء الحقول وقيمها بالعربية (described).',
 		'- history.json: سجل الطلب: كل إجراء وتاريخه ومن قام به. الملاحظات الداخلية التي كتبها موظفو المؤسسة مُعلَّمة بـ internal: true.',
 		'- aid.json: الدعم المقدم على الطلب: التاريخ، والمبلغ بالريال، والنوع، والملاحظة.',
+		'- studies.json: دراسات الطلب التي سجلها باحثو المؤسسة: الزيارة أو الدراسة المكتبية، وما رُئي، والتوصية.',
 		'- files.json: قائمة المرفقات، وفي مجلد files نسخة من كل مرفق باسمه الأصلي.',
 		'',
 		'الطلب الذي أُتلفت بياناته بعد انتهاء مدة الاحتفاظ لا يبقى منه إلا سجل مختصر: رقمه، والبرنامج، والتواريخ، والحالة، والدعم المقدم.',
@@ -104,7 +106,7 @@ const readme = (nationalId: string, rows: readonly CaseRow[], at: Date) =>
 	].join('\r\n')
 
 async function caseFiles(db: Database, row: CaseRow) {
-	const [sections, files, events, aid] = await Promise.all([
+	const [sections, files, events, aid, studies] = await Promise.all([
 		db.select().from(caseSections).where(eq(caseSections.caseId, row.id)).orderBy(asc(caseSections.section)),
 		db.select().from(attachments).where(eq(attachments.caseId, row.id)).orderBy(asc(attachments.createdAt), asc(attachments.id)),
 		db
@@ -114,8 +116,14 @@ async function caseFiles(db: Database, row: CaseRow) {
 			.where(eq(caseEvents.caseId, row.id))
 			.orderBy(asc(caseEvents.at), asc(caseEvents.id)),
 		db.select().from(caseAid).where(eq(caseAid.caseId, row.id)).orderBy(asc(caseAid.givenOn), asc(caseAid.id)),
+		db
+			.select({ study: caseStudies, authorName: users.name })
+			.from(caseStudies)
+			.leftJoin(users, eq(users.id, caseStudies.authorId))
+			.where(eq(caseStudies.caseId, row.id))
+			.orderBy(asc(caseStudies.createdAt), asc(caseStudies.id)),
 	])
-	return { sections, files, events, aid }
+	return { sections, files, events, aid, studies }
 }
 
 export interface SubjectAccessZip {
@@ -139,7 +147,7 @@ export async function subjectAccessZip(db: Database, storage: FileStorage, natio
 	for (const row of rows) {
 		const definition = findDefinition(row.type)
 		const folder = row.reference
-		const { sections, files, events, aid } = await caseFiles(db, row)
+		const { sections, files, events, aid, studies } = await caseFiles(db, row)
 		const purged = row.purgedAt !== null
 		zip.addBuffer(
 			json({
@@ -195,6 +203,11 @@ export async function subjectAccessZip(db: Database, storage: FileStorage, natio
 				})),
 			),
 			`${folder}/history.json`,
+			{ mtime },
+		)
+		zip.addBuffer(
+			json(studies.map(({ study, authorName }) => ({ at: iso(study.createdAt), described: describeStudy({ ...study, authorName }), recorded: { ...study, authorId: undefined } }))),
+			`${folder}/studies.json`,
 			{ mtime },
 		)
 		zip.addBuffer(

@@ -62,11 +62,6 @@ export function describeConsent(record: ConsentRecord): string {
 	return record.submittedAt ? 'سُجّل قبل طلب الموافقة' : 'لم يُجب بعد'
 }
 
-/** The consent step is answered, and may be changed, until the case is first sent; then it stays as sent. */
-export function canAnswerConsent(row: { submittedAt: Date | null; deletedAt: Date | null }): boolean {
-	return row.submittedAt === null && row.deletedAt === null
-}
-
 const months: CountedNoun = { one: 'شهر واحد', two: 'شهرين', few: 'أشهر', many: 'شهراً', other: 'شهر' }
 
 /** «24 شهراً»: how long a closed case keeps its data (RETENTION_MONTHS). */

@@ -18,7 +18,7 @@ import { loader as privacyLoader } from '#app/routes/public/privacy.tsx'
 
 const app = withAppDatabase()
 const staff = async () => {
-	const [user] = await app.handle.db.execute<{ id: number }>(`insert into users (name, email, password_hash, role) values ('محررة المحتوى', 'editor-${randomNationalId()}@example.org', 'x', 'content_editor') returning id`).then((result) => result.rows)
+	const [user] = await app.handle.db.execute<{ id: number }>(`insert into users (name, email, password_hash, roles) values ('محررة المحتوى', 'editor-${randomNationalId()}@example.org', 'x', '{content_editor}') returning id`).then((result) => result.rows)
 	return { id: user!.id, name: 'محررة المحتوى' }
 }
 

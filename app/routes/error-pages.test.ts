@@ -22,7 +22,7 @@ const thrownData = (status: number, value: unknown = null) => ({ status, statusT
 
 const frames = {
 	public: { id: 'routes/public/layout', path: '/news', Boundary: PublicBoundary, loaderData: undefined },
-	admin: { id: 'routes/admin/layout', path: '/admin/cases', Boundary: AdminBoundary, loaderData: { user: { name: 'سارة', role: 'case_officer' } } },
+	admin: { id: 'routes/admin/layout', path: '/admin/cases', Boundary: AdminBoundary, loaderData: { user: { name: 'سارة', roles: ['case_officer'] } } },
 } as const
 
 function render(frame: keyof typeof frames, error: unknown): string {

@@ -44,6 +44,7 @@ export const sectionPages: readonly SectionPage[] = [
 	{ path: '/reports/workshops', title: 'تقارير ورش العمل', lead: 'تقارير ورش العمل التي نظمتها المؤسسة أو شاركت فيها.' },
 	{ path: '/projects/2023', title: 'المشاريع المدعومة 2023', lead: 'المشاريع التي دعمتها المؤسسة عام 2023.' },
 	{ path: '/projects/2022', title: 'المشاريع المدعومة 2022', lead: 'المشاريع التي دعمتها المؤسسة عام 2022.' },
+	{ path: '/impact', title: 'أثرنا', lead: 'الأسر والجهات التي دعمتها المؤسسة وما صرفته لها، حسب البرنامج والعام.' },
 	{ path: '/news', title: 'الأخبار', lead: 'أخبار المؤسسة وفعالياتها.' },
 	{ path: '/gallery', title: 'معرض الصور', lead: 'صور من برامج المؤسسة وفعالياتها.' },
 	{ path: '/gallery/videos', title: 'معرض الفيديو', lead: 'مقاطع مرئية عن برامج المؤسسة وفعالياتها.' },
@@ -82,7 +83,7 @@ export const navigation: readonly (SiteLink | SiteGroup)[] = [
 	},
 	{
 		label: 'التقارير',
-		links: ['/reports/yearly', '/reports/financial', '/reports/workshops', '/projects/2023', '/projects/2022'].map((path) => linkTo(path)),
+		links: ['/impact', '/reports/yearly', '/reports/financial', '/reports/workshops', '/projects/2023', '/projects/2022'].map((path) => linkTo(path)),
 	},
 	{
 		label: 'المركز الإعلامي',

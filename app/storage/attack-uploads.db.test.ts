@@ -75,7 +75,7 @@ async function draftCase(type: string): Promise<string> {
 }
 
 beforeAll(async () => {
-	editor = await createUser(db(), { name: 'محرر', email: `editor-${Date.now()}@ataa.test`, mobile: '0551234567', role: 'content_editor', password: 'Editor-Pass-123' })
+	editor = await createUser(db(), { name: 'محرر', email: `editor-${Date.now()}@ataa.test`, mobile: '0551234567', roles: ['content_editor'], password: 'Editor-Pass-123' })
 	tokens['needy-families'] = await draftCase('needy-families')
 	tokens['home-restoration'] = await draftCase('home-restoration')
 	albumId = (await saveEntry(db(), albums, null, { title: 'ألبوم', slug: `album-${Date.now()}`, date: '2026-01-01' }, editor.id)).id

@@ -57,8 +57,8 @@ const token = newResumeToken()
 const reference = newReference()
 
 beforeAll(async () => {
-	officer = await createUser(db(), { name: 'مسؤول', email: `officer-${Date.now()}@ataa.test`, mobile: '0551234567', role: 'case_officer', password: 'Officer-Pass-123' })
-	editor = await createUser(db(), { name: 'محرر', email: `editor-${Date.now()}@ataa.test`, mobile: '0551234568', role: 'content_editor', password: 'Editor-Pass-123' })
+	officer = await createUser(db(), { name: 'مسؤول', email: `officer-${Date.now()}@ataa.test`, mobile: '0551234567', roles: ['case_officer'], password: 'Officer-Pass-123' })
+	editor = await createUser(db(), { name: 'محرر', email: `editor-${Date.now()}@ataa.test`, mobile: '0551234568', roles: ['content_editor'], password: 'Editor-Pass-123' })
 	await db().insert(cases).values({ type: 'home-restoration', reference, applicantName: 'عبدالله', nationalId: randomNationalId(), mobile: '+966551234567', resumeTokenHash: hashResumeToken(token) })
 })
 

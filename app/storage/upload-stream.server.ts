@@ -1,3 +1,4 @@
+import { once } from 'node:events'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
@@ -325,19 +326,28 @@ function zip<A, B>(left: readonly A[], right: readonly B[]): [A, B][] {
 async function saveFile(source: Readable, tempPath: string, maxBytes = Infinity, overLimit?: () => void): Promise<SavedFile> {
 	const hash = createHash('sha256')
 	let size = 0
-	await pipeline(
-		source,
-		async function* (chunks: AsyncIterable<Buffer>) {
-			for await (const chunk of chunks) {
-				if (size > maxBytes) continue
-				hash.update(chunk)
-				size += chunk.length
-				if (size > maxBytes) overLimit?.()
-				else yield chunk
-			}
-		},
-		fs.createWriteStream(tempPath, { flags: 'wx' }),
-	)
+	const out = fs.createWriteStream(tempPath, { flags: 'wx' })
+	try {
+		await pipeline(
+			source,
+			async function* (chunks: AsyncIterable<Buffer>) {
+				for await (const chunk of chunks) {
+					if (size > maxBytes) continue
+					hash.update(chunk)
+					size += chunk.length
+					if (size > maxBytes) overLimit?.()
+					else yield chunk
+				}
+			},
+			out,
+		)
+	} catch (error) {
+		// A stream destroyed while its file is still being opened creates the file afterwards: wait
+		// for it to close, so the caller's clean-up finds (and removes) the file. On a busy machine the
+		// open can come last (app/content/gallery/video-upload.test.ts saw a temp file left behind).
+		if (!out.closed) await once(out, 'close').catch(() => {})
+		throw error
+	}
 	return { size, sha256: hash.digest('hex') }
 }
 

@@ -48,6 +48,14 @@ export function formatHijri(value: Date | string | number): string {
 	return hijriFormat.format(toDate(value))
 }
 
+const hijriYearFormat = new Intl.DateTimeFormat(`${LOCALE}-ca-islamic-umalqura`, { timeZone: 'UTC', year: 'numeric' })
+
+/** The Hijri years a Gregorian year spans: «1447–1448 هـ» («أثرنا»: figures per year in both calendars). */
+export function formatHijriYears(year: number): string {
+	const [first, last] = [Date.UTC(year, 0, 1), Date.UTC(year, 11, 31)].map((day) => hijriYearFormat.formatToParts(day).find((part) => part.type === 'year')!.value)
+	return first === last ? `${first} هـ` : `${first}–${last} هـ`
+}
+
 /** Gregorian with the Hijri date beside it, for dates that matter (news, cases). */
 export function formatDateWithHijri(value: Date | string | number): string {
 	return `${formatDate(value)} (${formatHijri(value)})`
@@ -118,4 +126,28 @@ export function formatSaudiMobile(stored: string): string {
 /** A landline or unified number as typed, digits normalised (01XXXXXXXX, 920XXXXXX). */
 export function formatPhone(value: string): string {
 	return toWesternDigits(value).trim()
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+
+/** A real calendar day written yyyy-mm-dd (not 2026-02-30). */
+export function isCalendarDay(value: string): boolean {
+	if (!DAY.test(value)) return false
+	const date = new Date(`${value}T00:00:00Z`)
+	return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
+}
+
+const weekdayFormat = new Intl.DateTimeFormat(`${LOCALE}-ca-gregory`, { timeZone: 'UTC', weekday: 'long' })
+
+/** «الأحد»: the day of the week of a yyyy-mm-dd day. */
+export function formatWeekday(day: string): string {
+	return isCalendarDay(day) ? weekdayFormat.format(new Date(`${day}T00:00:00Z`)) : ''
+}
+
+/** «10:30 صباحاً», «4:00 مساءً»: an hour written HH:MM (24 hours); anything else as it is. */
+export function formatClock(time: string): string {
+	const match = /^(\d{2}):(\d{2})$/.exec(time)
+	if (!match) return time
+	const hours = Number(match[1])
+	return `${hours % 12 === 0 ? 12 : hours % 12}:${match[2]} ${hours < 12 ? 'صباحاً' : 'مساءً'}`
 }

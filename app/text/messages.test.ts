@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
-import { findSection } from '#app/forms/journey.ts'
+import { findSection } from '#app/cases/journey.ts'
 import {
 	dateAfterToday,
 	fileTooLarge,

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util'
 // What the benchmark scripts share about their command line: a usage error, whole-number options
 // and a PostgreSQL URL that may only point at this machine (the benches create and drop databases).
 
@@ -39,4 +40,23 @@ export function databasesToRun(only: string | undefined): BenchDatabase[] {
 /** `--database` (or BENCH_DATABASE_URL): the PostgreSQL server on which a bench makes and drops its databases. */
 export function adminDatabaseUrl(database: string | undefined): string {
 	return localDatabaseUrl(database ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+}
+
+/** The options of a bench over generated cases on both databases: `--cases`, `--runs`, `--database`, `--only` (or their BENCH_ variables). */
+export interface CaseBenchOptions {
+	cases: number
+	runs: number
+	database: string
+	only: BenchDatabase | undefined
+}
+
+export function readCaseBenchOptions(defaults: { runs: number }): CaseBenchOptions {
+	const { values } = parseArgs({ args: process.argv.slice(2), options: { cases: { type: 'string' }, database: { type: 'string' }, runs: { type: 'string' }, only: { type: 'string' } } })
+	const only = values.only ?? process.env.BENCH_ONLY
+	return {
+		cases: positiveInt('--cases', values.cases ?? process.env.BENCH_CASES, 100_000),
+		runs: positiveInt('--runs', values.runs ?? process.env.BENCH_RUNS, defaults.runs),
+		database: adminDatabaseUrl(values.database),
+		only: only ? databasesToRun(only)[0] : undefined,
+	}
 }

@@ -23,7 +23,7 @@ test('an admin adds a user: errors are explained, nothing is stored until valid,
 	await expect(page.getByText('كلمة المرور هذه شائعة أو مسرّبة ويسهل تخمينها').first()).toBeVisible()
 	await expect(page).toHaveURL('/admin/users/new')
 
-	await fillUserForm(page, { mobile: '0551234567', role: 'case_officer', password: 'Officer-Pass-7' })
+	await fillUserForm(page, { mobile: '0551234567', roles: ['case_officer'], password: 'Officer-Pass-7' })
 	await page.getByRole('button', { name: 'إضافة المستخدم' }).click()
 	await expect(page).toHaveURL('/admin/users')
 	await expect(page.getByRole('status')).toHaveText('تم إضافة بنجاح')
@@ -57,7 +57,7 @@ test('server-side validation holds without JavaScript: the error summary links t
 
 test('a stopped account is signed out and cannot sign in', async ({ page, pageAs }) => {
 	const email = `editor-${unique()}@e2e.test`
-	await addUser(page, { name: 'ريم الشهري', email, mobile: '0509876543', role: 'content_editor', password: 'Editor-Pass-3' })
+	await addUser(page, { name: 'ريم الشهري', email, mobile: '0509876543', roles: ['content_editor'], password: 'Editor-Pass-3' })
 
 	const editor = await pageAs('visitor')
 	await signIn(editor, { email, password: 'Editor-Pass-3' })
@@ -77,7 +77,7 @@ test('a stopped account is signed out and cannot sign in', async ({ page, pageAs
 test('an admin cannot stop their own account, not even by posting the form by hand', async ({ page, pageAs }) => {
 	// An admin of its own: were the refusal broken, only this account would be stopped.
 	const email = `own-admin-${unique()}@e2e.test`
-	await addUser(page, { name: 'نايف الحربي', email, mobile: '0531234567', role: 'admin', password: 'Own-Admin-Pass-5' })
+	await addUser(page, { name: 'نايف الحربي', email, mobile: '0531234567', roles: ['admin'], password: 'Own-Admin-Pass-5' })
 	const own = await pageAs('visitor')
 	await signIn(own, { email, password: 'Own-Admin-Pass-5' })
 	await expect(own).toHaveURL('/admin')
@@ -144,4 +144,52 @@ test('each staff role is shown only the screens it may use, and refused the othe
 			await expect(staff.getByRole('heading', { level: 1 })).toHaveText('غير مسموح')
 		}
 	}
+})
+
+test('a user may hold several roles: each role opens its own area, no more; at least one role is asked for', async ({ page, pageAs }) => {
+	// A small foundation: the researcher also publishes the news.
+	const email = `two-roles-${unique()}@e2e.test`
+	await addUser(page, { name: 'هيفاء العتيبي', email, mobile: '0551234568', roles: ['case_officer', 'content_editor'], password: 'Two-Roles-Pass-8' })
+	await expect(await findUserRow(page, email)).toContainText('مسؤول الحالات، محرر المحتوى')
+
+	const both = await pageAs('visitor')
+	await signIn(both, { email, password: 'Two-Roles-Pass-8' })
+	await expect(both).toHaveURL('/admin')
+	await expect(both.getByRole('banner')).toContainText('مسؤول الحالات، محرر المحتوى')
+	expect((await both.goto('/admin/cases'))?.status()).toBe(200)
+	expect((await both.goto('/admin/content/news'))?.status()).toBe(200)
+	expect((await both.goto('/admin/users'))?.status()).toBe(403)
+
+	// Unticking every role is refused on the form, with the roles as they were.
+	const row = await findUserRow(page, email)
+	await row.getByRole('link', { name: /تعديل/ }).click()
+	await fillUserForm(page, { roles: [] })
+	await page.getByRole('button', { name: 'حفظ التعديلات' }).click()
+	await expect(page.getByRole('alert').getByRole('link', { name: 'الرجاء اختيار صلاحية واحدة على الأقل' })).toBeVisible()
+	await expectNoAxeViolations(page)
+	await fillUserForm(page, { roles: ['content_editor'] })
+	await page.getByRole('button', { name: 'حفظ التعديلات' }).click()
+	await expect(page.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	// A new set of roles ends the user's sessions: they sign in again with what they may now do.
+	await both.goto('/admin/cases')
+	await expect(both).toHaveURL(/\/login/)
+})
+
+test('an admin keeps the reasons a study may give for not recommending support, and the committee\'s for rejecting: one added is listed in its own list, one retired is marked so', async ({ page }) => {
+	await page.goto('/admin/reasons')
+	await expectNoAxeViolations(page)
+	const study = page.getByRole('region', { name: 'أسباب عدم الدعم (توصية الباحث)' })
+	const committee = page.getByRole('region', { name: 'أسباب رفض الطلب (قرار لجنة الصرف)' })
+	const reason = `الأسرة انتقلت إلى مدينة أخرى ${unique()}`
+	await study.getByLabel(/^سبب جديد/).fill(reason)
+	await study.getByRole('button', { name: 'إضافة السبب' }).click()
+	await expect(page.getByRole('status')).toHaveText('تم إضافة بنجاح')
+	const row = study.getByRole('listitem').filter({ has: page.locator(`input[value="${reason}"]`) })
+	await row.getByRole('button', { name: `إيقاف ${reason}` }).click()
+	await expect(page.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	await expect(study.getByRole('listitem').filter({ has: page.locator(`input[value="${reason}"]`) })).toContainText('(موقوف)')
+	// The committee's list is its own: the words an applicant reads when a case is rejected.
+	await expect(committee.getByRole('listitem').filter({ has: page.locator(`input[value="${reason}"]`) })).toHaveCount(0)
+	await expect(committee.locator('input[value="لا تنطبق على الطلب شروط البرنامج"]')).toBeVisible()
+	await expectNoAxeViolations(page)
 })

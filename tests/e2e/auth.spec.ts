@@ -69,7 +69,7 @@ test('the back office sends a signed-out visitor to sign in, then back where the
 		expect(response.headers()['location']).toBe(`/login?redirectTo=${encodeURIComponent(path)}`)
 	}
 	const write = await request.post('/admin/users/new', {
-		form: { name: 'متسلل', email: 'x@e2e.test', mobile: '0550000000', role: 'admin', password: 'Abcdefg1', confirmPassword: 'Abcdefg1' },
+		form: { name: 'متسلل', email: 'x@e2e.test', mobile: '0550000000', roles: 'admin', password: 'Abcdefg1', confirmPassword: 'Abcdefg1' },
 		maxRedirects: 0,
 	})
 	expect(write.status()).toBe(302)

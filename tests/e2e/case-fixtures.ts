@@ -1,9 +1,9 @@
 // Cases made over HTTP by a signed-in staff member: a needy-families case (paper intake), and an
 // institution's registration, which opens the institution's own account. The case-management and
 // security journeys start from them without driving the form pages each time.
-import { expect, type APIRequestContext } from '@playwright/test'
+import { expect, type APIRequestContext, type Page } from '@playwright/test'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
-import { basicAnswers, randomNationalId, validIban } from '#tests/fixtures/needy-families.ts'
+import { basicAnswers, randomNationalId, validIban, studyForm } from '#tests/fixtures/needy-families.ts'
 import { unique } from './utils.ts'
 
 export interface SubmittedCase {
@@ -166,4 +166,22 @@ export async function signInInstitution(request: APIRequestContext, institution:
 	const response = await request.post('/account/login', { form: { name: institution.userName, password: institution.password }, maxRedirects: 0 })
 	expect(response.status(), 'the institution signs in').toBe(302)
 	expect(response.headers()['location']).toBe('/account')
+}
+
+/** Records a study recommending support on a sent case, as a researcher's form posts it: «تمت الدراسة» needs one. */
+export async function recordStudyAs(request: APIRequestContext, reference: string, overrides: Record<string, string> = {}) {
+	await post(request, `/admin/cases/${reference}/study`, studyForm(overrides))
+}
+
+/** The researcher fills in the visit report on `page` (a staff member's), recommending support once; back on the case. */
+export async function recordStudyInBrowser(page: Page, reference: string) {
+	await page.goto(`/admin/cases/${reference}/study`)
+	await page.getByLabel('من قابلتم').fill('الأم وابنها الأكبر')
+	await page.getByLabel('خلاصة الدراسة').fill('أسرة تحتاج إلى دعم')
+	await page.getByRole('radio', { name: 'دعم الحالة' }).check()
+	await page.getByLabel('نوع المساعدة').selectOption({ label: 'دعم نقدي' })
+	await page.getByLabel('المبلغ بالريال').fill('1500')
+	await page.getByRole('radio', { name: 'مرة واحدة' }).check()
+	await page.getByRole('button', { name: 'حفظ الدراسة' }).click()
+	await expect(page.getByRole('status')).toContainText('تم تسجيل الدراسة')
 }

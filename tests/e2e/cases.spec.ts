@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expectNoAxeViolations, expect, staffState, test, unique } from './utils.ts'
-import { submitCaseAsStaff } from './case-fixtures.ts'
+import { recordStudyAs, submitCaseAsStaff } from './case-fixtures.ts'
 import { lookUp } from './apply-steps.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 
@@ -42,6 +42,40 @@ test('a case officer finds a case, reads it, studies it, pays it, and the applic
 	await expect(flags.getByRole('listitem').filter({ hasText: 'رقم الجوال نفسه' }).getByRole('link', { name: new RegExp(twin.reference) })).toBeVisible()
 	const download = await page.request.get(await page.getByRole('link', { name: /^تنزيل هوية-المتقدم/ }).getAttribute('href') ?? '')
 	expect(download.headers()['content-type']).toBe('application/pdf')
+
+	// The researcher plans the home visit for tomorrow; the family is told, and it is on «زياراتي».
+	const visits = page.getByRole('region', { name: 'زيارة الأسرة' })
+	await visits.getByText('تحديد موعد زيارة').click()
+	await visits.getByLabel('اليوم').fill(new Date(Date.now() + 27 * 3600_000).toISOString().slice(0, 10))
+	await visits.getByLabel('الساعة').fill('16:30')
+	await visits.getByRole('button', { name: 'تحديد الموعد' }).click()
+	await expect(page.getByRole('status')).toContainText('تم تحديد موعد الزيارة')
+	await expect(page.getByRole('region', { name: 'زيارة الأسرة' })).toContainText('الساعة 4:30 مساءً')
+	await page.goto('/admin/visits')
+	await expect(page.getByRole('listitem').filter({ hasText: submitted.reference })).toContainText('4:30 مساءً')
+	await expectNoAxeViolations(page)
+	await page.goto(`/admin/cases/${submitted.reference}`)
+
+	// «تمت الدراسة» asks for the study first; the researcher records it on the visit's form.
+	const studied = await openStatusForm(page, 'تمت الدراسة')
+	await expect(studied).toContainText('سجّل الدراسة وتوصيتها أولاً')
+	await page.getByRole('region', { name: 'الدراسة الاجتماعية' }).getByRole('link', { name: 'تسجيل الدراسة' }).click()
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('الدراسة الاجتماعية')
+	await expectNoAxeViolations(page)
+	await page.getByLabel('من قابلتم').fill('الأم وابنها الأكبر')
+	await page.getByLabel('حالة المسكن (اختياري)').selectOption({ label: 'متهالك' })
+	await page.getByLabel('خلاصة الدراسة').fill('أسرة من خمسة أفراد بلا دخل ثابت')
+	await page.getByRole('radio', { name: 'دعم الحالة' }).check()
+	await page.getByRole('button', { name: 'حفظ الدراسة' }).click()
+	// Nothing typed is lost when the proposed aid is missing.
+	await expect(page.getByRole('alert').getByRole('link', { name: 'الرجاء اختيار نوع المساعدة المقترحة' })).toBeVisible()
+	await expect(page.getByLabel('خلاصة الدراسة')).toHaveValue('أسرة من خمسة أفراد بلا دخل ثابت')
+	await page.getByLabel('نوع المساعدة').selectOption({ label: 'دعم نقدي' })
+	await page.getByLabel('المبلغ بالريال').fill('1500')
+	await page.getByRole('radio', { name: 'مرة واحدة' }).check()
+	await page.getByRole('button', { name: 'حفظ الدراسة' }).click()
+	await expect(page.getByRole('status')).toContainText('تم تسجيل الدراسة')
+	await expect(page.getByRole('region', { name: 'الدراسة الاجتماعية' })).toContainText('التوصية: دعم الحالة')
 
 	const study = await openStatusForm(page, 'تمت الدراسة')
 	await study.getByLabel('ملاحظة داخلية (سبب التغيير)').fill('زار الباحث الأسرة وتحقق من الوضع')
@@ -178,6 +212,8 @@ test('a bulk status change writes one history entry per case', async ({ page }) 
 	const family = `آل ${unique()}`
 	const first = await submitCaseAsStaff(page.request, { name: `الأول ${family}` })
 	const second = await submitCaseAsStaff(page.request, { name: `الثاني ${family}` })
+	// «تمت الدراسة» follows each one's study.
+	for (const reference of [first.reference, second.reference]) await recordStudyAs(page.request, reference)
 	await page.goto(`/admin/cases?q=${encodeURIComponent(family)}`)
 	await page.getByRole('checkbox', { name: `تحديد طلب الأول ${family}` }).check()
 	await page.getByRole('checkbox', { name: `تحديد طلب الثاني ${family}` }).check()
@@ -195,7 +231,7 @@ test('a bulk status change writes one history entry per case', async ({ page }) 
 
 test('every case-management screen passes axe, on a phone without sideways scrolling too', async ({ page, pageAs }) => {
 	const submitted = await submitCaseAsStaff(page.request)
-	const screens = ['/admin', '/admin/cases', '/admin/associations', '/admin/cases/new', `/admin/cases/${submitted.reference}`, `/admin/cases/${submitted.reference}/edit/basic`, `/admin/cases/${submitted.reference}/edit/family`]
+	const screens = ['/admin', '/admin/cases', '/admin/associations', '/admin/cases/new', `/admin/cases/${submitted.reference}`, `/admin/cases/${submitted.reference}/edit/basic`, `/admin/cases/${submitted.reference}/edit/family`, `/admin/cases/${submitted.reference}/study`, '/admin/visits']
 	for (const url of screens) {
 		await page.goto(url)
 		await expectNoAxeViolations(page)
@@ -226,6 +262,7 @@ test('a status change from a page left open after a colleague moved the case say
 	const form = await openStatusForm(page, 'مغلق')
 	await form.getByLabel('ملاحظة داخلية (سبب التغيير)').fill('لم يرد المتقدم على اتصالاتنا')
 	// Meanwhile a colleague studies the case.
+	await recordStudyAs(page.request, submitted.reference)
 	const colleague = await page.request.post(`/admin/cases/${submitted.reference}`, { form: { intent: 'status', to: '2', note: 'دُرست الحالة' }, maxRedirects: 0 })
 	expect(colleague.status()).toBe(302)
 	await form.getByRole('button', { name: 'تغيير الحالة' }).click()

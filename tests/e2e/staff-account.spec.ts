@@ -8,7 +8,7 @@ test.use({ storageState: staffState('admin') })
 
 test('a new case officer sets up the authenticator at first sign-in, keeps recovery codes, and manages their own sessions and password', async ({ page, pageAs }) => {
 	test.slow()
-	const officer = { name: 'ريم العنزي', email: `officer-2fa-${unique()}@e2e.test`, mobile: '0551000003', role: 'case_officer', password: 'Reem-Officer-Pass-7' } as const
+	const officer = { name: 'ريم العنزي', email: `officer-2fa-${unique()}@e2e.test`, mobile: '0551000003', roles: ['case_officer'], password: 'Reem-Officer-Pass-7' } as const
 	await addUser(page, officer)
 
 	// First sign-in: the set-up page, checked for accessibility, with a wrong code first.
@@ -105,7 +105,7 @@ test('a new case officer sets up the authenticator at first sign-in, keeps recov
 
 test('an admin deletes a user after confirming: gone from the list, cannot sign in; never themselves', async ({ page, pageAs }) => {
 	const email = `deleted-${unique()}@e2e.test`
-	await addUser(page, { name: 'سامي المطيري', email, mobile: '0551000004', role: 'content_editor', password: 'Sami-Editor-Pass-4' })
+	await addUser(page, { name: 'سامي المطيري', email, mobile: '0551000004', roles: ['content_editor'], password: 'Sami-Editor-Pass-4' })
 	const row = await findUserRow(page, email)
 	await row.locator('summary', { hasText: 'حذف' }).click()
 	// Sent without the box ticked (as a script-less browser could): refused, nothing deleted.

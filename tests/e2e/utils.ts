@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { test as base, expect, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
+import { roleLabels, userRoles, type UserRole } from '#app/db/roles.ts'
 
 export { expect }
 
@@ -15,7 +16,8 @@ export const admin = { email: 'admin@e2e.test', password: 'E2e-Admin-Pass-1' }
  */
 export const contentEditor = { email: 'content-editor@e2e.test', password: 'Khalid-Writes-News-1' }
 
-export type StaffRole = 'admin' | 'case_officer' | 'content_editor'
+/** Every staff role has a signed-in session of its own (auth.setup.ts). */
+export type StaffRole = UserRole
 
 /**
  * The port of the server the current test talks to: its project's baseURL (the PGlite server, or
@@ -189,7 +191,8 @@ export interface UserFields {
 	name?: string
 	email?: string
 	mobile?: string
-	role?: StaffRole
+	/** Ticked; every other role is unticked. */
+	roles?: readonly StaffRole[]
 	password?: string
 	confirmPassword?: string
 }
@@ -199,14 +202,16 @@ export async function fillUserForm(page: Page, fields: UserFields) {
 	if (fields.name !== undefined) await page.getByLabel('الاسم').fill(fields.name)
 	if (fields.email !== undefined) await page.getByLabel('البريد الإلكتروني').fill(fields.email)
 	if (fields.mobile !== undefined) await page.getByLabel('رقم الجوال').fill(fields.mobile)
-	if (fields.role !== undefined) await page.getByLabel('الصلاحية').selectOption(fields.role)
+	if (fields.roles !== undefined) {
+		for (const role of userRoles) await page.getByRole('group', { name: 'الصلاحيات' }).getByLabel(roleLabels[role], { exact: true }).setChecked(fields.roles.includes(role))
+	}
 	if (fields.password !== undefined) await page.getByLabel('كلمة المرور', { exact: true }).fill(fields.password)
 	const confirm = fields.confirmPassword ?? fields.password
 	if (confirm !== undefined) await page.getByLabel('تأكيد كلمة المرور').fill(confirm)
 }
 
 /** Adds a user through /admin/users/new, as the admin signed in on `page`. */
-export async function addUser(page: Page, user: Required<Pick<UserFields, 'name' | 'email' | 'mobile' | 'role' | 'password'>>) {
+export async function addUser(page: Page, user: Required<Pick<UserFields, 'name' | 'email' | 'mobile' | 'roles' | 'password'>>) {
 	await page.goto('/admin/users/new')
 	await fillUserForm(page, user)
 	await page.getByRole('button', { name: 'إضافة المستخدم' }).click()

@@ -15,7 +15,7 @@ const { storage, remove } = temporaryStorage('gallery')
 
 beforeAll(async () => {
 	handle = await createTestDatabase()
-	userId = (await createUser(handle.db, { name: 'محرر', email: 'gallery@example.org', mobile: '', role: 'content_editor', password: 'Editor-Pass-1' })).id
+	userId = (await createUser(handle.db, { name: 'محرر', email: 'gallery@example.org', mobile: '', roles: ['content_editor'], password: 'Editor-Pass-1' })).id
 })
 afterAll(async () => {
 	await handle.close()

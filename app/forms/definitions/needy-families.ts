@@ -33,7 +33,7 @@ export const needyFamilies: ApplicationDef = {
 		'إثبات السكن وكشف حساب بنكي (اختياري)',
 		'نموذج المعرّف موقعاً ومختوماً (اختياري)',
 	],
-	applicant: { name: 'Full_Name', nationalId: 'Identify_Id', mobile: 'Phone', email: 'Email', nationality: 'Nationalty' },
+	applicant: { name: 'Full_Name', nationalId: 'Identify_Id', mobile: 'Phone', email: 'Email', nationality: 'Nationalty', city: 'city', household: 'members' },
 	acknowledgement: 'أقر بأن جميع البيانات والمرفقات المقدمة صحيحة، وأتحمل مسؤولية أي معلومة غير صحيحة.',
 	afterSubmit: [
 		'يدرس أحد باحثي المؤسسة طلبك ومرفقاته.',

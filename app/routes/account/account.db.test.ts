@@ -108,7 +108,7 @@ function renderPage(id: string, path: string, Component: unknown, loaderData: un
 
 beforeAll(async () => {
 	passwordHash = await hashPassword(PASSWORD)
-	staff = await createUser(db(), { name: 'مدير النظام', email: 'admin@example.org', mobile: '', role: 'admin', password: PASSWORD })
+	staff = await createUser(db(), { name: 'مدير النظام', email: 'admin@example.org', mobile: '', roles: ['admin'], password: PASSWORD })
 	staffCookie = `${sessionCookieName()}=${(await createSession(db(), staff.id)).token}`
 })
 beforeEach(async () => {

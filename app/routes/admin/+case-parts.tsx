@@ -1,10 +1,11 @@
 // The case view's parts (app/routes/admin/case.tsx): its panels, the answers and files of a section,
 // the notes, and the fields of a decision.
 import { useState } from 'react'
+import { Link } from 'react-router'
 import type { Route } from './+types/case'
 import { ErrorList } from '#app/components/forms.tsx'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
-import { Totals } from '#app/routes/apply/+collection-rows.tsx'
+import { Totals } from '#app/forms/collection-rows.tsx'
 
 /** A refused decision's errors, by field ('' for the form's own). */
 export type ActionErrors = Record<string, string[] | null | undefined>
@@ -224,5 +225,137 @@ export function AidFields({
 				<textarea id={`${idPrefix}-aid-note`} name="aidNote" rows={2} maxLength={2000} defaultValue={typed('aidNote')} className="field-input mt-1" />
 			</div>
 		</fieldset>
+	)
+}
+
+/** The aid given to this applicant in every programme, with its total. */
+export function AidLedger({ c }: { c: Pick<LoaderData, 'ledger' | 'ledgerTotal' | 'idLabel' | 'nationalId'> }) {
+	return (
+		<Panel title="الدعم المقدم لهذا المستفيد في كل البرامج" id="ledger">
+			{c.ledger.length ? (
+				<>
+					<div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="سجل الدعم">
+						<table className="w-full text-sm">
+							<caption className="sr-only">
+								سجل الدعم ب{c.idLabel} {c.nationalId}
+							</caption>
+							<thead className="bg-stone-50">
+								<tr>
+									{['التاريخ', 'المبلغ', 'النوع', 'البرنامج', 'الطلب', 'ملاحظة'].map((heading) => (
+										<th key={heading} scope="col" className="p-2 text-start whitespace-nowrap">
+											{heading}
+										</th>
+									))}
+								</tr>
+							</thead>
+							<tbody>
+								{c.ledger.map((entry, index) => (
+									<tr key={index} className="border-t border-stone-200">
+										<td className="p-2 whitespace-nowrap">{entry.givenOn}</td>
+										<td className="p-2 whitespace-nowrap">{entry.amount}</td>
+										<td className="p-2">{entry.kind}</td>
+										<td className="p-2">{entry.programme}</td>
+										<td className="p-2" dir="ltr">
+											{entry.here ? (
+												entry.reference
+											) : (
+												<Link to={`/admin/cases/${entry.reference}`} className="link">
+													{entry.reference}
+												</Link>
+											)}
+										</td>
+										<td className="p-2">{entry.note}</td>
+									</tr>
+								))}
+							</tbody>
+						</table>
+					</div>
+					<p className="mt-2 font-semibold">المجموع: {c.ledgerTotal}</p>
+				</>
+			) : (
+				<p className="mt-2 text-stone-700">
+					لم يُسجَّل أي دعم ل{c.idLabel} {c.nationalId} من قبل.
+				</p>
+			)}
+		</Panel>
+	)
+}
+
+/** A visit's photo as the case view and the study page show it. */
+export interface VisitPhoto {
+	id: string
+	name: string
+	href: string
+}
+
+/**
+ * A home visit's photos as small tiles, each opening the photo itself; `remove` adds a button under
+ * each (the study page). Staff only: the applicant never sees them.
+ */
+export function VisitPhotos({ photos, remove }: { photos: readonly VisitPhoto[]; remove?: (photo: VisitPhoto, index: number) => React.ReactNode }) {
+	if (!photos.length) return null
+	return (
+		<ul className="mt-3 grid grid-cols-3 gap-2 sm:grid-cols-4">
+			{photos.map((photo, index) => (
+				<li key={photo.id}>
+					<a href={`${photo.href}?inline=1`} target="_blank" rel="noopener" className="block rounded border border-stone-300 focus-visible:outline-2">
+						<img src={`${photo.href}?inline=1`} alt={`صورة الزيارة ${index + 1}`} loading="lazy" decoding="async" className="aspect-square w-full rounded object-cover" />
+					</a>
+					{remove?.(photo, index)}
+				</li>
+			))}
+		</ul>
+	)
+}
+
+/** The case's social study (or desk study) and its recommendation, with the link to record or revise it. */
+export function StudyPanel({ c }: { c: Pick<LoaderData, 'study' | 'studyHref' | 'studyTitle' | 'visitPhotos'> }) {
+	const study = c.study
+	return (
+		<Panel title={c.studyTitle} id="study">
+			{study ? (
+				<>
+					<p className="mt-1 text-sm text-stone-600">
+						{study.kind} بتاريخ {study.on}
+						{study.by ? ` — ${study.by}` : ''}
+					</p>
+					<p className="mt-2 font-bold">
+						التوصية: {study.recommendation}
+						{study.why ? ` — ${study.why}` : ''}
+					</p>
+					{study.aid ? <p className="mt-1">المساعدة المقترحة: {study.aid}</p> : null}
+					<p className="mt-1 text-sm">{study.zakatEligible ? 'مستحقة للزكاة' : 'غير مستحقة للزكاة'}</p>
+					<dl className="mt-3 space-y-1 text-sm">
+						{[
+							...(study.metWith ? [{ label: 'من قوبل', value: study.metWith }] : []),
+							...study.housing,
+							...(study.needs ? [{ label: 'الاحتياجات كما رُئيت', value: study.needs }] : []),
+							{ label: 'الخلاصة', value: study.summary },
+							...(study.works ? [{ label: 'أعمال الترميم', value: study.works }] : []),
+							...(study.quote ? [{ label: 'عرض السعر', value: study.quote }] : []),
+							...(study.invoice ? [{ label: 'مبلغ الفاتورة', value: study.invoice }] : []),
+						].map((line) => (
+							<div key={line.label}>
+								<dt className="inline font-semibold">{line.label}: </dt>
+								<dd className="inline whitespace-pre-line">{line.value}</dd>
+							</div>
+						))}
+					</dl>
+				</>
+			) : (
+				<p className="mt-2 text-stone-700">لم تُسجَّل دراسة بعد. لا يُنقل الطلب إلى «تمت الدراسة» قبلها.</p>
+			)}
+			{c.visitPhotos.length ? (
+				<>
+					<h3 className="mt-3 font-bold">صور الزيارة ({c.visitPhotos.length})</h3>
+					<VisitPhotos photos={c.visitPhotos} />
+				</>
+			) : null}
+			{c.studyHref ? (
+				<Link to={c.studyHref} className="btn-secondary mt-3">
+					{study ? 'تحديث الدراسة' : 'تسجيل الدراسة'}
+				</Link>
+			) : null}
+		</Panel>
 	)
 }

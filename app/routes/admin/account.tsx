@@ -12,7 +12,7 @@ import { signInLimits } from '#app/auth/sign-in.server.ts'
 import { replaceRecoveryCodes, resetTwoStep, twoStepRoles, unusedRecoveryCodes } from '#app/auth/totp.server.ts'
 import { passwordHint } from '#app/text/messages.ts'
 import { noteAudit, recordAudit, audited } from '#app/audit/audit-trail.server.ts'
-import { userRoles, roleLabels } from '#app/db/roles.ts'
+import { userRoles, hasRole, rolesLabel } from '#app/db/roles.ts'
 import { passwordRules } from '#app/domain/user-schema.ts'
 import { passwordHashOf, setPassword } from '#app/domain/staff-users.server.ts'
 import { hit, peek } from '#app/http/rate-limit.server.ts'
@@ -69,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const current = await getStaffSession(request)
 	const [sessions, required, codesLeft] = await Promise.all([listSessions(db, me.id), twoStepRoles(db), me.twoStep ? unusedRecoveryCodes(db, me.id) : 0])
 	return {
-		me: { name: me.name, email: me.email, role: roleLabels[me.role], twoStep: me.twoStep, required: required.includes(me.role), codesLeft, mustChangePassword: me.mustChangePassword },
+		me: { name: me.name, email: me.email, role: rolesLabel(me.roles), twoStep: me.twoStep, required: hasRole(me, ...required), codesLeft, mustChangePassword: me.mustChangePassword },
 		notice: context.get(flashContext),
 		sessions: sessions.map((session) => ({
 			id: session.id,
@@ -140,7 +140,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 			if (problem) return redirectWithFlash('/admin/account', { tone: 'error', message: problem })
 			if (!me.twoStep) return redirectWithFlash('/admin/account', { tone: 'error', message: 'التحقق بخطوتين غير مفعّل في حسابك.' })
 			if (intent === 'new-codes') return data({ result: null, codes: await replaceRecoveryCodes(db, me.id) })
-			if ((await twoStepRoles(db)).includes(me.role)) {
+			if (hasRole(me, ...(await twoStepRoles(db)))) {
 				return redirectWithFlash('/admin/account', { tone: 'error', message: 'التحقق بخطوتين إلزامي لصلاحيتك، فلا يمكن إلغاؤه. لتغيير الجوال اطلب من مدير النظام إعادة ضبطه.' })
 			}
 			await resetTwoStep(db, me.id)

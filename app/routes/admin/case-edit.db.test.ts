@@ -33,7 +33,7 @@ async function sentAssociation() {
 
 test('staff change a budget line in place and the notes beside the list; a line deleted meanwhile is said so', async () => {
 	const db = app.handle.db
-	const officer = await createUser(db, { name: 'مسؤولة الحالات', email: 'edit-officer@example.org', mobile: '', role: 'case_officer', password: 'Edit-Pass-1234' })
+	const officer = await createUser(db, { name: 'مسؤولة الحالات', email: 'edit-officer@example.org', mobile: '', roles: ['case_officer'], password: 'Edit-Pass-1234' })
 	const context = new RouterContextProvider()
 	context.set(staffContext, officer)
 	const row = await sentAssociation()
@@ -44,7 +44,7 @@ test('staff change a budget line in place and the notes beside the list; a line 
 	const key = before[0]!._key
 
 	const page = await loader({ request: new Request(`http://localhost/admin/cases/${row.reference}/edit/budget?row=${key}`), params, context } as unknown as Parameters<typeof loader>[0])
-	expect(page.changing).toMatchObject({ index: 0, key })
+	expect(page.list!.changing).toMatchObject({ index: 0, key })
 
 	const changed = await post({ intent: 'change-row', rowKey: key, ProjectItem: 'إيجار قاعة', ApproximatePrices: '2500', PercentageOfBudget: '25', AmountPercentageOfBudget: '2500', Notes: 'لمدة شهر' })
 	expect((changed as Response).status).toBe(302)
@@ -53,17 +53,17 @@ test('staff change a budget line in place and the notes beside the list; a line 
 	expect(rows).toHaveLength(before.length)
 	expect(rows[0]).toMatchObject({ _key: key, ProjectItem: 'إيجار قاعة', ApproximatePrices: 2500 })
 
-	expect(((await post({ intent: 'beside', BudgetNotes: 'الأسعار تقديرية من عرضي سعر' })) as Response).status).toBe(302)
+	expect(((await post({ intent: 'next', BudgetNotes: 'الأسعار تقديرية من عرضي سعر' })) as Response).status).toBe(302)
 	expect((await loadSavedState(db, row.id)).answers.budget).toMatchObject({ BudgetNotes: 'الأسعار تقديرية من عرضي سعر', budget: rows })
 
-	const gone = (await post({ intent: 'change-row', rowKey: 'ffffffffffffffff', ProjectItem: 'x', ApproximatePrices: '1', PercentageOfBudget: '1', AmountPercentageOfBudget: '1', Notes: 'x' })) as unknown as { data: { rowError: string }; init: { status: number } }
+	const gone = (await post({ intent: 'change-row', rowKey: 'ffffffffffffffff', ProjectItem: 'x', ApproximatePrices: '1', PercentageOfBudget: '1', AmountPercentageOfBudget: '1', Notes: 'x' })) as unknown as { data: { refused: string }; init: { status: number } }
 	expect(gone.init.status).toBe(409)
-	expect(gone.data.rowError).toBe('لم يُحفظ التعديل: حُذف هذا بند من القائمة.')
+	expect(gone.data.refused).toBe('لم يُحفظ التعديل: حُذف هذا بند من القائمة.')
 })
 
 test("staff correct an institution user's name, e-mail and mobile without touching the password", async () => {
 	const db = app.handle.db
-	const officer = await createUser(db, { name: 'مصحح التسجيل', email: 'edit-user-officer@example.org', mobile: '', role: 'case_officer', password: 'Edit-Pass-1234' })
+	const officer = await createUser(db, { name: 'مصحح التسجيل', email: 'edit-user-officer@example.org', mobile: '', roles: ['case_officer'], password: 'Edit-Pass-1234' })
 	const context = new RouterContextProvider()
 	context.set(staffContext, officer)
 	const answers = sampleAnswers(institutionRegistration, { seed: 22 })

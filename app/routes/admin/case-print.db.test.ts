@@ -6,13 +6,14 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { addAttachment, saveSection, startCase, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
 import { softDeleteCase } from '#app/cases/case-decisions.server.ts'
 import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
-import { auditLog, caseEvents } from '#app/db/schema.ts'
+import { attachments, auditLog, caseEvents } from '#app/db/schema.ts'
+import { VISIT_PHOTO_SLOT } from '#app/cases/staff-files.ts'
 import { seedDemoContent } from '#app/seed.server.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { formatMoney } from '#app/text/format.ts'
-import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
+import { basicAnswers, randomNationalId, sectionAnswers, studied } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { runRoute } from '#tests/route.ts'
 import CasePrint, { loader, middleware, reportSections } from './case-print.tsx'
@@ -24,8 +25,8 @@ const app = withAppDatabase()
 const staff: Record<'admin' | 'officer' | 'editor', { user: PublicUser; cookie: string }> = {} as never
 let submitted: CaseRow
 
-async function signedIn(name: string, email: string, role: PublicUser['role']) {
-	const user = await createUser(app.handle.db, { name, email, mobile: '', role, password: 'Print-Pass-123' })
+async function signedIn(name: string, email: string, role: PublicUser['roles'][number]) {
+	const user = await createUser(app.handle.db, { name, email, mobile: '', roles: [role], password: 'Print-Pass-123' })
 	const { token } = await createSession(app.handle.db, user.id)
 	return { user, cookie: `${sessionCookieName()}=${token}` }
 }
@@ -130,6 +131,21 @@ describe('the printable case report', () => {
 			['سجل الأسرة', 'family-record.pdf', '900 بايت'],
 		])
 		expect(html).toMatch(new RegExp(`<a href="/admin/cases/${submitted.reference}/files/[0-9a-f-]{36}"`))
+	})
+
+	test('the study says how many photos the visit has; they are not among the applicant\'s files', async () => {
+		const { row } = await startCase(app.handle.db, needyFamilies, basicAnswers(randomNationalId()))
+		await saveConsent(app.handle.db, row.id, 'given')
+		for (const [key, value] of Object.entries(sectionAnswers)) await saveSection(app.handle.db, needyFamilies, row, key, value)
+		await addAttachment(app.handle.db, needyFamilies, row, file('identity', 'هوية.pdf', 1000))
+		await addAttachment(app.handle.db, needyFamilies, row, file('family_report', 'family-record.pdf', 900))
+		const sent = await submitCase(app.handle.db, needyFamilies, row)
+		await studied(app.handle.db, sent, staff.officer.user)
+		await app.handle.db.insert(attachments).values(['kitchen.webp', 'roof.webp'].map((name) => ({ caseId: sent.id, ...file(VISIT_PHOTO_SLOT, name, 2000), contentType: 'image/webp' })))
+		const html = await render(sent.reference, staff.officer.cookie)
+		expect(html).toContain('صورتان في ملف الطلب')
+		expect(html).not.toContain('kitchen.webp')
+		expect(tableRows(html, 'files').filter((row) => row.length === 4).map((row) => row[1])).toEqual(['هوية.pdf', 'family-record.pdf'])
 	})
 
 	test('each load records who printed the case', async () => {

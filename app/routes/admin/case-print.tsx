@@ -10,9 +10,15 @@ import { recordPrint } from '#app/cases/case-decisions.server.ts'
 import { staffStatusName } from '#app/cases/case-statuses.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { getFoundationInfo } from '#app/domain/foundation-details.server.ts'
-import { areaRoles } from '#app/db/roles.ts'
+import { areaRoles, hasRole } from '#app/db/roles.ts'
 import { isGiven, type ApplicationDef } from '#app/forms/definition.ts'
 import { describeSection, type AnswerLine } from '#app/forms/describe.ts'
+import { describeStudy, latestStudy, studyKindOf, type StudyDescription } from '#app/cases/studies.server.ts'
+import { receiptInstalment, VISIT_PHOTO_SLOT } from '#app/cases/staff-files.ts'
+import { listStaffFiles } from '#app/cases/staff-files.server.ts'
+import { countOf, photos as photosNoun } from '#app/text/arabic-count.ts'
+import { decisionsOf, instalmentsOf } from '#app/aid/decisions.server.ts'
+import { describeDecision, describeInstalment } from '#app/aid/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import type { SectionAnswers } from '#app/forms/schema.ts'
 import { formatDate, formatDateTime, formatFileSize, formatHijri, formatMoney } from '#app/text/format.ts'
@@ -144,14 +150,22 @@ export const middleware: Route.MiddlewareFunction[] = [
 ]
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-	const user = requireRole(context, areaRoles.cases)
+	const user = requireRole(context, areaRoles.caseReading)
 	const db = await getDb()
 	const reference = normaliseReference(params.reference)
 	const row = reference ? await findCaseByReference(db, reference) : undefined
-	if (!row || (row.deletedAt && user.role !== 'admin')) throw data(null, { status: 404 })
+	if (!row || (row.deletedAt && !hasRole(user, 'admin'))) throw data(null, { status: 404 })
 	const definition = findDefinition(row.type)
 	if (!definition) throw data(null, { status: 404 })
-	const [state, files, foundation] = await Promise.all([loadSavedState(db, row.id), listAttachments(db, row.id), getFoundationInfo(db)])
+	const [state, files, staffFiles, foundation, study, decisions, instalments] = await Promise.all([
+		loadSavedState(db, row.id),
+		listAttachments(db, row.id),
+		listStaffFiles(db, row.id),
+		getFoundationInfo(db),
+		latestStudy(db, row.id),
+		decisionsOf(db, row.id),
+		instalmentsOf(db, [row.id]),
+	])
 	await recordPrint(db, row.id, user)
 	const now = new Date()
 	return {
@@ -165,9 +179,42 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			submitted: row.submittedAt ? bothCalendars(row.submittedAt) : null,
 			sections: reportSections(definition, state.answers, files),
 			consent: asksConsent(definition) ? { title: consentTitle(definition), answer: describeConsent(row) } : null,
+			study: studyLines(describeStudy(study), staffFiles.filter((file) => file.slot === VISIT_PHOTO_SLOT).length),
+			studyTitle: studyKindOf(row.type) === 'visit' ? 'الدراسة الاجتماعية' : 'الدراسة المكتبية',
+			// The committee's decisions, newest first, and what they gave (docs/product.md#the-decision).
+			decisions: decisions.map(describeDecision).map((decision): AnswerLine => ({
+				label: `${decision.outcome} — ${decision.at}${decision.by ? ` — ${decision.by}` : ''}`,
+				value: [decision.aid, decision.fund ? `الصندوق: ${decision.fund}` : '', decision.reason ? `السبب: ${decision.reason}` : '', decision.note].filter(Boolean).join('؛ '),
+			})),
+			instalments: instalments.map((row): AnswerLine => {
+				const item = describeInstalment(row)
+				const receipt = staffFiles.some((file) => receiptInstalment(file.slot) === row.instalment.id) ? ' — الإيصال محفوظ في ملف الطلب' : ''
+				return { label: `الدفعة ${item.seq} — ${item.month}`, value: `${item.amount} — ${item.fund} — ${item.status}${receipt}` }
+			}),
 		},
 		printed: { by: user.name, at: bothCalendars(now) },
 	}
+}
+
+/** The study as the report's lines (its summary and recommendation in full). */
+function studyLines(study: StudyDescription | null, photos: number): AnswerLine[] | null {
+	if (!study) return null
+	return [
+		{ label: 'نوع الدراسة', value: `${study.kind} بتاريخ ${study.on}` },
+		...(study.by ? [{ label: 'الباحث', value: study.by }] : []),
+		...(study.metWith ? [{ label: 'من قوبل', value: study.metWith }] : []),
+		...study.housing,
+		...(study.needs ? [{ label: 'الاحتياجات كما رُئيت', value: study.needs }] : []),
+		{ label: 'الخلاصة', value: study.summary },
+		{ label: 'التوصية', value: study.why ? `${study.recommendation} — ${study.why}` : study.recommendation },
+		...(study.aid ? [{ label: 'المساعدة المقترحة', value: study.aid }] : []),
+		...(study.works ? [{ label: 'أعمال الترميم', value: study.works }] : []),
+		...(study.quote ? [{ label: 'عرض السعر', value: study.quote }] : []),
+		...(study.invoice ? [{ label: 'مبلغ الفاتورة', value: study.invoice }] : []),
+		{ label: 'مستحقة للزكاة', value: study.zakatEligible ? 'نعم' : 'لا' },
+		// The photos open from the case view (staff only); the printout says how many there are.
+		...(photos ? [{ label: 'صور الزيارة', value: `${countOf(photos, photosNoun)} في ملف الطلب` }] : []),
+	]
 }
 
 /** A staff member's printout holds personal data: never kept by a browser or proxy cache. */
@@ -350,6 +397,24 @@ export default function CasePrint({ loaderData: { foundation, report, printed } 
 						</div>
 					</section>
 				))}
+
+				{report.study ? (
+					<section aria-labelledby="report-study" className="mt-6">
+						<h2 id="report-study" className="mb-2 border-b border-stone-300 pb-1 text-lg font-bold text-brand-900 print:border-black print:text-black">
+							{report.studyTitle}
+						</h2>
+						<LinesTable lines={report.study} />
+					</section>
+				) : null}
+
+				{report.decisions.length ? (
+					<section aria-labelledby="report-decision" className="mt-6">
+						<h2 id="report-decision" className="mb-2 border-b border-stone-300 pb-1 text-lg font-bold text-brand-900 print:border-black print:text-black">
+							قرار لجنة الصرف
+						</h2>
+						<LinesTable lines={[...report.decisions, ...report.instalments]} />
+					</section>
+				) : null}
 
 				<footer className="mt-8 border-t border-stone-300 pt-3 text-sm text-stone-700 print:border-black print:text-black">
 					طُبع بواسطة {printed.by} في {printed.at}

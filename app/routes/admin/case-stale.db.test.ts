@@ -1,22 +1,27 @@
+import { eq } from 'drizzle-orm'
 import { RouterContextProvider } from 'react-router'
 import { expect, test } from 'vitest'
 import { staffContext } from '#app/auth/user-context.server.ts'
 import { changeStatus } from '#app/cases/case-decisions.server.ts'
 import { createUser } from '#app/domain/staff-users.server.ts'
-import { submittedCase } from '#tests/fixtures/needy-families.ts'
+import { findCaseByReference } from '#app/cases/case-store.server.ts'
+import { caseAid } from '#app/db/schema.ts'
+import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { action } from './case.tsx'
 
-// The server side of a stale case page (tests/e2e/cases.spec.ts shows the message on the page).
+// The server side of a staff status change: a stale page (tests/e2e/cases.spec.ts shows the
+// message on the page), and the support given that «تم تقديم الدعم» needs.
 
 const app = withAppDatabase()
 
 test('a status change from a page showing an older status is refused, saying the status now and what is allowed', async () => {
 	const db = app.handle.db
-	const officer = await createUser(db, { name: 'باحث الصفحة القديمة', email: 'stale-page@example.org', mobile: '', role: 'case_officer', password: 'Stale-Pass-1234' })
+	const officer = await createUser(db, { name: 'باحث الصفحة القديمة', email: 'stale-page@example.org', mobile: '', roles: ['case_officer'], password: 'Stale-Pass-1234' })
 	const context = new RouterContextProvider()
 	context.set(staffContext, officer)
 	const row = await submittedCase(db)
+	await studied(db, row, officer)
 	await changeStatus(db, row.id, { to: 2, note: 'دُرست الحالة' }, officer)
 	const body = new URLSearchParams({ intent: 'status', to: '6', from: '1', note: 'لم يرد المتقدم' })
 	const answer = (await action({ request: new Request(`http://localhost/admin/cases/${row.reference}`, { method: 'POST', body }), params: { reference: row.reference }, context } as unknown as Parameters<typeof action>[0])) as unknown as {
@@ -26,4 +31,33 @@ test('a status change from a page showing an older status is refused, saying the
 	expect(answer.init.status).toBe(409)
 	expect(answer.data.errors['']).toEqual(['لم يُحفظ تغييرك: غيّر غيرك حالة الطلب إلى «تمت الدراسة» بعد أن فتحت الصفحة. يمكن نقله الآن إلى: «تم تقديم الدعم».'])
 	expect(answer.data.values.note).toBe('لم يرد المتقدم')
+})
+
+test('«تم تقديم الدعم» without the support given is refused on its own form with each missing field, keeps what was typed, and changes nothing; with it, the case moves and the aid is recorded', async () => {
+	const db = app.handle.db
+	const officer = await createUser(db, { name: 'باحثة الصرف', email: 'support-form@example.org', mobile: '', roles: ['case_officer'], password: 'Support-Pass-1234' })
+	const context = new RouterContextProvider()
+	context.set(staffContext, officer)
+	const row = await submittedCase(db)
+	await studied(db, row, officer)
+	await changeStatus(db, row.id, { to: 2, note: 'دُرست الحالة' }, officer)
+	const post = async (fields: Record<string, string>) =>
+		(await action({ request: new Request(`http://localhost/admin/cases/${row.reference}`, { method: 'POST', body: new URLSearchParams({ intent: 'status', to: '3', from: '2', ...fields }) }), params: { reference: row.reference }, context } as unknown as Parameters<typeof action>[0])) as unknown as {
+			data: { form: string; errors: Record<string, string[]>; values: Record<string, string> }
+			init: { status: number }
+		} & Response
+
+	const missing = await post({ note: 'صُرفت سلة غذائية' })
+	expect(missing.init.status).toBe(400)
+	expect(missing.data.form).toBe('status-3')
+	expect(missing.data.errors).toMatchObject({ amount: ['الرجاء كتابة مبلغ الدعم'], aidKind: ['الرجاء اختيار نوع الدعم'], givenOn: ['الرجاء كتابة تاريخ الدعم'] })
+	expect(missing.data.values.note).toBe('صُرفت سلة غذائية')
+	const wrong = await post({ note: 'صُرفت سلة غذائية', amount: 'ألف', aidKind: 'food_basket', givenOn: '2024-01-10' })
+	expect(wrong.data.errors.amount).toEqual(['الرجاء كتابة مبلغ صحيح بالريال، مثل 1500'])
+	expect((await findCaseByReference(db, row.reference))!.status).toBe(2)
+
+	const done = await post({ note: 'صُرفت سلة غذائية', amount: '١٬٥٠٠', aidKind: 'food_basket', givenOn: '2024-01-10' })
+	expect(done.status).toBe(302)
+	expect((await findCaseByReference(db, row.reference))!.status).toBe(3)
+	expect(await db.select({ amount: caseAid.amount, kind: caseAid.kind }).from(caseAid).where(eq(caseAid.caseId, row.id))).toEqual([{ amount: expect.anything(), kind: 'food_basket' }])
 })

@@ -28,7 +28,7 @@ let held: TestCase
 
 beforeAll(async () => {
 	const db = app.handle.db
-	const user = await createUser(db, { name: 'باحثة', email: 'case-view@example.org', mobile: '', role: 'case_officer', password: 'Case-View-Officer-1' })
+	const user = await createUser(db, { name: 'باحثة', email: 'case-view@example.org', mobile: '', roles: ['case_officer'], password: 'Case-View-Officer-1' })
 	cookie = `${sessionCookieName()}=${(await createSession(db, user.id)).token}`
 	// The fixture's aid row was given on 2024-01-10; its history entry says so too.
 	held = await insertClosedCase(db, getCaseFileStorage(), { status: 3, closedAt: new Date() })

@@ -5,29 +5,38 @@ import type { Route } from './+types/case'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { addApplicantMessage, addInternalNote, aidLedger, assignCases, CaseChangeError, caseHistory, caseOfficers, changeStatus, recordAid, restoreCase, softDeleteCase } from '#app/cases/case-decisions.server.ts'
-import { isCalendarDay } from '#app/cases/case-lists.server.ts'
 import { findCaseByReference, listAttachments, loadSavedState } from '#app/cases/case-store.server.ts'
 import { askedSections, isOffered, offeredSlots } from '#app/forms/conditions.ts'
 import { asksConsent, consentTitle, describeConsent } from '#app/privacy/consent-rules.ts'
 import { caseFlags, flagLabels } from '#app/cases/flags.server.ts'
 import { describeEvent } from '#app/cases/history.ts'
 import { notifyStatusChange } from '#app/cases/notify-applicant.server.ts'
-import { aidKindLabel, aidKinds } from '#app/cases/aid.ts'
-import { INCOMPLETE, staffStatusName, statusInfo, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
+import { describeStudy, latestStudy, studyKindOf } from '#app/cases/studies.server.ts'
+import { receiptInstalment, VISIT_PHOTO_SLOT } from '#app/cases/staff-files.ts'
+import { listStaffFiles } from '#app/cases/staff-files.server.ts'
+import { cancelVisit, plannedVisits, scheduleVisit } from '#app/cases/visits.server.ts'
+import { aidKindLabel, aidKinds, riyals } from '#app/cases/aid.ts'
+import { INCOMPLETE, staffStatusName, statusInfo, STUDIED, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
 import { waitedFor } from '#app/cases/waited.ts'
-import { areaRoles, type UserRole } from '#app/db/roles.ts'
+import { areaRoles, type UserRole, hasRole } from '#app/db/roles.ts'
 import { describeSection } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { identifierLabel } from '#app/forms/definition.ts'
 import { maxCharacters } from '#app/text/messages.ts'
-import { formatDate, formatDateTime, formatDateWithHijri, formatFileSize, formatMoney, formatSaudiMobile, todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
+import { toWesternDigits, formatClock, formatWeekday, isCalendarDay, formatDate, formatDateTime, formatDateWithHijri, formatFileSize, formatMoney, formatSaudiMobile, todayInRiyadh } from '#app/text/format.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/http/flash.server.ts'
-import { ErrorList, FlashNotice, PageTitle } from '#app/components/forms.tsx'
+import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
 import type { AdminHandle } from './layout.tsx'
-import { AidFields, Answers, Files, NotesList, Panel, ReopenChoices, type ActionErrors } from './+case-parts.tsx'
+import { AidLedger, Answers, Files, Panel, StudyPanel, type ActionErrors } from './+case-parts.tsx'
+import { CaseActions } from './+case-actions.tsx'
+import { DecisionPanel } from './+case-decision.tsx'
+import { decide, decisionsOf, FourEyesError, instalmentsOf, type Decision } from '#app/aid/decisions.server.ts'
+import { describeDecision, describeInstalment } from '#app/aid/describe.ts'
+import { fundLabel, listFunds } from '#app/aid/funds.server.ts'
+import { listReasons } from '#app/cases/reasons.server.ts'
 
 // One case, as staff work it: every answer and file, the signs of a second application, the aid
 // already given, the history, and the decisions the workflow allows (docs/product.md#the-case-view).
@@ -42,37 +51,46 @@ export const handle: AdminHandle = {
 export const middleware = [
 	audited({
 		read: 'case.view',
-		write: { byIntent: { status: 'case.status', assign: 'case.assign', note: 'case.note', message: 'case.message', aid: 'case.aid', delete: 'case.delete', restore: 'case.restore' } },
+		write: { byIntent: { decide: 'case.decide', status: 'case.status', assign: 'case.assign', note: 'case.note', message: 'case.message', aid: 'case.aid', delete: 'case.delete', restore: 'case.restore', visit: 'case.visit', 'cancel-visit': 'case.visit' } },
 	}),
 ]
 
-async function openCase(reference: string | undefined, role: string) {
+async function openCase(reference: string | undefined, user: { roles: readonly UserRole[] }) {
 	const db = await getDb()
 	const normalised = normaliseReference(reference ?? '')
 	const row = normalised ? await findCaseByReference(db, normalised) : undefined
 	const definition = row ? findDefinition(row.type) : undefined
 	// Drafts are the applicant's until sent; a deleted case is for an admin to restore.
-	if (!row || !definition || !row.submittedAt || (row.deletedAt && role !== 'admin')) throw data('الطلب غير موجود', { status: 404 })
+	if (!row || !definition || !row.submittedAt || (row.deletedAt && !hasRole(user, 'admin'))) throw data('الطلب غير موجود', { status: 404 })
 	return { db, row, definition }
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-	const user = requireRole(context, areaRoles.cases)
-	const { db, row, definition } = await openCase(params.reference, user.role)
-	const [state, files, history, flags, ledger, officers] = await Promise.all([
+	const user = requireRole(context, areaRoles.caseReading)
+	const { db, row, definition } = await openCase(params.reference, user)
+	// The committee decides on a studied case (docs/product.md#the-decision).
+	const decides = hasRole(user, ...areaRoles.decisions) && row.status === STUDIED && !row.deletedAt && !row.purgedAt
+	const [state, files, staffFiles, history, flags, ledger, officers, study, visits, decisions, instalments, funds, rejectReasons] = await Promise.all([
 		loadSavedState(db, row.id),
 		listAttachments(db, row.id),
+		listStaffFiles(db, row.id),
 		caseHistory(db, row.id),
 		caseFlags(db, definition, row),
 		aidLedger(db, row.nationalId),
 		caseOfficers(db),
+		latestStudy(db, row.id),
+		plannedVisits(db, row.id),
+		decisionsOf(db, row.id),
+		instalmentsOf(db, [row.id]),
+		decides ? listFunds(db) : [],
+		decides ? listReasons(db, 'decision-reject') : [],
 	])
 	const base = `/admin/cases/${row.reference}`
 	return {
 		reference: row.reference,
 		list: definition.kind === 'association' ? { to: '/admin/associations', label: 'طلبات الجمعيات والمؤسسات' } : { to: '/admin/cases', label: 'طلبات الأفراد' },
 		notice: context.get(flashContext),
-		isAdmin: user.role === 'admin',
+		isAdmin: hasRole(user, 'admin'),
 		title: definition.title,
 		// The ledger is keyed by this number: a licence or permit number for an association or institution.
 		idLabel: identifierLabel(definition),
@@ -91,8 +109,40 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		idChecksumOverride: row.idChecksumOverride,
 		deleted: row.deletedAt ? { at: formatDateTime(row.deletedAt), reason: row.deletedReason ?? '' } : null,
 		assignedTo: row.assignedTo,
+		// The social study (docs/product.md#the-social-study): «تمت الدراسة» follows it.
+		study: describeStudy(study),
+		// An institution's registration is reviewed, not studied for aid.
+		studies: !definition.createsAccount,
+		studyHref: row.deletedAt || row.purgedAt || definition.createsAccount ? null : `${base}/study`,
+		studyTitle: studyKindOf(row.type) === 'visit' ? 'الدراسة الاجتماعية' : 'الدراسة المكتبية',
+		visitPhotos: staffFiles.filter((file) => file.slot === VISIT_PHOTO_SLOT).map((file) => ({ id: file.id, name: file.originalName, href: `${base}/files/${file.id}` })),
+		// Home visits, for the programmes where the researcher visits.
+		visits:
+			studyKindOf(row.type) === 'visit' && !row.deletedAt && !row.purgedAt
+				? visits.map((visit) => ({ id: visit.id, when: `${formatWeekday(visit.visitOn)} ${formatDateWithHijri(visit.visitOn)} الساعة ${formatClock(visit.visitAt)}`, visitor: visit.visitorName ?? '' }))
+				: null,
+		me: user.id,
+		// The case officers' forms (status, visits, assignment, notes, messages, deletion); the committee and finance read.
+		works: hasRole(user, ...areaRoles.cases),
+		decisions: decisions.map(describeDecision),
+		// Each delivery's receipt, when one was kept (app/cases/staff-files.ts).
+		instalments: instalments.map((item) => {
+			const receipt = staffFiles.find((file) => receiptInstalment(file.slot) === item.instalment.id)
+			return { ...describeInstalment(item), receiptHref: receipt ? `${base}/files/${receipt.id}` : null }
+		}),
+		decide: decides
+			? {
+					funds: funds.map((fund) => ({ id: fund.id, label: fundLabel(fund) })),
+					reasons: rejectReasons.map((reason) => ({ id: reason.id, label: reason.label })),
+					proposed: { aidKind: study?.aidKind ?? '', amount: study?.aidAmount === null || study?.aidAmount === undefined ? '' : String(study.aidAmount), months: study?.aidMonths ? String(study.aidMonths) : '' },
+					zakatEligible: study?.zakatEligible ?? false,
+					recommendedByMe: study?.recommendation === 'support' && study.authorId === user.id,
+				}
+			: null,
+		// A visit is planned while the case waits for its study.
+		canPlanVisit: row.status === 1 || row.status === INCOMPLETE,
 		officers,
-		targets: row.deletedAt ? [] : allowedTargets(definition.kind, row.status, user.role).map((status) => ({ id: status, name: staffStatusName(status) })),
+		targets: row.deletedAt || !hasRole(user, ...areaRoles.cases) ? [] : allowedTargets(definition.kind, row.status, user.roles).map((status) => ({ id: status, name: staffStatusName(status) })),
 		reopenChoices: {
 			// Without consent, health and bank data are not asked for again (docs/product.md#privacy-and-consent).
 			sections: definition.sections.filter((section) => section.fields.length > 0 && isOffered(section, state.consent)).map((section) => ({ key: section.key, title: section.title })),
@@ -148,58 +198,94 @@ const text = (message: string, max = 2000) => z.string({ error: message }).trim(
 const optionalText = (max = 2000) => z.string().trim().max(max).optional()
 const list = z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(z.string()))
 
+/** What a support given needs: its amount, kind and day (the «aid» form, and a change to «تم تقديم الدعم»). */
+const AID_MISSING = { amount: 'الرجاء كتابة مبلغ الدعم', aidKind: 'الرجاء اختيار نوع الدعم', givenOn: 'الرجاء كتابة تاريخ الدعم' } as const
+
 const aidFields = {
-	amount: z.preprocess(
-		(value) =>
-			typeof value === 'string'
-				? toWesternDigits(value)
-						.replace(/[\s,٬]/g, '')
-						.replace('٫', '.')
-				: value,
-		z
-			.string({ error: 'الرجاء كتابة مبلغ الدعم' })
-			.regex(/^\d{1,9}(\.\d{1,2})?$/, 'الرجاء كتابة مبلغ صحيح بالريال، مثل 1500')
-			.transform(Number)
-			.refine((amount) => amount > 0, 'مبلغ الدعم يجب أن يكون أكبر من صفر'),
-	),
-	aidKind: z.enum(aidKinds.map((kind) => kind.value) as [string, ...string[]], { error: 'الرجاء اختيار نوع الدعم' }),
+	amount: riyals(AID_MISSING.amount),
+	aidKind: z.enum(aidKinds.map((kind) => kind.value) as [string, ...string[]], { error: AID_MISSING.aidKind }),
 	givenOn: z
-		.string({ error: 'الرجاء كتابة تاريخ الدعم' })
+		.string({ error: AID_MISSING.givenOn })
 		.refine(isCalendarDay, 'الرجاء كتابة تاريخ صحيح')
 		.refine((day) => day <= todayInRiyadh(), 'تاريخ الدعم لا يكون بعد اليوم'),
 	aidNote: optionalText(),
 }
 
 const actionSchema = z.discriminatedUnion('intent', [
-	z.object({
-		intent: z.literal('status'),
-		to: z.coerce.number().int(),
-		/** The status the page showed: another change since then means the decision was made on a stale page. */
-		from: z.coerce.number().int().optional(),
-		note: text('الرجاء كتابة ملاحظة تغيير الحالة'),
-		message: optionalText(),
-		reopenSections: list,
-		reopenSlots: list,
-		amount: z.string().optional(),
-		aidKind: z.string().optional(),
-		givenOn: z.string().optional(),
-		aidNote: z.string().optional(),
-	}),
+	z
+		.object({
+			intent: z.literal('status'),
+			to: z.coerce.number().int(),
+			/** The status the page showed: another change since then means the decision was made on a stale page. */
+			from: z.coerce.number().int().optional(),
+			note: text('الرجاء كتابة ملاحظة تغيير الحالة'),
+			message: optionalText(),
+			reopenSections: list,
+			reopenSlots: list,
+			// The support given, parsed here once: required with «تم تقديم الدعم» only.
+			amount: aidFields.amount.optional(),
+			aidKind: aidFields.aidKind.optional(),
+			givenOn: aidFields.givenOn.optional(),
+			aidNote: aidFields.aidNote,
+		})
+		.superRefine((value, ctx) => {
+			if (value.to !== SUPPORT_PROVIDED) return
+			for (const name of ['amount', 'aidKind', 'givenOn'] as const) if (value[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: AID_MISSING[name] })
+		}),
 	z.object({ intent: z.literal('assign'), officer: z.string().regex(/^(none|\d+)$/, 'الرجاء اختيار الموظف') }),
 	z.object({ intent: z.literal('note'), note: text('الرجاء كتابة الملاحظة') }),
 	z.object({ intent: z.literal('message'), message: text('الرجاء كتابة الرسالة') }),
 	z.object({ intent: z.literal('aid'), ...aidFields }),
+	z.object({
+		intent: z.literal('visit'),
+		visitOn: z.string({ error: 'الرجاء اختيار يوم الزيارة' }),
+		visitAt: z.string({ error: 'الرجاء كتابة ساعة الزيارة' }),
+		visitor: z.coerce.number({ error: 'الرجاء اختيار من يزور الأسرة' }).int(),
+	}),
+	z.object({ intent: z.literal('cancel-visit'), visitId: z.coerce.number().int() }),
 	z.object({ intent: z.literal('delete'), reason: text('الرجاء كتابة سبب الحذف', 500), confirm: z.literal('on', { error: 'الرجاء تأكيد الحذف' }) }),
 	z.object({ intent: z.literal('restore') }),
+	z
+		.object({
+			intent: z.literal('decide'),
+			outcome: z.enum(['approve', 'reject', 'return'], { error: 'الرجاء اختيار القرار' }),
+			aidKind: aidFields.aidKind.optional(),
+			amount: aidFields.amount.optional(),
+			months: z.preprocess(
+				(value) => (typeof value === 'string' ? toWesternDigits(value).trim() || undefined : value),
+				z.coerce.number({ error: 'الرجاء كتابة عدد الأشهر' }).int('الرجاء كتابة عدد صحيح من الأشهر').min(2, 'الدعم الشهري من شهرين إلى 24 شهراً').max(24, 'الدعم الشهري من شهرين إلى 24 شهراً').optional(),
+			),
+			fund: z.coerce.number({ error: 'الرجاء اختيار صندوق الصرف' }).int().optional(),
+			reason: z.coerce.number({ error: 'الرجاء اختيار سبب الرفض' }).int().optional(),
+			note: optionalText(),
+		})
+		.superRefine((value, ctx) => {
+			const need = (name: 'aidKind' | 'amount' | 'fund' | 'reason', message: string) => value[name] === undefined && ctx.addIssue({ code: 'custom', path: [name], message })
+			if (value.outcome === 'approve') {
+				need('aidKind', AID_MISSING.aidKind)
+				need('amount', AID_MISSING.amount)
+				need('fund', 'الرجاء اختيار صندوق الصرف')
+			}
+			if (value.outcome === 'reject') need('reason', 'الرجاء اختيار سبب الرفض')
+			if (value.outcome === 'return' && !value.note) ctx.addIssue({ code: 'custom', path: ['note'], message: 'الرجاء كتابة ما يحتاج إلى دراسة أكثر' })
+		}),
 ])
+
+/** The form a refusal belongs to: the status form of its target, the decision's own form, or the intent's. */
+function formOf(typed: Record<string, unknown>): string {
+	const intent = String(typed.intent ?? '')
+	if (intent === 'status') return `status-${String(typed.to ?? '')}`
+	if (intent === 'decide') return `decide-${String(typed.outcome ?? '')}`
+	return intent
+}
 
 
 /** A status form whose page no longer offers it (the case moved meanwhile): its refusal shows above the others. */
 const STALE_STATUS_FORM = 'status-stale'
 
 /** What a colleague's change did to the case, and what this member of staff may do with it now. */
-function staleStatusMessage(kind: CaseKind, now: number, role: UserRole): string {
-	const allowed = allowedTargets(kind, now, role).map((status) => `«${staffStatusName(status)}»`)
+function staleStatusMessage(kind: CaseKind, now: number, roles: readonly UserRole[]): string {
+	const allowed = allowedTargets(kind, now, roles).map((status) => `«${staffStatusName(status)}»`)
 	const what = `لم يُحفظ تغييرك: غيّر غيرك حالة الطلب إلى «${staffStatusName(now)}» بعد أن فتحت الصفحة.`
 	return allowed.length ? `${what} يمكن نقله الآن إلى: ${allowed.join('، ')}.` : `${what} ولا يمكن تغيير حالته الآن.`
 }
@@ -220,21 +306,21 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
-	const user = requireRole(context, areaRoles.cases)
-	const { db, row, definition } = await openCase(params.reference, user.role)
+	requireRole(context, areaRoles.caseReading)
+	const form = await request.formData()
+	// The committee decides; every other form is the case officers'. Asked before the case is looked up: the same 403 whether it exists or not.
+	const user = requireRole(context, form.get('intent') === 'decide' ? areaRoles.decisions : areaRoles.cases)
+	const { db, row, definition } = await openCase(params.reference, user)
 	const base = `/admin/cases/${row.reference}`
-	const submission = parseWithZod(await request.formData(), { schema: actionSchema })
+	const submission = parseWithZod(form, { schema: actionSchema })
 	const typed = submission.payload
-	if (submission.status !== 'success') {
-		const form = String(typed.intent ?? '')
-		return refused(form === 'status' ? `status-${String(typed.to ?? '')}` : form, submission.error ?? { '': ['الطلب غير صالح'] }, 400, typed)
-	}
+	if (submission.status !== 'success') return refused(formOf(typed), submission.error ?? { '': ['الطلب غير صالح'] }, 400, typed)
 	const value = submission.value
 	if (row.deletedAt && value.intent !== 'restore') return refused(value.intent, { '': ['الطلب محذوف؛ استعده أولاً'] }, 409)
 	// Retention destroyed the applicant's details: there is nobody to message, and the minimal record stays as it is.
-	if (row.purgedAt && (value.intent === 'status' || value.intent === 'aid' || value.intent === 'message')) {
+	if (row.purgedAt && (value.intent === 'status' || value.intent === 'aid' || value.intent === 'message' || value.intent === 'decide')) {
 		return refused(
-			value.intent === 'status' ? `status-${value.to}` : value.intent,
+			formOf(typed),
 			{ '': ['أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ، فلا يمكن تغيير حالته أو تسجيل دعم عليه أو مراسلة مقدمه'] },
 			409,
 			typed,
@@ -242,15 +328,17 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	}
 	try {
 		switch (value.intent) {
+			case 'decide': {
+				const decision = await decisionOf(value)
+				if (typeof decision === 'string') return refused(formOf(typed), { reason: [decision] }, 400, typed)
+				noteAudit(context, { data: { outcome: value.outcome, from: row.status } })
+				const decided = await decide(db, row.id, decision, user)
+				if (decided.message) await notifyStatusChange(db, request, decided.row, { to: decided.to, message: decided.message }, user)
+				return redirectWithFlash(`${base}#decision`, { tone: 'success', message: `تم تسجيل القرار: «${staffStatusName(decided.to)}»` })
+			}
 			case 'status': {
-				const form = `status-${value.to}`
-				if (value.from !== undefined && value.from !== row.status) return refused(STALE_STATUS_FORM, { '': [staleStatusMessage(definition.kind, row.status, user.role)] }, 409, typed)
-				let aid
-				if (value.to === SUPPORT_PROVIDED) {
-					const parsed = z.object(aidFields).safeParse(value)
-					if (!parsed.success) return refused(form, z.flattenError(parsed.error).fieldErrors, 400, typed)
-					aid = { amount: parsed.data.amount, kind: parsed.data.aidKind, givenOn: parsed.data.givenOn, note: parsed.data.aidNote ?? '' }
-				}
+				if (value.from !== undefined && value.from !== row.status) return refused(STALE_STATUS_FORM, { '': [staleStatusMessage(definition.kind, row.status, user.roles)] }, 409, typed)
+				const aid = value.to === SUPPORT_PROVIDED ? { amount: value.amount!, kind: value.aidKind!, givenOn: value.givenOn!, note: value.aidNote ?? '' } : undefined
 				const known = (items: string[], allowed: string[]) => items.filter((item) => allowed.includes(item))
 				const reopened =
 					value.to === INCOMPLETE
@@ -285,27 +373,48 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				if (row.status !== SUPPORT_PROVIDED) return refused('aid', { '': ['يُسجَّل الدعم على طلب حالته «تم تقديم الدعم»'] }, 409)
 				await recordAid(db, row.id, { amount: value.amount, kind: value.aidKind, givenOn: value.givenOn, note: value.aidNote ?? '' }, user)
 				return redirectWithFlash(base, notices.added)
+			case 'visit': {
+				const planned = await scheduleVisit(db, row.id, { visitOn: value.visitOn, visitAt: value.visitAt, visitorId: value.visitor }, user)
+				await notifyStatusChange(db, request, planned.row, { to: planned.row.status, message: planned.message, messageOnly: true }, user)
+				return redirectWithFlash(`${base}#visits`, { tone: 'success', message: 'تم تحديد موعد الزيارة' })
+			}
+			case 'cancel-visit': {
+				const cancelled = await cancelVisit(db, row.id, value.visitId, user)
+				if (!cancelled) return refused('cancel-visit', { '': ['لم يعد هذا الموعد قائماً'] }, 409)
+				await notifyStatusChange(db, request, cancelled.row, { to: cancelled.row.status, message: cancelled.message, messageOnly: true }, user)
+				return redirectWithFlash(`${base}#visits`, { tone: 'success', message: 'تم إلغاء موعد الزيارة' })
+			}
 			case 'delete':
 				await softDeleteCase(db, row.id, value.reason, user)
 				return redirectWithFlash(definition.kind === 'association' ? '/admin/associations' : '/admin/cases', notices.deleted)
 			case 'restore':
-				if (user.role !== 'admin') throw data('ليست لديك صلاحية استعادة الطلبات', { status: 403 })
+				if (!hasRole(user, 'admin')) throw data('ليست لديك صلاحية استعادة الطلبات', { status: 403 })
 				await restoreCase(db, row.id, user)
 				return redirectWithFlash(base, { tone: 'success', message: 'تمت استعادة الطلب' })
 		}
 	} catch (error) {
 		if (!(error instanceof CaseChangeError)) throw error
-		return refused(value.intent === 'status' ? `status-${value.to}` : value.intent, { '': [error.message] }, 409, typed)
+		// Four eyes: refused whatever roles the user holds, and recorded as a refused access (docs/security.md#audit-trail).
+		if (error instanceof FourEyesError) {
+			noteAudit(context, { data: { refused: 'four-eyes' } })
+			return refused(formOf(typed), { '': [error.message] }, 403, typed)
+		}
+		return refused(formOf(typed), { '': [error.message] }, 409, typed)
+	}
+
+	/** The decision as the committee's store takes it; a reason that is no longer on the list is said so. */
+	async function decisionOf(value: Extract<z.infer<typeof actionSchema>, { intent: 'decide' }>): Promise<Decision | string> {
+		const note = value.note ?? ''
+		if (value.outcome === 'approve') return { outcome: 'approve', aidKind: value.aidKind!, amount: value.amount!, months: value.months ?? null, fundId: value.fund!, note }
+		if (value.outcome === 'return') return { outcome: 'return', note }
+		const reason = (await listReasons(db, 'decision-reject')).find((candidate) => candidate.id === value.reason)
+		return reason ? { outcome: 'reject', reason: reason.label, note } : 'الرجاء اختيار سبب الرفض من القائمة'
 	}
 }
 
 export default function CaseView({ loaderData: c, actionData }: Route.ComponentProps) {
-	const errorsFor = (form: string): ActionErrors => (actionData?.form === form ? actionData.errors : {})
-	const typedIn = (form: string) => (name: string) => (actionData?.form === form ? actionData.values[name] : undefined)
-	// Busy while a form is sent: a second click must not record the aid or send the message twice.
+	// Busy while a form is sent: a second click must not restore the case twice.
 	const busy = useNavigation().state !== 'idle'
-	const internal = c.history.filter((event) => event.kind === 'internal_note' || (event.kind === 'status_changed' && event.note))
-	const messages = c.history.filter((event) => event.kind === 'applicant_message')
 	return (
 		<>
 			<PageTitle title={`${c.name} - ${c.reference}`} error={Boolean(actionData)} />
@@ -376,53 +485,11 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 						</Panel>
 					) : null}
 
-					<Panel title="الدعم المقدم لهذا المستفيد في كل البرامج" id="ledger">
-						{c.ledger.length ? (
-							<>
-								<div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="سجل الدعم">
-									<table className="w-full text-sm">
-										<caption className="sr-only">
-											سجل الدعم ب{c.idLabel} {c.nationalId}
-										</caption>
-										<thead className="bg-stone-50">
-											<tr>
-												{['التاريخ', 'المبلغ', 'النوع', 'البرنامج', 'الطلب', 'ملاحظة'].map((heading) => (
-													<th key={heading} scope="col" className="p-2 text-start whitespace-nowrap">
-														{heading}
-													</th>
-												))}
-											</tr>
-										</thead>
-										<tbody>
-											{c.ledger.map((entry, index) => (
-												<tr key={index} className="border-t border-stone-200">
-													<td className="p-2 whitespace-nowrap">{entry.givenOn}</td>
-													<td className="p-2 whitespace-nowrap">{entry.amount}</td>
-													<td className="p-2">{entry.kind}</td>
-													<td className="p-2">{entry.programme}</td>
-													<td className="p-2" dir="ltr">
-														{entry.here ? (
-															entry.reference
-														) : (
-															<Link to={`/admin/cases/${entry.reference}`} className="link">
-																{entry.reference}
-															</Link>
-														)}
-													</td>
-													<td className="p-2">{entry.note}</td>
-												</tr>
-											))}
-										</tbody>
-									</table>
-								</div>
-								<p className="mt-2 font-semibold">المجموع: {c.ledgerTotal}</p>
-							</>
-						) : (
-							<p className="mt-2 text-stone-700">
-								لم يُسجَّل أي دعم ل{c.idLabel} {c.nationalId} من قبل.
-							</p>
-						)}
-					</Panel>
+					{c.studies ? <StudyPanel c={c} /> : null}
+
+					<DecisionPanel c={c} actionData={actionData} />
+
+					<AidLedger c={c} />
 
 					{c.sections.map((section) => {
 						const hasFiles = section.files.some((slot) => slot.files.length)
@@ -443,173 +510,7 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 				</div>
 
 				{/* Keyed by the history: after each recorded change the forms start empty again. */}
-				<aside key={c.history.length} className="min-w-0 space-y-6" aria-label="إجراءات الطلب">
-					<Panel title="تغيير الحالة" id="status">
-						{actionData?.form.startsWith('status-') && !c.targets.some((target) => actionData.form === `status-${target.id}`) ? (
-							// Refused for a status this page no longer offers: said here, with the note as typed so it is not lost.
-							<div role="alert" className="mt-2 rounded-lg border-s-4 border-red-700 bg-red-50 p-3 text-red-900">
-								<ErrorList errors={errorsFor(actionData.form)['']} />
-								{actionData.values.note ? <p className="mt-2 whitespace-pre-line text-stone-800">ملاحظتك كما كتبتها: {actionData.values.note}</p> : null}
-							</div>
-						) : null}
-						{c.targets.length === 0 ? (
-							<p className="mt-2 text-stone-700">لا يمكن تغيير حالة هذا الطلب من حالته الحالية.</p>
-						) : (
-							<div className="mt-2 space-y-2">
-								{c.targets.map((target) => {
-									const form = `status-${target.id}`
-									const errors = errorsFor(form)
-									return (
-										<details key={target.id} open={actionData?.form === form} className="rounded-lg border border-stone-200">
-											<summary className="flex min-h-11 cursor-pointer items-center px-3 font-semibold">إلى «{target.name}»</summary>
-											<Form method="post" className="space-y-3 p-3">
-												<input type="hidden" name="intent" value="status" />
-												<input type="hidden" name="to" value={target.id} />
-												<input type="hidden" name="from" value={c.status.id} />
-												<ErrorList errors={errors['']} />
-												{target.id === 4 ? <ReopenChoices choices={c.reopenChoices} errors={errors} idPrefix={form} /> : null}
-												{target.id === 3 ? <AidFields kinds={c.aidKinds} today={c.today} errors={errors} idPrefix={form} typed={typedIn(form)} /> : null}
-												<div>
-													<label htmlFor={`${form}-note`} className="block font-semibold">
-														ملاحظة داخلية (سبب التغيير)
-													</label>
-													<ErrorList errors={errors.note} />
-													<textarea id={`${form}-note`} name="note" rows={2} maxLength={2000} required defaultValue={typedIn(form)('note')} className="field-input mt-1" />
-												</div>
-												<div>
-													<label htmlFor={`${form}-message`} className="block font-semibold">
-														رسالة إلى المتقدم {target.id === 4 ? '(ما المطلوب منه)' : '(اختياري)'}
-													</label>
-													<p className="text-sm text-stone-600">تظهر للمتقدم في رابط طلبه وفي الاستعلام، وتصله مع إشعار تغيير الحالة.</p>
-													<ErrorList errors={errors.message} />
-													<textarea id={`${form}-message`} name="message" rows={2} maxLength={2000} required={target.id === 4} defaultValue={typedIn(form)('message')} className="field-input mt-1" />
-												</div>
-												<button type="submit" disabled={busy} className="btn-primary">
-													تغيير الحالة إلى «{target.name}»
-												</button>
-											</Form>
-										</details>
-									)
-								})}
-							</div>
-						)}
-					</Panel>
-
-					{!c.deleted ? (
-						<>
-							<Panel title="الإسناد" id="assign">
-								<Form method="post" className="mt-2 space-y-2">
-									<input type="hidden" name="intent" value="assign" />
-									<label htmlFor="officer" className="block font-semibold">
-										الموظف المسؤول
-									</label>
-									<select id="officer" name="officer" defaultValue={c.assignedTo ?? 'none'} className="field-input">
-										<option value="none">بلا إسناد</option>
-										{c.officers.map((officer) => (
-											<option key={officer.id} value={officer.id}>
-												{officer.name}
-											</option>
-										))}
-									</select>
-									<button type="submit" disabled={busy} className="btn-secondary">
-										حفظ الإسناد
-									</button>
-								</Form>
-							</Panel>
-
-							{c.status.id === 3 ? (
-								<Panel title="تسجيل دعم إضافي" id="aid">
-									<Form method="post" className="mt-2 space-y-3">
-										<input type="hidden" name="intent" value="aid" />
-										<ErrorList errors={errorsFor('aid')['']} />
-										<AidFields kinds={c.aidKinds} today={c.today} errors={errorsFor('aid')} idPrefix="aid" typed={typedIn('aid')} />
-										<button type="submit" disabled={busy} className="btn-secondary">
-											تسجيل الدعم
-										</button>
-									</Form>
-								</Panel>
-							) : null}
-
-							<Panel title="ملاحظات داخلية" id="notes">
-								<p className="text-sm text-stone-600">للموظفين فقط؛ لا يراها المتقدم.</p>
-								<NotesList notes={internal} empty="لا توجد ملاحظات بعد." />
-								<Form method="post" className="mt-3 space-y-2">
-									<input type="hidden" name="intent" value="note" />
-									<label htmlFor="note" className="block font-semibold">
-										ملاحظة جديدة
-									</label>
-									<ErrorList errors={errorsFor('note').note} />
-									<textarea id="note" name="note" rows={2} maxLength={2000} required defaultValue={typedIn('note')('note')} className="field-input" />
-									<button type="submit" disabled={busy} className="btn-secondary">
-										إضافة الملاحظة
-									</button>
-								</Form>
-							</Panel>
-
-							<Panel title="رسائل إلى المتقدم" id="messages">
-								<p className="text-sm text-stone-600">يراها المتقدم في رابط طلبه وفي صفحة الاستعلام.</p>
-								<NotesList notes={messages} empty="لم تُرسل رسائل بعد." />
-								<Form method="post" className="mt-3 space-y-2">
-									<input type="hidden" name="intent" value="message" />
-									<label htmlFor="message" className="block font-semibold">
-										رسالة جديدة
-									</label>
-									<ErrorList errors={errorsFor('message').message} />
-									<textarea id="message" name="message" rows={2} maxLength={2000} required defaultValue={typedIn('message')('message')} className="field-input" />
-									<button type="submit" disabled={busy} className="btn-secondary">
-										إرسال الرسالة
-									</button>
-								</Form>
-							</Panel>
-
-							<Panel title="بيانات التواصل" id="contact">
-								<dl className="mt-2 space-y-1 text-sm">
-									<div>
-										<dt className="inline text-stone-600">{c.idLabel}: </dt>
-										<dd className="inline" dir="ltr">
-											{c.nationalId}
-										</dd>
-									</div>
-									<div>
-										<dt className="inline text-stone-600">الجوال: </dt>
-										<dd className="inline" dir="ltr">
-											{c.mobile}
-										</dd>
-									</div>
-									{c.email ? (
-										<div>
-											<dt className="inline text-stone-600">البريد: </dt>
-											<dd className="inline" dir="ltr">
-												{c.email}
-											</dd>
-										</div>
-									) : null}
-								</dl>
-							</Panel>
-
-							<details className="rounded-xl border border-red-200 bg-white p-4" open={actionData?.form === 'delete'}>
-								<summary className="flex min-h-11 cursor-pointer items-center font-bold text-red-800">حذف الطلب</summary>
-								<Form method="post" className="mt-2 space-y-3">
-									<input type="hidden" name="intent" value="delete" />
-									<p className="text-sm">يختفي الطلب من القوائم والاستعلام، ويبقى محفوظاً ليستعيده مدير النظام.</p>
-									<label htmlFor="reason" className="block font-semibold">
-										سبب الحذف
-									</label>
-									<ErrorList errors={errorsFor('delete').reason} />
-									<textarea id="reason" name="reason" rows={2} maxLength={500} required defaultValue={typedIn('delete')('reason')} className="field-input" />
-									<ErrorList errors={errorsFor('delete').confirm} />
-									<div className="flex items-start gap-3">
-										<input id="confirm" name="confirm" type="checkbox" required className="mt-1 size-5 shrink-0 accent-red-700" />
-										<label htmlFor="confirm">أؤكد حذف هذا الطلب</label>
-									</div>
-									<button type="submit" disabled={busy} className="btn min-h-11 bg-red-700 px-4 text-white hover:bg-red-800">
-										حذف الطلب
-									</button>
-								</Form>
-							</details>
-						</>
-					) : null}
-				</aside>
+				{c.works ? <CaseActions key={c.history.length} c={c} actionData={actionData} /> : null}
 			</div>
 			{/* After the decisions: on a phone, the officer reaches them before the long history. */}
 			<Panel className="mt-6" title="سجل الطلب" id="history">

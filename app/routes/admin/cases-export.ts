@@ -6,7 +6,7 @@ import { countCases, filterParams, readCaseFilter, typesOfKind } from '#app/case
 import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
 import { csvExport, xlsxExport } from '#app/cases/export.server.ts'
 import type { CaseKind } from '#app/cases/workflow.ts'
-import { areaRoles } from '#app/db/roles.ts'
+import { areaRoles, hasRole } from '#app/db/roles.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 
 const formats = {
@@ -24,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const url = new URL(request.url)
 	const kind: CaseKind = url.pathname.startsWith('/admin/associations') ? 'association' : 'individual'
 	const filter = readCaseFilter(url.searchParams, kind, user.id)
-	if (filter.deleted && user.role !== 'admin') filter.deleted = false
+	if (filter.deleted && !hasRole(user, 'admin')) filter.deleted = false
 	const db = await getDb()
 	const rows = await countCases(db, filter)
 	noteAudit(context, { data: { kind, format: params.format, filter: filterParams(filter, user.id).toString(), rows } })

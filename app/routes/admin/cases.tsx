@@ -11,7 +11,7 @@ import { bulkAssignMessage, bulkStatusMessage } from '#app/cases/bulk-messages.t
 import { staffStatusName, statusFilterLabels, statusInfo } from '#app/cases/case-statuses.ts'
 import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
 import { waitedFor } from '#app/cases/waited.ts'
-import { areaRoles } from '#app/db/roles.ts'
+import { areaRoles, hasRole } from '#app/db/roles.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { describeValue } from '#app/forms/describe.ts'
 import { formatDate, formatHijri, formatNumber, formatSaudiMobile } from '#app/text/format.ts'
@@ -52,7 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const url = new URL(request.url)
 	const filter = readCaseFilter(url.searchParams, kind, user.id)
 	// Deleted cases are for an admin to restore.
-	if (filter.deleted && user.role !== 'admin') filter.deleted = false
+	if (filter.deleted && !hasRole(user, 'admin')) filter.deleted = false
 	const db = await getDb()
 	const [total, officers] = await Promise.all([countCases(db, filter), caseOfficers(db)])
 	const pagination = paginate({ total, perPage: CASE_LIST_PAGE_SIZE, page: pageParam(request) })
@@ -63,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		kind,
 		heading: headings[kind],
 		base: kind === 'association' ? '/admin/associations' : '/admin/cases',
-		isAdmin: user.role === 'admin',
+		isAdmin: hasRole(user, 'admin'),
 		notice: context.get(flashContext),
 		filter: { ...filter, assigned: url.searchParams.get('assigned') ?? '' },
 		query,

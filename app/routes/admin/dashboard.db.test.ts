@@ -24,7 +24,7 @@ let editor: PublicUser
 async function addUser(name: string, role: UserRole): Promise<PublicUser> {
 	const [user] = await app.handle.db
 		.insert(users)
-		.values({ name, email: `${role}-${randomBytes(4).toString('hex')}@example.org`, role, passwordHash: 'not-a-hash' })
+		.values({ name, email: `${role}-${randomBytes(4).toString('hex')}@example.org`, roles: [role], passwordHash: 'not-a-hash' })
 		.returning(publicColumns)
 	return user!
 }
@@ -94,9 +94,9 @@ function addDays(day: string, days: number): string {
 describe('/admin dashboard', () => {
 	test('counts every submitted, undeleted case by programme and status, each linked to its filtered list', async () => {
 		const { cases: figures } = await dashboardFor(officer)
-		expect(figures!.statuses.map((status) => status.name)).toEqual(['جديد', 'تمت الدراسة', 'تم تقديم الدعم', 'غير مكتمل', 'تم إيقاف الدعم', 'مغلق'])
+		expect(figures!.statuses.map((status) => status.name)).toEqual(['جديد', 'تمت الدراسة', 'تم تقديم الدعم', 'غير مكتمل', 'تم إيقاف الدعم', 'مغلق', 'معتمد بانتظار الصرف', 'مرفوض'])
 		const programme = figures!.programmes.find((row) => row.type === 'needy-families')!
-		expect(programme.cells.map((cell) => cell.count)).toEqual([4, 2, 1, 1, 0, 1])
+		expect(programme.cells.map((cell) => cell.count)).toEqual([4, 2, 1, 1, 0, 1, 0, 0])
 		expect(programme.total).toBe(9)
 		expect(programme.cells[0]!.to).toBe('/admin/cases?status=1&type=needy-families')
 		expect(programme.cells[5]!.to).toBe('/admin/cases?status=6&type=needy-families')
@@ -157,12 +157,13 @@ describe('/admin dashboard', () => {
 		expect((await dashboardFor(await addUser('باحث جديد', 'case_officer'))).cases!.mine).toEqual([])
 	})
 
-	test('shortcut cards by role: case roles get the association list and paper intake; everyone their own account', async () => {
+	test('shortcut cards by role: case roles get the association list, their visits and paper intake; everyone their own account', async () => {
 		const links = (data: Awaited<ReturnType<typeof dashboardFor>>) => data.cards.map((card) => card.to)
-		expect(links(await dashboardFor(officer))).toEqual(['/admin/account', '/admin/cases', '/admin/associations', '/admin/cases/new'])
+		expect(links(await dashboardFor(officer))).toEqual(['/admin/account', '/admin/cases', '/admin/associations', '/admin/visits', '/admin/cases/new'])
 		expect(links(await dashboardFor(admin))).toEqual(expect.arrayContaining(['/admin/users', '/admin/audit', '/admin/account', '/admin/foundation', '/admin/cases', '/admin/associations', '/admin/cases/new', '/admin/intake']))
 		expect(links(await dashboardFor(editor))).toContain('/admin/account')
 		expect(links(await dashboardFor(editor))).not.toContain('/admin/cases')
+		expect(links(await dashboardFor(editor))).not.toContain('/admin/visits')
 	})
 
 	test('a content editor gets only their cards: no case data at all', async () => {

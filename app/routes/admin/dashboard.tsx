@@ -7,7 +7,7 @@ import { caseStatuses, staffStatusName, statusInfo, type CaseStatus } from '#app
 import { waitedFor } from '#app/cases/waited.ts'
 import type { CaseKind } from '#app/cases/workflow.ts'
 import { getDb } from '#app/db/database.server.ts'
-import { areaRoles, userRoles } from '#app/db/roles.ts'
+import { areaRoles, userRoles, hasRole, type UserRole } from '#app/db/roles.ts'
 import { contentCards } from '#app/content/types.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { formatNumber } from '#app/text/format.ts'
@@ -15,7 +15,6 @@ import { PageTitle } from '#app/components/forms.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { WeeklyChart, weeksNoun } from '#app/components/weekly-chart.tsx'
 import { countOf } from '#app/text/arabic-count.ts'
-import type { UserRole } from '#app/db/schema.ts'
 import { audited } from '#app/audit/audit-trail.server.ts'
 
 interface Card {
@@ -39,7 +38,13 @@ const cards: readonly Card[] = [
 	{ to: '/admin/inquiries', title: 'رسائل التواصل', text: 'الرسائل الواردة من نموذج التواصل.', roles: areaRoles.content },
 	{ to: '/admin/cases', title: 'طلبات الأفراد', text: 'طلبات الدعم المرسلة من الأسر والمرضى والمستفيدين.', roles: areaRoles.cases },
 	{ to: '/admin/associations', title: 'طلبات الجمعيات', text: 'طلبات الدعم المرسلة من الجمعيات والمؤسسات.', roles: areaRoles.cases },
+	{ to: '/admin/visits', title: 'زياراتي', text: 'زيارات الأسر المحددة لك من اليوم: العنوان والجوال والدراسة الاجتماعية.', roles: areaRoles.cases },
+	{ to: '/admin/decisions', title: 'قرارات لجنة الصرف', text: 'الطلبات المدروسة بانتظار القرار: اعتمادها من صندوق ضمن الميزانية، أو رفضها، أو إعادتها للدراسة.', roles: areaRoles.decisions },
+	{ to: '/admin/payments', title: 'صرف الدعم', text: 'التحويلات المستحقة ودفعات الصرف وملفات البنك ومراجعه، وتسليم المساعدات العينية.', roles: areaRoles.payments },
+	{ to: '/admin/reports', title: 'تقارير الدعم', text: 'أرقام العام لمجلس الإدارة والوزارة: الطلبات والقرارات والمصروف والمستفيدون، حسب البرنامج أو الصندوق أو الشهر أو المدينة.', roles: areaRoles.funds },
+	{ to: '/admin/funds', title: 'الصناديق والميزانيات', text: 'صناديق الصرف (الزكاة والصدقات والمنح) وميزانية كل برنامج: المخصص والمعتمد والمصروف والمتبقي.', roles: areaRoles.funds },
 	{ to: '/admin/cases/new', title: 'طلب ورقي جديد', text: 'بدء طلب لمستفيد حضر إلى المؤسسة أو اتصل هاتفياً.', roles: areaRoles.cases },
+	{ to: '/admin/reasons', title: 'أسباب عدم الدعم والرفض', text: 'الأسباب التي يختار منها الباحث حين يوصي بعدم دعم حالة، واللجنة حين ترفض طلباً.', roles: areaRoles.users },
 	{ to: '/admin/intake', title: 'استقبال الطلبات', text: 'فتح التقديم على البرامج أو إيقافه مؤقتاً أو إغلاقه.', roles: areaRoles.users },
 ]
 
@@ -55,9 +60,9 @@ export const middleware = [audited({ read: false, write: false })]
 
 export async function loader({ context }: Route.LoaderArgs) {
 	const user = context.get(staffContext)
-	const shortcuts = cards.filter((card) => card.roles.includes(user.role)).map(({ to, title, text }) => ({ to, title, text }))
+	const shortcuts = cards.filter((card) => hasRole(user, ...card.roles)).map(({ to, title, text }) => ({ to, title, text }))
 	// Case figures are for the roles that work on cases: nothing of them is read for anyone else.
-	if (!(areaRoles.cases as readonly UserRole[]).includes(user.role)) return { name: user.name, cards: shortcuts, cases: null }
+	if (!hasRole(user, ...areaRoles.cases)) return { name: user.name, cards: shortcuts, cases: null }
 
 	const db = await getDb()
 	const now = new Date()

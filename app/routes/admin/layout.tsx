@@ -3,7 +3,7 @@ import type { Route } from './+types/layout'
 import { requireUser } from '#app/auth/session.server.ts'
 import { staffContext } from '#app/auth/user-context.server.ts'
 import { auditGuard } from '#app/audit/audit-trail.server.ts'
-import { roleLabels } from '#app/db/roles.ts'
+import { rolesLabel, type UserRole } from '#app/db/roles.ts'
 import { LogoMark } from '#app/components/logo.tsx'
 import { ErrorMessage } from '#app/components/error-message.tsx'
 
@@ -30,11 +30,11 @@ export const middleware: Route.MiddlewareFunction[] = [
 ]
 
 export function loader({ context }: Route.LoaderArgs) {
-	const { name, role } = context.get(staffContext)
-	return { user: { name, role } }
+	const { name, roles } = context.get(staffContext)
+	return { user: { name, roles } }
 }
 
-function AdminFrame({ user, children }: { user: { name: string; role: keyof typeof roleLabels } | undefined; children: React.ReactNode }) {
+function AdminFrame({ user, children }: { user: { name: string; roles: readonly UserRole[] } | undefined; children: React.ReactNode }) {
 	return (
 		<div className="flex min-h-dvh flex-col bg-stone-100">
 			<header className="bg-brand-900 text-white">
@@ -46,7 +46,7 @@ function AdminFrame({ user, children }: { user: { name: string; role: keyof type
 					<div className="ms-auto flex flex-wrap items-center gap-3 text-sm">
 						{user ? (
 							<Link to="/admin/account" className="underline-offset-4 hover:underline">
-								{user.name} <span className="text-brand-200">— {roleLabels[user.role]}</span>
+								{user.name} <span className="text-brand-200">— {rolesLabel(user.roles)}</span>
 								<span className="sr-only"> (حسابي)</span>
 							</Link>
 						) : null}

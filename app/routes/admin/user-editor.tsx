@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { getCollectionProps, getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import type { z } from 'zod'
@@ -9,12 +9,12 @@ import { deleteUserSessions } from '#app/auth/session.server.ts'
 import { passwordRefusal } from '#app/utils/common-passwords.server.ts'
 import { passwordHint } from '#app/text/messages.ts'
 import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
-import { areaRoles, roleLabels, userRoles } from '#app/db/roles.ts'
+import { areaRoles, hasRole, roleLabels, rolesLabel, userRoles, type UserRole } from '#app/db/roles.ts'
 import { editUserSchema, newUserSchema } from '#app/domain/user-schema.ts'
 import { countOtherActiveAdmins, createUser, DuplicateEmailError, getUser, updateUser } from '#app/domain/staff-users.server.ts'
 import { formatSaudiMobile, normaliseSaudiMobile } from '#app/text/format.ts'
 import { notices, redirectWithFlash } from '#app/http/flash.server.ts'
-import { ErrorSummary, Field, useSubmitCount, PageTitle, SelectField, validationTiming } from '#app/components/forms.tsx'
+import { ErrorList, ErrorSummary, Field, useSubmitCount, PageTitle, validationTiming } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
 
 // One screen and one action for adding and editing a user (docs/product.md#other-forms).
@@ -47,7 +47,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			name: user.name,
 			email: user.email,
 			mobile: formatSaudiMobile(user.mobile),
-			role: user.role,
+			roles: user.roles,
 			active: user.active,
 		},
 	}
@@ -63,12 +63,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 			if (value.password && target?.id === me.id) return ctx.addIssue({ code: 'custom', path: ['password'], message: OWN_PASSWORD_HERE })
 			const refusal = value.password ? passwordRefusal(value.password, [value.email]) : null
 			if (refusal) ctx.addIssue({ code: 'custom', path: ['password'], message: refusal })
-			if (!target || target.role !== 'admin' || !target.active) return
-			const demoted = value.role !== 'admin' || !value.active
+			if (!target || !hasRole(target, 'admin') || !target.active) return
+			const demoted = !value.roles.includes('admin') || !value.active
 			if (demoted && target.id === me.id) {
-				ctx.addIssue({ code: 'custom', path: ['role'], message: 'لا يمكنك إزالة صلاحية المدير أو إيقاف حسابك أنت.' })
+				ctx.addIssue({ code: 'custom', path: ['roles'], message: 'لا يمكنك إزالة صلاحية المدير أو إيقاف حسابك أنت.' })
 			} else if (demoted && (await countOtherActiveAdmins(db, target.id)) === 0) {
-				ctx.addIssue({ code: 'custom', path: ['role'], message: 'لا يمكن إزالة آخر مدير نظام فعّال.' })
+				ctx.addIssue({ code: 'custom', path: ['roles'], message: 'لا يمكن إزالة آخر مدير نظام فعّال.' })
 			}
 		}),
 		async: true,
@@ -83,13 +83,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 			await updateUser(db, target.id, { ...values, password })
 			// A new password, a stopped account or a new role ends every session of the user at once:
 			// they sign in again with what they may now do.
-			const roleChanged = values.role !== target.role
+			const roleChanged = rolesLabel(values.roles) !== rolesLabel(target.roles)
 			const ended = password || !values.active || roleChanged ? await deleteUserSessions(db, target.id) : 0
 			noteAudit(context, {
 				data: {
 					userId: target.id,
 					email: values.email,
-					...(roleChanged ? { role: { from: target.role, to: values.role } } : {}),
+					...(roleChanged ? { roles: { from: target.roles, to: userRoles.filter((role) => values.roles.includes(role)) } } : {}),
 					...(values.active !== target.active ? { active: values.active } : {}),
 					...(password ? { passwordReset: true } : {}),
 					sessionsEnded: ended,
@@ -97,7 +97,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 			})
 		} else {
 			const created = await createUser(db, { ...values, password: password!, temporary: true })
-			noteAudit(context, { action: 'user.create', data: { userId: created.id, email: created.email, role: created.role } })
+			noteAudit(context, { action: 'user.create', data: { userId: created.id, email: created.email, roles: created.roles } })
 		}
 	} catch (error) {
 		if (!(error instanceof DuplicateEmailError)) throw error
@@ -121,12 +121,12 @@ export default function UserEditor({ loaderData, actionData }: Route.ComponentPr
 	const [form, fields] = useForm<z.input<ReturnType<typeof editUserSchema>>>({
 		id: user ? `user-${user.id}` : 'user-new',
 		lastResult: actionData?.result,
-		defaultValue: user ? { name: user.name, email: user.email, mobile: user.mobile, role: user.role, active: user.active } : { role: 'case_officer', active: true },
+		defaultValue: user ? { name: user.name, email: user.email, mobile: user.mobile, roles: user.roles, active: user.active } : { roles: ['case_officer'], active: true },
 		...validationTiming,
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 	})
 	const title = user ? `تعديل المستخدم: ${user.name}` : 'إضافة مستخدم'
-	const order = ['name', 'email', 'mobile', 'role', 'password', 'confirmPassword'] as const
+	const order = ['name', 'email', 'mobile', 'roles', 'password', 'confirmPassword'] as const
 	const summary = [...(form.errors ?? []).map((message) => ({ message })), ...order.flatMap((key) => (fields[key].errors ?? []).map((message) => ({ message, fieldId: fields[key].id })))]
 	// The summary appears after a submit, from the server or from the browser's own check (GOV.UK).
 	const [submitCount, countSubmit] = useSubmitCount()
@@ -146,7 +146,17 @@ export default function UserEditor({ loaderData, actionData }: Route.ComponentPr
 						errors={fields.mobile.errors}
 						inputProps={{ ...getInputProps(fields.mobile, { type: 'tel' }), autoComplete: 'tel', inputMode: 'numeric', dir: 'ltr' }}
 					/>
-					<SelectField label="الصلاحية" errors={fields.role.errors} selectProps={getSelectProps(fields.role)} options={userRoles.map((role) => ({ value: role, label: roleLabels[role] }))} />
+					<fieldset id={fields.roles.id} tabIndex={-1} aria-describedby={fields.roles.errors ? `${fields.roles.id}-error` : undefined} className="rounded-lg border border-stone-200 p-4">
+						<legend className="px-2 font-semibold">الصلاحيات</legend>
+						<p className="text-sm text-stone-600">اختر كل ما يقوم به هذا الموظف؛ يمكن أن يجمع أكثر من صلاحية.</p>
+						<ErrorList id={`${fields.roles.id}-error`} errors={fields.roles.errors} />
+						{getCollectionProps(fields.roles, { type: 'checkbox', options: [...userRoles] }).map((props) => (
+							<label key={props.value} className="flex min-h-11 items-center gap-3">
+								<input {...props} key={props.key} className="size-5 accent-brand-700" />
+								{roleLabels[props.value as UserRole]}
+							</label>
+						))}
+					</fieldset>
 					<div className="flex items-center gap-3">
 						<input {...getInputProps(fields.active, { type: 'checkbox' })} className="size-5 accent-brand-700" />
 						<label htmlFor={fields.active.id} className="font-semibold">

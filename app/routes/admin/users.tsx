@@ -4,7 +4,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { deleteUserSessions } from '#app/auth/session.server.ts'
 import { resetTwoStep, setTwoStepRoles, twoStepRoles } from '#app/auth/totp.server.ts'
-import { areaRoles, roleLabels, userRoles } from '#app/db/roles.ts'
+import { areaRoles, roleLabels, userRoles, hasRole, rolesLabel } from '#app/db/roles.ts'
 import { countOtherActiveAdmins, countUsers, getUser, listUsers, setActive, softDeleteUser } from '#app/domain/staff-users.server.ts'
 import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
 import { paginate, pageParam } from '#app/utils/pagination.ts'
@@ -53,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 			name: user.name,
 			email: user.email,
 			mobile: formatSaudiMobile(user.mobile),
-			role: roleLabels[user.role],
+			roles: rolesLabel(user.roles),
 			active: user.active,
 			twoStep: user.twoStep,
 			lastSignIn: user.lastSignInAt ? formatDateTime(user.lastSignInAt) : 'لم يسجل الدخول بعد',
@@ -87,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	}
 	if (intent === 'delete') {
 		if (user.id === me.id) return redirectWithFlash(back, refusals['delete-self'])
-		if (user.role === 'admin' && user.active && (await countOtherActiveAdmins(db, user.id)) === 0) return redirectWithFlash(back, refusals['delete-last-admin'])
+		if (hasRole(user, 'admin') && user.active && (await countOtherActiveAdmins(db, user.id)) === 0) return redirectWithFlash(back, refusals['delete-last-admin'])
 		if (formData.get('confirm') !== 'on') return redirectWithFlash(back, refusals['delete-unconfirmed'])
 		await softDeleteUser(db, user.id)
 		await deleteUserSessions(db, user.id)
@@ -98,7 +98,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	noteAudit(context, { action: user.active ? 'user.deactivate' : 'user.activate', data: { userId: user.id, email: user.email } })
 	if (user.active) {
 		if (user.id === me.id) return redirectWithFlash(back, refusals.self)
-		if (user.role === 'admin' && (await countOtherActiveAdmins(db, user.id)) === 0) return redirectWithFlash(back, refusals['last-admin'])
+		if (hasRole(user, 'admin') && (await countOtherActiveAdmins(db, user.id)) === 0) return redirectWithFlash(back, refusals['last-admin'])
 		await setActive(db, user.id, false)
 		await deleteUserSessions(db, user.id)
 	} else {
@@ -121,14 +121,14 @@ export default function Users({ loaderData }: Route.ComponentProps) {
 			<div className="mt-4">
 				<FlashNotice notice={notice} />
 			</div>
-			<DataTable label="جدول المستخدمين" caption={`قائمة المستخدمين، الصفحة ${pagination.page} من ${pagination.lastPage}`} headings={['#', 'الاسم', 'البريد الإلكتروني', 'الجوال', 'الصلاحية', 'الحالة', 'التحقق بخطوتين', 'آخر دخول', 'الإجراءات']}>
+			<DataTable label="جدول المستخدمين" caption={`قائمة المستخدمين، الصفحة ${pagination.page} من ${pagination.lastPage}`} headings={['#', 'الاسم', 'البريد الإلكتروني', 'الجوال', 'الصلاحيات', 'الحالة', 'التحقق بخطوتين', 'آخر دخول', 'الإجراءات']}>
 						{users.map((user, index) => (
 							<tr key={user.id} className="border-t border-stone-200">
 								<td className="p-3">{pagination.offset + index + 1}</td>
 								<td className="p-3 font-semibold">{user.name}</td>
 								<td className="p-3" dir="ltr">{user.email}</td>
 								<td className="p-3" dir="ltr">{user.mobile}</td>
-								<td className="p-3">{user.role}</td>
+								<td className="p-3">{user.roles}</td>
 								<td className="p-3">
 									<span className={`rounded-full px-3 py-1 text-xs font-bold ${user.active ? 'bg-brand-100 text-brand-900' : 'bg-stone-200 text-stone-800'}`}>
 										{user.active ? 'فعّال' : 'موقوف'}

@@ -4,9 +4,9 @@
 import { data } from 'react-router'
 import { getDb } from '#app/db/database.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
-import { completedSections } from '#app/forms/journey.ts'
+import { completedSections } from '#app/cases/journey.ts'
 import { getUser } from '#app/auth/session.server.ts'
-import { areaRoles } from '#app/db/roles.ts'
+import { areaRoles, hasRole } from '#app/db/roles.ts'
 import { findApplicationByToken, type IdChecksumOverride } from '#app/cases/case-store.server.ts'
 import { addressCheck, limitOrThrow, publicLimits } from '#app/http/ip-limit.server.ts'
 import { hashResumeToken } from '#app/cases/tokens.server.ts'
@@ -30,10 +30,8 @@ export async function loadApplication(token: string | undefined) {
  */
 export async function getCaseStaff(request: Request) {
 	const user = await getUser(request)
-	return user && (areaRoles.cases as readonly string[]).includes(user.role) ? user : null
+	return user && hasRole(user, ...areaRoles.cases) ? user : null
 }
-
-export const OVERRIDE_NOTE_MISSING = 'الرجاء كتابة سبب قبول رقم الهوية'
 
 /**
  * A signed-in staff member filling in a form for a family may accept a national ID that fails the

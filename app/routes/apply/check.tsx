@@ -1,22 +1,22 @@
 import { data, Form, Link, redirect } from 'react-router'
 import { Fragment } from 'react'
 import type { Route } from './+types/check'
-import { Totals } from './+collection-rows.tsx'
+import { Totals } from '#app/forms/collection-rows.tsx'
 import type { Database } from '#app/db/client.server.ts'
 import { getFoundationInfo } from '#app/domain/foundation-details.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { getEnv, publicOrigin } from '#app/utils/env.server.ts'
 import { logger } from '#app/utils/log.server.ts'
-import { canOpenStep, IncompleteCaseError, isEditable, listAttachments, NothingChangedError, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
+import { IncompleteCaseError, listAttachments, NothingChangedError, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
 import { loadApplication, limitVisitor } from './+applicant.server.ts'
 import { openAccountFor } from '#app/runner/institution.server.ts'
 import { AccountTakenError } from '#app/accounts/institution-accounts.server.ts'
 import { publicLimits } from '#app/http/ip-limit.server.ts'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { describeSection } from '#app/forms/describe.ts'
-import { canVisit, CHECK_STEP, CONSENT_STEP, resumeStep } from '#app/forms/journey.ts'
+import { canChangeStep, CHECK_STEP, CONSENT_STEP, stepAccess } from '#app/cases/journey.ts'
 import { askedSections, offeredSlots } from '#app/forms/conditions.ts'
-import { asksConsent, canAnswerConsent, consentTitle, sensitiveItems } from '#app/privacy/consent-rules.ts'
+import { asksConsent, consentTitle, sensitiveItems } from '#app/privacy/consent-rules.ts'
 import { ErrorSummary, Honeypot, isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
 
 export const handle = { hydrate: true }
@@ -32,10 +32,8 @@ const refused = (error: string, status: number, change: { to: string; label: str
 async function openCheck(token: string) {
 	const application = await loadApplication(token)
 	const base = `/apply/r/${token}`
-	if (!isEditable(application.row)) throw redirect(base)
-	if (!canVisit(application.definition, CHECK_STEP, application.completed, application.state.answers, application.state.consent)) {
-		throw redirect(`${base}/${resumeStep(application.definition, application.completed, application.state.answers, application.state.consent)}`)
-	}
+	const access = stepAccess(application.definition, application.row, application.state, CHECK_STEP)
+	if (!access.open) throw redirect(access.goTo ? `${base}/${access.goTo}` : base)
 	return { ...application, base }
 }
 
@@ -52,14 +50,14 @@ export async function loader({ params }: Route.LoaderArgs) {
 					title: consentTitle(definition),
 					answer: row.consent === 'given' ? 'أوافق' : row.consent === 'declined' ? 'لا أوافق' : 'سُجّل قبل طلب الموافقة',
 					detail: row.consent === 'declined' ? `لن تُجمع هذه البيانات ولن تُرسل مع طلبك: ${sensitiveItems(definition).join('، ')}.` : null,
-					change: canAnswerConsent(row) ? `${base}/${CONSENT_STEP}?return=${CHECK_STEP}` : null,
+					change: canChangeStep(row, definition, CONSENT_STEP) ? `${base}/${CONSENT_STEP}?return=${CHECK_STEP}` : null,
 				}
 			: null,
 		sections: askedSections(definition, state.answers, state.consent).map((section) => ({
 			key: section.key,
 			title: section.title,
 			// A case sent back as incomplete: only what staff asked about can be changed.
-			change: canOpenStep(row, definition, section.key) ? `${base}/${section.key}?return=${CHECK_STEP}` : null,
+			change: canChangeStep(row, definition, section.key) ? `${base}/${section.key}?return=${CHECK_STEP}` : null,
 			answers: describeSection(section, state.answers[section.key]),
 			files: offeredSlots(section, state.consent).map((slot) => ({
 				label: slot.label,

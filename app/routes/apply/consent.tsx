@@ -1,12 +1,11 @@
 import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/consent'
-import { isEditable } from '#app/cases/case-store.server.ts'
 import { getCaseStaff, limitVisitor, loadApplication } from './+applicant.server.ts'
 import { publicLimits } from '#app/http/ip-limit.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { consentAnchor, holdsSensitive } from '#app/forms/conditions.ts'
-import { canVisit, CHECK_STEP, CONSENT_STEP, journeySteps, nextStep, previousStep, resumeStep, stepLabel } from '#app/forms/journey.ts'
-import { canAnswerConsent, consentTitle, monthsCount, sensitiveKinds } from '#app/privacy/consent-rules.ts'
+import { CHECK_STEP, CONSENT_STEP, nextOpenStep, previousStep, stepAccess, stepLabel } from '#app/cases/journey.ts'
+import { consentTitle, monthsCount, sensitiveKinds } from '#app/privacy/consent-rules.ts'
 import { currentNotice } from '#app/privacy/notice.server.ts'
 import { ConsentLockedError, saveConsent } from '#app/privacy/consent-store.server.ts'
 import { ErrorSummary, Honeypot, isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
@@ -19,12 +18,9 @@ const NO_CHOICE = 'اختر «أوافق» أو «لا أوافق» للمتاب
 
 async function openConsent(token: string) {
 	const application = await loadApplication(token)
-	const { definition, row, state, completed } = application
 	const base = `/apply/r/${token}`
-	if (!isEditable(row) || !canAnswerConsent(row)) throw redirect(base)
-	const resume = () => redirect(`${base}/${resumeStep(definition, completed, state.answers, state.consent)}`)
-	if (!journeySteps(definition, state.answers, state.consent).includes(CONSENT_STEP)) throw resume()
-	if (!canVisit(definition, CONSENT_STEP, completed, state.answers, state.consent)) throw resume()
+	const access = stepAccess(application.definition, application.row, application.state, CONSENT_STEP)
+	if (!access.open) throw redirect(access.goTo ? `${base}/${access.goTo}` : base)
 	return { ...application, base }
 }
 
@@ -71,7 +67,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 	}
 	// The check page sends on to a section that became asked and is not yet filled in.
 	if (new URL(request.url).searchParams.get('return') === CHECK_STEP) return redirect(`${base}/${CHECK_STEP}`)
-	return redirect(`${base}/${nextStep(definition, CONSENT_STEP, state.answers, answer)}`)
+	return redirect(`${base}/${nextOpenStep(definition, row, CONSENT_STEP, state.answers, answer)}`)
 }
 
 export default function Consent({ loaderData, actionData }: Route.ComponentProps) {

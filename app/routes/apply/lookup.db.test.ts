@@ -19,14 +19,14 @@ async function lookup(nationalId: string, mobile: string) {
 	return (await action({ request, params: {}, context: {} } as Parameters<typeof action>[0])) as unknown
 }
 
-const officer = () => createUser(app.handle.db, { name: 'باحثة الاستعلام', email: `lookup-${Date.now()}@example.org`, mobile: '', password: 'Lookup-Pass-1234', role: 'case_officer', active: true })
+const officer = () => createUser(app.handle.db, { name: 'باحثة الاستعلام', email: `lookup-${Date.now()}@example.org`, mobile: '', password: 'Lookup-Pass-1234', roles: ['case_officer'], active: true })
 
 describe('the lookup', () => {
 	test('finds a case whose national ID staff accepted though it fails the checksum', async () => {
 		const staff = await officer()
 		// 1000000000 has the right shape, but its check digit is wrong.
 		const failing = '1000000000'
-		await startCase(app.handle.db, needyFamilies, basicAnswers(failing, '0557654321'), { actorId: staff.id, note: 'الهوية الأصلية اطلعنا عليها' })
+		await startCase(app.handle.db, needyFamilies, basicAnswers(failing, '0557654321'), { override: { actorId: staff.id, note: 'الهوية الأصلية اطلعنا عليها' } })
 		expect(await lookup(failing, '0557654321')).toMatchObject({ cases: [{ name: 'عبدالله محمد سعد القحطاني' }] })
 		// Mistyped (no case under it): still told the ID is wrong, and a wrong shape is refused as before.
 		expect(await lookup('1000000001', '0557654321')).toMatchObject({ data: { result: { error: { nationalId: ['رقم الهوية غير صحيح، تأكد من كتابته كما في البطاقة'] } } }, init: { status: 400 } })

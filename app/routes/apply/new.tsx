@@ -3,10 +3,11 @@ import { data, Link, redirect } from 'react-router'
 import type { Route } from './+types/new'
 import { getDb } from '#app/db/database.server.ts'
 import { DuplicateApplicantError, startCase } from '#app/cases/case-store.server.ts'
-import { OVERRIDE_NOTE_MISSING, readIdChecksumOverride, getCaseStaff } from './+applicant.server.ts'
-import { sealPasswords, secretFields, commonPasswordErrors } from '#app/runner/answers.server.ts'
+import { readIdChecksumOverride, getCaseStaff } from './+applicant.server.ts'
+import { sealPasswords, secretFields } from '#app/runner/answers.server.ts'
+import { checkAnswers, DUPLICATE_APPLICANT } from '#app/runner/steps.server.ts'
 import { newDraftChecks } from '#app/runner/draft-limits.ts'
-import { accountNameErrors, accountPrefill } from '#app/runner/institution.server.ts'
+import { accountPrefill } from '#app/runner/institution.server.ts'
 import { getInstitution, startAccountCase } from '#app/accounts/institution-accounts.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { recordAudit } from '#app/audit/audit-trail.server.ts'
@@ -17,10 +18,10 @@ import { redirectWithFlash } from '#app/http/flash.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { identifierLabel } from '#app/forms/definition.ts'
 import { formDefaults } from '#app/forms/form-values.ts'
-import { stepLabel } from '#app/forms/journey.ts'
+import { stepLabel } from '#app/cases/journey.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
 import { isHoneypotFilled, TOO_MANY_TRIES } from '#app/components/forms.tsx'
-import { SectionForm } from './+section-form.tsx'
+import { SectionForm } from '#app/forms/section-form.tsx'
 import { PrivacyLine } from '#app/privacy/privacy-line.tsx'
 import { actionHeaders } from '#app/utils/action-headers.ts'
 
@@ -29,7 +30,6 @@ export const handle = { hydrate: true }
 /** A refusal for too many new drafts says when to come back (Retry-After), on the page as in the answer. */
 export const headers = actionHeaders
 
-export const DUPLICATE_MESSAGE = 'المستفيد مسجل مسبقاً'
 /** The same refusal to an institution signed in to its account: the open request is in the account. */
 export const ACCOUNT_DUPLICATE_MESSAGE = 'لمؤسستك طلب دعم مفتوح لم يُبتّ فيه بعد.'
 
@@ -77,43 +77,33 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const { definition } = await openDefinition(params.type)
 	const formData = await request.formData()
 	const first = definition.sections[0]!
-	const override = await readIdChecksumOverride(request, formData)
-	const submission = parseWithZod(formData, {
-		schema: sectionSchema(first, { allowIdChecksumFailure: override !== null }),
-	})
 	const db = await getDb()
 	// Visitors only (staff enter paper applications all day from one address). A refusal re-draws
 	// the form with what was typed and says why and when to try again (docs/security.md#rate-limits).
 	const visitor = !(await getCaseStaff(request))
-	const refuse = (limited: IpLimited) =>
-		data({ result: submission.reply({ hideFields: secretFields(first), formErrors: [limited.message] }), duplicate: false, limited: true }, { status: 429, headers: limited.headers })
+	const typed = () => parseWithZod(formData, { schema: sectionSchema(first, { allowIdChecksumFailure: true }) }).reply({ hideFields: secretFields(first) })
+	const refuse = (limited: IpLimited) => data({ result: { ...typed(), error: { '': [limited.message] } }, duplicate: false, limited: true }, { status: 429, headers: limited.headers })
 	const ceiling = visitor ? await countHits(db, [addressCheck(request, publicLimits.start)]) : null
 	if (ceiling) return refuse(ceiling)
-	if (submission.status !== 'success' || isHoneypotFilled(formData) || override === 'no-note') {
-		const reply =
-			override === 'no-note'
-				? submission.reply({
-						hideFields: secretFields(first),
-						fieldErrors: { overrideNote: [OVERRIDE_NOTE_MISSING] },
-					})
-				: submission.reply({ hideFields: secretFields(first) })
-		return data({ result: reply, duplicate: false }, { status: 400 })
-	}
-	const common = commonPasswordErrors(first, submission.value)
-	if (common) return data({ result: submission.reply({ hideFields: secretFields(first), fieldErrors: common }), duplicate: false }, { status: 400 })
-	const taken = await accountNameErrors(db, definition, first.key, submission.value)
-	if (taken) return data({ result: submission.reply({ hideFields: secretFields(first), fieldErrors: taken }), duplicate: false }, { status: 409 })
-	const perApplicant = visitor ? newDraftChecks(definition, submission.value) : []
+	if (isHoneypotFilled(formData)) return data({ result: typed(), duplicate: false }, { status: 400 })
+	// The first step is checked as every step is (app/runner/steps.server.ts); the case is then started with it.
+	const override = await readIdChecksumOverride(request, formData)
+	const checked = await checkAnswers(db, definition, first, formData, { allowIdChecksumFailure: false, override })
+	if (!checked.ok) return data({ result: checked.outcome.kind === 'invalid' ? checked.outcome.result : typed(), duplicate: false }, { status: checked.outcome.kind === 'invalid' ? checked.outcome.status : 400 })
+	const perApplicant = visitor ? newDraftChecks(definition, checked.values) : []
 	const reached = await reachedLimit(db, perApplicant)
 	if (reached) return refuse(reached)
 	const paper = await paperIntakeBy(request)
 	const institution = paper ? null : await institutionFor(request, definition)
 	try {
 		if (institution) {
-			const { token } = await startAccountCase(db, institution.id, definition, submission.value)
+			const { token } = await startAccountCase(db, institution.id, definition, checked.values)
 			return redirectWithFlash(`/apply/r/${token}`, { tone: 'success', message: 'تم حفظ بياناتك وإنشاء طلبك. يمكنك متابعة تعبئته في أي وقت من حساب مؤسستك.', field: 'created' })
 		}
-		const { row, token } = await startCase(db, definition, await sealPasswords(first, submission.value, undefined), override ?? undefined, paper ? { actorId: paper.id } : undefined)
+		const { row, token } = await startCase(db, definition, await sealPasswords(first, checked.values, undefined), {
+			override: override && override !== 'no-note' ? override : undefined,
+			paperIntake: paper ? { actorId: paper.id } : undefined,
+		})
 		await countDone(db, perApplicant)
 		if (paper) await recordAudit(db, { actor: paper, action: 'case.create', caseReference: row.reference, request, data: { type: definition.type } })
 		const emailed = row.email
@@ -131,13 +121,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 		})
 	} catch (error) {
 		if (!(error instanceof DuplicateApplicantError)) throw error
-		return data(
-			{
-				result: submission.reply({ hideFields: secretFields(first), formErrors: [institution ? ACCOUNT_DUPLICATE_MESSAGE : DUPLICATE_MESSAGE] }),
-				duplicate: true,
-			},
-			{ status: 409 },
-		)
+		return data({ result: checked.reply({ formErrors: [institution ? ACCOUNT_DUPLICATE_MESSAGE : DUPLICATE_APPLICANT] }), duplicate: true }, { status: 409 })
 	}
 }
 

@@ -1,23 +1,24 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/overview'
-import { canOpenStep, isEditable, latestApplicantMessage } from '#app/cases/case-store.server.ts'
+import { latestApplicantMessage } from '#app/cases/case-store.server.ts'
 import { loadApplication } from './+applicant.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
-import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
+import { ApplicantMessage, PlannedVisit } from '#app/cases/applicant-message.tsx'
+import { upcomingVisit } from '#app/cases/visits.server.ts'
 import { statusInfo } from '#app/cases/case-statuses.ts'
-import { canVisit, CHECK_STEP, CONSENT_STEP, findSection, resumeStep, stepMap } from '#app/forms/journey.ts'
-import { canAnswerConsent, consentTitle } from '#app/privacy/consent-rules.ts'
-import { askedSections, isOffered } from '#app/forms/conditions.ts'
+import { canAnswerConsent, canOpenStep, CHECK_STEP, continueStep, CONSENT_STEP, findSection, isEditable, stepAccess, stepMap } from '#app/cases/journey.ts'
+import { consentTitle } from '#app/privacy/consent-rules.ts'
+import { isOffered } from '#app/forms/conditions.ts'
 import { formatDateWithHijri } from '#app/text/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { flashContext } from '#app/http/flash.server.ts'
 
 export async function loader({ params, context }: Route.LoaderArgs) {
 	const { db, row, definition, state, completed } = await loadApplication(params.token)
-	const message = await latestApplicantMessage(db, row.id)
+	const [message, visit] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id)])
 	const base = `/apply/r/${params.token}`
 	const incomplete = row.submittedAt !== null && isEditable(row)
-	const openable = (key: string) => canOpenStep(row, definition, key)
+	const opens = (key: string) => stepAccess(definition, row, state, key).open
 	return {
 		created: context.get(flashContext)?.field === 'created' ? context.get(flashContext)!.message : null,
 		link: privateLink(params.token),
@@ -28,9 +29,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		editable: isEditable(row),
 		submitted: row.submittedAt ? formatDateWithHijri(row.submittedAt) : null,
 		status: row.submittedAt ? { ...statusInfo(row.status), id: row.status } : null,
-		message: message?.note ?? null,
+		visit,
+		// Staff's latest message, unless it is the visit's own (said once, above it).
+		message: message?.note && message.note !== visit ? message.note : null,
 		incomplete,
-		continueTo: `${base}/${incomplete ? (askedSections(definition, state.answers, state.consent).find((section) => openable(section.key))?.key ?? CHECK_STEP) : resumeStep(definition, completed, state.answers, state.consent)}`,
+		continueTo: `${base}/${continueStep(definition, row, state)}`,
 		sections: [
 			// The map of steps, the same the step pages count (stepMap), with the consent step among them
 			// (until the case is sent: then it stays as sent). A bank or health step is on it before
@@ -38,7 +41,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			...stepMap(definition, state.answers).flatMap((key) => {
 				if (key === CONSENT_STEP) {
 					if (!canAnswerConsent(row)) return []
-					return [{ title: consentTitle(definition), to: `${base}/${key}`, done: completed.has(key), open: canVisit(definition, key, completed, state.answers, state.consent), asked: false, skipped: false }]
+					return [{ title: consentTitle(definition), to: `${base}/${key}`, done: completed.has(key), open: opens(key), asked: false, skipped: false }]
 				}
 				const section = findSection(definition, key)!
 				const offered = isOffered(section, state.consent)
@@ -47,14 +50,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 						title: section.title,
 						to: `${base}/${section.key}`,
 						done: offered && completed.has(section.key),
-						open: offered && canVisit(definition, section.key, completed, state.answers, state.consent) && openable(section.key),
+						open: offered && opens(section.key),
 						// Sent back as incomplete: the sections staff asked about are the ones to change.
-						asked: offered && incomplete && openable(section.key),
+						asked: offered && incomplete && canOpenStep(row, definition, section.key),
 						skipped: state.consent === 'declined' && !offered,
 					},
 				]
 			}),
-			{ title: 'مراجعة البيانات والإرسال', to: `${base}/${CHECK_STEP}`, done: false, open: canVisit(definition, CHECK_STEP, completed, state.answers, state.consent), asked: false, skipped: false },
+			{ title: 'مراجعة البيانات والإرسال', to: `${base}/${CHECK_STEP}`, done: false, open: opens(CHECK_STEP), asked: false, skipped: false },
 		],
 	}
 }
@@ -103,6 +106,7 @@ export default function Overview({ loaderData: data }: Route.ComponentProps) {
 					</p>
 					<p className="mt-2 text-sm text-stone-700">أُرسل في {data.submitted}</p>
 					<p className="mt-2">{data.status.next}</p>
+					<PlannedVisit visit={data.visit} />
 					<ApplicantMessage message={data.message} />
 				</div>
 			) : null}

@@ -7,7 +7,8 @@ import { getDb } from '#app/db/database.server.ts'
 import { latestApplicantMessage, lookupCases, rotateResumeToken } from '#app/cases/case-store.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { addressCheck, countHits, publicLimits, type IpLimited } from '#app/http/ip-limit.server.ts'
-import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
+import { ApplicantMessage, PlannedVisit } from '#app/cases/applicant-message.tsx'
+import { upcomingVisit } from '#app/cases/visits.server.ts'
 import { statusInfo } from '#app/cases/case-statuses.ts'
 import { licenceNumberField, nationalIdField, nationalIdMessages, nationalIdProblem, saudiMobileField } from '#app/domain/validators.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
@@ -77,7 +78,7 @@ export async function action({ request }: Route.ActionArgs) {
 	}
 	const cases = await Promise.all(
 		rows.map(async (row) => {
-			const message = await latestApplicantMessage(db, row.id)
+			const [message, visit] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id)])
 			const status = row.submittedAt ? statusInfo(row.status) : { name: 'لم يُرسل بعد', badge: 'bg-stone-100 text-stone-800', next: 'أكمل الطلب من رابطه الخاص ثم أرسله.' }
 			return {
 				reference: row.reference,
@@ -85,7 +86,9 @@ export async function action({ request }: Route.ActionArgs) {
 				form: findDefinition(row.type)?.title ?? row.type,
 				submitted: row.submittedAt ? formatDateWithHijri(row.submittedAt) : null,
 				status,
-				message: message?.note ?? null,
+				visit,
+				// Staff's latest message, unless it is the visit's own (said once, above it).
+				message: message?.note && message.note !== visit ? message.note : null,
 				canSendLink: Boolean(row.email) && getNotifier().emails,
 				maskedEmail: row.email ? maskEmail(row.email) : null,
 			}
@@ -186,6 +189,7 @@ export default function Status({ actionData }: Route.ComponentProps) {
 											<dd>{item.submitted ?? '—'}</dd>
 										</dl>
 										<p className="mt-2">{item.status.next}</p>
+										<PlannedVisit visit={item.visit} />
 										<ApplicantMessage message={item.message} />
 										{item.canSendLink ? (
 											<Form method="post" className="mt-3">

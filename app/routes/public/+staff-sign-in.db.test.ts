@@ -48,7 +48,7 @@ async function thrownBy(promise: Promise<unknown>): Promise<Response> {
 
 async function newStaff(role: 'admin' | 'case_officer' | 'content_editor') {
 	const email = `staff-${++counter}-${Date.now()}@example.org`
-	const user = await createUser(db(), { name: 'موظف', email, mobile: '', role, password: PASSWORD })
+	const user = await createUser(db(), { name: 'موظف', email, mobile: '', roles: [role], password: PASSWORD })
 	return { ...user, email }
 }
 
@@ -195,7 +195,7 @@ describe('sessions', () => {
 		const refused = (await signIn(editor.email)) as unknown as { init: { status: number } }
 		expect(refused.init.status).toBe(400)
 		expect(await findUserByEmail(db(), editor.email)).toBeUndefined()
-		const successor = await createUser(db(), { name: 'موظف جديد', email: editor.email, mobile: '', role: 'content_editor', password: PASSWORD })
+		const successor = await createUser(db(), { name: 'موظف جديد', email: editor.email, mobile: '', roles: ['content_editor'], password: PASSWORD })
 		expect(successor.id).not.toBe(editor.id)
 		expect((await findUserByEmail(db(), editor.email))?.id).toBe(successor.id)
 	})
@@ -205,7 +205,7 @@ describe('a password someone else set', () => {
 	test('opens only «حسابي» until the user chooses their own (ASVS 6.4.1)', async () => {
 		const { requireUser } = await import('#app/auth/session.server.ts')
 		const { setPassword } = await import('#app/domain/staff-users.server.ts')
-		const user = await createUser(db(), { name: 'موظف جديد', email: `temporary-${Date.now()}@example.org`, mobile: '', role: 'content_editor', password: PASSWORD, temporary: true })
+		const user = await createUser(db(), { name: 'موظف جديد', email: `temporary-${Date.now()}@example.org`, mobile: '', roles: ['content_editor'], password: PASSWORD, temporary: true })
 		const cookie = cookieOf(await signIn(user.email, '/admin'))
 		const redirected = await thrownBy(requireUser(get('/admin/cases', cookie)))
 		expect(redirected.headers.get('Location')).toBe('/admin/account')

@@ -1,4 +1,5 @@
 import { redirect } from 'react-router'
+import { hasRole } from '#app/db/roles.ts'
 import type { Database } from '#app/db/client.server.ts'
 import type { User } from '#app/domain/staff-users.server.ts'
 import { recordAudit } from '#app/audit/audit-trail.server.ts'
@@ -16,7 +17,7 @@ export async function afterPassword(db: Database, request: Request, user: User, 
 	const previous = getSessionToken(request)
 	if (previous) await deleteSession(db, previous)
 	const target = safeRedirect(redirectTo)
-	const secondStep = user.totpSecret ? '/login/two-step' : (await twoStepRoles(db)).includes(user.role) ? '/login/two-step/setup' : null
+	const secondStep = user.totpSecret ? '/login/two-step' : hasRole(user, ...(await twoStepRoles(db))) ? '/login/two-step/setup' : null
 	const session = await createSession(db, user.id, { request, verified: secondStep === null })
 	const headers = { 'Set-Cookie': sessionCookie(session.token, session.expiresAt) }
 	if (secondStep) return redirect(withRedirect(secondStep, target), { headers })

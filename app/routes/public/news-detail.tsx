@@ -3,7 +3,7 @@ import type { Route } from './+types/news-detail'
 import { memoContent } from '#app/cache/content-memo.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { getUser } from '#app/auth/session.server.ts'
-import { areaRoles } from '#app/db/roles.ts'
+import { areaRoles, hasRole } from '#app/db/roles.ts'
 import { withMedia } from '#app/content/public.server.ts'
 import { getEntry } from '#app/content/store.server.ts'
 import { latestNews, newsArchive, newsExcerpt } from '#app/content/news-store.server.ts'
@@ -26,7 +26,7 @@ const SIDEBAR_COUNT = 3
 export async function loader({ params, request }: Route.LoaderArgs) {
 	const db = await getDb()
 	const user = await getUser(request)
-	const staff = user !== null && (areaRoles.content as readonly string[]).includes(user.role)
+	const staff = user !== null && hasRole(user, ...areaRoles.content)
 	const entry = await getEntry(db, news, params.id, { publishedOnly: !staff })
 	if (!entry) throw data(null, { status: 404 })
 	const published = entry.data.IsPublish === true

@@ -12,6 +12,7 @@ import { isEncrypted } from '#app/storage/encryption.server.ts'
 import { testDatabaseUrl } from '#tests/postgres.ts'
 import { INSTANCE_HEADER, launchCluster, type Cluster, type ClusterInstance, type ClusterLaunch } from '../../../scripts/lib/cluster.ts'
 import { applyForNeedyFamilies, plantedApplicant } from '../apply-journey.ts'
+import { recordStudyInBrowser } from '../case-fixtures.ts'
 import { expect, signIn, test, unique } from '../utils.ts'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -142,6 +143,8 @@ test('two instances behind a balancer serve one journey; an edit on one shows on
 	tally.record('staff', familyFile, familySent)
 	expect(familyFile.status()).toBe(200)
 	expect((await familyFile.body()).toString('latin1')).toContain(planted.familyMarker)
+	// The visit report first: «تمت الدراسة» follows it.
+	await recordStudyInBrowser(staff, reference)
 	const study = staff.locator('details', { has: staff.locator('summary', { hasText: 'إلى «تمت الدراسة»' }) })
 	await study.locator('summary').click()
 	await study.getByLabel('ملاحظة داخلية (سبب التغيير)').fill('زار الباحث الأسرة، والخادم الثاني متوقف')

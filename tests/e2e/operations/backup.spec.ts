@@ -81,7 +81,7 @@ for (const database of databases) {
 			await signIn(staff, admin)
 			// A staff user, a submitted case with the applicant's two PDFs, and a content edit with a picture.
 			const officerEmail = `backup-officer-${id}@e2e.test`
-			await addUser(staff, { name: `مسؤول حالات ${id}`, email: officerEmail, mobile: '0500000000', role: 'case_officer', password: `Officer-Pass-${id}` })
+			await addUser(staff, { name: `مسؤول حالات ${id}`, email: officerEmail, mobile: '0500000000', roles: ['case_officer'], password: `Officer-Pass-${id}` })
 			const family = await submitCaseAsStaff(staff.context().request, { name: `عبدالله محمد سعد آل${id}` })
 			const member = `أ. ريم بنت سعود العنزي ${id}`
 			await staff.goto('/admin/content/members/new')

@@ -11,6 +11,7 @@ import type { BrowserContext } from '@playwright/test'
 import { freePort } from '../../../scripts/lib/free-port.ts'
 import { preparedInstance, removeInstance } from '../../../scripts/lib/prepared-instance.ts'
 import { applyForNeedyFamilies, plantedApplicant } from '../apply-journey.ts'
+import { recordStudyInBrowser } from '../case-fixtures.ts'
 import { addUser, authenticatorKey, expect, signIn, test, unique } from '../utils.ts'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -116,7 +117,7 @@ for (const database of databases) {
 			await expect(stranger.getByRole('alert')).toContainText('الرجاء التحقق من بيانات الدخول')
 			const staff = await newPage()
 			await signIn(staff, admin)
-			await addUser(staff, { name: `مسؤول حالات ${id}`, email: officer.email, mobile: '0500000000', role: 'case_officer', password: officerPassword })
+			await addUser(staff, { name: `مسؤول حالات ${id}`, email: officer.email, mobile: '0500000000', roles: ['case_officer'], password: officerPassword })
 
 			// The officer signs in with the password the admin set, sets up the second step, chooses a password of their own
 			// (tests/e2e/utils.ts: the new one is the old one followed by «-Own-Choice»).
@@ -135,6 +136,8 @@ for (const database of databases) {
 			expect(file.status()).toBe(200)
 			expect((await file.body()).toString('latin1')).toContain(planted.identityMarker)
 			seenIds.push({ id: file.headers()['x-request-id']!, route: '/admin/cases/:reference/files/:fileId' })
+			// The visit report first: «تمت الدراسة» follows it.
+			await recordStudyInBrowser(reviewer, reference)
 			const study = reviewer.locator('details', { has: reviewer.locator('summary', { hasText: 'إلى «تمت الدراسة»' }) })
 			await study.locator('summary').click()
 			await study.getByLabel('ملاحظة داخلية (سبب التغيير)').fill('زار الباحث الأسرة')

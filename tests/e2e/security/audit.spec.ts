@@ -1,5 +1,5 @@
 // The audit trail through the real server and the real route table (docs/security.md#audit-trail):
-// three staff members made for this test — a case officer, an admin and a content editor — do every
+// five staff members made for this test — a case officer, an admin, a content editor, an approver and a finance officer — do every
 // audited thing once, and the trail's own CSV export lists each of it with the right action, page and
 // case. Every action a back-office route declares (`audited(…)` in its module) must be done here: a
 // route that reads applicants' data, or changes anything, without an entry fails this test.
@@ -8,6 +8,7 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
 import { auditActions, type AuditAction } from '#app/audit/actions.ts'
 import { jpeg, minimalMp4 } from '#tests/fixtures/attack-files.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
+import { studyForm } from '#tests/fixtures/needy-families.ts'
 import { caseFileIds, registerInstitutionAsStaff, submitCaseAsStaff, type RegisteredInstitution, type SubmittedCase } from '../case-fixtures.ts'
 import { signIn, staffState, unique, type StaffRole } from '../utils.ts'
 import { adminRoutes, addUser, inquiry, inputValue, send, userId, type FormBody, type MultipartBody } from './route-table.ts'
@@ -108,14 +109,15 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	testInfo.setTimeout(300_000)
 	baseURL = testInfo.project.use.baseURL!
 	admin = await playwright.request.newContext({ baseURL, storageState: staffState('admin'), extraHTTPHeaders: { Origin: baseURL } })
-	for (const role of ['case_officer', 'admin', 'content_editor'] as const) actors[role] = await newActor(browser, role)
+	for (const role of ['case_officer', 'admin', 'content_editor', 'approver', 'finance'] as const) actors[role] = await newActor(browser, role)
 
 	// The case officer: a paper intake, then everything done with a case.
 	const officer = actors.case_officer
 	const submitted: SubmittedCase = await submitCaseAsStaff(officer.request)
 	const second: SubmittedCase = await submitCaseAsStaff(officer.request)
+	const third: SubmittedCase = await submitCaseAsStaff(officer.request)
 	const institution: RegisteredInstitution = await registerInstitutionAsStaff(officer.request)
-	for (const made of [submitted, second]) expected.push({ actor: 'case_officer', route: 'routes/apply/new', action: 'case.create', path: '/apply/needy-families/new', reference: made.reference })
+	for (const made of [submitted, second, third]) expected.push({ actor: 'case_officer', route: 'routes/apply/new', action: 'case.create', path: '/apply/needy-families/new', reference: made.reference })
 	const ref = submitted.reference
 	const caseUrl = `/admin/cases/${ref}`
 	const [fileId] = await caseFileIds(officer.request, ref)
@@ -140,6 +142,21 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	await caseAction('case.assign', { intent: 'assign', officer: officer.id })
 	await caseAction('case.note', { intent: 'note', note: `ملاحظة ${marker}` })
 	await caseAction('case.message', { intent: 'message', message: 'نرجو إرسال صورة من عقد الإيجار' })
+	// A home visit planned, then cancelled: each told to the applicant and recorded.
+	const tomorrow = new Date(Date.now() + 27 * 3600_000).toISOString().slice(0, 10)
+	await caseAction('case.visit', { intent: 'visit', visitOn: tomorrow, visitAt: '10:00', visitor: officer.id })
+	const visitId = /name="visitId" value="(\d+)"/.exec(await (await get('case_officer', caseUrl)).text())?.[1]
+	await caseAction('case.visit', { intent: 'cancel-visit', visitId: visitId ?? '' })
+	// «تمت الدراسة» follows the study, recorded on its own page.
+	await act('case_officer', { route: 'routes/admin/case-study', action: 'case.view', path: `${caseUrl}/study`, reference: ref }, get('case_officer', `${caseUrl}/study`))
+	await act('case_officer', { route: 'routes/admin/case-study', action: 'case.study', path: `${caseUrl}/study`, reference: ref }, post('case_officer', `${caseUrl}/study`, { form: studyForm() }), [302])
+	// The visit's photos: one added from the phone, then removed.
+	const visitPhotosUrl = `${caseUrl}/study/photos`
+	const visitPhoto = { name: 'house.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await jpeg()) }
+	await act('case_officer', { route: 'routes/admin/case-study-photos', action: 'case.visit-photo', path: visitPhotosUrl, reference: ref }, post('case_officer', visitPhotosUrl, { multipart: { photos: visitPhoto } }), [302])
+	const visitPhotoId = /name="file" value="([0-9a-f-]{36})"/.exec(await (await get('case_officer', `${caseUrl}/study`)).text())?.[1]
+	expect(visitPhotoId, 'the photo is listed on the study page').toBeTruthy()
+	await act('case_officer', { route: 'routes/admin/case-study-photos', action: 'case.visit-photo-remove', path: visitPhotosUrl, reference: ref }, post('case_officer', visitPhotosUrl, { form: { intent: 'remove', file: visitPhotoId! } }), [302])
 	await caseAction('case.status', { intent: 'status', to: '2', note: 'تمت دراسة الطلب' })
 	await caseAction('case.status', { intent: 'status', to: '3', note: 'صُرف الدعم', amount: '1500', aidKind: 'cash', givenOn: today() })
 	await caseAction('case.aid', { intent: 'aid', amount: '300', aidKind: 'food_basket', givenOn: today() })
@@ -148,6 +165,8 @@ test('every audited action of the back office leaves its entry in the trail, as 
 		['/admin/associations', institution.reference, 'admin-associations'],
 	] as const) {
 		await act('case_officer', { route, action: 'cases.bulk-assign', path: list }, post('case_officer', list, { form: { intent: 'bulk-assign', ref: [reference], officer: officer.id } }), [302])
+		// A family's case is studied before «تمت الدراسة»; an institution's registration is reviewed without one.
+		if (route === 'routes/admin/cases') expect((await post('case_officer', `/admin/cases/${reference}/study`, { form: studyForm() })).status()).toBe(302)
 		await act(
 			'case_officer',
 			{ route, action: 'cases.bulk-status', path: list },
@@ -156,7 +175,65 @@ test('every audited action of the back office leaves its entry in the trail, as 
 		)
 	}
 
+	// The committee, on a fund and a budget the admin sets: a studied case approved from the queue,
+	// another (a food basket) on its page.
+	await act('admin', { route: 'routes/admin/funds', action: 'funds.change', path: '/admin/funds' }, post('admin', '/admin/funds', { form: { intent: 'add-fund', name: `صندوق التدقيق ${marker}` } }), [302])
+	await act(
+		'admin',
+		{ route: 'routes/admin/funds', action: 'budget.change', path: '/admin/funds' },
+		post('admin', '/admin/funds', { form: { intent: 'budget', programme: 'needy-families', year: today().slice(0, 4), fund: 'all', allocated: '999999999' } }),
+		[302],
+	)
+	const queue = await (await get('approver', '/admin/decisions')).text()
+	const fund = new RegExp(`<option value="(\\d+)">صندوق التدقيق ${marker}</option>`).exec(queue)?.[1] ?? ''
+	expect(fund, 'the new fund is offered in the queue').not.toBe('')
+	await act(
+		'approver',
+		{ route: 'routes/admin/decisions', action: 'cases.decide', path: '/admin/decisions' },
+		post('approver', '/admin/decisions', { form: { case: second.reference, [`kind-${second.reference}`]: 'cash', [`amount-${second.reference}`]: '1000', [`months-${second.reference}`]: '', [`fund-${second.reference}`]: fund } }),
+	)
+	const thirdUrl = `/admin/cases/${third.reference}`
+	expect((await post('case_officer', `${thirdUrl}/study`, { form: studyForm() })).status()).toBe(302)
+	expect((await post('case_officer', thirdUrl, { form: { intent: 'status', to: '2', note: 'دُرست' } })).status()).toBe(302)
+	await act(
+		'approver',
+		{ route: 'routes/admin/case', action: 'case.decide', path: thirdUrl, reference: third.reference },
+		post('approver', thirdUrl, { form: { intent: 'decide', outcome: 'approve', aidKind: 'food_basket', amount: '300', months: '', fund, note: '' } }),
+		[302],
+	)
+
+	// Finance pays the first in a batch (its file, sent, a confirmation that matches nothing, a
+	// reference typed, then bounced) and records the second, aid in kind, as delivered.
+	const due = (await (await get('finance', '/admin/payments')).text()).split('<li')
+	const lineOf = (reference: string) => /name="line"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="line"/.exec(due.find((item) => item.includes(reference)) ?? '')?.slice(1).find(Boolean) ?? ''
+	const deliveryOf = (reference: string) => /name="instalment" value="(\d+)"/.exec(due.find((item) => item.includes(reference)) ?? '')?.[1] ?? ''
+	const line = lineOf(second.reference)
+	expect(line, 'the approved transfer is due').not.toBe('')
+	const made = await post('finance', '/admin/payments', { form: { intent: 'batch', line, note: '' } })
+	await act('finance', { route: 'routes/admin/payments', action: 'payments.batch', path: '/admin/payments' }, Promise.resolve(made), [302])
+	const batchUrl = made.headers()['location']!.split('?')[0]!
+	await act('finance', { route: 'routes/admin/payment-file', action: 'payments.file', path: `${batchUrl}/file/common/csv` }, get('finance', `${batchUrl}/file/common/csv`))
+	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.sent', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'sent', sentOn: today() } }), [302])
+	await act(
+		'finance',
+		{ route: 'routes/admin/payment-batch', action: 'payments.reconcile', path: batchUrl },
+		post('finance', batchUrl, { multipart: { intent: 'reconcile', file: { name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(`payment_reference,amount,bank_reference,paid_on\nATAA-999999,1,X-1,${today()}`) } } }),
+	)
+	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.record', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'record', instalment: line, bankReference: `FT${marker}`.slice(0, 30), paidOn: today() } }), [302])
+	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.reopen', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'reopen', instalment: line, reason: 'أعاده البنك' } }), [302])
+	await act('finance', { route: 'routes/admin/reports-export', action: 'reports.export', path: '/admin/reports/export' }, get('finance', `/admin/reports/export?year=${today().slice(0, 4)}&by=fund`))
+	const delivery = deliveryOf(third.reference)
+	expect(delivery, 'the approved food basket is due').not.toBe('')
+	await act(
+		'finance',
+		{ route: 'routes/admin/payments', action: 'payments.deliver', path: '/admin/payments' },
+		// With the signed receipt photographed: the one form of the screen sent as multipart.
+		post('finance', '/admin/payments', { multipart: { intent: 'deliver', instalment: delivery, deliveredOn: today(), deliveredBy: 'المتطوع سالم', receipt: 'R-1', receiptFile: { name: 'receipt.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await jpeg()) } } }),
+		[302],
+	)
+
 	// The admin: a case deleted and restored, users, the foundation's settings, personal data looked up and exported.
+	await act('admin', { route: 'routes/admin/reasons', action: 'reasons.change', path: '/admin/reasons' }, post('admin', '/admin/reasons', { form: { intent: 'add', kind: 'study-reject', label: `سبب للتدقيق ${marker}` } }), [302])
 	const secondUrl = `/admin/cases/${second.reference}`
 	await act(
 		'admin',
@@ -170,7 +247,7 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	await act(
 		'admin',
 		{ route: 'admin-user-new', action: 'user.create', path: '/admin/users/new' },
-		post('admin', '/admin/users/new', { form: { name: 'موظف للتدقيق', email: person, mobile: '0551000007', role: 'case_officer', active: 'on', password, confirmPassword: password } }),
+		post('admin', '/admin/users/new', { form: { name: 'موظف للتدقيق', email: person, mobile: '0551000007', roles: 'case_officer', active: 'on', password, confirmPassword: password } }),
 		[302],
 	)
 	const personId = await userId(admin, person)
@@ -178,7 +255,7 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	await act(
 		'admin',
 		{ route: 'admin-user-edit', action: 'user.update', path: personUrl },
-		post('admin', personUrl, { form: { name: 'موظف للتدقيق (معدل)', email: person, mobile: '0551000007', role: 'case_officer', active: 'on', password: '', confirmPassword: '' } }),
+		post('admin', personUrl, { form: { name: 'موظف للتدقيق (معدل)', email: person, mobile: '0551000007', roles: 'case_officer', active: 'on', password: '', confirmPassword: '' } }),
 		[302],
 	)
 	const users = (action: AuditAction, form: FormBody) => act('admin', { route: 'routes/admin/users', action, path: '/admin/users' }, post('admin', '/admin/users', { form }), [302])

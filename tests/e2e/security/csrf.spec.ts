@@ -43,6 +43,8 @@ test.beforeAll(async ({ playwright }, testInfo) => {
 		admin: await context(staffState('admin')),
 		case_officer: await context(staffState('case_officer')),
 		content_editor: await context(staffState('content_editor')),
+		approver: await context(staffState('approver')),
+		finance: await context(staffState('finance')),
 	}
 	staff = { email: `csrf-${unique()}@e2e.test`, password: `Only-For-Tests-${unique()}` }
 	;[f] = await Promise.all([createAdminFixtures(as.admin, 'رسالة لاختبار الطلبات المزورة'), addUser(as.admin, staff.email, 'content_editor', staff.password)])

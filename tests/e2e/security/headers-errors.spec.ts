@@ -1,3 +1,4 @@
+import http from 'node:http'
 import { expect, staffState, test, unique } from '../utils.ts'
 
 // Headers and error pages (docs/security.md#headers, #errors): every answer carries helmet's
@@ -101,4 +102,24 @@ test('a NUL byte in an address or a form is a 400 in Arabic that changes nothing
 	})
 	expect(contact.status()).toBe(400)
 	expect(await contact.text()).toContain('في الطلب رموز غير مسموح بها')
+})
+
+test('a connection left idle longer than Node\'s default 5 s is still open for the next request: a proxy reusing it meets no reset', async ({ baseURL }) => {
+	const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+	const get = () =>
+		new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+			const request = http.get(new URL('/healthz', baseURL), { agent }, (response) => {
+				response.resume()
+				response.on('end', () => resolve({ status: response.statusCode ?? 0, reused: request.reusedSocket }))
+			})
+			request.on('error', reject)
+		})
+	try {
+		expect(await get()).toEqual({ status: 200, reused: false })
+		// Idle past 5 s: a server that closed the connection by then would make the agent open another.
+		await new Promise((resolve) => setTimeout(resolve, 6_000))
+		expect(await get()).toEqual({ status: 200, reused: true })
+	} finally {
+		agent.destroy()
+	}
 })

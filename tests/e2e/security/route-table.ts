@@ -9,6 +9,7 @@ import { expect, type APIRequestContext, type APIResponse } from '@playwright/te
 import routes from '#app/routes.ts'
 import { caseFileIds, registerInstitutionAsStaff, submitCaseAsStaff, type RegisteredInstitution, type SubmittedCase } from '../case-fixtures.ts'
 import { unique, type StaffRole } from '../utils.ts'
+import { studyForm } from '#tests/fixtures/needy-families.ts'
 
 export interface ManifestRoute {
 	/** As React Router names it: the config's id, or the file without its extension. */
@@ -37,9 +38,14 @@ export const manifest: readonly ManifestRoute[] = flatten(routes)
 /** The back office: every route under /admin, the printable report (outside its frame) included. */
 export const adminRoutes = manifest.filter((route) => route.path === 'admin' || route.path.startsWith('admin/'))
 
-export const staffRoles = ['admin', 'case_officer', 'content_editor'] as const satisfies readonly StaffRole[]
+export const staffRoles = ['admin', 'case_officer', 'content_editor', 'approver', 'finance'] as const satisfies readonly StaffRole[]
 const everyone = staffRoles
 const cases = ['admin', 'case_officer'] as const
+/** Who reads a case, its files and its print: the committee decides on it, finance pays it. */
+const caseReaders = ['admin', 'case_officer', 'approver', 'finance'] as const
+const committee = ['admin', 'approver'] as const
+const fundReaders = ['admin', 'approver', 'finance'] as const
+const finance = ['admin', 'finance'] as const
 const content = ['admin', 'content_editor'] as const
 const adminOnly = ['admin'] as const
 
@@ -91,8 +97,10 @@ export interface PostSample {
 }
 
 export interface RouteEntry {
-	/** The staff roles that may use the route; every other staff role gets 403. */
+	/** The staff roles that may use the route (post to it; open it too unless `readRoles` says); every other staff role gets 403. */
 	roles: readonly StaffRole[]
+	/** The staff roles that may open it, when more than may post to it. */
+	readRoles?: readonly StaffRole[]
 	/** URLs to GET, with real ids and with ids that do not exist. */
 	get?: (f: AdminFixtures) => GetSample[]
 	/** A POST as `role` (one of `roles`) would send it; a forbidden role sends the first role's. */
@@ -165,7 +173,7 @@ export const routeTable: Record<string, RouteEntry> = {
 		],
 		post: (f, role) => ({
 			path: `/admin/users/${f.users.edit}/edit`,
-			form: { name: `تعديل ${role} ${f.marker}`, email: `edit-${f.marker}@e2e.test`, mobile: '0551000009', role: 'content_editor', active: 'on', password: '', confirmPassword: '' },
+			form: { name: `تعديل ${role} ${f.marker}`, email: `edit-${f.marker}@e2e.test`, mobile: '0551000009', roles: 'content_editor', active: 'on', password: '', confirmPassword: '' },
 			status: 302,
 			state: async (admin) => inputValue(await html(admin, `/admin/users/${f.users.edit}/edit`), 'name'),
 		}),
@@ -248,6 +256,7 @@ export const routeTable: Record<string, RouteEntry> = {
 	'routes/admin/case-new': { roles: cases, get: () => [{ path: '/admin/cases/new', status: 200 }] },
 	'routes/admin/case': {
 		roles: cases,
+		readRoles: caseReaders,
 		get: (f) => [
 			{ path: `/admin/cases/${f.case.reference}`, status: 200 },
 			{ path: `/admin/cases/${f.institution.reference}`, status: 200 },
@@ -276,8 +285,28 @@ export const routeTable: Record<string, RouteEntry> = {
 		}),
 		postMissing: () => ({ path: `/admin/cases/${missing.reference}/edit/financial`, form: { Net_Income: '3103' }, status: 404 }),
 	},
-	'routes/admin/case-file': {
+	'routes/admin/case-study': {
 		roles: cases,
+		get: (f) => [
+			{ path: `/admin/cases/${f.case.reference}/study`, status: 200 },
+			{ path: `/admin/cases/${missing.reference}/study`, status: 404 },
+		],
+		post: (f, role) => ({
+			path: `/admin/cases/${f.case.reference}/study`,
+			form: studyForm({ metWith: `زيارة ${role} ${f.marker}` }),
+			status: 302,
+			state: async (admin) => inputValue(await html(admin, `/admin/cases/${f.case.reference}/study`), 'metWith'),
+		}),
+		postMissing: () => ({ path: `/admin/cases/${missing.reference}/study`, form: studyForm(), status: 404 }),
+	},
+	'routes/admin/case-study-photos': {
+		roles: cases,
+		// A photo that is not the case's: an allowed role reaches the lookup, and is sent back to the study page with why.
+		post: (f) => ({ path: `/admin/cases/${f.case.reference}/study/photos`, form: { intent: 'remove', file: missing.uuid }, status: 302 }),
+		postMissing: () => ({ path: `/admin/cases/${missing.reference}/study/photos`, form: { intent: 'remove', file: missing.uuid }, status: 404 }),
+	},
+	'routes/admin/case-file': {
+		roles: caseReaders,
 		get: (f) => [
 			{ path: `/admin/cases/${f.case.reference}/files/${f.case.fileId}`, status: 200 },
 			{ path: `/admin/cases/${f.case.reference}/files/${missing.uuid}`, status: 404 },
@@ -285,11 +314,84 @@ export const routeTable: Record<string, RouteEntry> = {
 		],
 	},
 	'routes/admin/case-print': {
-		roles: cases,
+		roles: caseReaders,
 		get: (f) => [
 			{ path: `/admin/cases/${f.case.reference}/print`, status: 200 },
 			{ path: `/admin/cases/${missing.reference}/print`, status: 404 },
 		],
+	},
+	'routes/admin/visits': {
+		roles: cases,
+		get: () => [
+			{ path: '/admin/visits', status: 200 },
+			{ path: '/admin/visits?all=1', status: 200 },
+		],
+	},
+	'routes/admin/decisions': {
+		roles: committee,
+		get: () => [
+			{ path: '/admin/decisions', status: 200 },
+			{ path: '/admin/decisions?programme=needy-families&city=%D8%A7%D9%84%D8%B1%D9%8A%D8%A7%D8%B6&page=2', status: 200 },
+		],
+		// No case ticked: refused with its message, nothing is decided.
+		post: () => ({ path: '/admin/decisions', form: { note: 'محضر' }, status: 400 }),
+	},
+	'routes/admin/funds': {
+		roles: adminOnly,
+		readRoles: fundReaders,
+		get: () => [
+			{ path: '/admin/funds', status: 200 },
+			{ path: '/admin/funds?year=2031', status: 200 },
+		],
+		post: (f, role) => ({
+			path: '/admin/funds',
+			form: { intent: 'add-fund', name: `صندوق ${role} ${f.marker}` },
+			status: 302,
+			state: async (admin) => (await html(admin, '/admin/funds')).includes(`صندوق ${role} ${f.marker}`),
+		}),
+	},
+	'routes/admin/payments': {
+		roles: finance,
+		get: () => [{ path: '/admin/payments', status: 200 }],
+		// No transfer ticked: refused with its message, no batch is made.
+		post: () => ({ path: '/admin/payments', form: { intent: 'batch', note: 'دفعة' }, status: 400 }),
+	},
+	'routes/admin/payment-batch': {
+		roles: finance,
+		get: () => [
+			{ path: '/admin/payments/999999', status: 404 },
+			{ path: '/admin/payments/not-a-batch', status: 404 },
+		],
+		post: () => ({ path: '/admin/payments/999999', form: { intent: 'sent', sentOn: '2026-01-01' }, status: 404 }),
+	},
+	'routes/admin/payment-file': {
+		roles: finance,
+		get: () => [
+			{ path: '/admin/payments/999999/file/common/csv', status: 404 },
+			{ path: '/admin/payments/999999/file/no-such-bank/xlsx', status: 404 },
+		],
+	},
+	'routes/admin/reports': {
+		roles: fundReaders,
+		get: () => [
+			{ path: '/admin/reports', status: 200 },
+			{ path: '/admin/reports?year=2025&by=city', status: 200 },
+			{ path: '/admin/reports?year=abc&by=nothing', status: 200 },
+		],
+	},
+	'routes/admin/reports-export': {
+		roles: fundReaders,
+		get: () => [{ path: '/admin/reports/export?year=2026&by=fund', status: 200 }],
+	},
+	'routes/admin/reasons': {
+		roles: adminOnly,
+		get: () => [{ path: '/admin/reasons', status: 200 }],
+		post: (f, role) => ({
+			path: '/admin/reasons',
+			form: { intent: 'add', kind: 'study-reject', label: `سبب ${role} ${f.marker}` },
+			status: 302,
+			state: async (admin) => (await html(admin, '/admin/reasons')).includes(`سبب ${role} ${f.marker}`),
+		}),
 	},
 	'routes/admin/intake': {
 		roles: adminOnly,
@@ -427,7 +529,7 @@ export const routeTable: Record<string, RouteEntry> = {
 }
 
 export function newUserForm(email: string, role: StaffRole, password = `Only-For-Tests-${unique()}`): FormBody {
-	return { name: 'مستخدم للاختبار', email, mobile: '0551000008', role, active: 'on', password, confirmPassword: password }
+	return { name: 'مستخدم للاختبار', email, mobile: '0551000008', roles: role, active: 'on', password, confirmPassword: password }
 }
 
 const committeeForm = (name: string): FormBody => ({ name, members: 'عضو أول\nعضو ثان', duties: '<p>مهام اللجنة</p>', order: '999' })

@@ -1,7 +1,7 @@
 // Hostile uploads against the real server (docs/product.md: uploads): the corpus of
 // tests/fixtures/attack-files.ts (HTML, SVG with script, executables renamed, PDFs carrying
 // JavaScript or a program, polyglots, empty and oversized files, path traversal and control
-// characters in names) posted to the applicant's upload and to five staff uploads. Each is refused
+// characters in names) posted to the applicant's upload and to six staff uploads. Each is refused
 // with its Arabic message or kept only harmless; every stored file is served with nosniff, a
 // Content-Disposition and the sandbox policy (a PDF still shows in the viewer: pdf-viewer.spec.ts).
 import fs from 'node:fs'
@@ -37,6 +37,9 @@ let baseURL: string
 let visitor: APIRequestContext
 let admin: APIRequestContext
 let editor: APIRequestContext
+let officer: APIRequestContext
+/** A sent case a researcher visits: its photos go to the study page. */
+let visited: { reference: string }
 /** A draft application whose file slots are open, as its applicant holds it. */
 let draft: { token: string; reference: string }
 let albumId: string
@@ -140,6 +143,20 @@ const endpoints: Endpoint[] = [
 		declaredTooLarge: 'حجم الصورة أكبر من المسموح (10 ميغابايت).',
 	},
 	{
+		name: 'staff visit photos (the study page)',
+		target: 'image',
+		maxBytes: UPLOAD_MAX,
+		path: () => `/admin/cases/${visited.reference}/study/photos`,
+		fields: () => ({}),
+		input: 'photos',
+		as: () => officer,
+		json: true,
+		message: (refusal, file) =>
+			refusal === 'bad-name' ? messages.badName : `«${shownName(file)}»: ${({ 'wrong-type': messages.notImage, empty: messages.empty, 'unsafe-pdf': '', 'too-large': messages.tooLarge(UPLOAD_MAX) })[refusal]}`,
+		files: 10,
+		declaredTooLarge: messages.tooLarge(UPLOAD_MAX),
+	},
+	{
 		name: 'staff video (sent ahead of its form)',
 		target: 'video',
 		maxBytes: VIDEO_MAX,
@@ -162,7 +179,7 @@ const endpoints: Endpoint[] = [
 ]
 
 /** The Cookie header of a stored staff session, for requests sent without Playwright. */
-function cookieOf(role: 'content_editor' | null): string {
+function cookieOf(role: 'content_editor' | 'case_officer' | null): string {
 	if (!role) return ''
 	const state = JSON.parse(fs.readFileSync(staffState(role), 'utf8')) as { cookies: { name: string; value: string }[] }
 	return state.cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ')
@@ -186,7 +203,7 @@ function sendOversized(endpoint: Endpoint, total: number, declared: boolean): Pr
 			headers: {
 				'Content-Type': contentType,
 				Accept: 'application/json',
-				Cookie: cookieOf(endpoint.as() === visitor ? null : 'content_editor'),
+				Cookie: cookieOf(endpoint.as() === visitor ? null : endpoint.as() === officer ? 'case_officer' : 'content_editor'),
 				...(declared ? { 'Content-Length': String(opening.length + total + closing.length) } : {}),
 			},
 		})
@@ -268,7 +285,8 @@ test.beforeAll(async ({ playwright }, testInfo) => {
 	testInfo.setTimeout(120_000)
 	baseURL = testInfo.project.use.baseURL!
 	const context = (storageState?: string) => playwright.request.newContext({ baseURL, storageState })
-	;[visitor, admin, editor] = await Promise.all([context(), context(staffState('admin')), context(staffState('content_editor'))])
+	;[visitor, admin, editor, officer] = await Promise.all([context(), context(staffState('admin')), context(staffState('content_editor')), context(staffState('case_officer'))])
+	visited = await submitCaseAsStaff(officer, { name: `أسرة مزارة ${unique()}` })
 	// A draft: the applicant is on its last step, every slot open.
 	const { token, reference } = await submitCaseAsStaff(admin, { name: `مقدم ${unique()}`, submit: false })
 	draft = { token, reference }
@@ -278,7 +296,7 @@ test.beforeAll(async ({ playwright }, testInfo) => {
 
 test.afterAll(async () => {
 	console.info(`uploads: ${tally.tried} payloads tried on ${endpoints.length} endpoints (${endpoints.map((endpoint) => endpoint.name).join('; ')}); ${tally.refused} refused, ${tally.neutralised} kept harmless, ${tally.tried - tally.refused - tally.neutralised} through`)
-	await Promise.all([visitor, admin, editor].map((context) => context?.dispose()))
+	await Promise.all([visitor, admin, editor, officer].map((context) => context?.dispose()))
 })
 
 /** What the answer to a refused request says: its JSON message, or the page. */

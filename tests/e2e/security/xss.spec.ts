@@ -13,7 +13,7 @@ import { expect, test, type APIRequestContext, type APIResponse, type Browser, t
 import { conditionOf } from '#app/forms/conditions.ts'
 import { collectionOf, fieldsBesideCollection, type ApplicationDef, type FieldDef, type RowFieldDef, type SectionDef } from '#app/forms/definition.ts'
 import { applicationDefinitions } from '#app/forms/registry.ts'
-import { randomNationalId, validIban } from '#tests/fixtures/needy-families.ts'
+import { randomNationalId, studyForm, validIban } from '#tests/fixtures/needy-families.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { BEACON, breakoutUrl, refusedUrls, richAllowList, richText, TITLE_MARK, xssPayloads, type Payload } from '#tests/fixtures/xss-payloads.ts'
 import { submitCaseAsStaff } from '../case-fixtures.ts'
@@ -1060,13 +1060,19 @@ test("staff notes, messages to the applicant and a status change's note show as 
 	const statusMessage = pack.fill('case.status.message', 2000, '\n')
 	await postForm(officer, base, { intent: 'note', note: note.value })
 	await postForm(officer, base, { intent: 'message', message: message.value })
+	// The study's free text: on the case view and in the print.
+	const metWith = pack.fill('study.metWith', 500)
+	const needs = pack.fill('study.needs', 2000, '\n')
+	const summary = pack.fill('study.summary', 4000, '\n')
+	await postForm(officer, `${base}/study`, studyForm({ metWith: metWith.value, needs: needs.value, summary: summary.value }))
 	await postForm(officer, base, { intent: 'status', to: '2', note: statusNote.value, message: statusMessage.value })
 	const traps: Trap[] = []
 	try {
 		const [staff, auditor, applicant] = await Promise.all([openTrap(browser, 'case_officer', ledger), openTrap(browser, 'admin', ledger), openTrap(browser, 'visitor', ledger)])
 		traps.push(staff, auditor, applicant)
-		await visit(staff, ledger, base, { texts: [...name.texts, ...note.texts, ...message.texts, ...statusNote.texts, ...statusMessage.texts] })
-		await visit(staff, ledger, `${base}/print`, { texts: name.texts })
+		await visit(staff, ledger, base, { texts: [...name.texts, ...note.texts, ...message.texts, ...statusNote.texts, ...statusMessage.texts, ...metWith.texts, ...needs.texts, ...summary.texts] })
+		await visit(staff, ledger, `${base}/print`, { texts: [...name.texts, ...summary.texts] })
+		await visit(staff, ledger, `${base}/study`)
 		await visit(staff, ledger, `/admin/cases?q=${submitted.reference}`, { texts: name.texts })
 		await visit(auditor, ledger, `/admin/audit?case=${submitted.reference}`)
 		await visit(auditor, ledger, '/admin/audit')

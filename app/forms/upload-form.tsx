@@ -5,7 +5,7 @@ import { fileTooLarge, pdfUploadHint } from '#app/text/messages.ts'
 import { sendWithProgress } from '#app/utils/send-with-progress.ts'
 import { formatFileSize } from '#app/text/format.ts'
 import { countOf, files } from '#app/text/arabic-count.ts'
-import type { FileKind } from '#app/forms/definition.ts'
+import { uploadInputId, type FileKind } from '#app/forms/definition.ts'
 import { contentRefusalMessages } from '#app/storage/upload-messages.ts'
 
 export const FILE_ADDED = 'تم إضافة الملف بنجاح'
@@ -58,9 +58,6 @@ export function uploadHint(kinds: readonly FileKind[], maxBytes: number): string
 	if (!kinds.includes('photo')) return pdfUploadHint(maxBytes)
 	return `${kinds.includes('pdf') ? 'ملف PDF أو صورة' : 'صورة'} (JPEG أو PNG أو WebP)، حتى ${formatFileSize(maxBytes)}`
 }
-
-/** The id of a slot's file input: the error summary links a missing file to it. */
-export const uploadInputId = (slot: string) => `upload-${slot}`
 
 /**
  * One file slot's upload. Without JavaScript it is a plain multipart POST that redirects back;

@@ -3,10 +3,9 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useState, type FormEvent, type ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { ErrorSummary, Honeypot, PageTitle, TextareaField, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
-import type { SectionDef } from '#app/forms/definition.ts'
+import { uploadInputId, type SectionDef } from '#app/forms/definition.ts'
 import { SectionInputs, summaryItems, type Fieldset } from '#app/forms/field-inputs.tsx'
 import { sectionSchema } from '#app/forms/schema.ts'
-import { uploadInputId } from './+upload-form.tsx'
 
 interface SectionFormProps {
 	section: SectionDef

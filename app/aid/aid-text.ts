@@ -1,0 +1,12 @@
+// Approved aid in words, shared by the server and the screens.
+import { aidKindLabel } from '#app/cases/aid.ts'
+import { monthsCount } from '#app/privacy/consent-rules.ts'
+import { formatMoney } from '#app/text/format.ts'
+
+/** «سلة غذائية: 1٬500 ر.س. شهرياً لمدة 6 أشهر». */
+export function aidText(aid: { aidKind: string; amount: number; months: number | null }): string {
+	return `${aidKindLabel(aid.aidKind)}: ${formatMoney(aid.amount)}${aid.months ? ` شهرياً لمدة ${monthsCount(aid.months)}` : ''}`
+}
+
+/** «صندوق الزكاة (زكاة)»: a fund's name as every list shows it. */
+export const fundLabel = (fund: { name: string; zakat: boolean }) => (fund.zakat ? `${fund.name} (زكاة)` : fund.name)

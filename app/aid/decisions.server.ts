@@ -1,0 +1,242 @@
+// The committee's decision on a studied case (docs/product.md#the-decision): approve aid (kind,
+// amount, once or monthly, from one fund, within the programme's budget), reject it with a reason
+// the applicant reads, or send it back for more study. Someone other than whoever recommended
+// support decides; zakat goes only to a case its study found eligible.
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import type { Database } from '#app/db/client.server.ts'
+import { aidInstalments, caseDecisions, caseEvents, cases, caseStudies, funds, users } from '#app/db/schema.ts'
+import type { UserRole } from '#app/db/roles.ts'
+import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
+import type { CaseRow } from '#app/cases/case-store.server.ts'
+import { APPROVED, NEW, REJECTED, STUDIED } from '#app/cases/case-statuses.ts'
+import { transitionRefusal } from '#app/cases/workflow.ts'
+import { findDefinition } from '#app/forms/registry.ts'
+import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
+import { checkBudget, fundLabel } from './funds.server.ts'
+import { aidText } from './aid-text.ts'
+
+export type Decision =
+	| { outcome: 'approve'; aidKind: string; amount: number; months: number | null; fundId: number; note: string; message?: string }
+	| { outcome: 'reject'; reason: string; note: string }
+	| { outcome: 'return'; note: string }
+
+/** Refused because the decider recommended support on this case: a 403, and audited as such. */
+export class FourEyesError extends CaseChangeError {}
+
+export const RECOMMENDER_MAY_NOT_DECIDE = 'لا يقرر في الطلب من أوصى بدعمه: يقرر فيه عضو آخر من لجنة الصرف.'
+export const ZAKAT_NOT_ELIGIBLE = 'لا تُصرف أموال الزكاة إلا لحالة أثبتت دراستها استحقاقها للزكاة. اختر صندوقاً آخر، أو يعدّل الباحث الدراسة.'
+
+/** A decision's target status. */
+const outcomeStatus = { approve: APPROVED, reject: REJECTED, return: NEW } as const
+
+/** The first day of the month `offset` months after `day`'s. */
+function monthStart(day: string, offset: number): string {
+	const [year, month] = day.split('-').map(Number) as [number, number]
+	const index = year * 12 + (month - 1) + offset
+	return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}-01`
+}
+
+/** What the applicant is told of a decision: the aid approved, or the reason; nothing for a return. */
+function applicantMessage(decision: Decision): string {
+	if (decision.outcome === 'approve') return decision.message?.trim() || `اعتُمد لطلبك الدعم التالي: ${aidText(decision)}. سنتواصل معك عند صرفه.`
+	if (decision.outcome === 'reject') return `نعتذر، لم تتم الموافقة على طلبك. السبب: ${decision.reason}`
+	return ''
+}
+
+/**
+ * Decides on a studied case, all or nothing under the case's lock: the decision, the instalments an
+ * approval gives (one, or one a month), the status, the history, and the applicant's message
+ * (returned, for the notifier). Refused: a case not waiting for a decision, a decider who
+ * recommended support on it (FourEyesError), zakat to a case not eligible, an approval past a budget.
+ */
+export async function decide(db: Database, caseId: string, decision: Decision, actor: { id: number; roles: readonly UserRole[] }): Promise<{ row: CaseRow; to: number; message: string }> {
+	const note = decision.note.trim()
+	if (decision.outcome === 'return' && !note) throw new CaseChangeError('الرجاء كتابة ما يحتاج إلى دراسة أكثر')
+	return db.transaction(async (tx) => {
+		const [locked] = await tx.select().from(cases).where(eq(cases.id, caseId)).for('update')
+		if (!locked || locked.deletedAt) throw new CaseChangeError('الطلب غير موجود أو محذوف')
+		if (locked.purgedAt) throw new CaseChangeError('أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ')
+		const definition = findDefinition(locked.type)
+		const to = outcomeStatus[decision.outcome]
+		if (locked.status !== STUDIED) throw new CaseChangeError(`لا ينتظر هذا الطلب قراراً: حالته «${locked.status === APPROVED ? 'معتمد بانتظار الصرف' : locked.status === REJECTED ? 'مرفوض' : 'لم تكتمل دراسته'}»`)
+		const refusal = transitionRefusal(definition?.kind ?? 'individual', locked.status, to, actor.roles, 'committee')
+		if (refusal) throw new CaseChangeError(refusal)
+		const studies = await tx.select().from(caseStudies).where(eq(caseStudies.caseId, caseId)).orderBy(desc(caseStudies.createdAt), desc(caseStudies.id))
+		const study = studies[0]
+		if (decision.outcome !== 'return' && studies.some((candidate) => candidate.recommendation === 'support' && candidate.authorId === actor.id)) throw new FourEyesError(RECOMMENDER_MAY_NOT_DECIDE)
+
+		const budgetYear = Number(todayInRiyadh().slice(0, 4))
+		let fundName = ''
+		if (decision.outcome === 'approve') {
+			const [fund] = await tx.select().from(funds).where(eq(funds.id, decision.fundId))
+			if (!fund || !fund.active) throw new CaseChangeError('الرجاء اختيار صندوق الصرف')
+			if (fund.zakat && !study?.zakatEligible) throw new CaseChangeError(ZAKAT_NOT_ELIGIBLE)
+			// A bill is paid at most half (docs/product.md#the-social-study), whoever decides.
+			if (decision.aidKind === 'bill_payment' && study?.invoice && decision.amount > study.invoice / 2)
+				throw new CaseChangeError(`سداد الفواتير بحد أقصى نصف قيمة الفاتورة (${formatMoney(study.invoice / 2)})`)
+			fundName = fundLabel(fund)
+			await checkBudget(tx as unknown as Database, { programme: locked.type, year: budgetYear, fundId: fund.id, total: decision.amount * (decision.months ?? 1) })
+		}
+
+		const [stored] = await tx
+			.insert(caseDecisions)
+			.values({
+				caseId,
+				outcome: decision.outcome,
+				studyId: study?.id ?? null,
+				...(decision.outcome === 'approve' ? { aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fundId: decision.fundId, budgetYear } : {}),
+				reason: decision.outcome === 'reject' ? decision.reason : null,
+				note,
+				deciderId: actor.id,
+			})
+			.returning()
+		if (decision.outcome === 'approve') {
+			const today = todayInRiyadh()
+			await tx.insert(aidInstalments).values(
+				Array.from({ length: decision.months ?? 1 }, (_, index) => ({
+					caseId,
+					decisionId: stored!.id,
+					fundId: decision.fundId,
+					programme: locked.type,
+					budgetYear,
+					seq: index + 1,
+					dueOn: monthStart(today, index),
+					amount: decision.amount,
+					aidKind: decision.aidKind,
+				})),
+			)
+		}
+		const [row] = await tx.update(cases).set({ status: to, statusChangedAt: sql`now()`, updatedAt: sql`now()`, reopened: null }).where(eq(cases.id, caseId)).returning()
+		const message = applicantMessage(decision)
+		await tx.insert(caseEvents).values([
+			{ caseId, actorId: actor.id, kind: 'status_changed' as const, note: note || (decision.outcome === 'reject' ? decision.reason : ''), data: { from: locked.status, to } },
+			{
+				caseId,
+				actorId: actor.id,
+				kind: 'decided' as const,
+				data: {
+					outcome: decision.outcome,
+					...(decision.outcome === 'approve' ? { aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fund: fundName } : {}),
+					...(decision.outcome === 'reject' ? { reason: decision.reason } : {}),
+				},
+			},
+			...(message ? [{ caseId, actorId: actor.id, kind: 'applicant_message' as const, note: message }] : []),
+		])
+		return { row: row!, to, message }
+	})
+}
+
+export type CaseDecision = typeof caseDecisions.$inferSelect & { deciderName: string | null; fundName: string | null }
+
+/** The case's decisions, newest first, with who decided and from which fund. */
+export async function decisionsOf(db: Database, caseId: string): Promise<CaseDecision[]> {
+	const rows = await db
+		.select({ decision: caseDecisions, deciderName: users.name, fund: funds })
+		.from(caseDecisions)
+		.leftJoin(users, eq(users.id, caseDecisions.deciderId))
+		.leftJoin(funds, eq(funds.id, caseDecisions.fundId))
+		.where(eq(caseDecisions.caseId, caseId))
+		.orderBy(desc(caseDecisions.createdAt), desc(caseDecisions.id))
+	return rows.map((row) => ({ ...row.decision, deciderName: row.deciderName, fundName: row.fund ? fundLabel(row.fund) : null }))
+}
+
+/** A case's instalments, in order, with their fund. */
+export function instalmentsOf(db: Database, caseIds: readonly string[]) {
+	if (!caseIds.length) return Promise.resolve([])
+	return db
+		.select({ instalment: aidInstalments, fundName: funds.name, zakat: funds.zakat })
+		.from(aidInstalments)
+		.innerJoin(funds, eq(funds.id, aidInstalments.fundId))
+		.where(inArray(aidInstalments.caseId, [...caseIds]))
+		.orderBy(aidInstalments.decisionId, aidInstalments.seq)
+}
+
+/** The committee's queue: studied cases waiting for a decision, oldest first, by programme and city. */
+export interface QueueFilter {
+	programme?: string
+	city?: string
+	page: number
+}
+
+export const QUEUE_PAGE_SIZE = 25
+
+export async function decisionQueue(db: Database, filter: QueueFilter) {
+	const where = and(
+		eq(cases.status, STUDIED),
+		isNotNull(cases.submittedAt),
+		isNull(cases.deletedAt),
+		isNull(cases.purgedAt),
+		filter.programme ? eq(cases.type, filter.programme) : undefined,
+		filter.city ? eq(cases.city, filter.city) : undefined,
+	)
+	const [counted] = await db.select({ total: count() }).from(cases).where(where)
+	const rows = await db
+		.select({ id: cases.id, reference: cases.reference, type: cases.type, applicantName: cases.applicantName, city: cases.city, statusChangedAt: cases.statusChangedAt })
+		.from(cases)
+		.where(where)
+		.orderBy(asc(cases.statusChangedAt), asc(cases.id))
+		.limit(QUEUE_PAGE_SIZE)
+		.offset((filter.page - 1) * QUEUE_PAGE_SIZE)
+	// Each case's newest study, one query for the page.
+	const studies = rows.length
+		? await db
+				.selectDistinctOn([caseStudies.caseId], { study: caseStudies, authorName: users.name })
+				.from(caseStudies)
+				.leftJoin(users, eq(users.id, caseStudies.authorId))
+				.where(
+					inArray(
+						caseStudies.caseId,
+						rows.map((row) => row.id),
+					),
+				)
+				.orderBy(caseStudies.caseId, desc(caseStudies.createdAt), desc(caseStudies.id))
+		: []
+	return {
+		total: counted?.total ?? 0,
+		rows: rows.map((row) => {
+			const found = studies.find((item) => item.study.caseId === row.id)
+			return { ...row, study: found ? { ...found.study, authorName: found.authorName } : undefined }
+		}),
+	}
+}
+
+/** The cities of the cases waiting for a decision, for the queue's filter. */
+export async function queueCities(db: Database): Promise<string[]> {
+	const rows = await db
+		.selectDistinct({ city: cases.city })
+		.from(cases)
+		.where(and(eq(cases.status, STUDIED), isNull(cases.deletedAt), sql`${cases.city} <> ''`))
+		.orderBy(asc(cases.city))
+		.limit(200)
+	return rows.map((row) => row.city)
+}
+
+export interface BatchOutcome {
+	reference: string
+	name: string
+	/** null when approved; why not, otherwise. */
+	refusal: string | null
+	/** Approved: the case as it is now and what the applicant is told. */
+	decided?: { row: CaseRow; to: number; message: string }
+}
+
+/** Several approvals at once, each with its own amount and fund, each on its own: one refused leaves the others. */
+export async function approveMany(db: Database, items: readonly { reference: string; decision: Decision }[], actor: { id: number; roles: readonly UserRole[] }): Promise<BatchOutcome[]> {
+	const found = items.length ? await db.select({ id: cases.id, reference: cases.reference, applicantName: cases.applicantName }).from(cases).where(inArray(cases.reference, items.map((item) => item.reference))) : []
+	const outcomes: BatchOutcome[] = []
+	for (const item of items) {
+		const row = found.find((candidate) => candidate.reference === item.reference)
+		if (!row) {
+			outcomes.push({ reference: item.reference, name: '', refusal: 'الطلب غير موجود' })
+			continue
+		}
+		try {
+			const decided = await decide(db, row.id, item.decision, actor)
+			outcomes.push({ reference: row.reference, name: row.applicantName, refusal: null, decided })
+		} catch (error) {
+			if (!(error instanceof CaseChangeError)) throw error
+			outcomes.push({ reference: row.reference, name: row.applicantName, refusal: error.message })
+		}
+	}
+	return outcomes
+}

@@ -1,0 +1,182 @@
+import { eq } from 'drizzle-orm'
+import { beforeAll, expect, test } from 'vitest'
+import { changeStatus } from '#app/cases/case-decisions.server.ts'
+import { findCaseByReference, type CaseRow } from '#app/cases/case-store.server.ts'
+import { aidInstalments, caseAid, caseDecisions, caseStudies, paymentBatches } from '#app/db/schema.ts'
+import { PURGED_NAME, runRetention } from '#app/operations/retention-purge.server.ts'
+import { temporaryStorage } from '#tests/storage.ts'
+import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
+import { todayInRiyadh } from '#app/text/format.ts'
+import { studied, submittedCase, validIban } from '#tests/fixtures/needy-families.ts'
+import { withAppDatabase } from '#tests/db.ts'
+import { commonLayout } from './bank-layouts/common.ts'
+import { exampleBankLayout } from './bank-layouts/example-bank.ts'
+import { decide } from './decisions.server.ts'
+import { budgetsOf, listFunds, setBudget } from './funds.server.ts'
+import { APPROVER_MAY_NOT_PAY, batchOf, createBatch, dueInstalments, markBatchSent, paymentReference, reconcile, recordDelivery, recordPayment, reopenPayment } from './payments.server.ts'
+import { transferCsv } from './transfer-file.server.ts'
+
+// Paying approved aid (docs/product.md#payment): batches, the bank's file, references typed or
+// matched from the bank's confirmation, a bounced payment reopened, aid in kind delivered; four
+// eyes between approving and paying; the case «تم تقديم الدعم» and its ledger from what was paid.
+
+const app = withAppDatabase()
+const db = () => app.handle.db
+const today = todayInRiyadh()
+let researcher: PublicUser
+let approver: PublicUser
+let finance: PublicUser
+let fundId: number
+
+beforeAll(async () => {
+	const user = (name: string, roles: PublicUser['roles']) => createUser(db(), { name, email: `${roles.join('-')}-${Date.now()}-${Math.random()}@example.org`, mobile: '', roles, password: 'Payments-Test-1234' })
+	researcher = await user('الباحثة', ['case_officer'])
+	// A small foundation: the committee's member also keeps the accounts.
+	approver = await user('عضو اللجنة والمالية', ['approver', 'finance'])
+	finance = await user('المسؤولة المالية', ['finance'])
+	fundId = (await listFunds(db())).find((fund) => !fund.zakat)!.id
+	await setBudget(db(), { programme: 'needy-families', year: Number(today.slice(0, 4)), fundId: null, allocated: 1_000_000 }, researcher)
+})
+
+/** A case approved by `approver`: `aidKind` once, or monthly for `months`. */
+async function approved(options: { aidKind?: string; amount?: number; months?: number | null } = {}): Promise<CaseRow> {
+	const row = await submittedCase(db())
+	await studied(db(), row, researcher)
+	await changeStatus(db(), row.id, { to: 2, note: 'دُرست' }, researcher)
+	await decide(db(), row.id, { outcome: 'approve', aidKind: options.aidKind ?? 'cash', amount: options.amount ?? 1000, months: options.months ?? null, fundId, note: '' }, approver)
+	return row
+}
+
+const instalmentsOf = async (row: CaseRow) => db().select().from(aidInstalments).where(eq(aidInstalments.caseId, row.id)).orderBy(aidInstalments.seq)
+
+test('a monthly aid is paid month by month: this month\'s transfer is due, the later ones wait for their month', async () => {
+	const row = await approved({ aidKind: 'rent', amount: 1200, months: 3 })
+	const due = (await dueInstalments(db(), 'transfer')).filter((item) => item.caseId === row.id)
+	expect(due.map((item) => [item.seq, item.amount, item.iban])).toEqual([[1, 1200, validIban]])
+	expect((await dueInstalments(db(), 'in-kind')).some((item) => item.caseId === row.id)).toBe(false)
+})
+
+test('a batch is made by someone other than the approver, its file carries each transfer, and its payments are recorded once the bank has it', async () => {
+	const row = await approved()
+	const [instalment] = await instalmentsOf(row)
+	// The approver, though holding the finance role, may not pay what they approved: nothing is batched.
+	expect(await createBatch(db(), [instalment!.id], '', approver)).toEqual({ batchId: null, refused: [{ reference: paymentReference(instalment!.id), reason: APPROVER_MAY_NOT_PAY }] })
+	const { batchId, refused } = await createBatch(db(), [instalment!.id, 999_999], 'دفعة نوفمبر', finance)
+	expect(refused).toEqual([{ reference: paymentReference(999_999), reason: 'الدفعة غير موجودة' }])
+	const { lines } = (await batchOf(db(), batchId!))!
+	expect(lines.map((line) => [line.reference, line.caseReference, line.iban, line.amount, line.status])).toEqual([[paymentReference(instalment!.id), row.reference, validIban, 1000, 'in_batch']])
+	// A second batch cannot take it again.
+	expect((await createBatch(db(), [instalment!.id], '', finance)).refused[0]!.reason).toBe('لم تعد هذه الدفعة بانتظار الصرف')
+
+	const file = { paymentReference: lines[0]!.reference, caseReference: row.reference, name: row.applicantName, iban: validIban, amount: 1000, purpose: 'دعم نقدي' }
+	const csv = transferCsv(commonLayout, [file])
+	expect(csv.startsWith('\uFEFF')).toBe(true)
+	expect(csv.split('\n')[1]).toBe(`1,${file.paymentReference},${row.reference},${row.applicantName},${validIban},1000,دعم نقدي`)
+	expect(transferCsv(exampleBankLayout, [file]).split('\n')[1]).toBe(`${validIban},${row.applicantName},1000.00,SAR,${file.paymentReference},${file.paymentReference} ${row.reference}`)
+	// A formula typed as a name stays text in the file.
+	expect(transferCsv(commonLayout, [{ ...file, name: '=HYPERLINK("x")' }])).toContain(`'=HYPERLINK`)
+
+	await expect(recordPayment(db(), batchId!, { instalmentId: instalment!.id, bankReference: 'FT2611270001', paidOn: today }, finance)).rejects.toThrow('تُسجَّل مراجع البنك بعد إرسال الملف إلى البنك')
+	await markBatchSent(db(), batchId!, today, finance)
+	await expect(recordPayment(db(), batchId!, { instalmentId: instalment!.id, bankReference: 'FT2611270001', paidOn: today }, approver)).rejects.toThrow(APPROVER_MAY_NOT_PAY)
+	await expect(recordPayment(db(), batchId!, { instalmentId: instalment!.id, bankReference: 'ح', paidOn: today }, finance)).rejects.toThrow('الرجاء كتابة مرجع البنك')
+	await recordPayment(db(), batchId!, { instalmentId: instalment!.id, bankReference: 'FT2611270001', paidOn: today }, finance)
+
+	expect((await findCaseByReference(db(), row.reference))!.status).toBe(3)
+	expect((await instalmentsOf(row))[0]).toMatchObject({ status: 'paid', bankReference: 'FT2611270001', paidOn: today, recordedBy: finance.id })
+	expect(await db().select({ amount: caseAid.amount, kind: caseAid.kind, givenOn: caseAid.givenOn, instalmentId: caseAid.instalmentId }).from(caseAid).where(eq(caseAid.caseId, row.id))).toEqual([{ amount: 1000, kind: 'cash', givenOn: today, instalmentId: instalment!.id }])
+	// Every line paid: the batch is done; the budget counts it as paid.
+	expect((await db().select().from(paymentBatches).where(eq(paymentBatches.id, batchId!)))[0]!.status).toBe('closed')
+	const budget = (await budgetsOf(db(), Number(today.slice(0, 4)))).find((item) => item.programme === 'needy-families' && item.fundId === null)!
+	expect(budget.paid).toBeGreaterThanOrEqual(1000)
+})
+
+test('the bank\'s confirmation is matched on reference and amount; whatever does not match is listed and changes nothing', async () => {
+	const [first, second, third] = [await approved({ amount: 700 }), await approved({ amount: 800 }), await approved({ amount: 900 })]
+	const ids = (await Promise.all([first, second, third].map(instalmentsOf))).map((items) => items[0]!.id)
+	const { batchId } = await createBatch(db(), ids, '', finance)
+	await markBatchSent(db(), batchId!, today, finance)
+	const csv = [
+		'\uFEFFpayment_reference,amount,bank_reference,paid_on',
+		`${paymentReference(ids[0]!)},700.00,BNK-1001,${today}`,
+		`${paymentReference(ids[1]!)},850,BNK-1002,${today}`,
+		`ATAA-999999,100,BNK-1003,${today}`,
+		`not-ours,100,BNK-1004,${today}`,
+		`${paymentReference(ids[2]!)},900,BNK-1005,2999-01-01`,
+	].join('\r\n')
+	const result = await reconcile(db(), batchId!, csv, finance)
+	expect(result.recorded).toEqual([paymentReference(ids[0]!)])
+	expect(result.unmatched).toEqual([
+		{ line: 3, reference: paymentReference(ids[1]!), reason: 'المبلغ لا يطابق مبلغ الدفعة' },
+		{ line: 4, reference: 'ATAA-999999', reason: 'هذا التحويل ليس في دفعة الصرف هذه' },
+		{ line: 5, reference: 'not-ours', reason: 'مرجع دفعة غير معروف' },
+		{ line: 6, reference: paymentReference(ids[2]!), reason: 'الرجاء كتابة تاريخ صرف صحيح لا يكون بعد اليوم' },
+	])
+	expect((await instalmentsOf(second)).map((item) => item.status)).toEqual(['in_batch'])
+	expect((await findCaseByReference(db(), second.reference))!.status).toBe(7)
+	// Arabic headers are read too; a file that is not a CSV of these columns is refused.
+	const arabic = `مرجع الدفعة,المبلغ,مرجع البنك,تاريخ الصرف\n${paymentReference(ids[1]!)},800,BNK-2002,${today}`
+	expect((await reconcile(db(), batchId!, arabic, finance)).recorded).toEqual([paymentReference(ids[1]!)])
+	await expect(reconcile(db(), batchId!, 'hello\nworld', finance)).rejects.toThrow('ملف البنك بلا أعمدة')
+})
+
+test('a transfer the bank returned is reopened: out of its batch, off the ledger, the case back to «معتمد بانتظار الصرف», payable again', async () => {
+	const row = await approved({ amount: 650 })
+	const [instalment] = await instalmentsOf(row)
+	const { batchId } = await createBatch(db(), [instalment!.id], '', finance)
+	await markBatchSent(db(), batchId!, today, finance)
+	await recordPayment(db(), batchId!, { instalmentId: instalment!.id, bankReference: 'FT-BOUNCE-1', paidOn: today }, finance)
+	expect((await findCaseByReference(db(), row.reference))!.status).toBe(3)
+	await expect(reopenPayment(db(), batchId!, instalment!.id, ' ', finance)).rejects.toThrow('الرجاء كتابة سبب إعادة الدفعة')
+	await reopenPayment(db(), batchId!, instalment!.id, 'الحساب مغلق لدى البنك', finance)
+	expect((await instalmentsOf(row))[0]).toMatchObject({ status: 'approved', batchId: null, bankReference: null, paidOn: null })
+	expect(await db().select().from(caseAid).where(eq(caseAid.caseId, row.id))).toEqual([])
+	expect((await findCaseByReference(db(), row.reference))!.status).toBe(7)
+	expect((await dueInstalments(db(), 'transfer')).some((item) => item.id === instalment!.id)).toBe(true)
+})
+
+test('aid in kind is delivered, not transferred: the day, who handed it over, the receipt; four eyes hold here too', async () => {
+	const row = await approved({ aidKind: 'food_basket', amount: 400 })
+	const [instalment] = await instalmentsOf(row)
+	expect((await dueInstalments(db(), 'in-kind')).some((item) => item.id === instalment!.id)).toBe(true)
+	expect((await createBatch(db(), [instalment!.id], '', finance)).refused[0]!.reason).toBe('مساعدة عينية: تُسجَّل مسلَّمة، لا تحويلاً')
+	const delivery = { deliveredOn: today, deliveredBy: 'المتطوع سالم', receipt: 'R-5521' }
+	await expect(recordDelivery(db(), instalment!.id, delivery, approver)).rejects.toThrow(APPROVER_MAY_NOT_PAY)
+	await expect(recordDelivery(db(), instalment!.id, { ...delivery, deliveredBy: '' }, finance)).rejects.toThrow('الرجاء كتابة من سلّم المساعدة')
+	await recordDelivery(db(), instalment!.id, delivery, finance)
+	expect((await instalmentsOf(row))[0]).toMatchObject({ status: 'delivered', deliveredBy: 'المتطوع سالم', receipt: 'R-5521', paidOn: today })
+	expect((await findCaseByReference(db(), row.reference))!.status).toBe(3)
+	await expect(recordDelivery(db(), instalment!.id, delivery, finance)).rejects.toThrow('لم تعد هذه المساعدة بانتظار التسليم')
+})
+
+test('retention destroys a paid case\'s answers and study but keeps its financial record, without anyone\'s name; a monthly aid still being paid waits', async () => {
+	const files = temporaryStorage('payments-retention')
+	try {
+		const paid = await approved({ amount: 555 })
+		const [instalment] = await instalmentsOf(paid)
+		const { batchId } = await createBatch(db(), [instalment!.id], '', finance)
+		await markBatchSent(db(), batchId!, today, finance)
+		await recordPayment(db(), batchId!, { instalmentId: instalment!.id, bankReference: 'FT-KEEP-10Y', paidOn: today }, finance)
+		const monthly = await approved({ aidKind: 'rent', amount: 900, months: 2 })
+		const [first] = await instalmentsOf(monthly)
+		const second = await createBatch(db(), [first!.id], '', finance)
+		await markBatchSent(db(), second.batchId!, today, finance)
+		await recordPayment(db(), second.batchId!, { instalmentId: first!.id, bankReference: 'FT-MONTH-1', paidOn: today }, finance)
+		await db().update(caseDecisions).set({ note: 'الأب مريض بالقلب' }).where(eq(caseDecisions.caseId, paid.id))
+
+		// Three years on, with RETENTION_MONTHS at 24.
+		const later = new Date(Date.now() + 3 * 365 * 86_400_000)
+		const report = await runRetention(db(), files.storage, { months: 24, now: later, runBy: 'command' })
+		expect(report.purged.map((item) => item.reference)).toContain(paid.reference)
+		expect(report.purged.map((item) => item.reference)).not.toContain(monthly.reference)
+
+		const [decision] = await db().select().from(caseDecisions).where(eq(caseDecisions.caseId, paid.id))
+		expect(decision).toMatchObject({ outcome: 'approve', amount: 555, aidKind: 'cash', fundId, note: '', studyId: null })
+		expect((await instalmentsOf(paid))[0]).toMatchObject({ status: 'paid', amount: 555, bankReference: 'FT-KEEP-10Y', paidOn: today })
+		expect(await db().select({ amount: caseAid.amount }).from(caseAid).where(eq(caseAid.caseId, paid.id))).toEqual([{ amount: 555 }])
+		expect(await db().select().from(caseStudies).where(eq(caseStudies.caseId, paid.id))).toEqual([])
+		expect((await findCaseByReference(db(), paid.reference))!.applicantName).toBe(PURGED_NAME)
+	} finally {
+		files.remove()
+	}
+})

@@ -1,0 +1,425 @@
+// Paying approved aid (docs/product.md#payment): finance gathers approved instalments into a batch,
+// downloads the bank's transfer file, marks it sent, then records each payment's bank reference and
+// day (typed, or from the bank's confirmation file, matched on reference and amount); a payment that
+// bounced is reopened. Aid in kind is recorded as delivered. Whoever approved an aid does not record
+// its payment. A recorded payment or delivery is aid given: a row of the case's aid ledger, and the
+// case becomes «تم تقديم الدعم».
+import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
+import { parse } from 'csv-parse/sync'
+import type { Database } from '#app/db/client.server.ts'
+import { aidInstalments, caseAid, caseDecisions, caseEvents, caseSections, cases, funds, paymentBatches, users } from '#app/db/schema.ts'
+import type { UserRole } from '#app/db/roles.ts'
+import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
+import { APPROVED, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
+import { inKindAid, isInKind } from '#app/cases/aid.ts'
+import { transitionRefusal } from '#app/cases/workflow.ts'
+import { receiptSlot } from '#app/cases/staff-files.ts'
+import { discardStaffFiles, insertStaffFile, type StoredStaffFile } from '#app/cases/staff-files.server.ts'
+import { isValidSaudiIban, normaliseIban } from '#app/domain/validators.ts'
+import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
+import { isCalendarDay, todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
+
+type Actor = { id: number; roles: readonly UserRole[] }
+
+/** Four eyes: refused with 403 and audited, as the decision's own (decisions.server.ts). */
+export class PaymentFourEyesError extends CaseChangeError {}
+
+export const APPROVER_MAY_NOT_PAY = 'لا يسجّل صرف الدعم من اعتمده: يسجّله مسؤول مالي آخر.'
+
+/** The reference each transfer carries to the bank and back: one per instalment. */
+export const paymentReference = (id: number) => `ATAA-${id}`
+function instalmentOfReference(reference: string): number | null {
+	const digits = /^ATAA-(\d{1,9})$/.exec(reference.trim().toUpperCase())?.[1]
+	return digits ? Number(digits) : null
+}
+
+/** The month's last day: what is due this month may be paid now. */
+function endOfMonth(day: string): string {
+	const [year, month] = day.split('-').map(Number) as [number, number]
+	return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10)
+}
+
+/** The sections of any programme that ask for an IBAN. */
+const ibanSections = [...new Set(applicationDefinitions.flatMap((definition) => definition.sections.filter((section) => section.fields.some((field) => field.kind === 'text' && field.format === 'iban')).map((section) => section.key)))]
+
+/** The account a case's aid is transferred to: its first IBAN answer, as the applicant gave it. */
+export async function payeeIbans(db: Database, caseIds: readonly string[]): Promise<Map<string, string>> {
+	const found = new Map<string, string>()
+	if (!caseIds.length) return found
+	const rows = await db
+		.select({ caseId: caseSections.caseId, section: caseSections.section, answers: caseSections.answers, type: cases.type })
+		.from(caseSections)
+		.innerJoin(cases, eq(cases.id, caseSections.caseId))
+		// Only the sections that ask for an account: a batch of 1,000 reads 1,000 answers, not every section (bench:aid).
+		.where(and(inArray(caseSections.caseId, [...caseIds]), inArray(caseSections.section, ibanSections)))
+	for (const row of rows) {
+		if (found.has(row.caseId)) continue
+		const section = findDefinition(row.type)?.sections.find((candidate) => candidate.key === row.section)
+		const field = section?.fields.find((candidate) => candidate.kind === 'text' && candidate.format === 'iban')
+		const value = field ? (row.answers as Record<string, unknown>)[field.name] : undefined
+		if (typeof value === 'string' && value.length > 2) found.set(row.caseId, normaliseIban(value))
+	}
+	return found
+}
+
+export interface DueInstalment {
+	id: number
+	reference: string
+	caseId: string
+	caseReference: string
+	name: string
+	aidKind: string
+	amount: number
+	dueOn: string
+	seq: number
+	months: number | null
+	fundName: string
+	/** The transfer account, checked (mod 97); '' when there is none or it fails. */
+	iban: string
+	/** Who approved it: they do not record its payment. */
+	deciderId: number | null
+}
+
+/** Approved instalments due by the end of this month: transfers to batch, or aid in kind to deliver. */
+export async function dueInstalments(db: Database, kind: 'transfer' | 'in-kind', limit = 500): Promise<DueInstalment[]> {
+	const rows = await db
+		.select({
+			id: aidInstalments.id,
+			caseId: aidInstalments.caseId,
+			caseReference: cases.reference,
+			name: cases.applicantName,
+			aidKind: aidInstalments.aidKind,
+			amount: aidInstalments.amount,
+			dueOn: aidInstalments.dueOn,
+			seq: aidInstalments.seq,
+			months: caseDecisions.months,
+			fundName: funds.name,
+			deciderId: caseDecisions.deciderId,
+		})
+		.from(aidInstalments)
+		.innerJoin(cases, eq(cases.id, aidInstalments.caseId))
+		.innerJoin(caseDecisions, eq(caseDecisions.id, aidInstalments.decisionId))
+		.innerJoin(funds, eq(funds.id, aidInstalments.fundId))
+		.where(
+			and(
+				eq(aidInstalments.status, 'approved'),
+				lte(aidInstalments.dueOn, endOfMonth(todayInRiyadh())),
+				isNull(cases.deletedAt),
+				kind === 'in-kind' ? inArray(aidInstalments.aidKind, [...inKindAid]) : sql`${aidInstalments.aidKind} not in (${sql.join(inKindAid.map((item) => sql`${item}`), sql`, `)})`,
+			),
+		)
+		.orderBy(asc(aidInstalments.dueOn), asc(aidInstalments.id))
+		.limit(limit)
+	const ibans = kind === 'transfer' ? await payeeIbans(db, [...new Set(rows.map((row) => row.caseId))]) : new Map<string, string>()
+	return rows.map((row) => {
+		const iban = ibans.get(row.caseId) ?? ''
+		return { ...row, reference: paymentReference(row.id), iban: isValidSaudiIban(iban) ? iban : '' }
+	})
+}
+
+export interface Refused {
+	reference: string
+	reason: string
+}
+
+/**
+ * A new batch of the chosen transfers, each checked on its own under a lock: still approved and
+ * unbatched, not aid in kind, with a valid account, not approved by the one batching it. Refused
+ * ones are listed with why; the batch holds the rest (none: no batch).
+ */
+export async function createBatch(db: Database, instalmentIds: readonly number[], note: string, actor: Actor): Promise<{ batchId: number | null; refused: Refused[] }> {
+	return db.transaction(async (tx) => {
+		const rows = instalmentIds.length
+			? await tx
+					.select({ instalment: aidInstalments, deciderId: caseDecisions.deciderId, caseStatus: cases.status, deletedAt: cases.deletedAt })
+					.from(aidInstalments)
+					.innerJoin(caseDecisions, eq(caseDecisions.id, aidInstalments.decisionId))
+					.innerJoin(cases, eq(cases.id, aidInstalments.caseId))
+					.where(inArray(aidInstalments.id, [...instalmentIds]))
+					.for('update', { of: aidInstalments })
+			: []
+		const ibans = await payeeIbans(tx as unknown as Database, rows.map((row) => row.instalment.caseId))
+		const refused: Refused[] = []
+		const accepted: number[] = []
+		for (const id of instalmentIds) {
+			const row = rows.find((candidate) => candidate.instalment.id === id)
+			const reference = paymentReference(id)
+			if (!row || row.deletedAt) refused.push({ reference, reason: 'الدفعة غير موجودة' })
+			else if (row.instalment.status !== 'approved') refused.push({ reference, reason: 'لم تعد هذه الدفعة بانتظار الصرف' })
+			else if (isInKind(row.instalment.aidKind)) refused.push({ reference, reason: 'مساعدة عينية: تُسجَّل مسلَّمة، لا تحويلاً' })
+			else if (row.deciderId === actor.id) refused.push({ reference, reason: APPROVER_MAY_NOT_PAY })
+			else if (!isValidSaudiIban(ibans.get(row.instalment.caseId) ?? '')) refused.push({ reference, reason: 'لا آيبان صحيح لهذا المستفيد: يصحّحه مسؤول الحالات أولاً' })
+			else accepted.push(id)
+		}
+		if (!accepted.length) return { batchId: null, refused }
+		const [batch] = await tx.insert(paymentBatches).values({ note: note.trim(), createdBy: actor.id }).returning()
+		await tx.update(aidInstalments).set({ status: 'in_batch', batchId: batch!.id, updatedAt: sql`now()` }).where(inArray(aidInstalments.id, accepted))
+		return { batchId: batch!.id, refused }
+	})
+}
+
+export type Batch = typeof paymentBatches.$inferSelect
+
+export interface BatchLine {
+	id: number
+	reference: string
+	caseReference: string
+	name: string
+	iban: string
+	amount: number
+	aidKind: string
+	status: (typeof aidInstalments.$inferSelect)['status']
+	bankReference: string | null
+	paidOn: string | null
+	deciderId: number | null
+}
+
+/** A batch with its lines, in the order they were added; undefined when there is no such batch. */
+export async function batchOf(db: Database, batchId: number): Promise<{ batch: Batch & { createdByName: string | null }; lines: BatchLine[] } | undefined> {
+	const [found] = await db.select({ batch: paymentBatches, createdByName: users.name }).from(paymentBatches).leftJoin(users, eq(users.id, paymentBatches.createdBy)).where(eq(paymentBatches.id, batchId))
+	if (!found) return undefined
+	const rows = await db
+		.select({ instalment: aidInstalments, caseReference: cases.reference, name: cases.applicantName, deciderId: caseDecisions.deciderId })
+		.from(aidInstalments)
+		.innerJoin(cases, eq(cases.id, aidInstalments.caseId))
+		.innerJoin(caseDecisions, eq(caseDecisions.id, aidInstalments.decisionId))
+		.where(eq(aidInstalments.batchId, batchId))
+		.orderBy(asc(aidInstalments.id))
+	const ibans = await payeeIbans(db, [...new Set(rows.map((row) => row.instalment.caseId))])
+	return {
+		batch: { ...found.batch, createdByName: found.createdByName },
+		lines: rows.map((row) => ({
+			id: row.instalment.id,
+			reference: paymentReference(row.instalment.id),
+			caseReference: row.caseReference,
+			name: row.name,
+			iban: ibans.get(row.instalment.caseId) ?? '',
+			amount: row.instalment.amount,
+			aidKind: row.instalment.aidKind,
+			status: row.instalment.status,
+			bankReference: row.instalment.bankReference,
+			paidOn: row.instalment.paidOn,
+			deciderId: row.deciderId,
+		})),
+	}
+}
+
+/** The batches, newest first, with how many lines and riyals each holds and how many are paid. */
+export async function listBatches(db: Database, limit = 50) {
+	const rows = await db
+		.select({
+			batch: paymentBatches,
+			lines: sql<number>`count(${aidInstalments.id})::int`,
+			paid: sql<number>`(count(${aidInstalments.id}) filter (where ${aidInstalments.status} = 'paid'))::int`,
+			total: sql<string>`coalesce(sum(${aidInstalments.amount}), 0)`,
+		})
+		.from(paymentBatches)
+		.leftJoin(aidInstalments, eq(aidInstalments.batchId, paymentBatches.id))
+		.groupBy(paymentBatches.id)
+		.orderBy(desc(paymentBatches.id))
+		.limit(limit)
+	return rows.map((row) => ({ ...row.batch, lines: row.lines, paid: row.paid, total: Number(row.total) }))
+}
+
+/** The bank has the file: the batch is sent on that day; its payments may now be recorded. */
+export async function markBatchSent(db: Database, batchId: number, sentOn: string, actor: Actor): Promise<void> {
+	if (!isCalendarDay(sentOn) || sentOn > todayInRiyadh()) throw new CaseChangeError('الرجاء كتابة تاريخ إرسال صحيح لا يكون بعد اليوم')
+	const [changed] = await db
+		.update(paymentBatches)
+		.set({ status: 'sent', sentOn, sentBy: actor.id })
+		.where(and(eq(paymentBatches.id, batchId), eq(paymentBatches.status, 'open')))
+		.returning({ id: paymentBatches.id })
+	if (!changed) throw new CaseChangeError('أُرسلت هذه الدفعة من قبل')
+}
+
+/**
+ * Records aid given for one instalment, in the caller's transaction: the instalment paid or
+ * delivered, the aid ledger's row, the history, and the case «تم تقديم الدعم» on its first.
+ */
+async function recordGiven(tx: Database, instalment: typeof aidInstalments.$inferSelect, given: { status: 'paid' | 'delivered'; on: string; bankReference?: string; deliveredBy?: string; receipt?: string }, actor: Actor) {
+	await tx
+		.update(aidInstalments)
+		.set({ status: given.status, paidOn: given.on, bankReference: given.bankReference ?? null, deliveredBy: given.deliveredBy ?? null, receipt: given.receipt ?? null, recordedBy: actor.id, updatedAt: sql`now()` })
+		.where(eq(aidInstalments.id, instalment.id))
+	const note = given.status === 'paid' ? `تحويل بنكي، مرجع البنك ${given.bankReference}` : `سُلِّمت بيد ${given.deliveredBy}${given.receipt ? `، إيصال ${given.receipt}` : ''}`
+	await tx.insert(caseAid).values({ caseId: instalment.caseId, amount: instalment.amount, kind: instalment.aidKind, givenOn: given.on, note, createdBy: actor.id, instalmentId: instalment.id })
+	await tx.insert(caseEvents).values({
+		caseId: instalment.caseId,
+		actorId: actor.id,
+		kind: 'payment_recorded',
+		note,
+		data: { instalment: instalment.id, seq: instalment.seq, amount: instalment.amount, kind: instalment.aidKind, on: given.on, delivered: given.status === 'delivered' },
+	})
+	const [row] = await tx.select().from(cases).where(eq(cases.id, instalment.caseId)).for('update')
+	if (row?.status === APPROVED && !transitionRefusal(findDefinition(row.type)?.kind ?? 'individual', APPROVED, SUPPORT_PROVIDED, actor.roles, 'finance')) {
+		await tx.update(cases).set({ status: SUPPORT_PROVIDED, statusChangedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(cases.id, row.id))
+		await tx.insert(caseEvents).values({ caseId: row.id, actorId: actor.id, kind: 'status_changed', note, data: { from: APPROVED, to: SUPPORT_PROVIDED } })
+	}
+}
+
+/** Locks an instalment of a batch that is sent, checking four eyes; the row, or why not. */
+async function lockedLine(tx: Database, batchId: number, instalmentId: number, actor: Actor): Promise<typeof aidInstalments.$inferSelect> {
+	const [row] = await tx
+		.select({ instalment: aidInstalments, deciderId: caseDecisions.deciderId, batchStatus: paymentBatches.status })
+		.from(aidInstalments)
+		.innerJoin(caseDecisions, eq(caseDecisions.id, aidInstalments.decisionId))
+		.innerJoin(paymentBatches, eq(paymentBatches.id, aidInstalments.batchId))
+		.where(and(eq(aidInstalments.id, instalmentId), eq(aidInstalments.batchId, batchId)))
+		.for('update', { of: aidInstalments })
+	if (!row) throw new CaseChangeError('هذا التحويل ليس في دفعة الصرف هذه')
+	if (row.batchStatus === 'open') throw new CaseChangeError('تُسجَّل مراجع البنك بعد إرسال الملف إلى البنك')
+	if (row.instalment.status !== 'in_batch') throw new CaseChangeError('سُجّل صرف هذه الدفعة من قبل')
+	if (row.deciderId === actor.id) throw new PaymentFourEyesError(APPROVER_MAY_NOT_PAY)
+	return row.instalment
+}
+
+const BANK_REFERENCE = /^[A-Za-z0-9][A-Za-z0-9/._-]{2,39}$/
+
+/** Checks a bank reference and a day as typed or read; why not, or null. */
+function paymentProblem(bankReference: string, paidOn: string): string | null {
+	if (!BANK_REFERENCE.test(bankReference)) return 'الرجاء كتابة مرجع البنك كما في إشعاره (حروف لاتينية وأرقام)'
+	if (!isCalendarDay(paidOn) || paidOn > todayInRiyadh()) return 'الرجاء كتابة تاريخ صرف صحيح لا يكون بعد اليوم'
+	return null
+}
+
+/** Closes a sent batch once none of its lines waits for a bank reference. */
+async function closeIfDone(tx: Database, batchId: number) {
+	const [waiting] = await tx.select({ n: sql<number>`count(*)::int` }).from(aidInstalments).where(and(eq(aidInstalments.batchId, batchId), eq(aidInstalments.status, 'in_batch')))
+	if (!waiting?.n) await tx.update(paymentBatches).set({ status: 'closed', closedAt: sql`now()` }).where(and(eq(paymentBatches.id, batchId), eq(paymentBatches.status, 'sent')))
+}
+
+/** Records one payment of a sent batch, typed by finance: its bank reference and day. */
+export async function recordPayment(db: Database, batchId: number, entry: { instalmentId: number; bankReference: string; paidOn: string }, actor: Actor): Promise<void> {
+	const bankReference = toWesternDigits(entry.bankReference).trim()
+	const problem = paymentProblem(bankReference, entry.paidOn)
+	if (problem) throw new CaseChangeError(problem)
+	await db.transaction(async (tx) => {
+		const instalment = await lockedLine(tx as unknown as Database, batchId, entry.instalmentId, actor)
+		await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: entry.paidOn, bankReference }, actor)
+		await closeIfDone(tx as unknown as Database, batchId)
+	})
+}
+
+export interface Reconciled {
+	recorded: string[]
+	/** Lines of the bank's file that matched nothing, or could not be recorded: with why. Nothing is guessed. */
+	unmatched: { line: number; reference: string; reason: string }[]
+}
+
+/** The column names the bank's confirmation file is read by (the common layout; Arabic or English). */
+const confirmationColumns = {
+	reference: ['payment_reference', 'مرجع الدفعة'],
+	amount: ['amount', 'المبلغ'],
+	bankReference: ['bank_reference', 'مرجع البنك'],
+	paidOn: ['paid_on', 'تاريخ الصرف'],
+} as const
+
+/**
+ * Reads the bank's confirmation CSV and records each line that matches a payment of this batch on
+ * its reference and its amount (to the halala). A line that matches nothing, or whose amount,
+ * reference or day does not fit, is listed with why and changes nothing.
+ */
+export async function reconcile(db: Database, batchId: number, csv: string, actor: Actor): Promise<Reconciled> {
+	let records: Record<string, string>[]
+	try {
+		records = parse(csv.replace(/^\uFEFF/, ''), { columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()), skip_empty_lines: true, trim: true, relax_column_count: true }) as Record<string, string>[]
+	} catch {
+		throw new CaseChangeError('تعذرت قراءة ملف البنك: الرجاء رفع ملف CSV بالأعمدة المطلوبة')
+	}
+	const pick = (record: Record<string, string>, names: readonly string[]) => names.map((name) => record[name]).find((value) => value !== undefined) ?? ''
+	if (!records.length || !pick(records[0]!, confirmationColumns.reference)) throw new CaseChangeError('ملف البنك بلا أعمدة «payment_reference» و«amount» و«bank_reference» و«paid_on»')
+	const result: Reconciled = { recorded: [], unmatched: [] }
+	for (const [index, record] of records.entries()) {
+		const line = index + 2
+		const reference = pick(record, confirmationColumns.reference)
+		const id = instalmentOfReference(reference)
+		const bankReference = toWesternDigits(pick(record, confirmationColumns.bankReference))
+		const paidOn = toWesternDigits(pick(record, confirmationColumns.paidOn))
+		const amount = Number(toWesternDigits(pick(record, confirmationColumns.amount)).replace(/[,٬\s]/g, ''))
+		if (id === null) {
+			result.unmatched.push({ line, reference, reason: 'مرجع دفعة غير معروف' })
+			continue
+		}
+		const problem = paymentProblem(bankReference, paidOn)
+		if (problem) {
+			result.unmatched.push({ line, reference, reason: problem })
+			continue
+		}
+		try {
+			await db.transaction(async (tx) => {
+				const instalment = await lockedLine(tx as unknown as Database, batchId, id, actor)
+				if (!Number.isFinite(amount) || Math.round(amount * 100) !== Math.round(instalment.amount * 100)) throw new CaseChangeError('المبلغ لا يطابق مبلغ الدفعة')
+				await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: paidOn, bankReference }, actor)
+			})
+			result.recorded.push(reference)
+		} catch (error) {
+			if (!(error instanceof CaseChangeError)) throw error
+			result.unmatched.push({ line, reference, reason: error.message })
+		}
+	}
+	await closeIfDone(db, batchId)
+	return result
+}
+
+/**
+ * A transfer the bank returned (a closed account, a wrong name): the instalment is approved again,
+ * out of its batch, to be paid in another; what it recorded is undone (the ledger's row), and the
+ * case is back to «معتمد بانتظار الصرف» if nothing else was given. The reason is kept in the history.
+ */
+export async function reopenPayment(db: Database, batchId: number, instalmentId: number, reason: string, actor: Actor): Promise<void> {
+	const why = reason.trim()
+	if (!why) throw new CaseChangeError('الرجاء كتابة سبب إعادة الدفعة')
+	await db.transaction(async (tx) => {
+		const [row] = await tx
+			.select()
+			.from(aidInstalments)
+			.where(and(eq(aidInstalments.id, instalmentId), eq(aidInstalments.batchId, batchId)))
+			.for('update')
+		if (!row || (row.status !== 'in_batch' && row.status !== 'paid')) throw new CaseChangeError('لا يمكن إعادة هذه الدفعة')
+		await tx.update(aidInstalments).set({ status: 'approved', batchId: null, bankReference: null, paidOn: null, recordedBy: null, updatedAt: sql`now()` }).where(eq(aidInstalments.id, row.id))
+		await tx.delete(caseAid).where(eq(caseAid.instalmentId, row.id))
+		await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'payment_reopened', note: why, data: { instalment: row.id, seq: row.seq, amount: row.amount, batch: batchId } })
+		const [given] = await tx
+			.select({ n: sql<number>`count(*)::int` })
+			.from(aidInstalments)
+			.where(and(eq(aidInstalments.caseId, row.caseId), inArray(aidInstalments.status, ['paid', 'delivered'])))
+		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.caseId)).for('update')
+		if (locked?.status === SUPPORT_PROVIDED && !given?.n) {
+			await tx.update(cases).set({ status: APPROVED, statusChangedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(cases.id, row.caseId))
+			await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'status_changed', note: why, data: { from: SUPPORT_PROVIDED, to: APPROVED } })
+		}
+		// A sent batch whose last waiting line left it is done; a closed one stays closed.
+		await closeIfDone(tx as unknown as Database, batchId)
+	})
+}
+
+/** Aid in kind handed over: the day, who handed it, the receipt's number; as a payment otherwise. */
+export async function recordDelivery(db: Database, instalmentId: number, delivery: { deliveredOn: string; deliveredBy: string; receipt: string; receiptFile?: StoredStaffFile }, actor: Actor): Promise<void> {
+	try {
+		await deliver(db, instalmentId, delivery, actor)
+	} catch (error) {
+		// Refused: the receipt's photo or PDF already in storage goes too.
+		if (delivery.receiptFile) await discardStaffFiles([delivery.receiptFile])
+		throw error
+	}
+}
+
+async function deliver(db: Database, instalmentId: number, delivery: Parameters<typeof recordDelivery>[2], actor: Actor): Promise<void> {
+	const deliveredBy = delivery.deliveredBy.trim()
+	if (!isCalendarDay(delivery.deliveredOn) || delivery.deliveredOn > todayInRiyadh()) throw new CaseChangeError('الرجاء كتابة تاريخ تسليم صحيح لا يكون بعد اليوم')
+	if (deliveredBy.length < 3) throw new CaseChangeError('الرجاء كتابة من سلّم المساعدة')
+	await db.transaction(async (tx) => {
+		const [row] = await tx
+			.select({ instalment: aidInstalments, deciderId: caseDecisions.deciderId })
+			.from(aidInstalments)
+			.innerJoin(caseDecisions, eq(caseDecisions.id, aidInstalments.decisionId))
+			.where(eq(aidInstalments.id, instalmentId))
+			.for('update', { of: aidInstalments })
+		if (!row || row.instalment.status !== 'approved') throw new CaseChangeError('لم تعد هذه المساعدة بانتظار التسليم')
+		if (!isInKind(row.instalment.aidKind)) throw new CaseChangeError('هذه المساعدة تُصرف تحويلاً في دفعة بنكية')
+		if (row.deciderId === actor.id) throw new PaymentFourEyesError(APPROVER_MAY_NOT_PAY)
+		await recordGiven(tx as unknown as Database, row.instalment, { status: 'delivered', on: delivery.deliveredOn, deliveredBy: deliveredBy.slice(0, 200), receipt: delivery.receipt.trim().slice(0, 100) }, actor)
+		// The receipt's photo or the signed form's PDF, kept with the financial record (app/cases/staff-files.ts).
+		if (delivery.receiptFile) await insertStaffFile(tx as unknown as Database, row.instalment.caseId, receiptSlot(instalmentId), delivery.receiptFile, actor.id)
+	})
+}

@@ -1,0 +1,135 @@
+// The accounts the foundation owes its board and the ministry (docs/product.md#reports), and the
+// public «أثرنا» page: every figure summed from the records themselves.
+// - received: cases sent in the period; studied: cases with a study recorded in it;
+// - approved, rejected, riyals approved (every month of a monthly aid): the committee's decisions;
+// - families helped, individuals in them, riyals given, aid in kind delivered: the aid ledger
+//   (`case_aid`: every payment and delivery recorded, and aid recorded by hand before the cycle);
+// - days from sending to decision, and to the first aid given.
+// A period is a Gregorian year, Riyadh time.
+// The sums are kept by the database as the records change (`report_figures`, its triggers in
+// drizzle/0029_report_summary.sql: what each case adds to each year, recomputed from its records
+// whenever one of them changes), so a report reads a few hundred rows rather than the whole ledger
+// (docs/performance.md, the aid cycle at 100,000 cases).
+import { sql, type SQL } from 'drizzle-orm'
+import type { Database } from '#app/db/client.server.ts'
+import { findDefinition, applicationDefinitions } from '#app/forms/registry.ts'
+import { formatMonth } from '#app/text/format.ts'
+import type { ReportGrouping, ReportRow } from './report-query.ts'
+
+export { reportGroupings, type ReportGrouping, type ReportRow } from './report-query.ts'
+
+type Metric = Exclude<keyof ReportRow, 'key' | 'label'>
+type Figures = Partial<Record<Metric, number | null>>
+
+/** The rows of a raw query, as PGlite and node-postgres both answer it. */
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[]
+
+/**
+ * The figures of a group, summed over its rows of `report_figures`: counts and riyals are sums; an
+ * average is the sum of its days over the count of them, as avg() divides (the same per-row values,
+ * exactly summed), rounded to one decimal.
+ */
+const figures = sql`sum(received) as received, sum(studied) as studied, sum(approved) as approved, sum(rejected) as rejected,
+	sum(approved_riyals) as "approvedRiyals", round(sum(decision_days) / nullif(sum(decisions_timed), 0), 1) as "daysToDecision",
+	sum(families) as families, sum(individuals) as individuals, sum(given_riyals) as "givenRiyals", sum(in_kind) as "inKind",
+	round(sum(aid_days) / nullif(sum(aid_timed), 0), 1) as "daysToAid"`
+
+/** A year's figures, grouped; with the year's totals (the same sums over every group, not the sum of the rows' averages). */
+export async function aidReport(db: Database, year: number, by: ReportGrouping): Promise<{ rows: ReportRow[]; total: ReportRow }> {
+	// A case is in one programme and one city: by either, its figures of the whole year are grouped
+	// (a family helped, or a case studied, twice in the year is one). By month or by fund each group
+	// counts its families and cases studied once; the year's totals count them once over the year.
+	const grain = by === 'month' || by === 'fund' ? by : 'year'
+	const key: SQL = by === 'programme' ? sql`type` : by === 'city' ? sql`city` : sql`key`
+	// A group is in the report when something happened in it: a case sent or studied, a decision, aid given.
+	const found = rowsOf<Record<string, unknown>>(
+		await db.execute(sql`select 'row' as part, ${key} as key, ${figures} from report_figures where year = ${year} and grain = ${grain}
+			group by ${key} having sum(received) + sum(studied) + sum(decisions) + sum(families) > 0
+			${grain === 'year' ? sql`` : sql`union all select 'year', '', ${figures} from report_figures where year = ${year} and grain = 'year' group by grain`}`),
+	)
+	const numbers = (row: Record<string, unknown>): Figures =>
+		Object.fromEntries(Object.entries(row).filter(([name]) => name !== 'key' && name !== 'part').map(([name, value]) => [name, value === null ? null : Number(value)]))
+	const grouped = new Map(found.filter((row) => row.part === 'row').map((row) => [String(row.key ?? ''), numbers(row)]))
+	const label = await labeller(db, by)
+	const merge = (key: string, found: Figures | undefined): ReportRow => {
+		const value = (metric: Metric) => found?.[metric] ?? null
+		const number = (metric: Metric) => Number(value(metric) ?? 0)
+		return {
+			key,
+			label: label(key),
+			received: number('received'),
+			studied: number('studied'),
+			approved: number('approved'),
+			rejected: number('rejected'),
+			families: number('families'),
+			individuals: number('individuals'),
+			approvedRiyals: number('approvedRiyals'),
+			givenRiyals: number('givenRiyals'),
+			inKind: number('inKind'),
+			daysToDecision: value('daysToDecision'),
+			daysToAid: value('daysToAid'),
+		}
+	}
+	const keys = [...grouped.keys()].sort((a, b) => (by === 'programme' ? programmeOrder(a) - programmeOrder(b) : a.localeCompare(b, 'ar')))
+	const rows = keys.map((key) => merge(key, grouped.get(key)))
+	// A case is in one programme and one city, a decision in one month and one fund: the year's totals
+	// are the rows' sums (averages weighted). By month or fund a family may have been helped in two
+	// groups: its figures are counted again over the year.
+	const total = sumRows(rows)
+	if (grain !== 'year') {
+		const whole = found.find((row) => row.part === 'year')
+		const year = merge('', whole && numbers(whole))
+		Object.assign(total, { studied: year.studied, families: year.families, individuals: year.individuals, givenRiyals: year.givenRiyals, inKind: year.inKind, daysToAid: year.daysToAid })
+	}
+	return { rows, total }
+}
+
+function sumRows(rows: readonly ReportRow[]): ReportRow {
+	const sum = (metric: Exclude<Metric, 'daysToDecision' | 'daysToAid'>) => rows.reduce((total, row) => total + row[metric], 0)
+	const weighted = (metric: 'daysToDecision' | 'daysToAid', weight: (row: ReportRow) => number) => {
+		const counted = rows.filter((row) => row[metric] !== null && weight(row) > 0)
+		const weights = counted.reduce((total, row) => total + weight(row), 0)
+		return weights ? Math.round((counted.reduce((total, row) => total + row[metric]! * weight(row), 0) / weights) * 10) / 10 : null
+	}
+	return {
+		key: 'total',
+		label: 'المجموع',
+		received: sum('received'),
+		studied: sum('studied'),
+		approved: sum('approved'),
+		rejected: sum('rejected'),
+		families: sum('families'),
+		individuals: sum('individuals'),
+		approvedRiyals: Math.round(sum('approvedRiyals') * 100) / 100,
+		givenRiyals: Math.round(sum('givenRiyals') * 100) / 100,
+		inKind: sum('inKind'),
+		daysToDecision: weighted('daysToDecision', (row) => row.approved + row.rejected),
+		daysToAid: weighted('daysToAid', (row) => row.families),
+	}
+}
+
+const programmeOrder = (type: string) => {
+	const index = applicationDefinitions.findIndex((definition) => definition.type === type)
+	return index < 0 ? applicationDefinitions.length : index
+}
+
+async function labeller(db: Database, by: ReportGrouping): Promise<(key: string) => string> {
+	if (by === 'programme') return (key) => findDefinition(key)?.title ?? key
+	if (by === 'month') return (key) => formatMonth(key)
+	if (by === 'city') return (key) => key || 'غير مذكورة'
+	const funds = rowsOf<{ id: number; name: string }>(await db.execute(sql`select id, name from funds`)).map((row) => [String(row.id), row.name] as const)
+	const names = new Map(funds)
+	return (key) => names.get(key) ?? 'بلا صندوق (قبل القرار أو مسجل يدوياً)'
+}
+
+/**
+ * «أثرنا» (the public impact page): families helped and riyals given per programme and year, from
+ * the same ledger; no personal data. The page shows any count of families under 5 as «أقل من 5».
+ */
+export async function impactFigures(db: Database): Promise<{ year: number; programme: string; families: number; riyals: number }[]> {
+	const result = await db.execute(sql`
+		select year, type as programme, sum(families)::int as families, sum(given_riyals) as riyals
+		from report_figures where grain = 'year'
+		group by 1, 2 having sum(families) > 0 order by 1 desc, 2`)
+	return rowsOf<{ year: number; programme: string; families: number; riyals: string | number }>(result).map((row) => ({ year: Number(row.year), programme: row.programme, families: Number(row.families), riyals: Number(row.riyals) }))
+}

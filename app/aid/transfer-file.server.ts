@@ -1,0 +1,20 @@
+// A batch's transfer file in a bank's layout (./bank-layouts), as CSV (UTF-8 with a byte-order mark,
+// so Excel reads the Arabic) or XLSX (right to left, amounts as numbers). Cells that a spreadsheet
+// would run as a formula are made harmless, as in every export (app/cases/export.server.ts).
+import { stringify } from 'csv-stringify/sync'
+import ExcelJS from 'exceljs'
+import { safeCell } from '#app/cases/export.server.ts'
+import type { BankLayout, TransferLine } from './bank-layouts/index.ts'
+
+export function transferCsv(layout: BankLayout, lines: readonly TransferLine[]): string {
+	return stringify([layout.headers, ...lines.map((line, index) => layout.row(line, index).map(safeCell))], { bom: true })
+}
+
+export async function transferXlsx(layout: BankLayout, lines: readonly TransferLine[]): Promise<Buffer> {
+	const workbook = new ExcelJS.Workbook()
+	const sheet = workbook.addWorksheet('transfers', { views: [{ rightToLeft: true }] })
+	sheet.addRow([...layout.headers]).font = { bold: true }
+	for (const [index, line] of lines.entries()) sheet.addRow(layout.row(line, index).map(safeCell))
+	sheet.columns.forEach((column) => (column.width = 22))
+	return Buffer.from(await workbook.xlsx.writeBuffer())
+}

@@ -1,0 +1,292 @@
+import { data, Form, Link, useNavigation } from 'react-router'
+import type { Route } from './+types/decisions'
+import { requireRole } from '#app/auth/user-context.server.ts'
+import { getDb } from '#app/db/database.server.ts'
+import { areaRoles } from '#app/db/roles.ts'
+import { approveMany, decisionQueue, QUEUE_PAGE_SIZE, queueCities, type Decision } from '#app/aid/decisions.server.ts'
+import { fundLabel, listFunds } from '#app/aid/funds.server.ts'
+import { aidKinds, riyals } from '#app/cases/aid.ts'
+import { aidText } from '#app/aid/aid-text.ts'
+import { notifyStatusChange } from '#app/cases/notify-applicant.server.ts'
+import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
+import { countOf } from '#app/text/arabic-count.ts'
+import { toWesternDigits } from '#app/text/format.ts'
+import { waitedFor } from '#app/cases/waited.ts'
+import { recommendationLabel } from '#app/cases/studies.ts'
+import { ErrorList, PageTitle } from '#app/components/forms.tsx'
+import { audited, noteAudit } from '#app/audit/audit-trail.server.ts'
+import type { AdminHandle } from './layout.tsx'
+
+// The committee's queue (docs/product.md#the-decision): every studied case waiting for a decision,
+// by programme and city, with the researcher's recommendation; several approved at once, each with
+// its own amount and fund, each checked on its own (four eyes, zakat, budget). Rejecting and
+// sending back are done on the case's own page, where the study is read in full.
+
+export const handle: AdminHandle = { breadcrumb: 'قرارات لجنة الصرف' }
+
+export const middleware = [audited({ read: false, write: 'cases.decide' })]
+
+const casesNoun = { one: 'طلب واحد', two: 'طلبان', few: 'طلبات', many: 'طلباً', other: 'طلب', none: 'لا طلبات' }
+
+function filterOf(url: URL) {
+	const programme = url.searchParams.get('programme') ?? ''
+	const city = url.searchParams.get('city') ?? ''
+	const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1))
+	return { programme: findDefinition(programme) ? programme : '', city: city.slice(0, 100), page }
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const user = requireRole(context, areaRoles.decisions)
+	const db = await getDb()
+	const url = new URL(request.url)
+	const filter = filterOf(url)
+	const [queue, cities, funds] = await Promise.all([decisionQueue(db, { programme: filter.programme || undefined, city: filter.city || undefined, page: filter.page }), queueCities(db), listFunds(db)])
+	const pages = Math.max(1, Math.ceil(queue.total / QUEUE_PAGE_SIZE))
+	const pageHref = (page: number) => `?${new URLSearchParams({ ...(filter.programme ? { programme: filter.programme } : {}), ...(filter.city ? { city: filter.city } : {}), page: String(page) })}`
+	return {
+		filter,
+		count: countOf(queue.total, casesNoun),
+		programmes: applicationDefinitions.filter((definition) => !definition.createsAccount).map((definition) => ({ value: definition.type, label: definition.title })),
+		cities,
+		funds: funds.map((fund) => ({ id: fund.id, label: fundLabel(fund), zakat: fund.zakat })),
+		aidKinds,
+		previous: filter.page > 1 ? pageHref(filter.page - 1) : null,
+		next: filter.page < pages ? pageHref(filter.page + 1) : null,
+		pageLabel: `الصفحة ${filter.page} من ${pages}`,
+		rows: queue.rows.map((row) => {
+			const study = row.study
+			return {
+				reference: row.reference,
+				name: row.applicantName,
+				programme: findDefinition(row.type)?.title ?? row.type,
+				city: row.city,
+				waited: waitedFor(row.statusChangedAt),
+				recommendation: study ? recommendationLabel(study.recommendation) : 'لا دراسة مسجلة',
+				proposed: study?.aidKind && study.aidAmount !== null ? aidText({ aidKind: study.aidKind, amount: study.aidAmount, months: study.aidMonths }) : '',
+				aidKind: study?.aidKind ?? 'cash',
+				amount: study?.aidAmount === null || study?.aidAmount === undefined ? '' : String(study.aidAmount),
+				months: study?.aidMonths ? String(study.aidMonths) : '',
+				zakatEligible: study?.zakatEligible ?? false,
+				researcher: study?.authorName ?? '',
+				// Four eyes: the member who recommended support does not decide on it.
+				mine: study?.recommendation === 'support' && study.authorId === user.id,
+			}
+		}),
+	}
+}
+
+const REFERENCE = /^[A-Z0-9-]{4,20}$/
+
+export async function action({ request, context }: Route.ActionArgs) {
+	const user = requireRole(context, areaRoles.decisions)
+	const db = await getDb()
+	const form = await request.formData()
+	const values = Object.fromEntries([...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+	const chosen = [...new Set(form.getAll('case').map(String))].filter((reference) => REFERENCE.test(reference)).slice(0, QUEUE_PAGE_SIZE)
+	if (!chosen.length) return data({ errors: { '': ['الرجاء اختيار طلب واحد على الأقل لاعتماده'] } as Record<string, string[]>, outcomes: [], values, chosen }, { status: 400 })
+	const note = String(form.get('note') ?? '').trim().slice(0, 2000)
+	// Each case's own amount, months and fund, checked as on the case's page.
+	const errors: Record<string, string[]> = {}
+	const items: { reference: string; decision: Decision }[] = []
+	for (const reference of chosen) {
+		const amount = riyals('الرجاء كتابة المبلغ').safeParse(form.get(`amount-${reference}`) ?? undefined)
+		const monthsText = toWesternDigits(String(form.get(`months-${reference}`) ?? '')).trim()
+		const months = monthsText ? Number(monthsText) : null
+		const fundId = Number(form.get(`fund-${reference}`))
+		const aidKind = String(form.get(`kind-${reference}`) ?? '')
+		const problems = [
+			...(amount.success ? [] : [amount.error.issues[0]?.message ?? 'الرجاء كتابة المبلغ']),
+			...(months !== null && !(Number.isInteger(months) && months >= 2 && months <= 24) ? ['الدعم الشهري من شهرين إلى 24 شهراً'] : []),
+			...(Number.isInteger(fundId) && fundId > 0 ? [] : ['الرجاء اختيار صندوق الصرف']),
+			...(aidKinds.some((kind) => kind.value === aidKind) ? [] : ['الرجاء اختيار نوع الدعم']),
+		]
+		if (problems.length) errors[reference] = problems
+		else items.push({ reference, decision: { outcome: 'approve', aidKind, amount: amount.data!, months, fundId, note } })
+	}
+	if (Object.keys(errors).length) return data({ errors, outcomes: [], values, chosen }, { status: 400 })
+	const outcomes = await approveMany(db, items, user)
+	for (const outcome of outcomes) if (outcome.decided?.message) await notifyStatusChange(db, request, outcome.decided.row, { to: outcome.decided.to, message: outcome.decided.message }, user)
+	noteAudit(context, { data: { approved: outcomes.filter((item) => !item.refusal).map((item) => item.reference), refused: outcomes.filter((item) => item.refusal).map((item) => item.reference) } })
+	const left = outcomes.filter((item) => item.refusal).map((item) => item.reference)
+	return { errors: {} as Record<string, string[]>, outcomes: outcomes.map(({ reference, name, refusal }) => ({ reference, name, refusal })), values: left.length ? values : {}, chosen: left }
+}
+
+export default function Decisions({ loaderData: q, actionData }: Route.ComponentProps) {
+	const busy = useNavigation().state !== 'idle'
+	const typed = (name: string) => actionData?.values[name]
+	const approved = actionData?.outcomes.filter((outcome) => !outcome.refusal) ?? []
+	const refused = actionData?.outcomes.filter((outcome) => outcome.refusal) ?? []
+	return (
+		<>
+			<PageTitle title="قرارات لجنة الصرف" error={Boolean(actionData && Object.keys(actionData.errors).length)} />
+			<h1 className="text-2xl font-bold text-brand-900">قرارات لجنة الصرف</h1>
+			<p className="mt-1 text-stone-700">الطلبات المدروسة بانتظار القرار: {q.count}. يُعتمد من هنا عدة طلبات معاً، لكل طلب مبلغه وصندوقه؛ ويُرفض الطلب أو يعاد لدراسة أكثر من صفحته.</p>
+
+			<Form method="get" className="mt-4 flex flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4">
+				<div>
+					<label htmlFor="programme" className="block font-semibold">
+						البرنامج
+					</label>
+					<select id="programme" name="programme" defaultValue={q.filter.programme} className="field-input mt-1">
+						<option value="">كل البرامج</option>
+						{q.programmes.map((programme) => (
+							<option key={programme.value} value={programme.value}>
+								{programme.label}
+							</option>
+						))}
+					</select>
+				</div>
+				<div>
+					<label htmlFor="city" className="block font-semibold">
+						المدينة
+					</label>
+					<select id="city" name="city" defaultValue={q.filter.city} className="field-input mt-1">
+						<option value="">كل المدن</option>
+						{q.cities.map((city) => (
+							<option key={city} value={city}>
+								{city}
+							</option>
+						))}
+					</select>
+				</div>
+				<button type="submit" className="btn-secondary">
+					عرض
+				</button>
+			</Form>
+
+			{approved.length || refused.length ? (
+				<div role="status" className="mt-4 space-y-2 rounded-xl border border-stone-200 bg-white p-4">
+					{approved.length ? (
+						<p className="font-semibold text-emerald-800">
+							اعتُمد {countOf(approved.length, casesNoun)}، وأُبلغ {approved.length === 1 ? 'صاحبه' : 'أصحابها'} بالقرار.
+						</p>
+					) : null}
+					{refused.length ? (
+						<>
+							<p className="font-semibold text-red-800">لم يُعتمد {countOf(refused.length, casesNoun)}:</p>
+							<ul className="list-disc space-y-1 ps-6">
+								{refused.map((outcome) => (
+									<li key={outcome.reference}>
+										<bdi dir="ltr">{outcome.reference}</bdi> {outcome.name}: {outcome.refusal}
+									</li>
+								))}
+							</ul>
+						</>
+					) : null}
+				</div>
+			) : null}
+
+			{q.rows.length === 0 ? (
+				<p className="mt-6 rounded-xl border border-stone-200 bg-white p-4">لا طلبات بانتظار القرار.</p>
+			) : (
+				<Form method="post" className="mt-6 space-y-4">
+					<ErrorList errors={actionData?.errors['']} />
+					<ul className="space-y-3">
+						{q.rows.map((row) => {
+							const errors = actionData?.errors[row.reference]
+							return (
+								<li key={row.reference} className={`rounded-xl border bg-white p-4 ${errors ? 'border-red-400' : 'border-stone-200'}`}>
+									<div className="flex flex-wrap items-start gap-3">
+										<input
+											id={`case-${row.reference}`}
+											name="case"
+											type="checkbox"
+											value={row.reference}
+											disabled={row.mine}
+											defaultChecked={actionData?.chosen.includes(row.reference)}
+											className="mt-1 size-5 shrink-0"
+										/>
+										<div className="min-w-0 flex-1">
+											<label htmlFor={`case-${row.reference}`} className="font-bold">
+												{row.name}
+											</label>{' '}
+											<Link to={`/admin/cases/${row.reference}`} className="link text-sm">
+												<bdi dir="ltr">{row.reference}</bdi>
+											</Link>
+											<p className="text-sm text-stone-700">
+												{row.programme}
+												{row.city ? ` — ${row.city}` : ''} — ينتظر منذ {row.waited}
+											</p>
+											<p className="text-sm">
+												توصية الباحث{row.researcher ? ` (${row.researcher})` : ''}: {row.recommendation}
+												{row.proposed ? ` — ${row.proposed}` : ''}
+												{row.zakatEligible ? ' — مستحقة للزكاة' : ''}
+											</p>
+											{row.mine ? <p className="text-sm text-gold-700">أوصيتَ بدعم هذا الطلب، فيعتمده عضو آخر.</p> : null}
+											<ErrorList errors={errors} />
+										</div>
+									</div>
+									{row.mine ? null : (
+										<div className="mt-3 grid gap-3 sm:grid-cols-4">
+											<div>
+												<label htmlFor={`kind-${row.reference}`} className="block text-sm font-semibold">
+													نوع الدعم<span className="sr-only"> لـ{row.name}</span>
+												</label>
+												<select id={`kind-${row.reference}`} name={`kind-${row.reference}`} defaultValue={typed(`kind-${row.reference}`) ?? row.aidKind} className="field-input mt-1">
+													{q.aidKinds.map((kind) => (
+														<option key={kind.value} value={kind.value}>
+															{kind.label}
+														</option>
+													))}
+												</select>
+											</div>
+											<div>
+												<label htmlFor={`amount-${row.reference}`} className="block text-sm font-semibold">
+													المبلغ بالريال<span className="sr-only"> لـ{row.name}</span>
+												</label>
+												<input id={`amount-${row.reference}`} name={`amount-${row.reference}`} inputMode="decimal" defaultValue={typed(`amount-${row.reference}`) ?? row.amount} className="field-input mt-1" dir="ltr" />
+											</div>
+											<div>
+												<label htmlFor={`months-${row.reference}`} className="block text-sm font-semibold">
+													الأشهر (للشهري)<span className="sr-only"> لـ{row.name}</span>
+												</label>
+												<input id={`months-${row.reference}`} name={`months-${row.reference}`} inputMode="numeric" defaultValue={typed(`months-${row.reference}`) ?? row.months} className="field-input mt-1" dir="ltr" />
+											</div>
+											<div>
+												<label htmlFor={`fund-${row.reference}`} className="block text-sm font-semibold">
+													الصندوق<span className="sr-only"> لـ{row.name}</span>
+												</label>
+												<select id={`fund-${row.reference}`} name={`fund-${row.reference}`} defaultValue={typed(`fund-${row.reference}`) ?? ''} className="field-input mt-1">
+													<option value="">اختر</option>
+													{q.funds
+														.filter((fund) => !fund.zakat || row.zakatEligible)
+														.map((fund) => (
+															<option key={fund.id} value={fund.id}>
+																{fund.label}
+															</option>
+														))}
+												</select>
+											</div>
+										</div>
+									)}
+								</li>
+							)
+						})}
+					</ul>
+					<div>
+						<label htmlFor="note" className="block font-semibold">
+							ملاحظة داخلية للقرار (اختياري، مثل رقم محضر اللجنة)
+						</label>
+						<textarea id="note" name="note" rows={2} maxLength={2000} defaultValue={typed('note')} className="field-input mt-1" />
+					</div>
+					<button type="submit" disabled={busy} className="btn-primary">
+						اعتماد الطلبات المختارة
+					</button>
+				</Form>
+			)}
+			<nav aria-label="الصفحات" className="mt-4 flex flex-wrap items-center gap-3">
+				{q.previous ? (
+					<Link to={q.previous} className="link inline-flex min-h-11 items-center">
+						الصفحة السابقة
+					</Link>
+				) : null}
+				<span>{q.pageLabel}</span>
+				{q.next ? (
+					<Link to={q.next} className="link inline-flex min-h-11 items-center">
+						الصفحة التالية
+					</Link>
+				) : null}
+			</nav>
+		</>
+	)
+}

@@ -1,0 +1,253 @@
+import { data, Form, useNavigation } from 'react-router'
+import type { Route } from './+types/payment-batch'
+import { requireRole } from '#app/auth/user-context.server.ts'
+import { getDb } from '#app/db/database.server.ts'
+import { areaRoles } from '#app/db/roles.ts'
+import { batchOf, markBatchSent, PaymentFourEyesError, reconcile, recordPayment, reopenPayment, type Reconciled } from '#app/aid/payments.server.ts'
+import { bankLayouts } from '#app/aid/bank-layouts/index.ts'
+import { instalmentStatusLabels } from '#app/aid/describe.ts'
+import { aidKindLabel } from '#app/cases/aid.ts'
+import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
+import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
+import { formatDateWithHijri, formatMoney, todayInRiyadh } from '#app/text/format.ts'
+import { countOf } from '#app/text/arabic-count.ts'
+import { ErrorList, Field, FlashNotice, PageTitle } from '#app/components/forms.tsx'
+import { audited, noteAudit } from '#app/audit/audit-trail.server.ts'
+import type { AdminHandle } from './layout.tsx'
+
+// One payment batch (docs/product.md#payment): its transfers, the bank's file in each layout, then
+// «sent», each payment's bank reference and day (typed, or the bank's confirmation file matched on
+// reference and amount), and a bounced payment reopened.
+
+export const handle: AdminHandle = {
+	breadcrumb: (loaderData) => [{ to: '/admin/payments', label: 'صرف الدعم' }, { label: `دفعة الصرف رقم ${(loaderData as { id: number }).id}` }],
+}
+
+export const middleware = [audited({ read: false, write: { byIntent: { sent: 'payments.sent', record: 'payments.record', reconcile: 'payments.reconcile', reopen: 'payments.reopen' } } })]
+
+const batchStatus = { open: 'قيد الإعداد: نزّل الملف وأرسله إلى البنك، ثم سجّل إرساله', sent: 'أُرسلت إلى البنك: سجّل مرجع كل تحويل', closed: 'مكتملة' } as const
+const transfersNoun = { one: 'تحويل واحد', two: 'تحويلين', few: 'تحويلات', many: 'تحويلاً', other: 'تحويل' }
+const linesNoun = { one: 'سطر واحد', two: 'سطران', few: 'أسطر', many: 'سطراً', other: 'سطر', none: 'لا أسطر' }
+/** The bank's confirmation file is small: a line per transfer. */
+const CONFIRMATION_MAX_BYTES = 1_000_000
+
+async function openBatch(id: string | undefined) {
+	const batchId = Number(id)
+	const db = await getDb()
+	const found = Number.isInteger(batchId) && batchId > 0 ? await batchOf(db, batchId) : undefined
+	if (!found) throw data('دفعة الصرف غير موجودة', { status: 404 })
+	return { db, batchId, ...found }
+}
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+	const user = requireRole(context, areaRoles.payments)
+	const { batch, lines } = await openBatch(params.batch)
+	const total = lines.reduce((sum, line) => sum + line.amount, 0)
+	return {
+		id: batch.id,
+		notice: context.get(flashContext),
+		status: batch.status,
+		statusLabel: batchStatus[batch.status],
+		made: `${formatDateWithHijri(batch.createdAt)}${batch.createdByName ? ` — ${batch.createdByName}` : ''}`,
+		sentOn: batch.sentOn ? formatDateWithHijri(batch.sentOn) : null,
+		note: batch.note,
+		count: countOf(lines.length, linesNoun),
+		total: formatMoney(total),
+		today: todayInRiyadh(),
+		downloads: bankLayouts.flatMap((layout) => (['csv', 'xlsx'] as const).map((format) => ({ href: `/admin/payments/${batch.id}/file/${layout.key}/${format}`, label: `${layout.label} — ${format.toUpperCase()}` }))),
+		lines: lines.map((line) => ({
+			id: line.id,
+			reference: line.reference,
+			caseReference: line.caseReference,
+			name: line.name,
+			iban: line.iban,
+			amount: formatMoney(line.amount),
+			kind: aidKindLabel(line.aidKind),
+			status: line.status,
+			statusLabel: instalmentStatusLabels[line.status],
+			bankReference: line.bankReference ?? '',
+			paidOn: line.paidOn ? formatDateWithHijri(line.paidOn) : '',
+			mine: line.deciderId === user.id,
+		})),
+	}
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+	const user = requireRole(context, areaRoles.payments)
+	const { db, batchId } = await openBatch(params.batch)
+	const back = `/admin/payments/${batchId}`
+	if (Number(request.headers.get('Content-Length') ?? 0) > CONFIRMATION_MAX_BYTES + 10_000) return data({ form: 'reconcile', errors: ['ملف البنك أكبر من 1 ميجابايت'], typed: {} as Record<string, string>, reconciled: null }, { status: 413 })
+	const form = await request.formData()
+	const intent = String(form.get('intent') ?? '')
+	const typed = Object.fromEntries([...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+	const which = intent === 'record' || intent === 'reopen' ? `${intent}-${String(form.get('instalment'))}` : intent
+	try {
+		switch (intent) {
+			case 'sent':
+				await markBatchSent(db, batchId, String(form.get('sentOn') ?? ''), user)
+				return redirectWithFlash(back, { tone: 'success', message: 'سُجّل إرسال الدفعة إلى البنك' })
+			case 'record': {
+				const instalmentId = Number(form.get('instalment'))
+				await recordPayment(db, batchId, { instalmentId, bankReference: String(form.get('bankReference') ?? ''), paidOn: String(form.get('paidOn') ?? '') }, user)
+				noteAudit(context, { data: { instalment: instalmentId } })
+				return redirectWithFlash(`${back}#line-${instalmentId}`, { tone: 'success', message: 'سُجّل صرف التحويل' })
+			}
+			case 'reconcile': {
+				const file = form.get('file')
+				if (!(file instanceof File) || file.size === 0) return data({ form: which, errors: ['الرجاء اختيار ملف البنك (CSV)'], typed, reconciled: null }, { status: 400 })
+				if (file.size > CONFIRMATION_MAX_BYTES) return data({ form: which, errors: ['ملف البنك أكبر من 1 ميجابايت'], typed, reconciled: null }, { status: 413 })
+				const reconciled: Reconciled = await reconcile(db, batchId, await file.text(), user)
+				noteAudit(context, { data: { recorded: reconciled.recorded.length, unmatched: reconciled.unmatched.length } })
+				return { form: which, errors: [] as string[], typed, reconciled }
+			}
+			case 'reopen': {
+				const instalmentId = Number(form.get('instalment'))
+				await reopenPayment(db, batchId, instalmentId, String(form.get('reason') ?? ''), user)
+				noteAudit(context, { data: { instalment: instalmentId } })
+				return redirectWithFlash(back, { tone: 'success', message: 'أُعيدت الدفعة إلى «بانتظار الصرف» لتُصرف في دفعة أخرى' })
+			}
+		}
+		return data({ form: which, errors: ['الطلب غير صالح'], typed, reconciled: null }, { status: 400 })
+	} catch (error) {
+		if (!(error instanceof CaseChangeError)) throw error
+		if (error instanceof PaymentFourEyesError) {
+			noteAudit(context, { data: { refused: 'four-eyes' } })
+			return data({ form: which, errors: [error.message], typed, reconciled: null }, { status: 403 })
+		}
+		return data({ form: which, errors: [error.message], typed, reconciled: null }, { status: 409 })
+	}
+}
+
+export default function PaymentBatch({ loaderData: b, actionData }: Route.ComponentProps) {
+	const busy = useNavigation().state !== 'idle'
+	const errorsFor = (form: string) => (actionData?.form === form ? actionData.errors : undefined)
+	const typed = (form: string, name: string) => (actionData?.form === form ? actionData.typed[name] : undefined)
+	const reconciled = actionData?.reconciled
+	return (
+		<>
+			<PageTitle title={`دفعة الصرف رقم ${b.id}`} error={Boolean(actionData?.errors.length)} />
+			<h1 className="text-2xl font-bold text-brand-900">دفعة الصرف رقم {b.id}</h1>
+			<p className="mt-1 text-stone-700">
+				{b.count}، المجموع {b.total}. أُنشئت {b.made}.{b.sentOn ? ` أُرسلت إلى البنك ${b.sentOn}.` : ''}
+			</p>
+			<p className="mt-1 font-semibold">{b.statusLabel}</p>
+			{b.note ? <p className="mt-1 text-sm">ملاحظة: {b.note}</p> : null}
+			<FlashNotice notice={b.notice} live className="mt-4" />
+
+			<section aria-labelledby="files" className="mt-6 rounded-xl border border-stone-200 bg-white p-4">
+				<h2 id="files" className="text-lg font-bold text-brand-900">
+					ملف التحويل للبنك
+				</h2>
+				<ul className="mt-2 flex flex-wrap gap-3">
+					{b.downloads.map((download) => (
+						<li key={download.href}>
+							<a href={download.href} className="link inline-flex min-h-11 items-center" download>
+								{download.label}
+							</a>
+						</li>
+					))}
+				</ul>
+				{b.status === 'open' ? (
+					<Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
+						<input type="hidden" name="intent" value="sent" />
+						<ErrorList errors={errorsFor('sent')} />
+						<Field label="تاريخ إرسال الملف إلى البنك" inputProps={{ id: 'sent-on', name: 'sentOn', type: 'date', required: true, max: b.today, dir: 'ltr', defaultValue: typed('sent', 'sentOn') ?? b.today }} />
+						<button type="submit" disabled={busy} className="btn-primary">
+							تسجيل الإرسال إلى البنك
+						</button>
+					</Form>
+				) : null}
+			</section>
+
+			{b.status === 'sent' ? (
+				<section aria-labelledby="confirmation" className="mt-6 rounded-xl border border-stone-200 bg-white p-4">
+					<h2 id="confirmation" className="text-lg font-bold text-brand-900">
+						ملف تأكيد البنك
+					</h2>
+					<p className="mt-1 text-sm text-stone-700">
+						ملف CSV بأعمدة <bdi dir="ltr">payment_reference, amount, bank_reference, paid_on</bdi> (أو: مرجع الدفعة، المبلغ، مرجع البنك، تاريخ الصرف). يُسجَّل كل سطر يطابق تحويلاً في هذه الدفعة بمرجعه ومبلغه، وتُعرض الأسطر التي لا تطابق دون تخمين.
+					</p>
+					<Form method="post" encType="multipart/form-data" className="mt-3 flex flex-wrap items-end gap-3">
+						<input type="hidden" name="intent" value="reconcile" />
+						<ErrorList errors={errorsFor('reconcile')} />
+						<Field label="ملف البنك" inputProps={{ id: 'confirmation-file', name: 'file', type: 'file', required: true, accept: '.csv,text/csv' }} />
+						<button type="submit" disabled={busy} className="btn-secondary">
+							مطابقة الملف
+						</button>
+					</Form>
+					{reconciled ? (
+						<div role="status" className="mt-3 space-y-1 text-sm">
+							<p className="font-semibold">{reconciled.recorded.length ? `سُجّل صرف ${countOf(reconciled.recorded.length, transfersNoun)}.` : 'لم يُسجَّل صرف أي تحويل.'}</p>
+							{reconciled.unmatched.length ? (
+								<>
+									<p className="font-semibold text-red-800">أسطر لم تُطابق:</p>
+									<ul className="list-disc ps-6">
+										{reconciled.unmatched.map((line) => (
+											<li key={line.line}>
+												السطر {line.line} (<bdi dir="ltr">{line.reference || '—'}</bdi>): {line.reason}
+											</li>
+										))}
+									</ul>
+								</>
+							) : null}
+						</div>
+					) : null}
+				</section>
+			) : null}
+
+			<section aria-labelledby="lines" className="mt-6">
+				<h2 id="lines" className="text-lg font-bold text-brand-900">
+					التحويلات
+				</h2>
+				<ul className="mt-3 space-y-3">
+					{b.lines.map((line) => (
+						<li key={line.id} id={`line-${line.id}`} className="rounded-xl border border-stone-200 bg-white p-4 text-sm">
+							<p className="font-bold">
+								{line.name} — {line.amount} — {line.statusLabel}
+							</p>
+							<p>
+								<bdi dir="ltr">{line.reference}</bdi> — {line.kind} — الطلب <bdi dir="ltr">{line.caseReference}</bdi>
+							</p>
+							<p dir="ltr" className="text-start text-stone-700">
+								{line.iban}
+							</p>
+							{line.bankReference ? (
+								<p>
+									مرجع البنك <bdi dir="ltr">{line.bankReference}</bdi> — {line.paidOn}
+								</p>
+							) : null}
+							<ErrorList errors={errorsFor(`record-${line.id}`) ?? errorsFor(`reopen-${line.id}`)} />
+							{b.status === 'sent' && line.status === 'in_batch' && !line.mine ? (
+								<Form method="post" className="mt-3 grid gap-3 sm:grid-cols-3">
+									<input type="hidden" name="intent" value="record" />
+									<input type="hidden" name="instalment" value={line.id} />
+									<Field label={<>مرجع البنك<span className="sr-only"> لـ{line.name}</span></>} inputProps={{ id: `bank-reference-${line.id}`, name: 'bankReference', required: true, maxLength: 40, dir: 'ltr', defaultValue: typed(`record-${line.id}`, 'bankReference') }} />
+									<Field label={<>تاريخ الصرف<span className="sr-only"> لـ{line.name}</span></>} inputProps={{ id: `paid-on-${line.id}`, name: 'paidOn', type: 'date', required: true, max: b.today, dir: 'ltr', defaultValue: typed(`record-${line.id}`, 'paidOn') ?? b.today }} />
+									<div className="flex items-end">
+										<button type="submit" disabled={busy} className="btn-secondary">
+											تسجيل الصرف<span className="sr-only"> لـ{line.name}</span>
+										</button>
+									</div>
+								</Form>
+							) : null}
+							{line.mine && line.status === 'in_batch' ? <p className="mt-2 text-gold-700">اعتمدتَ هذا الدعم، فيسجّل صرفه مسؤول مالي آخر.</p> : null}
+							{line.status === 'in_batch' || line.status === 'paid' ? (
+								<details className="mt-3 rounded-lg border border-stone-200" open={actionData?.form === `reopen-${line.id}`}>
+									<summary className="flex min-h-11 cursor-pointer items-center px-3 font-semibold">أعاده البنك (إعادة الدفعة)</summary>
+									<Form method="post" className="space-y-3 p-3">
+										<input type="hidden" name="intent" value="reopen" />
+										<input type="hidden" name="instalment" value={line.id} />
+										<Field label={<>سبب الإعادة<span className="sr-only"> لـ{line.name}</span></>} inputProps={{ id: `reopen-reason-${line.id}`, name: 'reason', required: true, maxLength: 500, defaultValue: typed(`reopen-${line.id}`, 'reason') }} />
+										<button type="submit" disabled={busy} className="btn-secondary">
+											إعادة الدفعة إلى «بانتظار الصرف»
+										</button>
+									</Form>
+								</details>
+							) : null}
+						</li>
+					))}
+				</ul>
+			</section>
+		</>
+	)
+}

@@ -1,0 +1,131 @@
+import { Form, Link } from 'react-router'
+import type { Route } from './+types/reports'
+import { requireRole } from '#app/auth/user-context.server.ts'
+import { getDb } from '#app/db/database.server.ts'
+import { areaRoles } from '#app/db/roles.ts'
+import { aidReport, reportGroupings, type ReportRow } from '#app/aid/reports.server.ts'
+import { reportColumns, reportQuery } from '#app/aid/report-query.ts'
+import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
+import { PageTitle, SelectField } from '#app/components/forms.tsx'
+import { audited } from '#app/audit/audit-trail.server.ts'
+import type { AdminHandle } from './layout.tsx'
+
+// The reports the foundation owes its board and the ministry (docs/product.md#reports): a year's
+// cases and aid by programme, fund, month or city, on screen with a chart and as XLSX. Figures
+// only, no one's name: nothing personal is read, so nothing is recorded but the download.
+
+export const handle: AdminHandle = { breadcrumb: 'تقارير الدعم' }
+
+export const middleware = [audited({ read: false, write: false })]
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+	requireRole(context, areaRoles.funds)
+	const query = reportQuery(new URL(request.url))
+	const { rows, total } = await aidReport(await getDb(), query.year, query.by)
+	const cell = (row: ReportRow, column: (typeof reportColumns)[number]) => {
+		const value = row[column.name]
+		if (value === null) return '—'
+		return column.money ? formatMoney(Number(value)) : String(value)
+	}
+	const most = Math.max(1, ...rows.map((row) => row.givenRiyals))
+	return {
+		query,
+		groupings: reportGroupings,
+		groupLabel: reportGroupings.find((grouping) => grouping.value === query.by)!.label,
+		headers: reportColumns.map((column) => column.header),
+		rows: rows.map((row) => ({ key: row.key, label: row.label, cells: reportColumns.map((column) => cell(row, column)) })),
+		total: reportColumns.map((column) => cell(total, column)),
+		// The chart: riyals given per group, as a share of the largest.
+		bars: rows.map((row) => ({ key: row.key, label: row.label, share: row.givenRiyals / most, amount: formatMoney(row.givenRiyals) })),
+		download: `/admin/reports/export?${new URLSearchParams({ year: String(query.year), by: query.by })}`,
+	}
+}
+
+export default function Reports({ loaderData: r }: Route.ComponentProps) {
+	return (
+		<>
+			<PageTitle title="تقارير الدعم" />
+			<h1 className="text-2xl font-bold text-brand-900">تقارير الدعم</h1>
+			<p className="mt-1 text-stone-700">أرقام العام الميلادي من سجلات الطلبات والقرارات والصرف نفسها، بلا بيانات شخصية: لمجلس الإدارة والوزارة والداعمين.</p>
+			<Form method="get" className="mt-4 flex flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4">
+				<SelectField
+					label="العام"
+					options={Array.from({ length: 7 }, (_, index) => String(Number(todayInRiyadh().slice(0, 4)) - index)).map((year) => ({ value: year, label: year }))}
+					selectProps={{ id: 'report-year', name: 'year', defaultValue: String(r.query.year) }}
+				/>
+				<SelectField label="التجميع حسب" options={r.groupings} selectProps={{ id: 'report-by', name: 'by', defaultValue: r.query.by }} />
+				<button type="submit" className="btn-secondary">
+					عرض التقرير
+				</button>
+				<Link to={r.download} reloadDocument className="link inline-flex min-h-11 items-center">
+					تنزيل التقرير (XLSX)
+				</Link>
+			</Form>
+
+			<section aria-labelledby="chart" className="mt-6 rounded-xl border border-stone-200 bg-white p-4">
+				<h2 id="chart" className="text-lg font-bold text-brand-900">
+					المصروف في {r.query.year} حسب {r.groupLabel}
+				</h2>
+				{r.bars.length === 0 ? (
+					<p className="mt-2">لا أرقام لهذا العام.</p>
+				) : (
+					<ul className="mt-3 space-y-2">
+						{r.bars.map((bar) => (
+							<li key={bar.key} className="grid grid-cols-[minmax(0,10rem)_1fr] items-center gap-3 text-sm">
+								<span className="truncate">{bar.label}</span>
+								<span className="flex items-center gap-2">
+									{/* An SVG bar: attributes, not an inline style the page's CSP would refuse. */}
+									<svg aria-hidden="true" viewBox="0 0 100 4" preserveAspectRatio="none" className="h-4 flex-1 -scale-x-100 rtl:scale-x-100">
+										<rect x={0} y={0} width={Math.max(1, Math.round(bar.share * 100))} height={4} rx={0.5} className="fill-brand-700" />
+									</svg>
+									<span className="shrink-0">{bar.amount}</span>
+								</span>
+							</li>
+						))}
+					</ul>
+				)}
+			</section>
+
+			<div className="mt-6 overflow-x-auto rounded-xl border border-stone-200 bg-white" role="region" aria-label="جدول التقرير" tabIndex={0}>
+				<table className="w-full text-sm">
+					<thead className="bg-stone-50">
+						<tr>
+							<th scope="col" className="p-2 text-start">
+								{r.groupLabel}
+							</th>
+							{r.headers.map((header) => (
+								<th key={header} scope="col" className="p-2 text-start">
+									{header}
+								</th>
+							))}
+						</tr>
+					</thead>
+					<tbody>
+						{r.rows.map((row) => (
+							<tr key={row.key} className="border-t border-stone-100">
+								<th scope="row" className="p-2 text-start font-semibold">
+									{row.label}
+								</th>
+								{row.cells.map((cell, index) => (
+									<td key={index} className="p-2">
+										{cell}
+									</td>
+								))}
+							</tr>
+						))}
+						<tr className="border-t-2 border-stone-300 font-bold">
+							<th scope="row" className="p-2 text-start">
+								المجموع
+							</th>
+							{r.total.map((cell, index) => (
+								<td key={index} className="p-2">
+									{cell}
+								</td>
+							))}
+						</tr>
+					</tbody>
+				</table>
+			</div>
+		</>
+	)
+}

@@ -1,0 +1,69 @@
+// A file received for one of a case's slots, judged and kept: the runner's side of an upload. The
+// route (app/routes/apply/upload.ts) streams the request's body into storage and answers; this
+// decides, from the file's bytes and the case, whether the slot takes it, and stores it.
+import fs from 'node:fs/promises'
+import { addAttachment, AttachmentLimitError, CaseLockedError, type CaseRow } from '#app/cases/case-store.server.ts'
+import { canEditSlot, type SavedState } from '#app/cases/journey.ts'
+import { kindOfMime, reencodePhoto, UnreadablePhotoError, type AttachmentMime } from '#app/cases/attachment-upload.server.ts'
+import type { Database } from '#app/db/client.server.ts'
+import { slotAccepts, type ApplicationDef } from '#app/forms/definition.ts'
+import { isOffered } from '#app/forms/conditions.ts'
+import type { UploadError } from '#app/forms/upload-form.tsx'
+import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
+import type { ReceivedFile, UploadResult } from '#app/storage/upload-stream.server.ts'
+
+export type FileOutcome = { kind: 'file-added'; slot: string } | { kind: 'file-refused'; error: UploadError; slot: string }
+
+/** The slot a case's file goes in, by name, with the section that holds it. */
+export function findSlot(definition: ApplicationDef, name: string) {
+	const section = definition.sections.find((candidate) => candidate.files?.some((slot) => slot.slot === name))
+	return section ? { section, slot: section.files!.find((slot) => slot.slot === name)! } : undefined
+}
+
+/**
+ * Keeps a received file in its slot, or says why not: the honeypot filled in, no file, a slot
+ * that is not offered (a health or bank slot without consent) or not reopened, a kind the slot
+ * does not take, an unreadable photo, or a limit reached. A photo is re-encoded (nothing of the
+ * phone's metadata is kept); a slot that takes one file drops the file it replaces. A refused
+ * file leaves nothing behind.
+ */
+export async function addFile(run: { db: Database; definition: ApplicationDef; row: CaseRow; state: SavedState }, received: UploadResult<AttachmentMime, 'not-accepted'>): Promise<FileOutcome> {
+	const { db, definition, row, state } = run
+	const storage = getCaseFileStorage()
+	const slotName = received.fields.slot ?? ''
+	const slot = findSlot(definition, slotName)?.slot
+	const refuse = async (error: UploadError): Promise<FileOutcome> => {
+		if (received.ok && received.file) await fs.rm(received.file.tempPath, { force: true })
+		return { kind: 'file-refused', error, slot: slotName }
+	}
+	// The honeypot was filled in: a bot, not a family. Keep nothing.
+	if (received.ok && received.file && received.fields.website) return refuse('bad-request')
+	if (!received.ok) return refuse(received.error === 'not-accepted' ? (slot && slotAccepts(slot).includes('photo') ? 'not-accepted' : 'not-pdf') : received.error)
+	if (!received.file) return refuse('no-file')
+	// A health or bank slot takes files only once the applicant consented (docs/product.md#privacy-and-consent).
+	if (!slot || !isOffered(slot, state.consent)) return refuse('bad-slot')
+	if (!canEditSlot(row, definition, slot.slot)) return refuse('locked-slot')
+	const kind = kindOfMime(received.file.mime)
+	if (!kind || !slotAccepts(slot).includes(kind)) return refuse(slotAccepts(slot).includes('photo') ? 'not-accepted' : 'not-pdf')
+	let file: ReceivedFile = received.file
+	if (kind === 'photo') {
+		try {
+			file = await reencodePhoto(storage, received.file)
+		} catch (error) {
+			if (error instanceof UnreadablePhotoError) return { kind: 'file-refused', error: 'unreadable-photo', slot: slotName }
+			throw error
+		}
+	}
+	const key = await storage.adopt(file.tempPath)
+	try {
+		const added = await addAttachment(db, definition, row, { slot: slot.slot, originalName: file.originalName, contentType: file.mime, size: file.size, sha256: file.sha256, storageKey: key })
+		// A slot that takes one file: the file it replaced leaves storage too.
+		await Promise.all(added.replaced.map((old) => storage.remove(old.storageKey)))
+	} catch (error) {
+		await storage.remove(key)
+		if (error instanceof CaseLockedError) return { kind: 'file-refused', error: 'locked-slot', slot: slot.slot }
+		if (error instanceof AttachmentLimitError) return { kind: 'file-refused', error: error.limit, slot: slot.slot }
+		throw error
+	}
+	return { kind: 'file-added', slot: slot.slot }
+}

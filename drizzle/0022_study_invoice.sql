@@ -1,0 +1,1 @@
+ALTER TABLE "case_studies" ADD COLUMN "invoice" numeric(12, 2);
