@@ -28,6 +28,12 @@ export interface AppServerOptions {
 	/** Extra variables (HTML_CACHE=off); the ones not given here are not inherited either. */
 	env?: Record<string, string>
 	signal?: AbortSignal
+	/**
+	 * Whether to wait, once it answers, until the server has gone quiet (default: yes). A benchmark
+	 * measures a settled server; a test needs only one that answers, and a busy machine may keep the
+	 * server from settling for long.
+	 */
+	settle?: boolean
 }
 
 /** Variables the bench sets itself: an inherited value must not change what is measured. */
@@ -63,7 +69,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 	try {
 		await waitForHttp(`${origin}/healthz`, service, HEALTH_TIMEOUT_MS, options.signal)
 		const startSeconds = (performance.now() - started) / 1000
-		const settleSeconds = await waitUntilQuiet(service.pid, { timeoutMs: HEALTH_TIMEOUT_MS, service, signal: options.signal })
+		const settleSeconds = options.settle === false ? 0 : await waitUntilQuiet(service.pid, { timeoutMs: HEALTH_TIMEOUT_MS, service, signal: options.signal })
 		return { origin, service, startSeconds, settleSeconds, idleRssMb: treeRssMb(service.pid) }
 	} catch (error) {
 		await stopService(service)

@@ -59,6 +59,7 @@ test('a forged Host or X-Forwarded-Host never reaches a link we e-mail: the priv
 		root,
 		dataDir,
 		databaseUrl: undefined,
+		settle: false,
 		env: { SMTP_URL: mail.url, NOTIFY_EMAIL: 'cases@e2e.test', TRUST_PROXY: 'true', COOKIE_SECURE: 'false', FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
 	})
 	// startAppServer's APP_ORIGIN: the address the applicant really opens.
