@@ -7,6 +7,8 @@ import { sweepUnreferencedMedia } from '#app/content/media-sweep.server.ts'
 import { seedContent } from '#app/content/seed.server.ts'
 import { ensureDefaultNotice } from '#app/privacy/notice.server.ts'
 import { startFinishingImages, stopFinishingImages } from '#app/images/deferred.server.ts'
+import { resumeDocuments } from '#app/cases/document-pages.server.ts'
+import { findDefinition } from '#app/forms/registry.ts'
 import { getFileKeys, getFileStorage } from '#app/storage/file-storage.server.ts'
 import { countUsers, createUser } from '#app/domain/staff-users.server.ts'
 import { generatePassword } from '#app/utils/password.server.ts'
@@ -91,6 +93,9 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 		await watchContent(handle)
 		// The demo pictures' variants not made yet (app/images/deferred.server.ts), while the app serves.
 		startFinishingImages(handle.db, storage, log)
+		// Photos of documents received before a stop and not cleaned yet (app/cases/document-pages.server.ts).
+		const resumed = await resumeDocuments(handle.db, findDefinition)
+		if (resumed) log(`Documents of ${resumed} case(s) being made again: photos received before the last stop`)
 		// Closed cases' data past RETENTION_MONTHS: a first run a few minutes from now, then daily.
 		startRetentionTimer(handle.db, log)
 		// The embedded database is this process's alone: `npm run backup` (and other operator commands)

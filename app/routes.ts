@@ -11,6 +11,7 @@ export default [
 	route('images/:id/:file', 'images/serve.ts'),
 	route('documents/:id', 'routes/document.ts'),
 	route('apply/r/:token/files/upload', 'routes/apply/upload.ts'),
+	route('apply/r/:token/files/pages/:pageId', 'routes/apply/page-thumbnail.ts'),
 	route('apply/r/:token/files/:fileId', 'routes/apply/file.ts'),
 	layout('routes/public/layout.tsx', [
 		index('routes/public/home.tsx'),

@@ -162,7 +162,7 @@ function planOf(definition: ApplicationDef, answers: SampleAnswers): Step[] {
 	const uploads = (section: SectionDef): Step[] =>
 		sampleFiles(definition)
 			.filter((file) => file.section === section.key && file.required)
-			.map((file) => ({ name: `upload:${file.slot}`, kind: 'upload', file, fileKind: file.accept[0] === 'photo' ? 'photo' : 'pdf' }))
+			.map((file) => ({ name: `upload:${file.slot}`, kind: 'upload', file, fileKind: file.pictures ? 'photo' : 'pdf' }))
 	const steps: Step[] = []
 	// The consent step stands before the first section holding health or bank data (app/cases/journey.ts).
 	const anchor = answered.find(holdsSensitive)

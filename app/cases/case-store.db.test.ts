@@ -77,7 +77,7 @@ describe('case store', () => {
 
 	test('a case holds at most CASE_MAX_FILES files and CASE_MAX_MB, a slot of several SLOT_MAX_FILES; a slot of one holds one', async () => {
 		const { row } = await completeCase()
-		const limits = { perSlot: 2, perCase: 4, caseBytes: 10_000 }
+		const limits = { perSlot: 2, perCase: 4, caseBytes: 10_000, documentPages: 10 }
 		const live = async () => (await loadSavedState(handle.db, row.id)).fileCounts
 		// A second identity replaces the first, and says which stored file to remove.
 		const identity = await addAttachment(handle.db, needyFamilies, row, { ...file('identity'), storageKey: 'ef'.repeat(32) }, limits)

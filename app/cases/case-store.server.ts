@@ -14,6 +14,7 @@ import { canTransition } from './workflow.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { STAFF_SLOT_PREFIX } from './staff-files.ts'
+import { PAGE_SLOT_PREFIX } from './document-pages.ts'
 
 // The case store: every write is one transaction that also appends to the case's history.
 
@@ -183,7 +184,8 @@ export async function findCaseByReference(db: Database, reference: string): Prom
 // The correlated references are spelled out: drizzle writes a single table's columns unqualified,
 // and inside the subquery "id" would be the inner table's.
 const savedAnswers = sql<Record<string, SectionAnswers> | null>`(select jsonb_object_agg(saved.section, saved.answers) from ${caseSections} as saved where saved.case_id = ${cases}.id)`
-const fileCounts = sql<Record<string, number> | null>`(select jsonb_object_agg(counted.slot, counted.n) from (select file.slot, count(*)::int as n from ${attachments} as file where file.case_id = ${cases}.id and file.deleted_at is null and file.slot not like ${`${STAFF_SLOT_PREFIX}%`} group by file.slot) as counted)`
+// A document's pages count for its slot (page:identity for identity): its PDF is made a moment later.
+const fileCounts = sql<Record<string, number> | null>`(select jsonb_object_agg(counted.slot, counted.n) from (select regexp_replace(file.slot, ${`^${PAGE_SLOT_PREFIX}`}, '') as slot, count(*)::int as n from ${attachments} as file where file.case_id = ${cases}.id and file.deleted_at is null and file.slot not like ${`${STAFF_SLOT_PREFIX}%`} group by 1) as counted)`
 
 function savedStateOf(
 	found: { answers: Record<string, SectionAnswers> | null; fileCounts: Record<string, number> | null; idChecksumOverride: boolean },
@@ -243,8 +245,11 @@ export async function saveSection(db: Database, definition: ApplicationDef, row:
 	return answers
 }
 
-/** The applicant's files, not the ones staff keep (app/cases/staff-files.ts): what every applicant page, limit and count reads. */
-const applicantFile = notLike(attachments.slot, `${STAFF_SLOT_PREFIX}%`)
+/**
+ * The applicant's files, not the ones staff keep (app/cases/staff-files.ts) nor the pages a document
+ * is made of (app/cases/document-pages.ts): what every applicant page, limit and count reads.
+ */
+const applicantFile = and(notLike(attachments.slot, `${STAFF_SLOT_PREFIX}%`), notLike(attachments.slot, `${PAGE_SLOT_PREFIX}%`))
 
 /** The case's files the applicant sent (staff's own are in staff-files.server.ts). */
 export async function listAttachments(db: Database, caseId: string): Promise<AttachmentRow[]> {
@@ -282,11 +287,13 @@ export interface AttachmentLimits {
 	perCase: number
 	/** Bytes of the whole case's files. */
 	caseBytes: number
+	/** Pages of one document (DOCUMENT_MAX_PAGES; app/cases/document-pages.server.ts keeps it). */
+	documentPages: number
 }
 
 export const attachmentLimits = (): AttachmentLimits => {
 	const env = getEnv()
-	return { perSlot: env.SLOT_MAX_FILES, perCase: env.CASE_MAX_FILES, caseBytes: env.caseMaxBytes }
+	return { perSlot: env.SLOT_MAX_FILES, perCase: env.CASE_MAX_FILES, caseBytes: env.caseMaxBytes, documentPages: env.DOCUMENT_MAX_PAGES }
 }
 
 /** An upload the case has no room for: the slot or the case is full; nothing was changed. */

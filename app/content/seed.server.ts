@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import sharp from 'sharp'
 import type { Database } from '#app/db/client.server.ts'
-import { jpegToPdf } from '#app/documents/image-pdf.server.ts'
+import { makeDocument } from '#app/documents/page-pdf.server.ts'
 import { storeDocument } from '#app/documents/documents-library.server.ts'
 import { seedPicture } from '#app/images/deferred.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
@@ -127,8 +127,8 @@ const picture = (db: Database, storage: FileStorage, svg: string, alt: string) =
 
 /** A one-page PDF of the drawing, stored as a published document (a certificate's «scan»). */
 async function pdfDocument(db: Database, storage: FileStorage, svg: string, name: string): Promise<string> {
-	const { data, info } = await sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer({ resolveWithObject: true })
-	const pdf = jpegToPdf(data, info)
+	const data = await sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer()
+	const { pdf } = await makeDocument(name.replace(/\.pdf$/, ''), [{ kind: 'photo', bytes: data }])
 	const tempPath = storage.tempPath()
 	await fsp.writeFile(tempPath, pdf)
 	const sha256 = createHash('sha256').update(pdf).digest('hex')

@@ -672,6 +672,14 @@ export const attachments = pgTable(
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 		/** Removed by the applicant before submitting; kept for the audit trail. */
 		deletedAt: timestamp('deleted_at', { withTimezone: true }),
+		/** A PDF's pages: a document made of pages, or a PDF given as some of them (app/documents/). */
+		pages: integer('pages'),
+		/** A page of a document being made (slot `page:<slot>`): its place in the order the applicant chose. */
+		position: integer('position'),
+		/** A page's photo: `processing` until it is cleaned and made smaller, `failed` if it could not be read. */
+		status: text('status', { enum: ['ready', 'processing', 'failed'] })
+			.notNull()
+			.default('ready'),
 	},
 	(table) => [index('attachments_case_idx').on(table.caseId)],
 )

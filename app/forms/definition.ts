@@ -125,7 +125,7 @@ export type GroupDef = Extract<FieldDef, { kind: 'group' }>
  */
 export type Sensitive = 'health' | 'bank'
 
-/** What a file slot takes, judged by the bytes: PDF documents, or photos (re-encoded, app/cases/attachment-upload.server.ts). */
+/** What a file slot takes, judged by the bytes: PDF documents and photos, in every slot. */
 export type FileKind = 'pdf' | 'photo'
 
 export interface FileSlot {
@@ -133,17 +133,19 @@ export interface FileSlot {
 	label: string
 	hint?: string
 	required?: boolean
+	/** Several files, each a document of its own kind («مرفقات أخرى»): still one PDF, of every page given. */
 	multiple?: boolean
-	/** What the slot takes; PDF only when absent. */
-	accept?: readonly FileKind[]
+	/**
+	 * Photos kept as pictures, each on its own (a house's rooms), not made one document of pages: a
+	 * PDF given here is kept as it is (app/documents/pages.ts).
+	 */
+	pictures?: true
 	/** A file of health or bank data in a section that holds other things too: offered only with consent (`Sensitive`). */
 	sensitive?: Sensitive
 }
 
-/** The kinds of file a slot takes. */
-export function slotAccepts(slot: FileSlot): readonly FileKind[] {
-	return slot.accept ?? ['pdf']
-}
+/** The kinds of file every slot takes: a PDF or a photo (HEIC too, where it can be read). */
+export const SLOT_KINDS: readonly FileKind[] = ['photo', 'pdf']
 
 export interface SectionRule {
 	/** Checks the whole section; returns a message (and the field it is about) when broken. */
@@ -190,7 +192,8 @@ export interface ApplicationDef {
 	reportTitle: string
 	summary: string
 	eligibility: readonly string[]
-	documents: readonly string[]
+	/** What to have at hand besides the documents its file slots ask for (shown before step 1). */
+	prepare?: readonly string[]
 	sections: readonly SectionDef[]
 	/**
 	 * The fields of the first section that name the applicant and hold the national ID (an

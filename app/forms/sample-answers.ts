@@ -26,8 +26,8 @@ export interface SampleFile {
 	section: string
 	slot: string
 	required: boolean
-	/** What the slot takes ('pdf', 'photo'); PDF only when the definition says nothing. */
-	accept: readonly string[]
+	/** Photos kept as pictures (a house's), not pages of a document. */
+	pictures: boolean
 }
 
 /** How many times a section is drawn again when its own rules (`rules`) refuse the answers drawn. */
@@ -247,7 +247,7 @@ export function sampleFiles(definition: ApplicationDef): SampleFile[] {
 			section: section.key,
 			slot: slot.slot,
 			required: slot.required === true,
-			accept: (slot as { accept?: readonly string[] }).accept ?? ['pdf'],
+			pictures: slot.pictures === true,
 		})),
 	)
 }

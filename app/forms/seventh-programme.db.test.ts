@@ -23,7 +23,6 @@ const eidClothing: ApplicationDef = vi.hoisted(() => ({
 	reportTitle: 'طلب كسوة العيد',
 	summary: 'كسوة العيد لأطفال الأسر المحتاجة.',
 	eligibility: ['أسرة فيها أطفال دون الخامسة عشرة'],
-	documents: [],
 	applicant: { name: 'fullName', nationalId: 'nationalId', mobile: 'mobile' },
 	acknowledgement: 'أقر بأن البيانات المقدمة صحيحة.',
 	afterSubmit: ['يدرس أحد باحثي المؤسسة طلبك.'],

@@ -6,7 +6,12 @@ import { addAttachment, AttachmentLimitError, CaseLockedError, type CaseRow } fr
 import { canEditSlot, type SavedState } from '#app/cases/journey.ts'
 import { kindOfMime, reencodePhoto, UnreadablePhotoError, type AttachmentMime } from '#app/cases/attachment-upload.server.ts'
 import type { Database } from '#app/db/client.server.ts'
-import { slotAccepts, type ApplicationDef } from '#app/forms/definition.ts'
+import type { ApplicationDef } from '#app/forms/definition.ts'
+import { isDocumentSlot } from '#app/cases/document-pages.ts'
+import { addPage, PageLockedError, PageRefusedError, scheduleDocuments } from '#app/cases/document-pages.server.ts'
+import { inspectPhoto } from '#app/images/page-photo.server.ts'
+import { pdfPages } from '#app/documents/page-pdf.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
 import { isOffered } from '#app/forms/conditions.ts'
 import type { UploadError } from '#app/forms/upload-form.tsx'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
@@ -22,10 +27,11 @@ export function findSlot(definition: ApplicationDef, name: string) {
 
 /**
  * Keeps a received file in its slot, or says why not: the honeypot filled in, no file, a slot
- * that is not offered (a health or bank slot without consent) or not reopened, a kind the slot
- * does not take, an unreadable photo, or a limit reached. A photo is re-encoded (nothing of the
- * phone's metadata is kept); a slot that takes one file drops the file it replaces. A refused
- * file leaves nothing behind.
+ * that is not offered (a health or bank slot without consent) or not reopened, neither a PDF nor a
+ * photo, an unreadable photo, or a limit reached. A document's slot takes the file as its next
+ * page(s) and is answered at once: the photo is cleaned and the document made after the answer
+ * (app/cases/document-pages.server.ts). A house's photos are re-encoded here, each kept on its own.
+ * A refused file leaves nothing behind.
  */
 export async function addFile(run: { db: Database; definition: ApplicationDef; row: CaseRow; state: SavedState }, received: UploadResult<AttachmentMime, 'not-accepted'>): Promise<FileOutcome> {
 	const { db, definition, row, state } = run
@@ -38,13 +44,14 @@ export async function addFile(run: { db: Database; definition: ApplicationDef; r
 	}
 	// The honeypot was filled in: a bot, not a family. Keep nothing.
 	if (received.ok && received.file && received.fields.website) return refuse('bad-request')
-	if (!received.ok) return refuse(received.error === 'not-accepted' ? (slot && slotAccepts(slot).includes('photo') ? 'not-accepted' : 'not-pdf') : received.error)
+	if (!received.ok) return refuse(received.error)
 	if (!received.file) return refuse('no-file')
 	// A health or bank slot takes files only once the applicant consented (docs/product.md#privacy-and-consent).
 	if (!slot || !isOffered(slot, state.consent)) return refuse('bad-slot')
 	if (!canEditSlot(row, definition, slot.slot)) return refuse('locked-slot')
 	const kind = kindOfMime(received.file.mime)
-	if (!kind || !slotAccepts(slot).includes(kind)) return refuse(slotAccepts(slot).includes('photo') ? 'not-accepted' : 'not-pdf')
+	if (!kind) return refuse('not-accepted')
+	if (isDocumentSlot(slot)) return addDocumentPage(run, slot.slot, received.file, kind, refuse)
 	let file: ReceivedFile = received.file
 	if (kind === 'photo') {
 		try {
@@ -66,4 +73,28 @@ export async function addFile(run: { db: Database; definition: ApplicationDef; r
 		throw error
 	}
 	return { kind: 'file-added', slot: slot.slot }
+}
+
+/**
+ * A document's next page(s). A photo's header is read (its size, never its pixels: a decompression
+ * bomb is refused here), a PDF's pages counted; then the file is kept as sent, encrypted, and the
+ * applicant answered. Cleaning the photo and making the document come after, in the background.
+ */
+async function addDocumentPage(run: { db: Database; definition: ApplicationDef; row: CaseRow }, slot: string, file: ReceivedFile, kind: 'pdf' | 'photo', refuse: (error: UploadError) => Promise<FileOutcome>): Promise<FileOutcome> {
+	const { db, definition, row } = run
+	const storage = getCaseFileStorage()
+	const judged = kind === 'photo' ? await inspectPhoto(file.tempPath) : await pdfPages(file.tempPath)
+	if (typeof judged === 'string') return refuse(judged)
+	const key = await storage.adopt(file.tempPath)
+	const env = getEnv()
+	try {
+		await addPage(db, definition, row.id, slot, { originalName: file.originalName, contentType: file.mime, size: file.size, sha256: file.sha256, storageKey: key, pages: judged ?? 1, status: kind === 'photo' ? 'processing' : 'ready' }, { pages: env.DOCUMENT_MAX_PAGES, caseBytes: env.caseMaxBytes })
+	} catch (error) {
+		await storage.remove(key)
+		if (error instanceof PageLockedError) return { kind: 'file-refused', error: 'locked-slot', slot }
+		if (error instanceof PageRefusedError) return { kind: 'file-refused', error: error.reason, slot }
+		throw error
+	}
+	void scheduleDocuments(db, definition, row.id, [slot])
+	return { kind: 'file-added', slot }
 }

@@ -25,6 +25,9 @@ import { canEditSection, nextOpenStep, type SavedState } from '#app/cases/journe
 import { collectionOf, fieldsBesideCollection, uploadInputId, type ApplicationDef, type GroupDef, type SectionDef } from '#app/forms/definition.ts'
 import { besideListSchema, isPasswordHash, rowSchema, sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
+import { slotOfPage } from '#app/cases/document-pages.ts'
+import { findPage, movePage, PageLockedError, removePage, scheduleDocuments } from '#app/cases/document-pages.server.ts'
+import { isUuid } from '#app/utils/uuid.ts'
 import { requiredFile, tooFewRows, tooFewToRemove, tooManyRows } from '#app/text/messages.ts'
 import { commonPasswordErrors, sealPasswords, secretFields } from './answers.server.ts'
 import { savedPasswords, withoutPasswords } from './corrections.ts'
@@ -58,6 +61,8 @@ export type StepOutcome =
 	/** Nothing changed, and why (a row deleted in another tab, a file staff did not reopen). */
 	| { kind: 'refused'; message: string; at: 'rows' | 'files' }
 	| { kind: 'file-removed'; slot: string | undefined }
+	/** A document's page removed, or moved one place (app/cases/document-pages.server.ts). */
+	| { kind: 'page-changed'; slot: string | undefined; done: 'removed' | 'moved' }
 
 export const DUPLICATE_APPLICANT = 'المستفيد مسجل مسبقاً'
 export const OVERRIDE_NOTE_MISSING = 'الرجاء كتابة سبب قبول رقم الهوية'
@@ -78,6 +83,7 @@ export async function runStep(run: StepRun, formData: FormData, caller: Caller):
 	}
 	if (caller.kind === 'staff') return correct(run, formData, caller.user)
 	if (section.files && intent === 'delete-file') return deleteFile(run, String(formData.get('fileId') ?? ''))
+	if (section.files && (intent === 'delete-page' || intent === 'move-page')) return changePage(run, String(formData.get('pageId') ?? ''), intent === 'delete-page' ? 'remove' : formData.get('to') === 'later' ? 'later' : 'earlier')
 	const missing = missingFiles(run)
 	if (!canEditSection(run.row, section.key)) {
 		// Only some of this step's files were asked for: its answers stay as they are.
@@ -150,6 +156,28 @@ async function deleteFile(run: StepRun, fileId: string): Promise<StepOutcome> {
 	}
 	if (removed) await getCaseFileStorage().remove(removed.storageKey)
 	return { kind: 'file-removed', slot: removed?.slot }
+}
+
+/** A document's page removed (its bytes too) or moved one place; its document is made again after the answer. */
+async function changePage(run: StepRun, pageId: string, change: 'remove' | 'earlier' | 'later'): Promise<StepOutcome> {
+	const { db, definition, row } = run
+	if (!isUuid(pageId)) return { kind: 'page-changed', slot: undefined, done: change === 'remove' ? 'removed' : 'moved' }
+	let slot: string | undefined
+	try {
+		if (change === 'remove') {
+			const removed = await removePage(db, definition, row.id, pageId)
+			if (removed) await Promise.all(removed.keys.map((key) => getCaseFileStorage().remove(key)))
+			slot = removed?.slot
+		} else {
+			const page = await findPage(db, row.id, pageId)
+			if (page && (await movePage(db, definition, row.id, pageId, change))) slot = slotOfPage(page.slot)
+		}
+	} catch (error) {
+		if (!(error instanceof PageLockedError)) throw error
+		return { kind: 'refused', message: FILE_LOCKED, at: 'files' }
+	}
+	if (slot) void scheduleDocuments(db, definition, row.id, [slot])
+	return { kind: 'page-changed', slot, done: change === 'remove' ? 'removed' : 'moved' }
 }
 
 // Lists: one handler for applicants and staff

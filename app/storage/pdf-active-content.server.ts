@@ -17,6 +17,13 @@ import zlib from 'node:zlib'
 // the same way; every object stream must be one we could unpack, or the file is refused too, since
 // its contents could not be judged.
 
+/**
+ * HTML where a browser sniffing the file's type would look for it: a PDF that is also a web page (a
+ * polyglot) is made to be opened as the page. No scan or export carries it.
+ */
+const htmlNearStart = /<(?:!doctype\s+html|html|head|body|script|iframe|svg)[\s>/]/i
+const SNIFFED_BYTES = 1024
+
 /** Names of parts that act: scripts, programs to launch, files carried inside, forms that send or fetch data. */
 const activeNames = new Set(['javascript', 'rendition', 'launch', 'embeddedfile', 'embeddedfiles', 'richmedia', 'xfa', 'gotoe', 'submitform', 'importdata'])
 
@@ -58,6 +65,7 @@ export function inspectPdf(bytes: Uint8Array): PdfVerdict {
 	const names = [...namesIn(text)]
 	const found = names.find(({ name }) => activeNames.has(name))
 	if (found) return { ok: false, reason: 'active', name: found.name }
+	if (htmlNearStart.test(text.slice(0, SNIFFED_BYTES))) return { ok: false, reason: 'active', name: 'html' }
 
 	const objectStreams = names.filter(({ name }) => name === 'objstm').map(({ at }) => at)
 	if (objectStreams.length === 0) return { ok: true }

@@ -93,8 +93,13 @@ describe('inspectPdf keeps ordinary PDFs', () => {
 		expect(inspectPdf(bytes)).toEqual({ ok: true })
 	})
 
-	test('a PDF that is also an HTML page is a PDF with nothing active: kept, and served only as a PDF', () => {
+	test('a PDF that is also an HTML page (a polyglot) is refused: made to be opened as the page', () => {
 		expect(latin1(pdfHtmlPolyglot())).toContain('<script>')
-		expect(inspectPdf(pdfHtmlPolyglot())).toEqual({ ok: true })
+		expect(inspectPdf(pdfHtmlPolyglot())).toEqual({ ok: false, reason: 'active', name: 'html' })
+	})
+
+	test('a word such as <html> deep inside a PDF, past where a browser sniffs, is page text: kept', () => {
+		const bytes = pdfWith('', [streamObject('', `${'q Q\n'.repeat(400)}BT (<html> and <script> as words) Tj ET`)])
+		expect(inspectPdf(bytes)).toEqual({ ok: true })
 	})
 })

@@ -54,6 +54,8 @@ export const newsItems: CountedNoun = { one: 'خبر واحد', two: 'خبران
 /** As the object of a verb or noun («تم تغيير حالة طلبين»): the case lists' bulk actions. */
 export const requests: CountedNoun = { one: 'طلب واحد', two: 'طلبين', few: 'طلبات', many: 'طلباً', other: 'طلب' }
 
+/** Pages of a document, after «من» or «لأكثر من» (the genitive's two: «صفحتين»). */
+export const pages: CountedNoun = { one: 'صفحة واحدة', two: 'صفحتين', few: 'صفحات', many: 'صفحةً', other: 'صفحة' }
 /** As the object of a verb («يمكن رفع ملفين»): uploads. */
 export const files: CountedNoun = { one: 'ملف واحد', two: 'ملفين', few: 'ملفات', many: 'ملفاً', other: 'ملف' }
 

@@ -68,6 +68,8 @@ const envSchema = z.object({
 	UPLOAD_MAX_MB: z.coerce.number({ error: 'must be a number of megabytes' }).positive().max(100).default(10),
 	/** Most files one slot that takes several (a medical report, photos of a house) holds in a case. */
 	SLOT_MAX_FILES: z.coerce.number({ error: 'must be a whole number of files (1-100)' }).int().min(1).max(100).default(10),
+	/** Most pages one applicant's document (an ID's two sides, a family record's pages) has: photos and a PDF's pages together. */
+	DOCUMENT_MAX_PAGES: z.coerce.number({ error: 'must be a whole number of pages (1-100)' }).int().min(1).max(100).default(10),
 	/** Most files one case holds, all slots together (a slot that takes one holds one: a new upload replaces it). */
 	CASE_MAX_FILES: z.coerce.number({ error: 'must be a whole number of files (1-500)' }).int().min(1).max(500).default(40),
 	/** Most bytes one case's files take together, in megabytes of 1,000,000 bytes. */

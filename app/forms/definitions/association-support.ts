@@ -13,7 +13,6 @@ export const associationSupport: ApplicationDef = {
 		'مشروع في مجال تخصص الجمعية، بأهداف ومراحل وفئة مستهدفة واضحة',
 		'ميزانية تقديرية للمشروع مفصلة بنداً بنداً',
 	],
-	documents: ['ترخيص وزارة الموارد البشرية (PDF)', 'قرار تشكيل مجلس الإدارة (PDF)', 'خطاب رئيس مجلس الإدارة وطرق قياس أثر المشروع (اختياري)'],
 	applicant: { name: 'AssociationName', nationalId: 'LicenseNumber', mobile: 'RepresentativeMobile', email: 'Email', specialty: 'AssemblySpecialty' },
 	// Started from a registered institution's account: filled in from its registration (institution-registration.ts).
 	prefill: {

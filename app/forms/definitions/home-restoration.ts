@@ -10,7 +10,6 @@ export const homeRestoration: ApplicationDef = {
 	reportTitle: 'طلب دعم ترميم مساكن',
 	summary: 'ترميم مساكن الأسر المتعففة وتأهيلها لتكون آمنة وصالحة للسكن، بعد زيارة المنزل وتقدير الأعمال.',
 	eligibility: ['أسرة مقيمة في منطقة خدمة المؤسسة', 'منزل يحتاج إلى ترميم أو صيانة لا تقدر الأسرة على كلفتها', 'المتقدم يسكن المنزل، مالكاً أو مستأجراً'],
-	documents: ['صورة هوية المتقدم (PDF)', 'صك الملكية أو عقد الإيجار (PDF)', 'صور واضحة للمنزل وما يحتاج إلى ترميم (صور من الجوال)', 'عرض سعر للأعمال إن وُجد (اختياري)'],
 	applicant: needyFamilies.applicant,
 	acknowledgement: needyFamilies.acknowledgement,
 	afterSubmit: [
@@ -43,7 +42,7 @@ export const homeRestoration: ApplicationDef = {
 			files: [
 				{ slot: 'identity', label: 'صورة الهوية أو الإقامة', required: true },
 				{ slot: 'ownership', label: 'صك الملكية أو عقد الإيجار', required: true },
-				{ slot: 'house_photos', label: 'صور المنزل', hint: 'صوّر الأجزاء التي تحتاج إلى ترميم', required: true, multiple: true, accept: ['photo', 'pdf'] },
+				{ slot: 'house_photos', label: 'صور المنزل', hint: 'صوّر الأجزاء التي تحتاج إلى ترميم', required: true, multiple: true, pictures: true },
 				{ slot: 'quotation', label: 'عرض سعر الأعمال' },
 				{ slot: 'other', label: 'مرفقات أخرى', multiple: true },
 			],

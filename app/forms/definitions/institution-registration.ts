@@ -17,7 +17,6 @@ export const institutionRegistration: ApplicationDef = {
 	reportTitle: 'طلب تسجيل مؤسسة',
 	summary: 'تسجيل مؤسستكم لدى المؤسسة، مع حساب خاص بها تتابعون منه التسجيل وطلبات الدعم.',
 	eligibility: ['مؤسسة بتصريح ساري من الجهة المختصة', 'مستخدم مفوَّض من المؤسسة يتولى حسابها', 'حساب بنكي باسم المؤسسة'],
-	documents: ['خطاب التفويض (PDF)', 'شهادة الحساب البنكي (PDF)', 'بيان المؤسسة (PDF)', 'قرار تعيين المدير التنفيذي (PDF)'],
 	// The case is the institution's (its name and permit number, from the second step), reached on
 	// its user's mobile and e-mail (the first step).
 	applicant: { name: 'name', nationalId: 'permitNo', mobile: 'phone', email: 'email' },

@@ -45,7 +45,6 @@ export const medicalCase: ApplicationDef = {
 	reportTitle: 'طلب دعم حالة مرضية',
 	summary: 'دعم المرضى وأسرهم في العلاج والمستلزمات الطبية والتنقل والسكن، بعد دراسة حالة المريض وتقاريره الطبية.',
 	eligibility: ['مريض مقيم في منطقة خدمة المؤسسة، أو من يتقدم عنه من أسرته', 'تقرير طبي حديث من جهة علاجية معتمدة', 'حاجة لا تغطيها جهة أخرى'],
-	documents: ['صورة هوية المريض أو المتقدم (PDF)', 'تقرير طبي حديث (PDF)', 'إثبات السكن وكشف حساب بنكي (اختياري)', 'نموذج تعريف شيخ القبيلة موقعاً (اختياري)'],
 	applicant: { ...needyFamilies.applicant, city: 'City' },
 	acknowledgement: needyFamilies.acknowledgement,
 	afterSubmit: [

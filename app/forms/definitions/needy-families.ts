@@ -27,12 +27,6 @@ export const needyFamilies: ApplicationDef = {
 		'دخل الأسرة لا يكفي لاحتياجاتها الأساسية',
 		'ثلاثة معرّفين بالأسرة، أحدهم على الأقل معرّف رسمي (شيخ القبيلة أو عمدة الحي أو إمام المسجد)',
 	],
-	documents: [
-		'صورة هوية المتقدم (PDF)',
-		'صورة سجل الأسرة (PDF)',
-		'إثبات السكن وكشف حساب بنكي (اختياري)',
-		'نموذج المعرّف موقعاً ومختوماً (اختياري)',
-	],
 	applicant: { name: 'Full_Name', nationalId: 'Identify_Id', mobile: 'Phone', email: 'Email', nationality: 'Nationalty', city: 'city', household: 'members' },
 	acknowledgement: 'أقر بأن جميع البيانات والمرفقات المقدمة صحيحة، وأتحمل مسؤولية أي معلومة غير صحيحة.',
 	afterSubmit: [

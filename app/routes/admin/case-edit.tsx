@@ -76,7 +76,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 		case 'refused':
 			return data({ result: undefined, form: undefined, refused: outcome.message }, { status: 409 })
 		case 'file-removed':
-			throw new Error('staff corrections do not remove files here')
+		case 'page-changed':
+			throw new Error('staff corrections do not change files here')
 	}
 }
 

@@ -2,7 +2,11 @@ import type { ReactNode } from 'react'
 import { Form, Link } from 'react-router'
 import { ErrorSummary, FlashNotice, PageTitle, Honeypot } from '#app/components/forms.tsx'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
-import { slotAccepts, uploadInputId, type ApplicationDef, type SectionDef } from '#app/forms/definition.ts'
+import { SLOT_KINDS, uploadInputId, type ApplicationDef, type SectionDef } from '#app/forms/definition.ts'
+import { isDocumentSlot, PHOTO_TIP } from '#app/cases/document-pages.ts'
+import { countOf, pages as pageNoun } from '#app/text/arabic-count.ts'
+import { useEffect } from 'react'
+import { useRevalidator } from 'react-router'
 import type { Described } from '#app/forms/describe.ts'
 import type { SubmissionResult } from '@conform-to/react'
 import { UploadForm } from '#app/forms/upload-form.tsx'
@@ -19,6 +23,21 @@ export interface StepFile {
 	type: string
 	size: number
 	date: string
+	href: string
+	/** A PDF's pages, when known (a document made of pages always says). */
+	pages: number | null
+}
+
+/** A page of a document being made (app/cases/document-pages.ts), in the applicant's order. */
+export interface StepPage {
+	id: string
+	slot: string
+	name: string
+	kind: 'photo' | 'pdf'
+	/** 1 for a photo; a PDF's pages. */
+	pages: number
+	status: 'ready' | 'processing' | 'failed'
+	/** The thumbnail of a photo's page. */
 	href: string
 }
 
@@ -87,6 +106,7 @@ export function FilesOnlyStep({
 export function FilesList({
 	section,
 	files,
+	pages,
 	base,
 	notice,
 	maxBytes,
@@ -95,6 +115,7 @@ export function FilesList({
 }: {
 	section: SectionDef
 	files: StepFile[]
+	pages: StepPage[]
 	base: string
 	notice: Flash | null
 	maxBytes: number
@@ -105,27 +126,43 @@ export function FilesList({
 }) {
 	const failed: Record<string, string> = notice?.tone === 'error' && notice.field ? { [notice.field]: notice.message } : {}
 	const added = notice?.tone === 'success' ? notice.field : undefined
+	// With JavaScript, a page still being made ready is looked at again every two seconds.
+	const revalidator = useRevalidator()
+	const processing = pages.some((page) => page.status === 'processing')
+	useEffect(() => {
+		if (!processing) return
+		const timer = setInterval(() => {
+			if (revalidator.state === 'idle') void revalidator.revalidate()
+		}, 2000)
+		return () => clearInterval(timer)
+	}, [processing, revalidator])
 	return (
 		<div id="files" className="mt-6 space-y-4">
 			<FlashNotice notice={notice?.tone === 'error' && !notice.field ? notice : null} live />
 			{section.files!.map((slot) => {
 				const inSlot = files.filter((file) => file.slot === slot.slot)
+				const slotPages = pages.filter((page) => page.slot === slot.slot)
 				const editable = editableSlots.includes(slot.slot)
+				const document = isDocumentSlot(slot)
 				// Sent back as incomplete: a slot not asked about and left empty has nothing to show.
 				if (!editable && inSlot.length === 0) return null
 				return (
-					<section key={slot.slot} aria-labelledby={`slot-${slot.slot}`} className="rounded-xl border border-stone-300 bg-white p-4">
-						<h2 id={`slot-${slot.slot}`} className="font-bold">
+					<section key={slot.slot} id={`slot-${slot.slot}`} aria-labelledby={`slot-${slot.slot}-title`} className="scroll-mt-4 rounded-xl border border-stone-300 bg-white p-4">
+						<h2 id={`slot-${slot.slot}-title`} className="font-bold">
 							{slot.label} {slot.required ? <span className="text-sm font-normal text-red-800">(مطلوب)</span> : <span className="text-sm font-normal text-stone-600">(اختياري)</span>}
 						</h2>
 						{slot.hint ? <p className="text-sm text-stone-600">{slot.hint}</p> : null}
+						{document && editable ? <p className="mt-1 text-sm text-stone-600">{PHOTO_TIP}</p> : null}
 						<FlashNotice notice={added === slot.slot ? notice : null} live className="mt-2" />
-						{inSlot.length ? (
+						{document && slotPages.length ? (
+							<DocumentPages slotLabel={slot.label} pages={slotPages} document={inSlot[0]} editable={editable} />
+						) : inSlot.length ? (
 							<ul className="mt-2 divide-y divide-stone-200">
 								{inSlot.map((file) => (
 									<li key={file.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
 										<span>
-											<bdi className="font-semibold">{file.name}</bdi> — <bdi>{file.type}</bdi>، <bdi>{formatFileSize(file.size)}</bdi>، <bdi className="whitespace-nowrap">{file.date}</bdi>
+											<bdi className="font-semibold">{file.name}</bdi> — <bdi>{file.type}</bdi>
+											{file.pages ? <> من {countOf(file.pages, pageNoun)}</> : null}، <bdi>{formatFileSize(file.size)}</bdi>، <bdi className="whitespace-nowrap">{file.date}</bdi>
 										</span>
 										<span className="flex gap-2">
 											<a href={`${file.href}?inline=1`} target="_blank" rel="noopener" className="link inline-flex min-h-11 items-center px-2">
@@ -145,12 +182,13 @@ export function FilesList({
 								))}
 							</ul>
 						) : null}
-						{editable && (slot.multiple || inSlot.length === 0) ? (
+						{editable && (document || slot.multiple || inSlot.length === 0) ? (
 							<UploadForm
 								action={`${base}/files/upload`}
 								slot={slot.slot}
 								label={slot.label}
-								kinds={slotAccepts(slot)}
+								kinds={SLOT_KINDS}
+								asPages={document}
 								error={failed[slot.slot] ?? errors?.[uploadInputId(slot.slot)]?.[0]}
 								maxBytes={maxBytes}
 							/>
@@ -162,3 +200,77 @@ export function FilesList({
 	)
 }
 
+/**
+ * A document's pages as numbered thumbnails, each with «تقديم», «تأخير» and «حذف» (plain forms: they
+ * work without JavaScript), and the PDF made of them once every page is ready.
+ */
+function DocumentPages({ slotLabel, pages, document, editable }: { slotLabel: string; pages: StepPage[]; document: StepFile | undefined; editable: boolean }) {
+	// Each item's first page number: a PDF given as pages takes as many numbers as it has pages.
+	const starts = pages.map((_, index) => 1 + pages.slice(0, index).reduce((sum, page) => sum + page.pages, 0))
+	const numbered = pages.map((page, index) => {
+		const from = starts[index]!
+		return { page, label: page.pages > 1 ? `الصفحات ${from}–${from + page.pages - 1}` : `الصفحة ${from}` }
+	})
+	const waiting = pages.some((page) => page.status === 'processing')
+	return (
+		<div className="mt-3">
+			<ol className="grid grid-cols-2 gap-3 sm:grid-cols-3" aria-label={`صفحات ${slotLabel}`}>
+				{numbered.map(({ page, label }, index) => (
+					<li key={page.id} className="rounded-lg border border-stone-300 p-2">
+						<p className="text-sm font-semibold">{label}</p>
+						<div className="mt-1 flex aspect-[3/4] items-center justify-center overflow-hidden rounded bg-stone-100 text-center text-sm text-stone-700">
+							{page.status === 'ready' && page.kind === 'photo' ? (
+								<img src={page.href} alt={`${label} من ${slotLabel}`} className="max-h-full max-w-full object-contain" loading="lazy" />
+							) : page.status === 'processing' ? (
+								<span>جارٍ تجهيز الصفحة…</span>
+							) : page.status === 'failed' ? (
+								<span className="p-1 font-semibold text-red-800">تعذرت قراءة هذه الصورة. احذفها وأضفها من جديد.</span>
+							) : (
+								<span className="p-1 break-all">
+									<bdi className="font-semibold">{page.name}</bdi>
+									<br />
+									ملف PDF من {countOf(page.pages, pageNoun)}
+								</span>
+							)}
+						</div>
+						{editable ? (
+							<div className="mt-1 flex flex-wrap justify-between gap-1">
+								<PageButton page={page} intent="move-page" to="earlier" disabled={index === 0} label="تقديم" spoken={`تقديم ${label}`} />
+								<PageButton page={page} intent="move-page" to="later" disabled={index === pages.length - 1} label="تأخير" spoken={`تأخير ${label}`} />
+								<PageButton page={page} intent="delete-page" label="حذف" spoken={`حذف ${label}`} danger />
+							</div>
+						) : null}
+					</li>
+				))}
+			</ol>
+			<p className="mt-2 text-sm text-stone-700" aria-live="polite">
+				{waiting ? (
+					<>جارٍ تجهيز الصفحات؛ يظهر المستند حين تجهز كلها. إن لم تتغير خلال لحظات فحدّث الصفحة.</>
+				) : document ? (
+					<>
+						المستند:{' '}
+						<a href={`${document.href}?inline=1`} target="_blank" rel="noopener" className="link">
+							ملف PDF من {countOf(document.pages ?? 1, pageNoun)}
+							<span className="sr-only">، يفتح في نافذة جديدة</span>
+						</a>{' '}
+						(<bdi>{formatFileSize(document.size)}</bdi>)
+					</>
+				) : null}
+			</p>
+		</div>
+	)
+}
+
+function PageButton({ page, intent, to, disabled, label, spoken, danger }: { page: StepPage; intent: 'move-page' | 'delete-page'; to?: 'earlier' | 'later'; disabled?: boolean; label: string; spoken: string; danger?: boolean }) {
+	if (disabled) return <span className="min-h-11 min-w-11" />
+	return (
+		<Form method="post" preventScrollReset>
+			<input type="hidden" name="intent" value={intent} />
+			<input type="hidden" name="pageId" value={page.id} />
+			{to ? <input type="hidden" name="to" value={to} /> : null}
+			<button type="submit" aria-label={spoken} className={`inline-flex min-h-11 items-center rounded px-2 text-sm underline ${danger ? 'text-red-800' : 'text-brand-800'}`}>
+				{label}
+			</button>
+		</Form>
+	)
+}

@@ -10,6 +10,8 @@ import { logger } from '#app/utils/log.server.ts'
 import { IncompleteCaseError, listAttachments, NothingChangedError, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
 import { loadApplication, limitVisitor } from './+applicant.server.ts'
 import { openAccountFor } from '#app/runner/institution.server.ts'
+import { findSlot } from '#app/runner/files.server.ts'
+import { dropPages, pagesPending, pagesSignature, scheduleDocuments } from '#app/cases/document-pages.server.ts'
 import { AccountTakenError } from '#app/accounts/institution-accounts.server.ts'
 import { publicLimits } from '#app/http/ip-limit.server.ts'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
@@ -39,6 +41,8 @@ async function openCheck(token: string) {
 
 export async function loader({ params }: Route.LoaderArgs) {
 	const { db, row, definition, state, base } = await openCheck(params.token)
+	// Pages given a moment ago: their document is made before it is listed here (no slot made again).
+	await scheduleDocuments(db, definition, row.id, [])
 	const files = await listAttachments(db, row.id)
 	return {
 		title: definition.title,
@@ -76,6 +80,14 @@ export async function action({ params, request }: Route.ActionArgs) {
 	// A registration opens its account when first sent, in the same transaction: a user name or
 	// e-mail taken meanwhile leaves the case unsent, and the applicant can change it here.
 	const account = row.submittedAt === null ? definition.createsAccount : undefined
+	// Every document made of its pages first: a photo sent a moment ago is cleaned now if its turn
+	// has not come. A page that could not be read is the applicant's to remove or give again.
+	await scheduleDocuments(db, definition, row.id)
+	const pending = await pagesPending(db, row.id)
+	const unreadable = pending.failed.map((slot) => findSlot(definition, slot)).find((found) => found !== undefined)
+	if (unreadable) return refused(`تعذرت قراءة صورة في «${unreadable.slot.label}». احذفها أو أضفها من جديد ثم أرسل الطلب.`, 400, { to: `${base}/${unreadable.section.key}?return=${CHECK_STEP}#slot-${unreadable.slot.slot}`, label: `تعديل ${unreadable.slot.label}` })
+	if (pending.processing) return refused('ما زالت بعض الصفحات قيد التجهيز. انتظر لحظات ثم أرسل الطلب.', 409)
+	const pagesMade = await pagesSignature(db, row.id)
 	try {
 		await submitCase(db, definition, row, account ? (tx) => openAccountFor(tx, definition, row, state.answers) : undefined)
 	} catch (error) {
@@ -88,6 +100,9 @@ export async function action({ params, request }: Route.ActionArgs) {
 		if (!(error instanceof IncompleteCaseError)) throw error
 		return refused('بعض الخطوات لم تكتمل بعد. أكملها ثم أرسل الطلب.', 400)
 	}
+	// Sent: the documents are kept, their pages are not (made again first if a page changed meanwhile).
+	if ((await pagesSignature(db, row.id)) !== pagesMade) await scheduleDocuments(db, definition, row.id)
+	await dropPages(db, row.id)
 	// The foundation hears of new applications; a corrected one shows in its list as new again.
 	if (row.submittedAt === null) await tellFoundation(db, row, definition.title)
 	return redirect(`${base}/done`)

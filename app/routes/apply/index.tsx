@@ -12,7 +12,8 @@ export function loader() {
 			title: definition.title,
 			summary: definition.summary ?? null,
 			eligibility: definition.eligibility ?? [],
-			documents: definition.documents ?? [],
+			// The required documents, as the attachments step names them (app/forms/definitions/).
+			documents: definition.sections.flatMap((section) => (section.files ?? []).filter((slot) => slot.required).map((slot) => slot.label)),
 		})),
 	}
 }

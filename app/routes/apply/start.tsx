@@ -8,19 +8,22 @@ import { PageTitle } from '#app/components/forms.tsx'
 import { holdsSensitive } from '#app/forms/conditions.ts'
 import { consentTitle } from '#app/privacy/consent-rules.ts'
 import { PrivacyLine } from '#app/privacy/privacy-line.tsx'
+import { PHOTO_TIP } from '#app/cases/document-pages.ts'
 
 export async function loader({ params }: Route.LoaderArgs) {
 	const definition = findDefinition(params.type)
 	if (!definition) throw data(null, { status: 404 })
 	const intake = await getIntake(await getDb(), definition.type)
-	const { type, title, summary, eligibility, documents } = definition
+	const { type, title, summary, eligibility, prepare = [] } = definition
+	// What the file slots will ask for, from the definition: the same names the attachments step shows.
+	const documents = definition.sections.flatMap((section) => (section.files ?? []).map((slot) => ({ label: slot.label, required: slot.required === true, pictures: slot.pictures === true })))
 	// The consent step stands before the first section holding health or bank data (docs/product.md#privacy-and-consent).
 	const steps = definition.sections.flatMap((section) => [...(section === definition.sections.find(holdsSensitive) ? [consentTitle(definition)] : []), section.title])
-	return { type, title, summary, eligibility, documents, intake, steps }
+	return { type, title, summary, eligibility, documents, prepare, intake, steps }
 }
 
 export default function Start({ loaderData }: Route.ComponentProps) {
-	const { type, title, summary, eligibility, documents, intake, steps } = loaderData
+	const { type, title, summary, eligibility, documents, prepare, intake, steps } = loaderData
 	return (
 		<>
 			<PageTitle title={title} />
@@ -53,11 +56,30 @@ export default function Start({ loaderData }: Route.ComponentProps) {
 					<h2 id="documents" className="text-xl font-bold text-brand-900">
 						جهّز هذه المستندات
 					</h2>
-					<ul className="mt-3 list-disc space-y-1 ps-6">
-						{documents.map((line) => (
-							<li key={line}>{line}</li>
-						))}
-					</ul>
+					{documents.length ? (
+						<>
+							<ul className="mt-3 list-disc space-y-1 ps-6">
+								{documents.map((document) => (
+									<li key={document.label}>
+										{document.label} <span className="text-stone-600">({document.required ? 'مطلوب' : 'اختياري'})</span>
+									</li>
+								))}
+								{prepare.map((line) => (
+									<li key={line}>{line}</li>
+								))}
+							</ul>
+							<p className="mt-3 text-stone-700">
+								لا يلزم ملف PDF: يكفي أن تصوّر كل مستند بكاميرا الجوال، صفحة بعد صفحة، ونجمعها لك في ملف واحد. {PHOTO_TIP}
+							</p>
+						</>
+					) : (
+						<ul className="mt-3 list-disc space-y-1 ps-6">
+							<li>لا يلزم إرفاق مستندات.</li>
+							{prepare.map((line) => (
+								<li key={line}>{line}</li>
+							))}
+						</ul>
+					)}
 				</section>
 				<section aria-labelledby="steps">
 					<h2 id="steps" className="text-xl font-bold text-brand-900">

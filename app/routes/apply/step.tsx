@@ -1,6 +1,8 @@
 import { data, redirect } from 'react-router'
 import type { Route } from './+types/step'
 import { listAttachments } from '#app/cases/case-store.server.ts'
+import { slotOfPage } from '#app/cases/document-pages.ts'
+import { listPages } from '#app/cases/document-pages.server.ts'
 import { canEditSection, canEditSlot, CHECK_STEP, findSection, previousStep, stepAccess, stepLabel } from '#app/cases/journey.ts'
 import { loadApplication, readIdChecksumOverride, limitVisitor, getCaseStaff } from './+applicant.server.ts'
 import { runStep } from '#app/runner/steps.server.ts'
@@ -45,6 +47,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const { db, row, definition, state, section, base } = await openStep(params)
 	const previous = previousStep(definition, section.key, state.answers, state.consent)
 	const files = section.files ? await listAttachments(db, row.id) : []
+	const pages = section.files ? await listPages(db, row.id) : []
 	const saved = state.answers[section.key]
 	return {
 		type: definition.type,
@@ -68,6 +71,16 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 			size: file.size,
 			date: formatDate(file.createdAt),
 			href: `${base}/files/${file.id}`,
+			pages: file.pages,
+		})),
+		pages: pages.map((page) => ({
+			id: page.id,
+			slot: slotOfPage(page.slot)!,
+			name: page.originalName,
+			kind: page.contentType === 'application/pdf' ? ('pdf' as const) : ('photo' as const),
+			pages: page.pages ?? 1,
+			status: page.status,
+			href: `${base}/files/pages/${page.id}`,
 		})),
 		guide: section.offersGuide ? await associationGuidePdf(db) : null,
 		staff: Boolean(await getCaseStaff(request)),
@@ -99,6 +112,8 @@ export async function action({ params, request }: Route.ActionArgs) {
 			return redirectWithFlash(outcome.at === 'rows' ? rows : `${here}#files`, { tone: 'error', message: outcome.message })
 		case 'file-removed':
 			return redirectWithFlash(`${here}#files`, { tone: 'success', message: 'تم حذف الملف', field: outcome.slot })
+		case 'page-changed':
+			return redirectWithFlash(`${here}#${outcome.slot ? `slot-${outcome.slot}` : 'files'}`, { tone: 'success', message: outcome.done === 'removed' ? 'تم حذف الصفحة' : 'تم نقل الصفحة', field: outcome.slot })
 	}
 }
 
@@ -139,7 +154,7 @@ export default function Step({ loaderData, actionData }: Route.ComponentProps) {
 	const lastResult = actionData?.form === 'section' ? actionData.result : undefined
 	const guide = <GuideLink guide={loaderData.guide} />
 	const files = section.files ? (
-		<FilesList section={section} files={loaderData.files} base={loaderData.base} notice={loaderData.notice} maxBytes={loaderData.uploadMaxBytes} editableSlots={loaderData.editableSlots} errors={lastResult?.error} />
+		<FilesList section={section} files={loaderData.files} pages={loaderData.pages} base={loaderData.base} notice={loaderData.notice} maxBytes={loaderData.uploadMaxBytes} editableSlots={loaderData.editableSlots} errors={lastResult?.error} />
 	) : null
 	if (!loaderData.fieldsEditable) return <FilesOnlyStep section={section} definition={definition} loaderData={loaderData} lastResult={lastResult} action={action} guide={guide} files={files} />
 	return (

@@ -103,38 +103,42 @@ test.describe('how many files a case holds', () => {
 	const upload = (token: string, slot: string, name: string, json = true) =>
 		admin.post(`/apply/r/${token}/files/upload`, { multipart: { slot, file: pdf(name) }, headers: json ? { Accept: 'application/json' } : {}, maxRedirects: 0 })
 
-	test('a slot that takes one file holds one: a new upload replaces it, and the old one is gone', async () => {
+	/** A document's pages listed on the files step, by id (their thumbnails' and buttons' addresses). */
+	const pagesOn = async (token: string) => {
+		const html = await (await admin.get(`/apply/r/${token}/files`)).text()
+		return [...new Set([...html.matchAll(/name="pageId" value="([0-9a-f-]{36})"/g)].map((match) => match[1]!))]
+	}
+
+	test('a document takes pages: each upload adds one, none replaces another, and they are one PDF', async () => {
 		test.setTimeout(120_000)
 		const draft = await submitCaseAsStaff(admin, { submit: false })
-		const before = await filesOn(draft.token)
 		// The fixture uploaded one identity and one family report.
-		expect(before).toHaveLength(2)
+		expect(await filesOn(draft.token)).toHaveLength(2)
 		for (const name of ['هوية-ثانية.pdf', 'هوية-ثالثة.pdf', 'هوية-رابعة.pdf']) expect((await upload(draft.token, 'identity', name)).status()).toBe(200)
-		const after = await filesOn(draft.token)
-		expect(after).toHaveLength(2)
+		// The identity sent before is page 1; the three new ones follow it.
+		expect(await pagesOn(draft.token)).toHaveLength(4)
+		await expect.poll(async () => (await (await admin.get(`/apply/r/${draft.token}/files`)).text()).includes('ملف PDF من 4 صفحات'), { timeout: 30_000 }).toBe(true)
 		const page = await (await admin.get(`/apply/r/${draft.token}/files`)).text()
-		expect(page).toContain('هوية-رابعة.pdf')
-		expect(page).not.toContain('هوية-ثانية.pdf')
-		// The replaced file is not served any more.
-		const replaced = before.find((id) => !after.includes(id))!
-		expect((await visitor.get(`/apply/r/${draft.token}/files/${replaced}`)).status()).toBe(404)
+		for (const name of ['هوية-ثانية.pdf', 'هوية-ثالثة.pdf', 'هوية-رابعة.pdf']) expect(page).toContain(name)
+		// Still two documents: the identity, now of four pages, and the family report.
+		expect(await filesOn(draft.token)).toHaveLength(2)
 	})
 
-	test('a slot that takes several holds at most SLOT_MAX_FILES (10): the next is refused with a clear message, and nothing changes', async () => {
+	test('a document holds at most DOCUMENT_MAX_PAGES (10) pages: the next is refused with a clear message, and nothing changes', async () => {
 		test.setTimeout(180_000)
 		const draft = await submitCaseAsStaff(admin, { submit: false })
-		for (let index = 1; index <= 10; index++) expect((await upload(draft.token, 'other', `مرفق-${index}.pdf`)).status(), `file ${index}`).toBe(200)
-		const full = await filesOn(draft.token)
-		expect(full).toHaveLength(12)
+		for (let index = 1; index <= 10; index++) expect((await upload(draft.token, 'other', `مرفق-${index}.pdf`)).status(), `page ${index}`).toBe(200)
+		const full = await pagesOn(draft.token)
+		expect(full).toHaveLength(10)
 		const refused = await upload(draft.token, 'other', 'مرفق-11.pdf')
 		expect(refused.status()).toBe(400)
-		expect(await refused.json()).toMatchObject({ ok: false, error: 'slot-full', message: 'لا يتسع هذا المرفق لأكثر من 10 ملفات. احذف منه ملفاً لم يعد لازماً ثم ارفع الملف الجديد.' })
+		expect(await refused.json()).toMatchObject({ ok: false, error: 'too-many-pages', message: 'لا يتسع المستند الواحد لأكثر من 10 صفحات. احذف صفحة لم تعد لازمة ثم أضف الجديدة.' })
 		// Without JavaScript: the same words on the same page, beside the slot.
 		const plain = await upload(draft.token, 'other', 'مرفق-12.pdf', false)
 		expect(plain.status()).toBe(302)
 		const page = await (await admin.get(plain.headers()['location']!)).text()
-		expect(page).toContain('لا يتسع هذا المرفق لأكثر من 10 ملفات.')
-		expect(await filesOn(draft.token)).toEqual(full)
+		expect(page).toContain('لا يتسع المستند الواحد لأكثر من 10 صفحات.')
+		expect(await pagesOn(draft.token)).toEqual(full)
 		expect(page).not.toContain('مرفق-11.pdf')
 	})
 })
