@@ -10,7 +10,9 @@ test('«عرض» on the attachments step shows the applicant\'s PDF inline in a 
 	const draft = await submitCaseAsStaff(page.request, { submit: false })
 	const applicant = await pageAs('visitor')
 	await applicant.goto(`/apply/r/${draft.token}/files`)
-	const view = applicant.getByRole('link', { name: /^عرض هوية-المتقدم\.pdf/ })
+	// The identity given as one PDF: the document is that PDF.
+	await expect(applicant.getByRole('region', { name: /صورة الهوية أو الإقامة/ }).getByRole('listitem').filter({ hasText: 'هوية-المتقدم.pdf' })).toBeVisible()
+	const view = applicant.getByRole('link', { name: /^عرض صورة الهوية أو الإقامة: ملف PDF من صفحة واحدة/ })
 	await expect(view).toHaveAttribute('target', '_blank')
 	const href = (await view.getAttribute('href'))!
 	expect(href).toMatch(/\/files\/[0-9a-f-]{36}\?inline=1$/)

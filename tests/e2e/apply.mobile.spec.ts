@@ -107,7 +107,7 @@ test('a family applies on a phone: every step, its errors, files, check and subm
 	const identity = page.getByRole('region', { name: /صورة الهوية أو الإقامة/ })
 	await identity.getByLabel(/اختر ملف PDF/).setInputFiles(fakePdf)
 	await identity.getByRole('button', { name: 'رفع الملف' }).click()
-	await expect(identity.getByRole('alert')).toHaveText(/الملف ليس PDF/)
+	await expect(identity.getByRole('alert')).toHaveText(/الملف ليس صورة ولا PDF/)
 	await identity.getByLabel(/اختر ملف PDF/).setInputFiles(pdf('هوية.pdf'))
 	await identity.getByRole('button', { name: 'رفع الملف' }).click()
 	await expect(identity.getByRole('listitem').filter({ hasText: 'هوية.pdf' })).toBeVisible()
@@ -235,7 +235,7 @@ test('the same application works with JavaScript turned off, up to the confirmat
 	const other = page.getByRole('region', { name: /مرفقات أخرى/ })
 	await other.getByLabel(/اختر ملف PDF/).setInputFiles(fakePdf)
 	await other.getByRole('button', { name: 'رفع الملف' }).click()
-	await expect(page.getByRole('region', { name: /مرفقات أخرى/ }).getByRole('alert')).toHaveText(/الملف ليس PDF/)
+	await expect(page.getByRole('region', { name: /مرفقات أخرى/ }).getByRole('alert')).toHaveText(/الملف ليس صورة ولا PDF/)
 	await next(page)
 
 	await onStep(page, 'راجع بياناتك قبل الإرسال')

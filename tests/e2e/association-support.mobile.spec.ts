@@ -187,7 +187,7 @@ test('an association applies on a phone: its details, projects and budget as gro
 	const licenceSlot = page.getByRole('region', { name: /ترخيص وزارة الموارد البشرية/ })
 	await licenceSlot.getByLabel(/اختر ملف PDF/).setInputFiles(fakePdf)
 	await licenceSlot.getByRole('button', { name: 'رفع الملف' }).click()
-	await expect(licenceSlot.getByRole('alert')).toHaveText(/الملف ليس PDF\. اختر ملفاً بصيغة PDF\./)
+	await expect(licenceSlot.getByRole('alert')).toHaveText(/الملف ليس صورة ولا PDF\. صوّر المستند بالكاميرا/)
 	for (const [slot, file] of [
 		['ترخيص وزارة الموارد البشرية', pdf('ترخيص.pdf')],
 		['قرار تشكيل مجلس الإدارة', pdf('قرار المجلس.pdf')],

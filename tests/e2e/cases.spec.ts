@@ -143,7 +143,9 @@ test('incomplete with one document ticked lets the applicant replace exactly tha
 	await expect(applicant.getByText('تم حذف الملف')).toBeVisible()
 	await applicant.getByRole('region', { name: /سجل الأسرة/ }).locator('input[type=file]').setInputFiles({ name: 'سجل-واضح.pdf', mimeType: 'application/pdf', buffer: Buffer.from(minimalPdf()) })
 	await applicant.getByRole('region', { name: /سجل الأسرة/ }).getByRole('button', { name: /رفع/ }).click()
-	await expect(applicant.getByRole('link', { name: 'عرض سجل-واضح.pdf' })).toBeVisible()
+	// The new file is the document's one page, and the document is that PDF.
+	await expect(applicant.getByRole('region', { name: /سجل الأسرة/ }).getByRole('listitem').filter({ hasText: 'سجل-واضح.pdf' })).toBeVisible()
+	await expect(applicant.getByRole('link', { name: /عرض سجل الأسرة: ملف PDF من صفحة واحدة/ })).toBeVisible()
 	// A slot not asked about refuses a file posted by hand.
 	const forged = await applicant.request.post(`/apply/r/${submitted.token}/files/upload`, {
 		headers: { Accept: 'application/json' },

@@ -86,7 +86,7 @@ test('an application through the engine: dates, optional choices, missing files,
 	await expect(identity.getByLabel(/اختر ملف PDF/)).toBeFocused()
 
 	// The limit is said in the units sizes are shown in, and is the limit the server keeps.
-	await expect(identity).toContainText('ملف PDF، حتى 10 ميغابايت')
+	await expect(identity).toContainText('صورة أو ملف PDF (JPEG أو PNG أو WebP أو HEIC)، حتى 10 ميغابايت')
 	await identity.getByLabel(/اختر ملف PDF/).setInputFiles(pdf('كبير.pdf', 10_000_001))
 	await identity.getByRole('button', { name: 'رفع الملف' }).click()
 	await expect(identity.getByRole('alert')).toHaveText(/حجم الملف أكبر من 10 ميغابايت\. اختر ملفاً أصغر\./)

@@ -41,10 +41,10 @@ test('a family asks for its home to be restored on a phone: housing choices, pho
 		await expect(region.getByRole('listitem').filter({ hasText: file.name })).toBeVisible()
 	}
 	const photos = page.getByRole('region', { name: /صور المنزل/ })
-	await expect(photos.getByText(/ملف PDF أو صورة \(JPEG أو PNG أو WebP\)/)).toBeVisible()
+	await expect(photos.getByText(/صورة أو ملف PDF \(JPEG أو PNG أو WebP أو HEIC\)/)).toBeVisible()
 	await photos.getByLabel(/اختر ملف PDF أو صورة/).setInputFiles({ name: 'fake.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('only text, not a photo') })
 	await photos.getByRole('button', { name: 'رفع الملف' }).click()
-	await expect(photos.getByRole('alert')).toHaveText(/الملف ليس PDF ولا صورة/)
+	await expect(photos.getByRole('alert')).toHaveText(/الملف ليس صورة ولا PDF/)
 	await photos.getByLabel(/اختر ملف PDF أو صورة/).setInputFiles({ name: 'واجهة المنزل.jpg', mimeType: 'image/jpeg', buffer: photo })
 	await photos.getByRole('button', { name: 'رفع الملف' }).click()
 	// Kept re-encoded, as WebP without the camera's metadata.

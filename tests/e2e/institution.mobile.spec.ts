@@ -194,7 +194,7 @@ test('an institution registers on a phone, signs in to its account, starts a req
 	await expectErrors(page, ...documents.map((slot) => `الرجاء إرفاق ${slot}`))
 	await expectNoAxeViolations(page)
 	await upload(page, documents[0]!, fakePdf)
-	await expect(slotRegion(page, documents[0]!).getByRole('alert')).toHaveText(/الملف ليس PDF/)
+	await expect(slotRegion(page, documents[0]!).getByRole('alert')).toHaveText(/الملف ليس صورة ولا PDF/)
 	await uploadDocuments(page)
 	await expectNoAxeViolations(page)
 	await next(page)

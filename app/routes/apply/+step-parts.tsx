@@ -39,6 +39,7 @@ export interface StepPage {
 	status: 'ready' | 'processing' | 'failed'
 	/** The thumbnail of a photo's page. */
 	href: string
+	size: number
 }
 
 /** The guidance manual staff uploaded for associations, to download before filling the step. */
@@ -128,7 +129,8 @@ export function FilesList({
 	const added = notice?.tone === 'success' ? notice.field : undefined
 	// With JavaScript, a page still being made ready is looked at again every two seconds.
 	const revalidator = useRevalidator()
-	const processing = pages.some((page) => page.status === 'processing')
+	// A photo being cleaned, or pages whose document is not made yet.
+	const processing = pages.some((page) => page.status === 'processing' || (page.status === 'ready' && !files.some((file) => file.slot === page.slot)))
 	useEffect(() => {
 		if (!processing) return
 		const timer = setInterval(() => {
@@ -211,7 +213,7 @@ function DocumentPages({ slotLabel, pages, document, editable }: { slotLabel: st
 		const from = starts[index]!
 		return { page, label: page.pages > 1 ? `الصفحات ${from}–${from + page.pages - 1}` : `الصفحة ${from}` }
 	})
-	const waiting = pages.some((page) => page.status === 'processing')
+	const waiting = pages.some((page) => page.status === 'processing') || (!document && pages.some((page) => page.status === 'ready'))
 	return (
 		<div className="mt-3">
 			<ol className="grid grid-cols-2 gap-3 sm:grid-cols-3" aria-label={`صفحات ${slotLabel}`}>
@@ -229,7 +231,8 @@ function DocumentPages({ slotLabel, pages, document, editable }: { slotLabel: st
 								<span className="p-1 break-all">
 									<bdi className="font-semibold">{page.name}</bdi>
 									<br />
-									ملف PDF من {countOf(page.pages, pageNoun)}
+									{`ملف PDF من ${countOf(page.pages, pageNoun)}، `}
+									<bdi>{formatFileSize(page.size)}</bdi>
 								</span>
 							)}
 						</div>
@@ -248,9 +251,9 @@ function DocumentPages({ slotLabel, pages, document, editable }: { slotLabel: st
 					<>جارٍ تجهيز الصفحات؛ يظهر المستند حين تجهز كلها. إن لم تتغير خلال لحظات فحدّث الصفحة.</>
 				) : document ? (
 					<>
-						المستند:{' '}
-						<a href={`${document.href}?inline=1`} target="_blank" rel="noopener" className="link">
-							ملف PDF من {countOf(document.pages ?? 1, pageNoun)}
+						{'المستند: '}
+						<a href={`${document.href}?inline=1`} target="_blank" rel="noopener" className="link inline-flex min-h-11 items-center">
+							{`عرض ${slotLabel}: ملف PDF من ${countOf(document.pages ?? 1, pageNoun)}`}
 							<span className="sr-only">، يفتح في نافذة جديدة</span>
 						</a>{' '}
 						(<bdi>{formatFileSize(document.size)}</bdi>)

@@ -2,7 +2,7 @@ import { data, redirect } from 'react-router'
 import type { Route } from './+types/step'
 import { listAttachments } from '#app/cases/case-store.server.ts'
 import { slotOfPage } from '#app/cases/document-pages.ts'
-import { listPages } from '#app/cases/document-pages.server.ts'
+import { listPages, scheduleDocuments } from '#app/cases/document-pages.server.ts'
 import { canEditSection, canEditSlot, CHECK_STEP, findSection, previousStep, stepAccess, stepLabel } from '#app/cases/journey.ts'
 import { loadApplication, readIdChecksumOverride, limitVisitor, getCaseStaff } from './+applicant.server.ts'
 import { runStep } from '#app/runner/steps.server.ts'
@@ -46,6 +46,9 @@ const returnsToCheck = (request: Request) => new URL(request.url).searchParams.g
 export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const { db, row, definition, state, section, base } = await openStep(params)
 	const previous = previousStep(definition, section.key, state.answers, state.consent)
+	// Pages given a moment ago: their turn is waited for a little (most are made in well under a
+	// second), then the page shows what is still being made, and looks again with JavaScript.
+	if (section.files) await Promise.race([scheduleDocuments(db, definition, row.id, []), new Promise((resolve) => setTimeout(resolve, 1500))])
 	const files = section.files ? await listAttachments(db, row.id) : []
 	const pages = section.files ? await listPages(db, row.id) : []
 	const saved = state.answers[section.key]
@@ -81,6 +84,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 			pages: page.pages ?? 1,
 			status: page.status,
 			href: `${base}/files/pages/${page.id}`,
+			size: page.size,
 		})),
 		guide: section.offersGuide ? await associationGuidePdf(db) : null,
 		staff: Boolean(await getCaseStaff(request)),

@@ -112,11 +112,12 @@ test.describe('how many files a case holds', () => {
 	test('a document takes pages: each upload adds one, none replaces another, and they are one PDF', async () => {
 		test.setTimeout(120_000)
 		const draft = await submitCaseAsStaff(admin, { submit: false })
-		// The fixture uploaded one identity and one family report.
+		// The fixture gave one page to the identity and one to the family report.
 		expect(await filesOn(draft.token)).toHaveLength(2)
+		expect(await pagesOn(draft.token)).toHaveLength(2)
 		for (const name of ['هوية-ثانية.pdf', 'هوية-ثالثة.pdf', 'هوية-رابعة.pdf']) expect((await upload(draft.token, 'identity', name)).status()).toBe(200)
-		// The identity sent before is page 1; the three new ones follow it.
-		expect(await pagesOn(draft.token)).toHaveLength(4)
+		// The three new pages follow the identity's first.
+		expect(await pagesOn(draft.token)).toHaveLength(5)
 		await expect.poll(async () => (await (await admin.get(`/apply/r/${draft.token}/files`)).text()).includes('ملف PDF من 4 صفحات'), { timeout: 30_000 }).toBe(true)
 		const page = await (await admin.get(`/apply/r/${draft.token}/files`)).text()
 		for (const name of ['هوية-ثانية.pdf', 'هوية-ثالثة.pdf', 'هوية-رابعة.pdf']) expect(page).toContain(name)
@@ -129,7 +130,8 @@ test.describe('how many files a case holds', () => {
 		const draft = await submitCaseAsStaff(admin, { submit: false })
 		for (let index = 1; index <= 10; index++) expect((await upload(draft.token, 'other', `مرفق-${index}.pdf`)).status(), `page ${index}`).toBe(200)
 		const full = await pagesOn(draft.token)
-		expect(full).toHaveLength(10)
+		// Ten in «other files», with the identity's and the family report's pages the fixture gave.
+		expect(full).toHaveLength(12)
 		const refused = await upload(draft.token, 'other', 'مرفق-11.pdf')
 		expect(refused.status()).toBe(400)
 		expect(await refused.json()).toMatchObject({ ok: false, error: 'too-many-pages', message: 'لا يتسع المستند الواحد لأكثر من 10 صفحات. احذف صفحة لم تعد لازمة ثم أضف الجديدة.' })

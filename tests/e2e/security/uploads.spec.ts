@@ -273,11 +273,15 @@ async function applicantFilesKept(corpus: AttackFile[]) {
 	// The photos are cleaned after the answer: the page says so until the document is made.
 	let page = ''
 	await expect
-		.poll(async () => {
-			page = await (await visitor.get(`/apply/r/${draft.token}/files`)).text()
-			return page.includes(`ملف PDF من ${kept.length} صفحات`)
-		}, { timeout: 60_000 })
-		.toBe(true)
+		.poll(
+			async () => {
+				page = await (await visitor.get(`/apply/r/${draft.token}/files`)).text()
+				// What the «other files» document says it is, or why it is not there yet.
+				return page.includes('جارٍ تجهيز الصفحات') ? 'still being made' : (/المستند:.*?ملف PDF من (?:<!-- -->)?([^<]+)</s.exec(page)?.[1] ?? 'no document')
+			},
+			{ timeout: 60_000 },
+		)
+		.toBe(`${kept.length} صفحات`)
 	// «عرض» opens each file in the browser (?inline=1); without it, the same address downloads it.
 	const links = [...page.matchAll(new RegExp(`href="(/apply/r/${draft.token}/files/[0-9a-f-]{36})(?:\\?inline=1)?"`, 'g'))].map((match) => match[1]!)
 	for (const file of kept.filter((candidate) => 'kept' in candidate.expected && candidate.expected.kept === 'as-sent')) expect(page, file.id).toContain(shownName(file))
