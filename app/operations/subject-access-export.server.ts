@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream'
-import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, notLike, or } from 'drizzle-orm'
+import { PAGE_SLOT_PREFIX } from '#app/cases/document-pages.ts'
 import { ZipFile } from 'yazl'
 import type { Database } from '#app/db/client.server.ts'
 import { attachments, caseAid, caseEvents, cases, caseSections, caseStudies, users } from '#app/db/schema.ts'
@@ -108,7 +109,12 @@ const readme = (nationalId: string, rows: readonly CaseRow[], at: Date) =>
 async function caseFiles(db: Database, row: CaseRow) {
 	const [sections, files, events, aid, studies] = await Promise.all([
 		db.select().from(caseSections).where(eq(caseSections.caseId, row.id)).orderBy(asc(caseSections.section)),
-		db.select().from(attachments).where(eq(attachments.caseId, row.id)).orderBy(asc(attachments.createdAt), asc(attachments.id)),
+		// The documents, not the pages they were made of (app/cases/document-pages.ts): those are not kept.
+		db
+			.select()
+			.from(attachments)
+			.where(and(eq(attachments.caseId, row.id), notLike(attachments.slot, `${PAGE_SLOT_PREFIX}%`)))
+			.orderBy(asc(attachments.createdAt), asc(attachments.id)),
 		db
 			.select({ at: caseEvents.at, kind: caseEvents.kind, note: caseEvents.note, data: caseEvents.data, actorName: users.name })
 			.from(caseEvents)
@@ -220,7 +226,7 @@ export async function subjectAccessZip(db: Database, storage: FileStorage, natio
 			const slot = definition?.sections.flatMap((section) => section.files ?? []).find((candidate) => candidate.slot === file.slot)
 			// A file the applicant removed before sending is listed; its bytes are not kept for them.
 			const name = file.deletedAt ? null : uniqueName(safeFileName(file.originalName), taken)
-			return { file, entry: { name: name ? `files/${name}` : null, originalName: file.originalName, slot: file.slot, slotLabel: slot?.label ?? file.slot, contentType: file.contentType, size: file.size, sha256: file.sha256, uploadedAt: iso(file.createdAt), removedAt: iso(file.deletedAt) } }
+			return { file, entry: { name: name ? `files/${name}` : null, originalName: file.originalName, slot: file.slot, slotLabel: slot?.label ?? file.slot, contentType: file.contentType, pages: file.pages, size: file.size, sha256: file.sha256, uploadedAt: iso(file.createdAt), removedAt: iso(file.deletedAt) } }
 		})
 		zip.addBuffer(json(listed.map((item) => item.entry)), `${folder}/files.json`, { mtime })
 		for (const { file, entry } of listed) {

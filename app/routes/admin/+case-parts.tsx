@@ -2,6 +2,7 @@
 // the notes, and the fields of a decision.
 import { useState } from 'react'
 import { Link } from 'react-router'
+import { countOf, pages } from '#app/text/arabic-count.ts'
 import type { Route } from './+types/case'
 import { ErrorList } from '#app/components/forms.tsx'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
@@ -111,7 +112,7 @@ export function Files({ slots }: { slots: LoaderData['sections'][number]['files'
 							{slot.files.map((file) => (
 								<li key={file.id} className="rounded-lg border border-stone-200 p-2 text-sm">
 									<p>
-										<bdi className="font-semibold">{file.name}</bdi> — {file.photo ? 'صورة' : 'PDF'}، <bdi>{file.size}</bdi>، <bdi className="whitespace-nowrap">{file.date}</bdi>
+										<bdi className="font-semibold">{file.name}</bdi> — {file.photo ? 'صورة' : file.pages ? `PDF من ${countOf(file.pages, pages)}` : 'PDF'}، <bdi>{file.size}</bdi>، <bdi className="whitespace-nowrap">{file.date}</bdi>
 									</p>
 									<p className="mt-1 flex flex-wrap gap-3">
 										<a href={file.href} className="link inline-flex min-h-11 items-center">

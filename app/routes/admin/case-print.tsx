@@ -16,7 +16,7 @@ import { describeSection, type AnswerLine } from '#app/forms/describe.ts'
 import { describeStudy, latestStudy, studyKindOf, type StudyDescription } from '#app/cases/studies.server.ts'
 import { receiptInstalment, VISIT_PHOTO_SLOT } from '#app/cases/staff-files.ts'
 import { listStaffFiles } from '#app/cases/staff-files.server.ts'
-import { countOf, photos as photosNoun } from '#app/text/arabic-count.ts'
+import { countOf, pages, photos as photosNoun } from '#app/text/arabic-count.ts'
 import { decisionsOf, instalmentsOf } from '#app/aid/decisions.server.ts'
 import { describeDecision, describeInstalment } from '#app/aid/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
@@ -65,6 +65,8 @@ interface AttachmentInput {
 	originalName: string
 	size: number
 	createdAt: Date
+	/** A document's pages, when it says (a document made of pages always does). */
+	pages?: number | null
 }
 
 /** «رقم الجوال (اختياري)» says something to the applicant filling in the form, not on paper. */
@@ -77,7 +79,8 @@ export function reportSections(definition: ApplicationDef, answers: Readonly<Rec
 		id: file.id,
 		slot: slotLabels.get(file.slot) ?? file.slot,
 		name: file.originalName,
-		size: formatFileSize(file.size),
+		// A document made of pages says how many: staff know what they are about to print.
+		size: file.pages ? `${formatFileSize(file.size)}، ${countOf(file.pages, pages)}` : formatFileSize(file.size),
 		at: formatDateTime(file.createdAt),
 	})
 	const sections = definition.sections.map((section): ReportSection => {

@@ -176,6 +176,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 							id: file.id,
 							name: file.originalName,
 							photo: file.contentType !== 'application/pdf',
+							pages: file.pages,
 							size: formatFileSize(file.size),
 							date: formatDate(file.createdAt),
 							href: `${base}/files/${file.id}`,
