@@ -43,7 +43,7 @@ export async function summariseHeld(db: Database, rows: readonly CaseRow[]): Pro
 		? await db
 				.select({ id: attachments.id })
 				.from(attachments)
-				.where(and(inArray(attachments.caseId, rows.map((row) => row.id)), isNull(attachments.deletedAt)))
+				.where(and(inArray(attachments.caseId, rows.map((row) => row.id)), isNull(attachments.deletedAt), notLike(attachments.slot, `${PAGE_SLOT_PREFIX}%`)))
 		: []
 	const byType = new Map<string, number>()
 	for (const row of rows) byType.set(row.type, (byType.get(row.type) ?? 0) + 1)

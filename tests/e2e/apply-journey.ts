@@ -29,8 +29,10 @@ export interface Planted {
 /**
  * A needy-families application from the programme's page to «تم إرسال طلبك», step by step as the
  * pages come (the consent step included); returns the private link's token and the reference.
+ * `attach` gives the attachments step its files; by default a PDF each to the identity and the
+ * family record.
  */
-export async function applyForNeedyFamilies(page: Page, planted: Planted): Promise<{ token: string; reference: string }> {
+export async function applyForNeedyFamilies(page: Page, planted: Planted, options: { attach?: (page: Page) => Promise<void> } = {}): Promise<{ token: string; reference: string }> {
 	await page.goto('/apply/needy-families')
 	await page.getByRole('link', { name: 'ابدأ الطلب' }).click()
 	let token = ''
@@ -82,6 +84,9 @@ export async function applyForNeedyFamilies(page: Page, planted: Planted): Promi
 			await next(page)
 		} else if (title === 'الخدمات المطلوبة') {
 			await page.getByLabel('سلة غذائية').check()
+			await next(page)
+		} else if (title === 'المرفقات ورسالة المستفيد' && options.attach) {
+			await options.attach(page)
 			await next(page)
 		} else if (title === 'المرفقات ورسالة المستفيد') {
 			for (const [slot, name, marker] of [

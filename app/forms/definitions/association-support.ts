@@ -132,7 +132,7 @@ export const associationSupport: ApplicationDef = {
 			key: 'attachments',
 			code: '5-6',
 			title: 'المرفقات',
-			description: 'ملفات PDF فقط.',
+			description: 'صوّر كل مستند بكاميرا الجوال صفحةً بعد صفحة، أو أرسله ملف PDF.',
 			offersGuide: true,
 			files: [
 				{ slot: 'ministry_licence', label: 'ترخيص وزارة الموارد البشرية', required: true },

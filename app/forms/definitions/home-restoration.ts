@@ -38,7 +38,7 @@ export const homeRestoration: ApplicationDef = {
 			key: 'files',
 			code: '3-5',
 			title: 'مرفقات السكن ورسالة المستفيد',
-			description: 'المستندات بصيغة PDF، وصور المنزل من الجوال مباشرة.',
+			description: 'صوّر المستندات بكاميرا الجوال أو أرسلها ملفات PDF، وصوّر المنزل من الجوال مباشرة.',
 			files: [
 				{ slot: 'identity', label: 'صورة الهوية أو الإقامة', required: true },
 				{ slot: 'ownership', label: 'صك الملكية أو عقد الإيجار', required: true },

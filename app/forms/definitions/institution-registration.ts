@@ -85,7 +85,7 @@ export const institutionRegistration: ApplicationDef = {
 			key: 'documents',
 			code: 'R-4',
 			title: 'المستندات',
-			description: 'ملفات PDF فقط.',
+			description: 'صوّر كل مستند بكاميرا الجوال صفحةً بعد صفحة، أو أرسله ملف PDF.',
 			files: [
 				{ slot: 'authorization_letter', label: 'خطاب التفويض', required: true },
 				{ slot: 'bank_certificate', label: 'شهادة الحساب البنكي', required: true },

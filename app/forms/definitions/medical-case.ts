@@ -129,7 +129,7 @@ export const medicalCase: ApplicationDef = {
 			key: 'files',
 			code: '4-10',
 			title: 'ملفات المريض ورسالة المستفيد',
-			description: 'ملفات PDF فقط.',
+			description: 'صوّر كل مستند بكاميرا الجوال صفحةً بعد صفحة، أو أرسله ملف PDF.',
 			links: [{ to: '/apply/referrer-form', label: 'نموذج تعريف شيخ القبيلة للطباعة', newTab: true }],
 			files: [
 				{ slot: 'identity', label: 'صورة الهوية أو الإقامة', required: true },

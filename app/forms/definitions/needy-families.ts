@@ -165,7 +165,7 @@ export const needyFamilies: ApplicationDef = {
 			key: 'files',
 			code: '1-7',
 			title: 'المرفقات ورسالة المستفيد',
-			description: 'ملفات PDF فقط.',
+			description: 'صوّر كل مستند بكاميرا الجوال صفحةً بعد صفحة، أو أرسله ملف PDF.',
 			files: [
 				{ slot: 'identity', label: 'صورة الهوية أو الإقامة', required: true },
 				{ slot: 'family_report', label: 'سجل الأسرة', required: true },

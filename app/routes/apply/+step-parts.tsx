@@ -228,7 +228,7 @@ function DocumentPages({ slotLabel, pages, document, editable }: { slotLabel: st
 							) : page.status === 'failed' ? (
 								<span className="p-1 font-semibold text-red-800">تعذرت قراءة هذه الصورة. احذفها وأضفها من جديد.</span>
 							) : (
-								<span className="p-1 break-all">
+								<span className="p-1 [overflow-wrap:anywhere]">
 									<bdi className="font-semibold">{page.name}</bdi>
 									<br />
 									{`ملف PDF من ${countOf(page.pages, pageNoun)}، `}
@@ -237,7 +237,7 @@ function DocumentPages({ slotLabel, pages, document, editable }: { slotLabel: st
 							)}
 						</div>
 						{editable ? (
-							<div className="mt-1 flex flex-wrap justify-between gap-1">
+							<div className="mt-1 grid grid-cols-3 items-center">
 								<PageButton page={page} intent="move-page" to="earlier" disabled={index === 0} label="تقديم" spoken={`تقديم ${label}`} />
 								<PageButton page={page} intent="move-page" to="later" disabled={index === pages.length - 1} label="تأخير" spoken={`تأخير ${label}`} />
 								<PageButton page={page} intent="delete-page" label="حذف" spoken={`حذف ${label}`} danger />
@@ -265,13 +265,13 @@ function DocumentPages({ slotLabel, pages, document, editable }: { slotLabel: st
 }
 
 function PageButton({ page, intent, to, disabled, label, spoken, danger }: { page: StepPage; intent: 'move-page' | 'delete-page'; to?: 'earlier' | 'later'; disabled?: boolean; label: string; spoken: string; danger?: boolean }) {
-	if (disabled) return <span className="min-h-11 min-w-11" />
+	if (disabled) return <span />
 	return (
-		<Form method="post" preventScrollReset>
+		<Form method="post" preventScrollReset className="flex justify-center">
 			<input type="hidden" name="intent" value={intent} />
 			<input type="hidden" name="pageId" value={page.id} />
 			{to ? <input type="hidden" name="to" value={to} /> : null}
-			<button type="submit" aria-label={spoken} className={`inline-flex min-h-11 items-center rounded px-2 text-sm underline ${danger ? 'text-red-800' : 'text-brand-800'}`}>
+			<button type="submit" aria-label={spoken} className={`inline-flex min-h-11 min-w-11 items-center justify-center rounded px-1 text-sm underline ${danger ? 'text-red-800' : 'text-brand-800'}`}>
 				{label}
 			</button>
 		</Form>

@@ -9,7 +9,7 @@ export default function ReferrerForm() {
 	return (
 		<div className="mx-auto max-w-3xl bg-white px-6 py-8 print:p-0">
 			<PageTitle title="نموذج المعرّف" description="نموذج تعريف بأسرة يطبعه المعرّف ويوقّعه ويرفقه بطلب دعم الأسر المحتاجة." />
-			<p className="text-sm text-stone-600 print:hidden">اطبع هذه الصفحة من قائمة المتصفح (طباعة)، واطلب من المعرّف تعبئتها وتوقيعها وختمها، ثم صوّرها بصيغة PDF وأرفقها مع طلبك.</p>
+			<p className="text-sm text-stone-600 print:hidden">اطبع هذه الصفحة من قائمة المتصفح (طباعة)، واطلب من المعرّف تعبئتها وتوقيعها وختمها، ثم صوّرها بكاميرا الجوال وأرفقها مع طلبك.</p>
 			<h1 className="mt-4 text-center text-2xl font-bold">مؤسسة عطاء الخيرية — نموذج تعريف بأسرة</h1>
 			<p className="mt-6 leading-9">
 				أشهد أنا الموقّع أدناه بأنني أعرف الأسرة المذكورة معرفة شخصية، وأن المعلومات التي قدمتها لمؤسسة عطاء الخيرية عن حالتها صحيحة بحسب علمي.
