@@ -201,7 +201,7 @@ async function processPhoto(db: Database, storage: FileStorage, page: Attachment
 	const [done] = await db
 		.update(attachments)
 		.set({ status: 'ready', storageKey: kept.key, size: kept.size, sha256: kept.sha256, contentType: 'image/jpeg', originalName: page.originalName.replace(/\.[^.]{1,5}$/, '') + '.jpg' })
-		.where(and(eq(attachments.id, page.id), eq(attachments.status, 'processing'), eq(attachments.storageKey, page.storageKey)))
+		.where(and(eq(attachments.id, page.id), eq(attachments.status, 'processing'), eq(attachments.storageKey, page.storageKey), isNull(attachments.deletedAt)))
 		.returning()
 	// The original is not kept; if the page went meanwhile (removed, or cleaned elsewhere), neither is the copy.
 	await storage.remove(done ? page.storageKey : kept.key)
