@@ -149,15 +149,21 @@ export function UploadForm({
 			<p id={`${inputId}-hint`} className="text-sm text-stone-600">
 				{uploadHint(kinds, maxBytes)}. {asPages ? 'صوّر كل صفحة أو اخترها ثم اضغط «رفع الملف»؛ تُجمع الصفحات في ملف PDF واحد بالترتيب الذي تختاره.' : 'اختر الملف ثم اضغط «رفع الملف» قبل «حفظ ومتابعة».'}
 			</p>
-			{messages.length ? (
-				<div id={`${inputId}-error`} role="alert" className="text-sm font-semibold text-red-800">
+			{messages.length === 1 ? (
+				<p id={`${inputId}-error`} role="alert" className="text-sm font-semibold text-red-800">
+					<span className="sr-only">خطأ: </span>
+					{messages[0]}
+				</p>
+			) : messages.length ? (
+				// Several files refused in one sending: each with its name and why.
+				<ul id={`${inputId}-error`} role="alert" className="text-sm font-semibold text-red-800">
 					{messages.map((message) => (
-						<p key={message}>
+						<li key={message}>
 							<span className="sr-only">خطأ: </span>
 							{message}
-						</p>
+						</li>
 					))}
-				</div>
+				</ul>
 			) : null}
 			<input
 				id={inputId}

@@ -12,7 +12,7 @@ export const PAGE_JPEG_QUALITY = 82
 /**
  * What a photo's header says, read without decoding a pixel: refused when it is no picture sharp
  * reads, a HEIC whose codec this build does not carry, or larger than MAX_PIXELS (a decompression
- * bomb declares 50,000 × 50,000 pixels in a few hundred bytes).
+ * bomb declares 50,000 by 50,000 pixels in a few hundred bytes).
  */
 export async function inspectPhoto(path: string): Promise<'too-many-pixels' | 'unreadable-photo' | 'heic-unreadable' | null> {
 	let meta: Metadata

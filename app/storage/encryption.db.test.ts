@@ -3,7 +3,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { buffer } from 'node:stream/consumers'
-import { desc, eq } from 'drizzle-orm'
+import { and, desc, eq, isNull } from 'drizzle-orm'
+import { scheduleDocuments } from '#app/cases/document-pages.server.ts'
+import { homeRestoration } from '#app/forms/definitions/home-restoration.ts'
 import { RouterContextProvider } from 'react-router'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
@@ -76,7 +78,15 @@ function formRequest(url: string, fields: Record<string, string>, field: string,
 async function upload(slot: string, file: { name: string; type: string; bytes: Uint8Array }) {
 	const response = (await applicantUpload({ params: { token }, request: formRequest(`http://localhost/apply/r/${token}/files/upload`, { slot }, 'file', file), context: new RouterContextProvider() } as never)) as { data: { ok: boolean } }
 	expect(response.data).toMatchObject({ ok: true })
-	const [row] = await db().select().from(attachments).orderBy(desc(attachments.createdAt)).limit(1)
+	// A document's page is made into its document after the answer (app/cases/document-pages.server.ts): the file is the document.
+	const [owner] = await db().select({ id: cases.id }).from(cases).where(eq(cases.reference, reference))
+	await scheduleDocuments(db(), homeRestoration, owner!.id, [])
+	const [row] = await db()
+		.select()
+		.from(attachments)
+		.where(and(eq(attachments.slot, slot), isNull(attachments.deletedAt)))
+		.orderBy(desc(attachments.createdAt))
+		.limit(1)
 	return row!
 }
 
@@ -164,7 +174,8 @@ describe('key rotation (npm run files:rotate-key)', () => {
 		for await (const stored of local().keys()) if (!keys.has(stored)) publicBefore.set(stored, onDisk(stored))
 
 		const report = await rotate(new FileKeyring(NEW_KEY, [KEY]))
-		expect(report).toEqual({ current: 0, reencrypted: 2, encrypted: 1, publicFiles: publicBefore.size, unchecked: 0, unknownKey: [], failed: [], removedMeanwhile: 0 })
+		// The PDF kept as the page of «other files», the document made of it, the house's photo; and the file from before.
+		expect(report).toEqual({ current: 0, reencrypted: 3, encrypted: 1, publicFiles: publicBefore.size, unchecked: 0, unknownKey: [], failed: [], removedMeanwhile: 0 })
 
 		// Readable with the new key alone: the old one is no longer needed.
 		const newOnly = encryptedFileStorage(local(), () => new FileKeyring(NEW_KEY))
@@ -183,7 +194,7 @@ describe('key rotation (npm run files:rotate-key)', () => {
 	test('a second run changes nothing', async () => {
 		const before = onDisk(legacy.key)
 		const report = await rotate(new FileKeyring(NEW_KEY, [KEY]))
-		expect(report).toMatchObject({ current: 3, reencrypted: 0, encrypted: 0, publicFiles: publicBefore.size, unknownKey: [], failed: [] })
+		expect(report).toMatchObject({ current: 4, reencrypted: 0, encrypted: 0, publicFiles: publicBefore.size, unknownKey: [], failed: [] })
 		expect(onDisk(legacy.key).equals(before)).toBe(true)
 	})
 

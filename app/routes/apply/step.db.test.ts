@@ -63,6 +63,6 @@ describe('the files step', () => {
 		await addAttachment(app.handle.db, needyFamilies, row, { slot: 'identity', originalName: 'هوية.pdf', contentType: 'application/pdf', size: 52_163, sha256: 'ab'.repeat(32), storageKey: 'cd'.repeat(32) })
 		const html = await render(token)
 		expect(html).toContain('<bdi>52 كيلوبايت</bdi>')
-		expect(html).toContain('ملف PDF، حتى 10 ميغابايت')
+		expect(html).toContain('صورة أو ملف PDF (JPEG أو PNG أو WebP أو HEIC)، حتى 10 ميغابايت')
 	})
 })
