@@ -20,7 +20,7 @@ import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/
 import { withAppDatabase } from '#tests/db.ts'
 import { stagedFile } from '#tests/storage.ts'
 import { pngDeclaring } from '#tests/fixtures/attack-files.ts'
-import { dropPages, listPages, scheduleDocuments } from './document-pages.server.ts'
+import { dropPages, listPages, resumeDocuments, scheduleDocuments } from './document-pages.server.ts'
 import { pageSlot } from './document-pages.ts'
 import { findSection } from './journey.ts'
 
@@ -206,4 +206,17 @@ test('once sent, the documents are kept and their pages go, rows and bytes; a do
 		[2, 'image/jpeg'],
 	])
 	expect((await documentOf(row, 'identity'))!.pdf.getPageCount()).toBe(3)
+})
+
+test('a start takes up what a stop cut short: a photo not yet cleaned, pages whose document was never made', async () => {
+	const { row, token } = await draft()
+	await give(token, 'identity', await phonePhoto(300, 200, '#123456'), 'front.jpg')
+	await settle(token)
+	// As if the server stopped before either: the page back to waiting, its document gone.
+	const [page] = await listPages(db(), row.id)
+	await db().update(attachments).set({ status: 'processing' }).where(eq(attachments.id, page!.id))
+	await db().delete(attachments).where(and(eq(attachments.caseId, row.id), eq(attachments.slot, 'identity')))
+	expect(await resumeDocuments(db(), (programme) => (programme === 'needy-families' ? needyFamilies : undefined))).toBeGreaterThanOrEqual(1)
+	await settle(token)
+	expect((await documentOf(row, 'identity'))!.pdf.getPageCount()).toBe(1)
 })

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import { buffer } from 'node:stream/consumers'
-import { and, asc, eq, inArray, isNull, like, notLike, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, like, notLike, or, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { attachments, caseEvents, cases } from '#app/db/schema.ts'
 import { makeDocument } from '#app/documents/page-pdf.server.ts'
@@ -296,13 +296,17 @@ export function scheduleDocuments(db: Database, definition: ApplicationDef, case
 	return entry.turn
 }
 
-/** Cases with photos still waiting to be cleaned (a restart in between): their turn again. */
+/**
+ * Cases whose work a stop cut short: photos still waiting to be cleaned, or pages whose document
+ * was never made. Their turn again.
+ */
 export async function resumeDocuments(db: Database, definitionOf: (programme: string) => ApplicationDef | undefined): Promise<number> {
+	const noDocument = sql`not exists (select 1 from ${attachments} as made where made.case_id = ${attachments.caseId} and made.slot = substr(${attachments.slot}, ${PAGE_SLOT_PREFIX.length + 1}) and made.deleted_at is null)`
 	const rows = await db
 		.selectDistinct({ caseId: attachments.caseId, programme: cases.type })
 		.from(attachments)
 		.innerJoin(cases, eq(cases.id, attachments.caseId))
-		.where(and(like(attachments.slot, `${PAGE_SLOT_PREFIX}%`), eq(attachments.status, 'processing'), isNull(attachments.deletedAt)))
+		.where(and(like(attachments.slot, `${PAGE_SLOT_PREFIX}%`), isNull(attachments.deletedAt), or(eq(attachments.status, 'processing'), noDocument)))
 	for (const row of rows) {
 		const definition = definitionOf(row.programme)
 		if (definition) void scheduleDocuments(db, definition, row.caseId)

@@ -596,12 +596,20 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 				if (stored.some((name) => !rows.sent.includes(name)) || order(rows.sent) !== stored.join('|')) result.halfWritten.push(`${who}: ${key} rows ${stored.join(', ')}, sent ${rows.sent.join(', ')}`)
 			}
 			const files = await storedAttachments(handle, row.id)
+			// A document's pages (slot page:<slot>) are the files as sent; the document is one of them
+			// (a single PDF) or the PDF the server made of them (app/cases/document-pages.server.ts),
+			// which only the server's own bytes can match. Pages are not served; documents are.
+			const madeDocument = (file: (typeof files)[number]) => !file.slot.startsWith('page:') && file.pages !== null && !applicant.uploads.some((upload) => upload.sha256 === file.sha256)
 			for (const file of files) {
-				downloads.push({ who, url: `/apply/r/${applicant.token}/files/${file.id}`, sha256: file.sha256 })
+				const slot = file.slot.replace(/^page:/, '')
+				if (slot === file.slot) downloads.push({ who, url: `/apply/r/${applicant.token}/files/${file.id}`, sha256: file.sha256 })
+				if (madeDocument(file)) continue
 				const sent = applicant.uploads.find((upload) => upload.sha256 === file.sha256)
-				if (!sent || sent.size !== file.size || sent.slot !== file.slot) result.halfWritten.push(`${who}: attachment ${file.id} (${file.slot}, ${file.size} bytes) matches no upload sent`)
+				if (!sent || sent.size !== file.size || sent.slot !== slot) result.halfWritten.push(`${who}: attachment ${file.id} (${file.slot}, ${file.size} bytes) matches no upload sent`)
 			}
-			for (const sent of applicant.uploads) if (sent.acked && !files.some((file) => file.sha256 === sent.sha256)) result.lost.push(`${who}: acknowledged upload to ${sent.slot} has no attachment row`)
+			// Once sent, a document made of several pages holds them in its own PDF: its slot's acknowledged uploads are in it.
+			const inMade = (slot: string) => files.some((file) => file.slot === slot && madeDocument(file))
+			for (const sent of applicant.uploads) if (sent.acked && !files.some((file) => file.sha256 === sent.sha256) && !inMade(sent.slot)) result.lost.push(`${who}: acknowledged upload to ${sent.slot} has no attachment row`)
 			if (applicant.consent && row.consent !== 'given') result.lost.push(`${who}: acknowledged consent, case says ${row.consent}`)
 			if (applicant.submitted === 'acked' && row.submittedAt === null) result.lost.push(`${who}: acknowledged submit, case not sent`)
 			if (applicant.submitted === 'no' && row.submittedAt !== null) result.halfWritten.push(`${who}: case sent without a submit`)

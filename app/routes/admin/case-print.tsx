@@ -49,6 +49,8 @@ export interface ReportFile {
 	slot: string
 	name: string
 	size: string
+	/** A document's pages in words («3 صفحات»), when it says. */
+	pages: string | null
 	at: string
 }
 
@@ -79,8 +81,9 @@ export function reportSections(definition: ApplicationDef, answers: Readonly<Rec
 		id: file.id,
 		slot: slotLabels.get(file.slot) ?? file.slot,
 		name: file.originalName,
+		size: formatFileSize(file.size),
 		// A document made of pages says how many: staff know what they are about to print.
-		size: file.pages ? `${formatFileSize(file.size)}، ${countOf(file.pages, pages)}` : formatFileSize(file.size),
+		pages: file.pages ? countOf(file.pages, pages) : null,
 		at: formatDateTime(file.createdAt),
 	})
 	const sections = definition.sections.map((section): ReportSection => {
@@ -327,6 +330,7 @@ function FilesTable({ reference, files }: { reference: string; files: readonly R
 							<a href={`/admin/cases/${reference}/files/${file.id}`} className="link print:text-black print:no-underline">
 								<bdi>{file.name}</bdi>
 							</a>
+							{file.pages ? <span className="text-stone-700">{`، ${file.pages}`}</span> : null}
 						</td>
 						<td className={`${cell} whitespace-nowrap`}>
 							<bdi>{file.size}</bdi>
