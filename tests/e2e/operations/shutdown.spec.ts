@@ -36,10 +36,22 @@ async function startApplication(origin: string): Promise<string> {
 	return new URL(response.headers.get('location')!, origin).pathname.split('/').at(-1)!
 }
 
-/** The upload streams the files it receives to DATA_DIR/uploads/tmp (app/storage/upload-stream.server.ts). */
-function receivingFiles(dataDir: string): number {
+/**
+ * The files being written to DATA_DIR/uploads/tmp, by name: the upload streams what it receives
+ * there (app/storage/upload-stream.server.ts), and so does other work for a moment (a document made
+ * of pages at start-up), which is why a new name, not a count, says the upload has begun.
+ */
+function receivingFiles(dataDir: string): string[] {
 	const dir = path.join(dataDir, 'uploads', 'tmp')
-	return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => fs.statSync(path.join(dir, name)).size > 0).length : 0
+	if (!fs.existsSync(dir)) return []
+	return fs.readdirSync(dir).filter((name) => {
+		try {
+			return fs.statSync(path.join(dir, name)).size > 0
+		} catch {
+			// Gone between the listing and the look: another piece of work's file, done.
+			return false
+		}
+	})
 }
 
 /**
@@ -72,10 +84,10 @@ async function halfSentUpload(server: AppServer, dataDir: string, token: string,
 		})
 	})
 	const half = Math.floor(body.length / 2)
-	const before = receivingFiles(dataDir)
+	const before = new Set(receivingFiles(dataDir))
 	request.write(body.subarray(0, half))
 	// The server has the request once its handler is writing the file to disk, not when the bytes left.
-	await expect.poll(() => receivingFiles(dataDir), { timeout: 60_000 }).toBeGreaterThan(before)
+	await expect.poll(() => receivingFiles(dataDir).some((name) => !before.has(name)), { timeout: 60_000 }).toBe(true)
 	return { answer, finish: () => request.end(body.subarray(half)) }
 }
 
