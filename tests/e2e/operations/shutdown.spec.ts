@@ -86,8 +86,20 @@ async function halfSentUpload(server: AppServer, dataDir: string, token: string,
 	const half = Math.floor(body.length / 2)
 	const before = new Set(receivingFiles(dataDir))
 	request.write(body.subarray(0, half))
-	// The server has the request once its handler is writing the file to disk, not when the bytes left.
-	await expect.poll(() => receivingFiles(dataDir).some((name) => !before.has(name)), { timeout: 60_000 }).toBe(true)
+	// The server has the request once its handler is writing the file to disk, not when the bytes left:
+	// a new file still there a poll later (the half-sent upload's stays; another's is gone in a moment).
+	let earlier = new Set<string>()
+	await expect
+		.poll(
+			() => {
+				const now = receivingFiles(dataDir).filter((name) => !before.has(name))
+				const lasting = now.some((name) => earlier.has(name))
+				earlier = new Set(now)
+				return lasting
+			},
+			{ timeout: 60_000 },
+		)
+		.toBe(true)
 	return { answer, finish: () => request.end(body.subarray(half)) }
 }
 
