@@ -209,7 +209,8 @@ const publicSamples: Record<string, () => Promise<void>> = {
 				headers,
 				maxRedirects: 0,
 			})
-		const listed = async () => (await (await as.visitor.get(`/apply/r/${draft.token}/check`)).text()).includes(name)
+		// A page of the identity's document: its card on the attachments step names it.
+		const listed = async () => (await (await as.visitor.get(`/apply/r/${draft.token}/files`)).text()).includes(name)
 		await expectRefused(upload)
 		expect(await listed(), 'no file was added').toBe(false)
 		expect((await upload(own())).status()).toBe(302)

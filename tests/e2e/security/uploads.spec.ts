@@ -277,7 +277,8 @@ async function applicantFilesKept(corpus: AttackFile[]) {
 			async () => {
 				page = await (await visitor.get(`/apply/r/${draft.token}/files`)).text()
 				// What the «other files» document says it is, or why it is not there yet.
-				return page.includes('جارٍ تجهيز الصفحات') ? 'still being made' : (/المستند:.*?ملف PDF من (?:<!-- -->)?([^<]+)</s.exec(page)?.[1] ?? 'no document')
+				const other = page.slice(page.indexOf('id="slot-other"'))
+				return other.includes('جارٍ تجهيز الصفحات') ? 'still being made' : (/المستند:.*?ملف PDF من (?:<!-- -->)?([^<]+)</s.exec(other)?.[1] ?? 'no document')
 			},
 			{ timeout: 60_000 },
 		)
