@@ -303,15 +303,22 @@ export function scheduleDocuments(db: Database, definition: ApplicationDef, case
 export async function resumeDocuments(db: Database, definitionOf: (programme: string) => ApplicationDef | undefined): Promise<number> {
 	const noDocument = sql`not exists (select 1 from ${attachments} as made where made.case_id = ${attachments.caseId} and made.slot = substr(${attachments.slot}, ${PAGE_SLOT_PREFIX.length + 1}) and made.deleted_at is null)`
 	const rows = await db
-		.selectDistinct({ caseId: attachments.caseId, programme: cases.type })
+		.selectDistinct({ caseId: attachments.caseId, programme: cases.type, slot: attachments.slot })
 		.from(attachments)
 		.innerJoin(cases, eq(cases.id, attachments.caseId))
 		.where(and(like(attachments.slot, `${PAGE_SLOT_PREFIX}%`), isNull(attachments.deletedAt), or(eq(attachments.status, 'processing'), noDocument)))
+	// Only the slots that need it: a document already made from its pages is not made again at each start.
+	const byCase = new Map<string, { programme: string; slots: string[] }>()
 	for (const row of rows) {
-		const definition = definitionOf(row.programme)
-		if (definition) void scheduleDocuments(db, definition, row.caseId)
+		const entry = byCase.get(row.caseId) ?? { programme: row.programme, slots: [] }
+		entry.slots.push(slotOfPage(row.slot)!)
+		byCase.set(row.caseId, entry)
 	}
-	return rows.length
+	for (const [caseId, { programme, slots }] of byCase) {
+		const definition = definitionOf(programme)
+		if (definition) void scheduleDocuments(db, definition, caseId, slots)
+	}
+	return byCase.size
 }
 
 /**
