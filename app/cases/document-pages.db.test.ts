@@ -20,7 +20,8 @@ import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/
 import { withAppDatabase } from '#tests/db.ts'
 import { stagedFile } from '#tests/storage.ts'
 import { pngDeclaring } from '#tests/fixtures/attack-files.ts'
-import { dropPages, listPages, resumeDocuments, scheduleDocuments } from './document-pages.server.ts'
+import { addPage, dropPages, listPages, resumeDocuments, scheduleDocuments } from './document-pages.server.ts'
+import { makeDocument } from '#app/documents/page-pdf.server.ts'
 import { pageSlot } from './document-pages.ts'
 import { findSection } from './journey.ts'
 
@@ -219,4 +220,24 @@ test('a start takes up what a stop cut short: a photo not yet cleaned, pages who
 	expect(await resumeDocuments(db(), (programme) => (programme === 'needy-families' ? needyFamilies : undefined))).toBeGreaterThanOrEqual(1)
 	await settle(token)
 	expect((await documentOf(row, 'identity'))!.pdf.getPageCount()).toBe(1)
+})
+
+test('a start makes again a document whose pages changed before a stop, and leaves a current one as it is', async () => {
+	const { row, token } = await draft()
+	await give(token, 'identity', await phonePhoto(300, 200, '#123456'), 'front.jpg')
+	await give(token, 'family_report', await phonePhoto(300, 200, '#654321'), 'report.jpg')
+	await settle(token)
+	const current = (await documentOf(row, 'family_report'))!.row
+	// A page kept and its change committed, then the stop: nobody made the identity's document again.
+	const storage = getCaseFileStorage()
+	const back = (await makeDocument('back', [{ kind: 'photo', bytes: await sharp({ create: { width: 200, height: 300, channels: 3, background: '#000' } }).jpeg().toBuffer() }])).pdf
+	const staged = stagedFile(storage, back, 'back.pdf')
+	await addPage(db(), needyFamilies, row.id, 'identity', { originalName: 'back.pdf', contentType: 'application/pdf', size: staged.size, sha256: staged.sha256, storageKey: await storage.adopt(staged.tempPath), pages: 1, status: 'ready' }, { pages: 10, caseBytes: 50_000_000 })
+	expect((await documentOf(row, 'identity'))!.pdf.getPageCount()).toBe(1)
+	expect(await resumeDocuments(db(), (programme) => (programme === 'needy-families' ? needyFamilies : undefined))).toBeGreaterThanOrEqual(1)
+	// Its turn, waited for by a turn that makes nothing itself.
+	await scheduleDocuments(db(), needyFamilies, row.id, [])
+	expect((await documentOf(row, 'identity'))!.pdf.getPageCount()).toBe(2)
+	// The document whose pages did not change is the same file: a link to it still works.
+	expect((await documentOf(row, 'family_report'))!.row.storageKey).toBe(current.storageKey)
 })

@@ -71,6 +71,17 @@ async function lockEditable(tx: Database, definition: ApplicationDef, caseId: st
 }
 
 /**
+ * The slot's document no longer matches its pages (one added, removed or moved): marked so, in the
+ * change's transaction, a start after a stop before it was made again knows to make it.
+ */
+async function markStale(tx: Database, caseId: string, slot: string): Promise<void> {
+	await tx
+		.update(attachments)
+		.set({ status: 'processing' })
+		.where(and(eq(attachments.caseId, caseId), eq(attachments.slot, slot), isNull(attachments.deletedAt)))
+}
+
+/**
  * Adds a received file as the last page(s) of `slot`'s document: a photo waiting to be cleaned, or
  * a PDF with its pages. Under the case's lock: the pages of a document, and the case's bytes, stay
  * within `limits` (PageRefusedError, nothing changed). A document the slot held before its first
@@ -107,6 +118,7 @@ export async function addPage(
 			.values({ caseId, slot: pageSlot(slot), position: position + 1, ...file })
 			.returning()
 		await tx.insert(caseEvents).values({ caseId, kind: 'file_added', data: { slot, name: file.originalName } })
+		await markStale(tx, caseId, slot)
 		return row!
 	})
 }
@@ -138,7 +150,7 @@ export async function removePage(db: Database, definition: ApplicationDef, caseI
 				.where(and(eq(attachments.caseId, caseId), eq(attachments.slot, slot), isNull(attachments.deletedAt)))
 				.returning({ key: attachments.storageKey })
 			keys.push(...documents.map((document) => document.key))
-		}
+		} else await markStale(tx, caseId, slot)
 		return { slot, keys }
 	})
 }
@@ -161,6 +173,7 @@ export async function movePage(db: Database, definition: ApplicationDef, caseId:
 		;[order[at], order[other]] = [order[other]!, order[at]!]
 		// Numbered again 1..n: positions stay whole and distinct however often pages move.
 		for (const [index, row] of order.entries()) await tx.update(attachments).set({ position: index + 1 }).where(eq(attachments.id, row.id))
+		await markStale(tx, caseId, slot)
 		return true
 	})
 }
@@ -298,10 +311,11 @@ export function scheduleDocuments(db: Database, definition: ApplicationDef, case
 
 /**
  * Cases whose work a stop cut short: photos still waiting to be cleaned, or pages whose document
- * was never made. Their turn again.
+ * was never made, or not made again after they changed. Their turn again.
  */
 export async function resumeDocuments(db: Database, definitionOf: (programme: string) => ApplicationDef | undefined): Promise<number> {
-	const noDocument = sql`not exists (select 1 from ${attachments} as made where made.case_id = ${attachments.caseId} and made.slot = substr(${attachments.slot}, ${PAGE_SLOT_PREFIX.length + 1}) and made.deleted_at is null)`
+	// No document yet, or one its pages changed after (marked by the change, cleared by the new one).
+	const noDocument = sql`not exists (select 1 from ${attachments} as made where made.case_id = ${attachments.caseId} and made.slot = substr(${attachments.slot}, ${PAGE_SLOT_PREFIX.length + 1}) and made.deleted_at is null and made.status = 'ready')`
 	const rows = await db
 		.selectDistinct({ caseId: attachments.caseId, programme: cases.type, slot: attachments.slot })
 		.from(attachments)
