@@ -36,6 +36,7 @@ const accountColumns = {
 	active: institutionAccounts.active,
 	createdAt: institutionAccounts.createdAt,
 	lastSignInAt: institutionAccounts.lastSignInAt,
+	signInCode: institutionAccounts.signInCode,
 }
 
 // ---------------------------------------------------------------------------------------------

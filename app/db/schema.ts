@@ -204,6 +204,13 @@ export const cases = pgTable(
 		city: text('city').notNull().default(''),
 		/** The applicant and the family members listed (a definition's `applicant.household`): the reports' individuals helped. */
 		household: integer('household').notNull().default(1),
+		/**
+		 * When the case's mobile was proven (docs/security.md#verified-mobile): by a code sent to it, or
+		 * in person by staff at a paper intake. Null until then, and again when staff change the mobile.
+		 * A browser remembered for the case before this time is not any more.
+		 */
+		mobileVerifiedAt: timestamp('mobile_verified_at', { withTimezone: true }),
+		mobileVerifiedHow: text('mobile_verified_how').$type<'code' | 'in-person'>(),
 	},
 	(table) => [
 		uniqueIndex('cases_reference_unique').on(table.reference),
@@ -251,6 +258,8 @@ export const institutionAccounts = pgTable(
 		active: boolean('active').notNull().default(true),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 		lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+		/** The institution asked for a code sent to its mobile at each sign-in, after the password. */
+		signInCode: boolean('sign_in_code').notNull().default(false),
 	},
 	(table) => [
 		uniqueIndex('institution_accounts_user_name_unique').on(sql`lower(${table.userName})`),
@@ -707,6 +716,11 @@ export const caseEventKind = pgEnum('case_event_kind', [
 	'decided',
 	'payment_recorded',
 	'payment_reopened',
+	'mobile_verified',
+	'mobile_changed',
+	'message_resent',
+	'reminded',
+	'closed_unanswered',
 ])
 
 /** Append-only history: who did what to a case, when. Notes are internal or a message to the applicant. */
@@ -877,3 +891,102 @@ export const retentionRegister = pgTable(
 	},
 	(table) => [index('retention_register_purged_idx').on(table.purgedAt)],
 )
+
+/**
+ * A code sent by SMS to prove a mobile (docs/security.md#verified-mobile): only its HMAC is kept; it
+ * lives 10 minutes, allows 5 tries and opens what it was sent for once.
+ */
+export const verificationCodes = pgTable(
+	'verification_codes',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		/** `case`: a case's mobile on a browser (its first save, or a link opened elsewhere); `lookup`: the lookup; `account`: an institution's sign-in. */
+		purpose: text('purpose').$type<'case' | 'lookup' | 'account'>().notNull(),
+		/** What it opens: the case's id, the lookup's HMAC of national ID and mobile, the account's id. */
+		subject: text('subject').notNull(),
+		/** +9665XXXXXXXX, where it was sent. */
+		mobile: text('mobile').notNull(),
+		codeHash: text('code_hash').notNull(),
+		tries: smallint('tries').notNull().default(0),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+		usedAt: timestamp('used_at', { withTimezone: true }),
+	},
+	(table) => [index('verification_codes_subject_idx').on(table.purpose, table.subject, table.createdAt), index('verification_codes_mobile_idx').on(table.mobile, table.createdAt)],
+)
+
+/**
+ * Every message the foundation sends about a case, or to its staff, with its delivery state
+ * (docs/product.md#messages): tried at once, then again with backoff; `failed` says why, and staff
+ * may send it again. A message holds no secret: links in it go to the lookup, never a private link.
+ */
+export const caseMessages = pgTable(
+	'case_messages',
+	{
+		id: uuid('id').primaryKey().defaultRandom(),
+		caseId: uuid('case_id').references(() => cases.id, { onDelete: 'cascade' }),
+		/** The template's event (app/notify/templates.ts), e.g. `status:4`, `reminder:incomplete`. */
+		event: text('event').notNull(),
+		channel: text('channel').$type<'sms' | 'email'>().notNull(),
+		/** +9665XXXXXXXX or an e-mail address. */
+		recipient: text('recipient').notNull(),
+		/** An e-mail's subject; '' for an SMS. */
+		subject: text('subject').notNull().default(''),
+		/** The text as sent (an e-mail's text part). */
+		body: text('body').notNull(),
+		status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull().default('pending'),
+		attempts: smallint('attempts').notNull().default(0),
+		/** When a pending message is next tried. */
+		nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+		/** The last refusal or failure, as the provider said it (no credentials, no text). */
+		lastError: text('last_error'),
+		/** The SMS provider or `smtp` that took it, and its own id for it. */
+		provider: text('provider'),
+		providerRef: text('provider_ref'),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		sentAt: timestamp('sent_at', { withTimezone: true }),
+		/** The staff member whose action sent it; null for the applicant's own or the scheduler's. */
+		createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+	},
+	(table) => [
+		index('case_messages_case_idx').on(table.caseId, table.createdAt),
+		index('case_messages_due_idx')
+			.on(table.nextAttemptAt)
+			.where(sql`${table.status} = 'pending'`),
+	],
+)
+
+/** Staff's own wording of a message (app/notify/templates.ts holds the defaults); a row only once changed. */
+export const messageTemplates = pgTable('message_templates', {
+	event: text('event').primaryKey(),
+	sms: text('sms').notNull(),
+	emailSubject: text('email_subject').notNull(),
+	emailBody: text('email_body').notNull(),
+	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+	updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+})
+
+/** When applicants are reminded, and whether an unanswered incomplete case is closed (one row). */
+export const reminderSettings = pgTable(
+	'reminder_settings',
+	{
+		id: smallint('id').primaryKey().default(1),
+		/** Days after a case was sent back as incomplete: the first and the second reminder. */
+		incompleteFirstDays: smallint('incomplete_first_days').notNull().default(3),
+		incompleteSecondDays: smallint('incomplete_second_days').notNull().default(7),
+		/** Days after which an incomplete case still unanswered is closed; null: never (the default). */
+		incompleteCloseDays: smallint('incomplete_close_days'),
+		/** Days after which a draft not sent gets its one reminder. */
+		draftDays: smallint('draft_days').notNull().default(2),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+	},
+	(table) => [check('reminder_settings_one_row', sql`${table.id} = 1`)],
+)
+
+/** Work one instance does for all (the scheduler): the instance holding an unexpired lease does it. */
+export const schedulerLeases = pgTable('scheduler_leases', {
+	name: text('name').primaryKey(),
+	holder: text('holder').notNull(),
+	expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+})

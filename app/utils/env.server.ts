@@ -62,8 +62,30 @@ const envSchema = z.object({
 	SMS_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
 	/** Sent as Authorization: Bearer <token>. */
 	SMS_TOKEN: z.string().min(1).optional(),
-	/** The sender name the gateway shows, when it takes one. */
+	/** The sender name the gateway shows, when it takes one (a Saudi provider's registered sender name). */
 	SMS_SENDER: z.string().min(1).optional(),
+	/**
+	 * Which SMS provider sends (docs/deployment.md#sms): `unifonic`, `taqnyat`, `msegat`, `http` (the
+	 * generic gateway at SMS_URL) or `log` (nothing sent, the log says so). Unset: `http` when SMS_URL
+	 * is set, else `log`.
+	 */
+	SMS_PROVIDER: z.enum(['log', 'http', 'unifonic', 'taqnyat', 'msegat']).optional(),
+	/** Unifonic: the application's AppSid; UNIFONIC_URL only for a test's local fake. */
+	UNIFONIC_APP_SID: z.string().min(1).optional(),
+	UNIFONIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).default('https://el.cloud.unifonic.com'),
+	/** Taqnyat: the bearer token of the account's application; TAQNYAT_URL only for a test's local fake. */
+	TAQNYAT_TOKEN: z.string().min(1).optional(),
+	TAQNYAT_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).default('https://api.taqnyat.sa'),
+	/** Msegat: the account's user name and API key; MSEGAT_URL only for a test's local fake. */
+	MSEGAT_USERNAME: z.string().min(1).optional(),
+	MSEGAT_API_KEY: z.string().min(1).optional(),
+	MSEGAT_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).default('https://www.msegat.com'),
+	/**
+	 * `on` (the default): an applicant proves their mobile with a code sent by SMS before a private
+	 * link opens on a browser, and before the lookup shows a case (docs/security.md#verified-mobile).
+	 * `off` only where no SMS can be sent: a private link is then a bearer key to the case.
+	 */
+	APPLICANT_VERIFICATION: z.enum(['on', 'off']).default('on'),
 	/** Largest upload (an applicant's PDF, a staff image), in megabytes of 1,000,000 bytes: see uploadMaxBytes. */
 	UPLOAD_MAX_MB: z.coerce.number({ error: 'must be a number of megabytes' }).positive().max(100).default(10),
 	/** Most files one slot that takes several (a medical report, photos of a house) holds in a case. */
