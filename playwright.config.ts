@@ -18,6 +18,10 @@ async function freePort(): Promise<number> {
 }
 
 process.env.E2E_PORT ??= String(await freePort())
+// The applicant journeys are tried without SMS codes: every server a test starts inherits this. The
+// codes themselves are tried by tests/e2e/verified-mobile.spec.ts, on a server of its own with codes
+// on, a fake SMS provider and an SMTP server.
+process.env.APPLICANT_VERIFICATION ??= 'off'
 const baseURL = `http://localhost:${process.env.E2E_PORT}`
 // The operations tests' prepared instances (scripts/lib/prepared-instance.ts): made once per run, removed by the global teardown.
 process.env.E2E_TEMPLATES ??= path.join(os.tmpdir(), `ataa-e2e-templates-${randomBytes(4).toString('hex')}`)

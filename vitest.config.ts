@@ -26,7 +26,9 @@ export default defineConfig({
 					// (npm test beside other work); a passing test never waits for these.
 					hookTimeout: 180_000,
 					testTimeout: 90_000,
-					env: { TEST_DB: 'pglite' },
+					// Applicants' links open without SMS codes here, as in the browser tests; the codes' own tests
+					// (app/verify/) turn them on.
+					env: { TEST_DB: 'pglite', APPLICANT_VERIFICATION: 'off' },
 					globalSetup: ['tests/pglite-global-setup.ts'],
 				},
 			},
@@ -36,7 +38,7 @@ export default defineConfig({
 					include: ['app/**/*.db.test.ts'],
 					hookTimeout: 180_000,
 					testTimeout: 90_000,
-					env: { TEST_DB: 'postgres' },
+					env: { TEST_DB: 'postgres', APPLICANT_VERIFICATION: 'off' },
 					globalSetup: ['tests/postgres-global-setup.ts'],
 				},
 			},

@@ -16,7 +16,7 @@ import { purgeExpiredSessions } from '#app/auth/session.server.ts'
 import { purgeExpiredAccountSessions } from '#app/accounts/institution-accounts.server.ts'
 import { provideDatabase } from '#app/db/database.server.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
-import { getEnv, publicOrigin, type Env } from '#app/utils/env.server.ts'
+import { EnvError, getEnv, publicOrigin, type Env } from '#app/utils/env.server.ts'
 import { purgeOld } from '#app/http/rate-limit.server.ts'
 import { stopWatchingContent, watchContent } from '#app/cache/content-version.server.ts'
 import { startControlServer } from '#app/operations/control.server.ts'
@@ -24,12 +24,16 @@ import { registerBackupCommands } from '#app/operations/backup.server.ts'
 import { logger } from '#app/utils/log.server.ts'
 import { deploymentWarnings } from '#app/operations/deployment-checks.ts'
 import { startRetentionTimer, stopRetentionTimer } from '#app/operations/retention-timer.server.ts'
+import { startScheduler, type Scheduler } from '#app/operations/scheduler.server.ts'
+import { checkSmsConfig } from '#app/notify/sms-providers.server.ts'
 
 interface App {
 	handle: DatabaseHandle
 	release: () => void
 	/** Closes the control socket (PGlite only: DATA_DIR/ataa.sock, app/operations/control.server.ts). */
 	stopControl: () => Promise<void>
+	/** Reminders and messages due, run by one instance of all (app/operations/scheduler.server.ts); none under Vitest. */
+	scheduler?: Scheduler
 }
 
 // Kept on globalThis so the dev server's module reloads reuse one database.
@@ -55,8 +59,10 @@ export async function shutdown(): Promise<void> {
 	state.__ataa = undefined
 	provideDatabase(undefined)
 	if (!app) return
-	const { handle, release, stopControl } = await app
+	const { handle, release, stopControl, scheduler } = await app
 	await stopControl()
+	// Waits for a tick under way and gives the lease up: another instance takes the work over at once.
+	await scheduler?.stop()
 	await stopFinishingImages()
 	await stopRetentionTimer()
 	await stopWatchingContent()
@@ -72,7 +78,10 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 	getFileKeys((line) => logger.warn(line))
 	// Links sent to people are built on APP_ORIGIN: in production an unset one stops the start here.
 	publicOrigin(env)
+	// Codes and notices go by SMS: in production a provider lacking its keys, or none while mobiles are verified, stops the start here.
+	checkSmsConfig(env, (line) => logger.warn(line))
 	for (const warning of deploymentWarnings(env)) logger.warn(warning)
+	if (env.NODE_ENV === 'production' && env.ATAA_CLOCK_FILE) throw new EnvError('ATAA_CLOCK_FILE moves the server clock for browser tests only: unset it in production.')
 	const release = env.DATABASE_URL ? () => {} : lockDataDir(env.dataDir, 'server')
 	try {
 		const handle = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? undefined : `${env.dataDir}/pgdata` })
@@ -109,7 +118,9 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 				log(`No control socket, so no backup while the server runs: ${error instanceof Error ? error.message : error}`)
 			}
 		}
-		return { handle, release, stopControl }
+		// Last, once the rest has started: Vitest runs start no scheduler (a test starts its own).
+		const scheduler = process.env.VITEST ? undefined : startScheduler(handle.db)
+		return { handle, release, stopControl, scheduler }
 	} catch (error) {
 		release()
 		throw error

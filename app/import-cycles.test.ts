@@ -16,8 +16,8 @@ const floors: readonly (readonly string[])[] = [
 	['text'],
 	// Helpers that keep no state: environment, log, cookies, origin checks, password hashing, pagination.
 	['utils'],
-	// The database (schema, client, roles), files, and messages sent out.
-	['db', 'storage', 'notify'],
+	// The database (schema, client, roles), and files.
+	['db', 'storage'],
 	// Services on the database: users, foundation details and contact messages; limits and flash
 	// notices; pictures; the documents library.
 	['domain', 'http', 'images', 'documents'],
@@ -29,8 +29,10 @@ const floors: readonly (readonly string[])[] = [
 	['privacy', 'cache', 'site'],
 	// The case store, workflow and exports.
 	['cases'],
+	// Messages sent out: the drivers, and the outbox, which tells of cases in their programme's and status's words.
+	['notify'],
 	// Institution accounts; the audit trail; the aid cycle after the study (decisions, funds, budgets).
-	['accounts', 'audit', 'aid'],
+	['accounts', 'audit', 'aid', 'verify'],
 	// Backups, retention, subject access; running a programme's steps for every caller.
 	['operations', 'runner'],
 	// Route modules; start-up and the document.

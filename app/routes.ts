@@ -49,10 +49,12 @@ export default [
 		route('apply/r/:token/done', 'routes/apply/done.tsx'),
 		// Declared before :step for clarity; a static segment wins over a dynamic one anyway.
 		route('apply/r/:token/consent', 'routes/apply/consent.tsx'),
+		route('apply/r/:token/verify', 'routes/apply/verify.tsx'),
 		route('apply/r/:token/:step', 'routes/apply/step.tsx'),
 		// Registered institutions' own area, apart from staff's (app/accounts).
 		route('account', 'routes/account/index.tsx'),
 		route('account/login', 'routes/account/login.tsx'),
+		route('account/login/code', 'routes/account/login-code.tsx'),
 		route('account/logout', 'routes/account/logout.ts'),
 		route('account/cases/:reference', 'routes/account/case.ts'),
 		// Old site's paths answer 301 here; anything else is a 404 inside the site's frame.
@@ -90,6 +92,7 @@ export default [
 		route('reports', 'routes/admin/reports.tsx'),
 		route('reports/export', 'routes/admin/reports-export.ts'),
 		route('reasons', 'routes/admin/reasons.tsx'),
+		route('messages', 'routes/admin/messages.tsx'),
 		route('cases/:reference/files/:fileId', 'routes/admin/case-file.ts'),
 		route('intake', 'routes/admin/intake.tsx'),
 		route('foundation', 'routes/admin/foundation.tsx'),

@@ -3,7 +3,7 @@
 // day (typed, or from the bank's confirmation file, matched on reference and amount); a payment that
 // bounced is reopened. Aid in kind is recorded as delivered. Whoever approved an aid does not record
 // its payment. A recorded payment or delivery is aid given: a row of the case's aid ledger, and the
-// case becomes «تم تقديم الدعم».
+// case becomes «تم تقديم الدعم». Once it is committed, the applicant is told (`payment-made`).
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { parse } from 'csv-parse/sync'
 import type { Database } from '#app/db/client.server.ts'
@@ -11,6 +11,7 @@ import { aidInstalments, caseAid, caseDecisions, caseEvents, caseSections, cases
 import type { UserRole } from '#app/db/roles.ts'
 import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
 import { APPROVED, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
+import { notifyPaymentMade } from '#app/notify/case-notices.server.ts'
 import { inKindAid, isInKind } from '#app/cases/aid.ts'
 import { transitionRefusal } from '#app/cases/workflow.ts'
 import { receiptSlot } from '#app/cases/staff-files.ts'
@@ -293,11 +294,14 @@ export async function recordPayment(db: Database, batchId: number, entry: { inst
 	const bankReference = toWesternDigits(entry.bankReference).trim()
 	const problem = paymentProblem(bankReference, entry.paidOn)
 	if (problem) throw new CaseChangeError(problem)
-	await db.transaction(async (tx) => {
+	const instalment = await db.transaction(async (tx) => {
 		const instalment = await lockedLine(tx as unknown as Database, batchId, entry.instalmentId, actor)
 		await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: entry.paidOn, bankReference }, actor)
 		await closeIfDone(tx as unknown as Database, batchId)
+		return instalment
 	})
+	// Once committed: the applicant hears of it, and a provider's failure changes nothing recorded.
+	await notifyPaymentMade(db, instalment.caseId, { amount: Number(instalment.amount), on: entry.paidOn }, actor)
 }
 
 export interface Reconciled {
@@ -346,12 +350,14 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 			continue
 		}
 		try {
-			await db.transaction(async (tx) => {
+			const instalment = await db.transaction(async (tx) => {
 				const instalment = await lockedLine(tx as unknown as Database, batchId, id, actor)
 				if (!Number.isFinite(amount) || Math.round(amount * 100) !== Math.round(instalment.amount * 100)) throw new CaseChangeError('المبلغ لا يطابق مبلغ الدفعة')
 				await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: paidOn, bankReference }, actor)
+				return instalment
 			})
 			result.recorded.push(reference)
+			await notifyPaymentMade(db, instalment.caseId, { amount: Number(instalment.amount), on: paidOn }, actor)
 		} catch (error) {
 			if (!(error instanceof CaseChangeError)) throw error
 			result.unmatched.push({ line, reference, reason: error.message })
@@ -396,7 +402,8 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 /** Aid in kind handed over: the day, who handed it, the receipt's number; as a payment otherwise. */
 export async function recordDelivery(db: Database, instalmentId: number, delivery: { deliveredOn: string; deliveredBy: string; receipt: string; receiptFile?: StoredStaffFile }, actor: Actor): Promise<void> {
 	try {
-		await deliver(db, instalmentId, delivery, actor)
+		const given = await deliver(db, instalmentId, delivery, actor)
+		await notifyPaymentMade(db, given.caseId, { amount: Number(given.amount), on: delivery.deliveredOn }, actor)
 	} catch (error) {
 		// Refused: the receipt's photo or PDF already in storage goes too.
 		if (delivery.receiptFile) await discardStaffFiles([delivery.receiptFile])
@@ -404,11 +411,11 @@ export async function recordDelivery(db: Database, instalmentId: number, deliver
 	}
 }
 
-async function deliver(db: Database, instalmentId: number, delivery: Parameters<typeof recordDelivery>[2], actor: Actor): Promise<void> {
+async function deliver(db: Database, instalmentId: number, delivery: Parameters<typeof recordDelivery>[2], actor: Actor): Promise<typeof aidInstalments.$inferSelect> {
 	const deliveredBy = delivery.deliveredBy.trim()
 	if (!isCalendarDay(delivery.deliveredOn) || delivery.deliveredOn > todayInRiyadh()) throw new CaseChangeError('الرجاء كتابة تاريخ تسليم صحيح لا يكون بعد اليوم')
 	if (deliveredBy.length < 3) throw new CaseChangeError('الرجاء كتابة من سلّم المساعدة')
-	await db.transaction(async (tx) => {
+	return db.transaction(async (tx) => {
 		const [row] = await tx
 			.select({ instalment: aidInstalments, deciderId: caseDecisions.deciderId })
 			.from(aidInstalments)
@@ -421,5 +428,6 @@ async function deliver(db: Database, instalmentId: number, delivery: Parameters<
 		await recordGiven(tx as unknown as Database, row.instalment, { status: 'delivered', on: delivery.deliveredOn, deliveredBy: deliveredBy.slice(0, 200), receipt: delivery.receipt.trim().slice(0, 100) }, actor)
 		// The receipt's photo or the signed form's PDF, kept with the financial record (app/cases/staff-files.ts).
 		if (delivery.receiptFile) await insertStaffFile(tx as unknown as Database, row.instalment.caseId, receiptSlot(instalmentId), delivery.receiptFile, actor.id)
+		return row.instalment
 	})
 }

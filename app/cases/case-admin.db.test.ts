@@ -18,8 +18,8 @@ import { canEditSection, canEditSlot } from './journey.ts'
 import { csvExport, xlsxExport } from './export.server.ts'
 import ExcelJS from 'exceljs'
 import { ageOn } from '#app/forms/conditions.ts'
-import { notifyStatusChange } from './notify-applicant.server.ts'
-import { logNotifier, setNotifier, type Notifier, type StatusUpdateMessage } from '#app/notify/notifier.server.ts'
+import { notifyStatusChange } from '#app/notify/case-notices.server.ts'
+import { setSmsDriver } from '#app/notify/notifier.server.ts'
 import { findCaseByToken } from './case-store.server.ts'
 
 let handle: DatabaseHandle
@@ -265,27 +265,21 @@ describe('corrections, deletion and export', () => {
 		expect(added, JSON.stringify(added)).toMatchObject({ ok: true, changes: [{ label: 'أفراد الأسرة' }] })
 	})
 
-	test('the applicant is told with a fresh link only when a message got through', async () => {
+	test('the applicant is told through the outbox, with the lookup link on the public origin; their private link is not replaced', async () => {
 		const { row: started, token } = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId(), '0557778899'))
-		const sent: StatusUpdateMessage[] = []
-		// The request's own host is never the link's: the link is on the public origin (APP_ORIGIN).
-		const request = new Request('https://evil.example/admin/cases/x')
+		const texts: { to: string; text: string }[] = []
 		try {
-			setNotifier({ ...logNotifier, sendStatusUpdate: async (message) => (sent.push(message), { email: false, sms: true }) } satisfies Notifier)
-			const result = await notifyStatusChange(handle.db, request, started, { to: 4, message: 'أرفق السجل' }, officer)
-			expect(result).toEqual({ email: false, sms: true })
-			expect(sent[0]).toMatchObject({ mobile: '+966557778899', statusName: 'غير مكتمل', applicantMessage: 'أرفق السجل', link: expect.stringMatching(new RegExp(`^${publicOrigin()}/apply/r/`)) })
-			const fresh = sent[0]!.link!.split('/').at(-1)!
-			expect(await findCaseByToken(handle.db, token)).toBeUndefined()
-			expect((await findCaseByToken(handle.db, fresh))?.id).toBe(started.id)
-
-			setNotifier(logNotifier)
-			await notifyStatusChange(handle.db, request, started, { to: 2 }, officer)
-			expect((await findCaseByToken(handle.db, fresh))?.id).toBe(started.id)
-			const kinds = (await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, started.id))).map((event) => [event.kind, event.data])
-			expect(kinds).toEqual(expect.arrayContaining([['notified', { email: false, sms: true }], ['notified', { email: false, sms: false }]]))
+			setSmsDriver({ deliver: async (to, text) => (texts.push({ to, text }), { ok: true, provider: 'fake' }) })
+			const sent = await notifyStatusChange(handle.db, started, { to: 4, message: 'أرفق السجل' }, officer)
+			expect(sent.map((message) => [message.channel, message.status])).toEqual([['sms', 'sent']])
+			expect(texts).toEqual([{ to: '+966557778899', text: sent[0]!.body }])
+			expect(sent[0]!.body).toContain('بحاجة إلى استكمال')
+			expect(sent[0]!.body).toContain('رسالة من المؤسسة: أرفق السجل')
+			expect(sent[0]!.body).toContain(`${publicOrigin()}/apply/status`)
+			expect(sent[0]!.body).not.toContain('/apply/r/')
+			expect((await findCaseByToken(handle.db, token))?.id).toBe(started.id)
 		} finally {
-			setNotifier(logNotifier)
+			setSmsDriver(undefined)
 		}
 	})
 

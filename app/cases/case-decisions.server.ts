@@ -7,7 +7,7 @@ import type { ApplicationDef } from '#app/forms/definition.ts'
 import { describeSection } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
-import { applicantColumns, type CaseRow } from './case-store.server.ts'
+import { applicantColumns, unprovenIfMobileChanged, type CaseRow } from './case-store.server.ts'
 import { INCOMPLETE, STUDIED, SUPPORT_PROVIDED, type CaseStatus } from './case-statuses.ts'
 import { transitionRefusal, type CaseKind } from './workflow.ts'
 
@@ -326,12 +326,10 @@ export async function correctSection(
 				target: [caseSections.caseId, caseSections.section],
 				set: { answers, updatedAt: sql`now()` },
 			})
+		const columns = applicantColumns(definition, sectionKey, answers)
 		await tx
 			.update(cases)
-			.set({
-				...applicantColumns(definition, sectionKey, answers),
-				updatedAt: sql`now()`,
-			})
+			.set({ ...columns, ...unprovenIfMobileChanged(columns), updatedAt: sql`now()` })
 			.where(eq(cases.id, row.id))
 		await tx.insert(caseEvents).values({
 			caseId: row.id,
@@ -339,16 +337,17 @@ export async function correctSection(
 			kind: 'answers_corrected',
 			data: { section: sectionKey, changes },
 		})
+		// An applicant who lost their number: staff checked who they are and typed the new one; the
+		// applicant proves it with a code when they next open their case.
+		if (columns.mobile !== undefined && columns.mobile !== row.mobile) {
+			await tx.insert(caseEvents).values({ caseId: row.id, actorId: actor.id, kind: 'mobile_changed', note: 'تغيّر رقم الجوال، ويؤكده المستفيد برمز يصله عليه عند فتح طلبه.' })
+		}
 		return { ok: true as const, changes }
 	})
 }
 
 export async function recordPrint(db: Database, caseId: string, actor: Pick<PublicUser, 'id'>): Promise<void> {
 	await db.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'printed' })
-}
-
-export async function recordNotified(db: Database, caseId: string, sent: { email: boolean; sms: boolean }, actor: Pick<PublicUser, 'id'>): Promise<void> {
-	await db.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'notified', data: sent })
 }
 
 export interface HistoryEntry {

@@ -137,6 +137,8 @@ export async function startCase(db: Database, definition: ApplicationDef, input:
 						paperIntake: paperIntake !== undefined,
 						createdBy: paperIntake?.actorId,
 						accountId: account?.id,
+						// Staff met the family: their mobile is as good as proven (docs/security.md#verified-mobile).
+						...(paperIntake ? { mobileVerifiedAt: sql`now()`, mobileVerifiedHow: 'in-person' as const } : {}),
 						...columns,
 					})
 					.returning()
@@ -147,6 +149,7 @@ export async function startCase(db: Database, definition: ApplicationDef, input:
 					actorId: paperIntake?.actorId ?? override?.actorId,
 					data: { ...(answers ? { section: firstKey } : {}), paper: paperIntake !== undefined, ...(account ? { account: account.id } : {}) },
 				})
+				if (paperIntake) await tx.insert(caseEvents).values({ caseId: row!.id, kind: 'mobile_verified', actorId: paperIntake.actorId, data: { how: 'in-person' } })
 				if (override) {
 					await tx.insert(caseEvents).values({
 						caseId: row!.id,
@@ -216,6 +219,18 @@ type NewCaseEvent = typeof caseEvents.$inferInsert
  * `events` to its history: its parts are CTEs, and a single statement is atomic by itself. Each
  * statement is a round trip, and on PGlite every one is time on the event loop.
  */
+/**
+ * A new mobile is not proven: the columns that forget it was (and every browser remembered for the
+ * old one), when `columns` changes the mobile; none otherwise.
+ */
+export function unprovenIfMobileChanged(columns: { mobile?: string }) {
+	if (columns.mobile === undefined) return {}
+	return {
+		mobileVerifiedAt: sql`case when ${cases.mobile} = ${columns.mobile} then ${cases.mobileVerifiedAt} else null end`,
+		mobileVerifiedHow: sql`case when ${cases.mobile} = ${columns.mobile} then ${cases.mobileVerifiedHow} else null end`,
+	}
+}
+
 function sectionWrite(db: Database, caseId: string, sectionKey: string, answers: SectionAnswers, columns: Partial<typeof cases.$inferInsert>, events: NewCaseEvent[]) {
 	const saved = db
 		.insert(caseSections)
@@ -223,7 +238,7 @@ function sectionWrite(db: Database, caseId: string, sectionKey: string, answers:
 		.onConflictDoUpdate({ target: [caseSections.caseId, caseSections.section], set: { answers, updatedAt: sql`now()` } })
 	const touched = db
 		.update(cases)
-		.set({ ...columns, updatedAt: sql`now()` })
+		.set({ ...columns, ...unprovenIfMobileChanged(columns), updatedAt: sql`now()` })
 		.where(eq(cases.id, caseId))
 	return sql`with saved as (${saved.getSQL()}), touched as (${touched.getSQL()}) ${db.insert(caseEvents).values(events).getSQL()}`
 }

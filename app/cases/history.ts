@@ -86,6 +86,16 @@ export function describeEvent(event: HistoryEvent, definition: ApplicationDef | 
 			const said = [data.email ? 'بالبريد الإلكتروني' : '', data.sms ? 'برسالة نصية' : ''].filter(Boolean)
 			return said.length ? `إبلاغ المتقدم ${said.join(' و')}` : 'لم يُبلَّغ المتقدم (لا بريد ولا رسائل نصية مهيأة)'
 		}
+		case 'mobile_verified':
+			return data.how === 'in-person' ? 'تأكيد رقم الجوال حضورياً (طلب ورقي)' : 'تأكيد المتقدم رقم جواله برمز وصله عليه'
+		case 'mobile_changed':
+			return 'تغيير رقم الجوال بعد التحقق من هوية المتقدم'
+		case 'message_resent':
+			return 'إعادة إرسال رسالة إلى المتقدم'
+		case 'reminded':
+			return data.event === 'reminder:draft' ? 'تذكير المتقدم بإرسال طلبه' : `تذكير المتقدم باستكمال طلبه${data.n ? ` (التذكير ${data.n === 1 ? 'الأول' : 'الثاني'})` : ''}`
+		case 'closed_unanswered':
+			return 'إغلاق الطلب تلقائياً: لم يستكمله المتقدم في المهلة'
 		default:
 			return event.kind
 	}

@@ -1,11 +1,15 @@
 import { getEnv } from '#app/utils/env.server.ts'
 import { logger } from '#app/utils/log.server.ts'
 import { type MailPart, sendMail, smtpMail } from './mail.server.ts'
-import { inquiryMail, newSubmissionMail, resumeLinkMail, statusUpdateMail, statusUpdateSms } from './messages.ts'
-import { httpSms, logSms, type SmsDriver } from './sms.server.ts'
+import { inquiryMail, resumeLinkMail } from './messages.ts'
+import type { SmsDriver } from './sms.server.ts'
+import { createSmsDriver } from './sms-providers.server.ts'
 
-// Messages to applicants and to the foundation. A notifier is an optional mail part plus an SMS driver; without them
-// the log says what was not sent, never the private link, the text or a full address or number.
+// The drivers messages go out through: the mail part (SMTP_URL) and the SMS driver (SMS_PROVIDER).
+// What is said to applicants about their case, and to the foundation of a new application, is kept
+// and retried by the outbox (app/notify/outbox.server.ts); the two e-mails here are not kept: the
+// private link is a secret, and a contact message is stored as the inquiry itself. Without a mail
+// part the log says what was not sent, never the link or a full address.
 
 export interface ResumeLinkMessage {
 	to: string
@@ -24,45 +28,15 @@ export interface InquiryMessage {
 	message: string
 }
 
-export interface StatusUpdateMessage {
-	/** The applicant's e-mail; may be '' (no e-mail then). */
-	email?: string
-	/** The stored form +9665XXXXXXXX; '' sends no SMS. */
-	mobile: string
-	reference: string
-	formTitle: string
-	statusName: string
-	/** What happens next, as told to applicants. */
-	next: string
-	/** The staff member's message to the applicant. */
-	applicantMessage?: string
-	/** The applicant's private link. */
-	link?: string
-	/** Staff wrote to the applicant without changing the status: say so, not «your status changed». */
-	messageOnly?: boolean
-}
-
-export interface NewSubmissionMessage {
-	/** The foundation's address: NOTIFY_EMAIL, else the foundation info e-mail. */
-	to: string
-	reference: string
-	formTitle: string
-	applicantName: string
-	/** https://…/admin/cases/REF */
-	adminLink: string
-}
-
 export interface Notifier {
 	/** Whether e-mail can be sent at all: pages offer or promise e-mail only when it can. */
 	readonly emails: boolean
+	/** The mail transport, when there is one: the outbox sends its e-mails through it too. */
+	readonly mail?: MailPart
 	/** Sends the applicant their private link; resolves false when it could not be sent. */
 	sendResumeLink(message: ResumeLinkMessage): Promise<boolean>
 	/** Forwards a contact-form message to the foundation (it is stored either way). */
 	sendInquiry(message: InquiryMessage): Promise<boolean>
-	/** Tells the applicant of a new status by e-mail and SMS, each when possible; says which were delivered. */
-	sendStatusUpdate(message: StatusUpdateMessage): Promise<{ email: boolean; sms: boolean }>
-	/** Tells the foundation of a new application. */
-	sendNewSubmission(message: NewSubmissionMessage): Promise<boolean>
 }
 
 const maskEmail = (email: string) => email.replace(/^(.).*@/, '$1…@')
@@ -72,18 +46,10 @@ const noMail = (what: string) => {
 	return false
 }
 
-export function createNotifier({ mail, sms }: { mail?: MailPart; sms: SmsDriver }): Notifier {
-	const text = async (to: string, body: string) => {
-		try {
-			return await sms.send(to, body)
-		} catch (error) {
-			// The drivers here never throw; another one must not fail a staff member's status change either.
-			logger.error(`[notify] SMS driver ${sms.name} failed: ${(error as Error).message}`)
-			return false
-		}
-	}
+export function createNotifier({ mail }: { mail?: MailPart }): Notifier {
 	return {
 		emails: Boolean(mail),
+		...(mail ? { mail } : {}),
 		sendResumeLink: (message) =>
 			mail
 				? sendMail(mail, message.reference, message.to, resumeLinkMail(message))
@@ -92,37 +58,19 @@ export function createNotifier({ mail, sms }: { mail?: MailPart; sms: SmsDriver 
 			mail
 				? sendMail(mail, 'a contact message', message.to, inquiryMail(message))
 				: Promise.resolve(noMail('a contact message was stored but not e-mailed')),
-		async sendStatusUpdate(message) {
-			const to = message.email
-			const [email, sent] = await Promise.all([
-				!to
-					? false
-					: mail
-						? sendMail(mail, `the status of ${message.reference}`, to, statusUpdateMail(message))
-						: noMail(`the status of ${message.reference} was not e-mailed to ${maskEmail(to)}`),
-				message.mobile ? text(message.mobile, statusUpdateSms(message)) : false,
-			])
-			return { email, sms: sent }
-		},
-		sendNewSubmission: (message) =>
-			mail
-				? sendMail(mail, `the new application ${message.reference}`, message.to, newSubmissionMail(message))
-				: Promise.resolve(noMail(`the foundation was not e-mailed about the new application ${message.reference}`)),
 	}
 }
 
-/** No e-mail, SMS only to the log. */
-export const logNotifier: Notifier = createNotifier({ sms: logSms })
+/** No e-mail. */
+export const logNotifier: Notifier = createNotifier({})
 
 let current: Notifier | undefined
 
-/** E-mail when SMTP_URL is set; SMS through the gateway at SMS_URL when set, otherwise to the log. */
+/** E-mail when SMTP_URL is set. */
 export function getNotifier(): Notifier {
 	if (!current) {
 		const env = getEnv()
-		const mail = env.SMTP_URL ? smtpMail(env.SMTP_URL, env.MAIL_FROM) : undefined
-		const sms = env.SMS_URL ? httpSms({ url: env.SMS_URL, token: env.SMS_TOKEN, sender: env.SMS_SENDER }) : logSms
-		current = createNotifier({ mail, sms })
+		current = createNotifier({ mail: env.SMTP_URL ? smtpMail(env.SMTP_URL, env.MAIL_FROM) : undefined })
 	}
 	return current
 }
@@ -130,4 +78,20 @@ export function getNotifier(): Notifier {
 /** Tests and the mail set-up swap the driver. */
 export function setNotifier(notifier: Notifier): void {
 	current = notifier
+}
+
+/** What sending an SMS needs of a driver: its answer says whether to try again (app/notify/sms.server.ts). */
+export type SmsSender = Pick<SmsDriver, 'deliver'>
+
+let sms: SmsSender | undefined
+
+/** The SMS driver the environment names (SMS_PROVIDER; the log when none), made once. */
+export function getSmsDriver(): SmsSender {
+	sms ??= createSmsDriver(getEnv())
+	return sms
+}
+
+/** Tests put a fake driver in its place; undefined goes back to the environment's. */
+export function setSmsDriver(driver: SmsSender | undefined): void {
+	sms = driver
 }

@@ -67,3 +67,8 @@ export const recoveryCodes: CountedNoun = { one: 'رمز استرداد واحد
 
 /** As a standalone count («رسالتان»): the contact form's messages. */
 export const messages: CountedNoun = { one: 'رسالة واحدة', two: 'رسالتان', few: 'رسائل', many: 'رسالةً', other: 'رسالة', none: 'لا رسائل' }
+
+/** After «بقيت لك» (subject, nominative): a code's tries left. */
+export const triesLeft: CountedNoun = { one: 'محاولة واحدة', two: 'محاولتان', few: 'محاولات', many: 'محاولةً', other: 'محاولة' }
+/** After «بعد»: a short wait. */
+export const seconds: CountedNoun = { one: 'ثانية واحدة', two: 'ثانيتين', few: 'ثوانٍ', many: 'ثانيةً', other: 'ثانية' }

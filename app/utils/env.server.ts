@@ -119,6 +119,7 @@ const envSchema = z.object({
 	 * months after closing; then retention destroys them (docs/operations.md#retention).
 	 */
 	RETENTION_MONTHS: z.coerce.number({ error: 'must be a whole number of months (1-120)' }).int().min(1).max(120).default(24),
+	SCHEDULER_INTERVAL_SECONDS: z.coerce.number({ error: 'must be a whole number of seconds (1-3600)' }).int().min(1).max(3600).default(60),
 	/**
 	 * The key applicants' files are encrypted with (AES-256-GCM): 64 hexadecimal characters. Required
 	 * when NODE_ENV=production (docs/operations.md#encryption-at-rest).
@@ -151,6 +152,7 @@ const envSchema = z.object({
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 	/** `json` (one object per line, for a log collector) or `pretty` (for a person); unset: pretty on a terminal, JSON otherwise. */
 	LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+	ATAA_CLOCK_FILE: z.string().optional(),
 })
 
 export type Env = z.infer<typeof envSchema> & {

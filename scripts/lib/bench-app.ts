@@ -37,7 +37,7 @@ export interface AppServerOptions {
 }
 
 /** Variables the bench sets itself: an inherited value must not change what is measured. */
-const CONTROLLED = ['DATABASE_URL', 'HTML_CACHE', 'SMTP_URL', 'SMS_URL', 'PORT', 'DATA_DIR', 'APP_ORIGIN', 'TRUST_PROXY', 'NODE_ENV']
+const CONTROLLED = ['DATABASE_URL', 'HTML_CACHE', 'SMTP_URL', 'SMS_URL', 'SMS_PROVIDER', 'APPLICANT_VERIFICATION', 'PORT', 'DATA_DIR', 'APP_ORIGIN', 'TRUST_PROXY', 'NODE_ENV']
 
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
 	const port = await freePort()
@@ -56,6 +56,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 		FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
 		// As `npm start` runs the server (docs/performance.md, memory): two malloc arenas, not eight a core.
 		MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+		// No SMS provider here: applicants' links open without a code (a test that wants codes sets a fake provider and `on`).
+		APPLICANT_VERIFICATION: 'off',
 		...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
 		...options.env,
 	})

@@ -245,7 +245,7 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 	const restart = () => retryingPort(restartOnce)
 	const restartOnce = async () => {
 		const port = await freePort()
-		const variables: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' }
+		const variables: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', APPLICANT_VERIFICATION: 'off', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' }
 		for (const name of ['DATABASE_URL', 'APP_ORIGIN', 'HTML_CACHE', 'SMTP_URL', 'SMS_URL']) delete variables[name]
 		variables.APP_ORIGIN = `http://127.0.0.1:${port}`
 		if (benchDatabase) variables.DATABASE_URL = benchDatabase.url

@@ -12,6 +12,10 @@ import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
 import { formatDateWithHijri } from '#app/text/format.ts'
 import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
+import { eq } from 'drizzle-orm'
+import { institutionAccounts } from '#app/db/schema.ts'
+import { recordAudit } from '#app/audit/audit-trail.server.ts'
+import { maskedLocalMobile } from '#app/verify/case-verification.server.ts'
 
 // No `handle.hydrate`: every control here is a link or a plain form.
 
@@ -42,6 +46,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const intake = support ? await getIntake(db, support.type) : null
 	return {
 		name: account.name,
+		signInCode: account.signInCode,
+		mobile: maskedLocalMobile(account.mobile),
 		notice: context.get(flashContext),
 		registration: registration ? describe(registration) : null,
 		requests: rows.filter((row) => row.id !== account.registrationCaseId).map(describe),
@@ -59,6 +65,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
 	const account = await requireInstitution(request)
 	const formData = await request.formData()
+	if (formData.get('intent') === 'sign-in-code') {
+		const on = formData.get('on') === 'on'
+		const db = await getDb()
+		await db.update(institutionAccounts).set({ signInCode: on }).where(eq(institutionAccounts.id, account.id))
+		await recordAudit(db, { actorName: account.name, action: 'account.sign-in-code', request, data: { accountId: account.id, on } })
+		return redirectWithFlash('/account', { tone: 'success', message: on ? 'فُعّل رمز التحقق عند الدخول.' : 'أُوقف رمز التحقق عند الدخول.' })
+	}
 	if (formData.get('intent') !== 'delete-draft') throw data('طلب غير صالح', { status: 400 })
 	const reference = String(formData.get('reference') ?? '')
 	if (formData.get('confirm') !== 'on') return data({ error: 'لم يُحذف الطلب: الرجاء تأكيد الحذف بوضع علامة في المربع.', reference }, { status: 400 })
@@ -187,6 +200,24 @@ export default function Account({ loaderData: account, actionData }: Route.Compo
 							))}
 						</ul>
 					)}
+				</section>
+
+				<section aria-labelledby="sign-in-code" className="rounded-xl border border-stone-200 bg-white p-5">
+					<h2 id="sign-in-code" className="text-xl font-bold text-brand-900">
+						رمز التحقق عند الدخول
+					</h2>
+					<p className="mt-2">
+						{account.signInCode
+							? `مفعّل: بعد كلمة المرور نرسل رمزاً برسالة نصية إلى جوال الحساب ${account.mobile}، ولا يتم الدخول إلا به.`
+							: `غير مفعّل. إن فعّلته طلبنا بعد كلمة المرور رمزاً نرسله برسالة نصية إلى جوال الحساب ${account.mobile}: من عرف كلمة المرور وحدها لا يدخل.`}
+					</p>
+					<Form method="post" className="mt-3">
+						<input type="hidden" name="intent" value="sign-in-code" />
+						<input type="hidden" name="on" value={account.signInCode ? 'off' : 'on'} />
+						<button type="submit" className={account.signInCode ? 'btn-secondary' : 'btn-primary'}>
+							{account.signInCode ? 'إيقاف رمز التحقق عند الدخول' : 'تفعيل رمز التحقق عند الدخول'}
+						</button>
+					</Form>
 				</section>
 			</div>
 		</>

@@ -7,6 +7,8 @@ import { PageHeader } from '#app/components/page-header.tsx'
 import { actionHeaders } from '#app/utils/action-headers.ts'
 import { signInAction, signInSchema } from '#app/routes/+sign-in.server.ts'
 import { SignInPage } from '#app/routes/+sign-in.tsx'
+import { sendCode, sendProblem } from '#app/verify/codes.server.ts'
+import { setPendingAccount } from '#app/verify/remembered.server.ts'
 
 // Institutions sign in by user name or e-mail, into their account (/account).
 
@@ -32,6 +34,12 @@ export async function action({ request }: Route.ActionArgs) {
 		auditName: (name) => name.trim(),
 		signedIn: async (db, account, redirectTo) => {
 			// A new session id at every sign-in; any account session this browser had before is ended.
+			if (account.signInCode) {
+				// The password was right; the code sent to the account's mobile comes next (docs/security.md#verified-mobile).
+				const sent = await sendCode(db, { purpose: 'account', subject: String(account.id), mobile: account.mobile, nationalId: '' })
+				const to = `/account/login/code?${new URLSearchParams({ redirectTo: accountRedirect(redirectTo), ...(sent.ok ? {} : { problem: sendProblem(sent) }) })}`
+				return redirect(to, { headers: { 'Set-Cookie': await setPendingAccount(db, account.id) } })
+			}
 			const previous = getAccountSessionToken(request)
 			if (previous) await deleteAccountSession(db, previous)
 			const session = await createAccountSession(db, account.id)

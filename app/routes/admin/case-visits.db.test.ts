@@ -6,7 +6,7 @@ import { changeStatus } from '#app/cases/case-decisions.server.ts'
 import { caseVisits } from '#app/db/schema.ts'
 import { upcomingVisit } from '#app/cases/visits.server.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
-import { createNotifier, logNotifier, setNotifier } from '#app/notify/notifier.server.ts'
+import { setSmsDriver } from '#app/notify/notifier.server.ts'
 import { formatDateWithHijri, todayInRiyadh } from '#app/text/format.ts'
 import { middleware as adminMiddleware } from '#app/routes/admin/layout.tsx'
 import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
@@ -27,9 +27,9 @@ const texts: { to: string; text: string }[] = []
 beforeAll(async () => {
 	officer = await createUser(db(), { name: 'الباحث فهد', email: `visits-${Date.now()}@example.org`, mobile: '', roles: ['case_officer'], password: 'Visits-Officer-1234' })
 	cookie = `${sessionCookieName()}=${(await createSession(db(), officer.id)).token}`
-	setNotifier(createNotifier({ sms: { name: 'http', send: async (to, text) => (texts.push({ to, text }), true) } }))
+	setSmsDriver({ deliver: async (to, text) => (texts.push({ to, text }), { ok: true, provider: 'fake' }) })
 })
-afterAll(() => setNotifier(logNotifier))
+afterAll(() => setSmsDriver(undefined))
 
 /** A day `days` after today in Riyadh, yyyy-mm-dd. */
 const inDays = (days: number) => new Date(Date.parse(`${todayInRiyadh()}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)

@@ -10,7 +10,9 @@ import { askedSections, isOffered, offeredSlots } from '#app/forms/conditions.ts
 import { asksConsent, consentTitle, describeConsent } from '#app/privacy/consent-rules.ts'
 import { caseFlags, flagLabels } from '#app/cases/flags.server.ts'
 import { describeEvent } from '#app/cases/history.ts'
-import { notifyStatusChange } from '#app/cases/notify-applicant.server.ts'
+import { notifyStatusChange, notifyVisitScheduled } from '#app/notify/case-notices.server.ts'
+import { listCaseMessages, resendMessage } from '#app/notify/outbox.server.ts'
+import { messageView } from '#app/notify/message-view.ts'
 import { describeStudy, latestStudy, studyKindOf } from '#app/cases/studies.server.ts'
 import { receiptInstalment, VISIT_PHOTO_SLOT } from '#app/cases/staff-files.ts'
 import { listStaffFiles } from '#app/cases/staff-files.server.ts'
@@ -32,6 +34,7 @@ import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
 import type { AdminHandle } from './layout.tsx'
 import { AidLedger, Answers, Files, Panel, StudyPanel, type ActionErrors } from './+case-parts.tsx'
 import { CaseActions } from './+case-actions.tsx'
+import { CaseMessages } from './+case-messages.tsx'
 import { DecisionPanel } from './+case-decision.tsx'
 import { decide, decisionsOf, FourEyesError, instalmentsOf, type Decision } from '#app/aid/decisions.server.ts'
 import { describeDecision, describeInstalment } from '#app/aid/describe.ts'
@@ -51,7 +54,7 @@ export const handle: AdminHandle = {
 export const middleware = [
 	audited({
 		read: 'case.view',
-		write: { byIntent: { decide: 'case.decide', status: 'case.status', assign: 'case.assign', note: 'case.note', message: 'case.message', aid: 'case.aid', delete: 'case.delete', restore: 'case.restore', visit: 'case.visit', 'cancel-visit': 'case.visit' } },
+		write: { byIntent: { decide: 'case.decide', status: 'case.status', assign: 'case.assign', note: 'case.note', message: 'case.message', aid: 'case.aid', delete: 'case.delete', restore: 'case.restore', visit: 'case.visit', 'cancel-visit': 'case.visit', resend: 'case.resend' } },
 	}),
 ]
 
@@ -86,6 +89,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		decides ? listReasons(db, 'decision-reject') : [],
 	])
 	const base = `/admin/cases/${row.reference}`
+	// Every message sent about the case, with what became of it (docs/product.md#messages).
+	const messages = (await listCaseMessages(db, row.id)).map(messageView)
 	return {
 		reference: row.reference,
 		list: definition.kind === 'association' ? { to: '/admin/associations', label: 'طلبات الجمعيات والمؤسسات' } : { to: '/admin/cases', label: 'طلبات الأفراد' },
@@ -184,6 +189,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 				})),
 			}
 		}),
+		messages,
 		history: history.map((event) => ({
 			id: event.id,
 			kind: event.kind,
@@ -246,6 +252,7 @@ const actionSchema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('cancel-visit'), visitId: z.coerce.number().int() }),
 	z.object({ intent: z.literal('delete'), reason: text('الرجاء كتابة سبب الحذف', 500), confirm: z.literal('on', { error: 'الرجاء تأكيد الحذف' }) }),
 	z.object({ intent: z.literal('restore') }),
+	z.object({ intent: z.literal('resend'), messageId: z.uuid({ error: 'الرسالة غير موجودة' }) }),
 	z
 		.object({
 			intent: z.literal('decide'),
@@ -319,7 +326,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	const value = submission.value
 	if (row.deletedAt && value.intent !== 'restore') return refused(value.intent, { '': ['الطلب محذوف؛ استعده أولاً'] }, 409)
 	// Retention destroyed the applicant's details: there is nobody to message, and the minimal record stays as it is.
-	if (row.purgedAt && (value.intent === 'status' || value.intent === 'aid' || value.intent === 'message' || value.intent === 'decide')) {
+	if (row.purgedAt && (value.intent === 'status' || value.intent === 'aid' || value.intent === 'message' || value.intent === 'decide' || value.intent === 'resend')) {
 		return refused(
 			formOf(typed),
 			{ '': ['أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ، فلا يمكن تغيير حالته أو تسجيل دعم عليه أو مراسلة مقدمه'] },
@@ -334,7 +341,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				if (typeof decision === 'string') return refused(formOf(typed), { reason: [decision] }, 400, typed)
 				noteAudit(context, { data: { outcome: value.outcome, from: row.status } })
 				const decided = await decide(db, row.id, decision, user)
-				if (decided.message) await notifyStatusChange(db, request, decided.row, { to: decided.to, message: decided.message }, user)
+				if (decided.message) await notifyStatusChange(db, decided.row, { to: decided.to, message: decided.message }, user)
 				return redirectWithFlash(`${base}#decision`, { tone: 'success', message: `تم تسجيل القرار: «${staffStatusName(decided.to)}»` })
 			}
 			case 'status': {
@@ -356,7 +363,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 						: undefined
 				noteAudit(context, { data: { from: row.status, to: value.to } })
 				const { row: changed } = await changeStatus(db, row.id, { to: value.to, note: value.note, message: value.message, reopened, aid }, user)
-				await notifyStatusChange(db, request, changed, { to: value.to, message: value.message }, user)
+				await notifyStatusChange(db, changed, { to: value.to, message: value.message }, user)
 				return redirectWithFlash(base, { tone: 'success', message: `تم تغيير الحالة إلى «${staffStatusName(value.to)}»` })
 			}
 			case 'assign': {
@@ -368,7 +375,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				return redirectWithFlash(base, notices.added)
 			case 'message':
 				await addApplicantMessage(db, row.id, value.message, user)
-				await notifyStatusChange(db, request, row, { to: row.status, message: value.message, messageOnly: true }, user)
+				await notifyStatusChange(db, row, { to: row.status, message: value.message, messageOnly: true }, user)
 				return redirectWithFlash(base, { tone: 'success', message: 'تم إرسال الرسالة بنجاح' })
 			case 'aid':
 				if (row.status !== SUPPORT_PROVIDED) return refused('aid', { '': ['يُسجَّل الدعم على طلب حالته «تم تقديم الدعم»'] }, 409)
@@ -376,18 +383,27 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				return redirectWithFlash(base, notices.added)
 			case 'visit': {
 				const planned = await scheduleVisit(db, row.id, { visitOn: value.visitOn, visitAt: value.visitAt, visitorId: value.visitor }, user)
-				await notifyStatusChange(db, request, planned.row, { to: planned.row.status, message: planned.message, messageOnly: true }, user)
+				await notifyVisitScheduled(db, planned.row.id, value, user)
 				return redirectWithFlash(`${base}#visits`, { tone: 'success', message: 'تم تحديد موعد الزيارة' })
 			}
 			case 'cancel-visit': {
 				const cancelled = await cancelVisit(db, row.id, value.visitId, user)
 				if (!cancelled) return refused('cancel-visit', { '': ['لم يعد هذا الموعد قائماً'] }, 409)
-				await notifyStatusChange(db, request, cancelled.row, { to: cancelled.row.status, message: cancelled.message, messageOnly: true }, user)
+				await notifyStatusChange(db, cancelled.row, { to: cancelled.row.status, message: cancelled.message, messageOnly: true }, user)
 				return redirectWithFlash(`${base}#visits`, { tone: 'success', message: 'تم إلغاء موعد الزيارة' })
 			}
 			case 'delete':
 				await softDeleteCase(db, row.id, value.reason, user)
 				return redirectWithFlash(definition.kind === 'association' ? '/admin/associations' : '/admin/cases', notices.deleted)
+			case 'resend': {
+				// Only a message of this case, and one that could not be sent.
+				const message = (await listCaseMessages(db, row.id)).find((candidate) => candidate.id === value.messageId)
+				if (!message) return refused('resend', { '': ['الرسالة غير موجودة في هذا الطلب'] }, 404)
+				if (message.status !== 'failed') return refused('resend', { '': [message.status === 'sent' ? 'أُرسلت هذه الرسالة من قبل' : 'هذه الرسالة قيد الإرسال'] }, 409)
+				noteAudit(context, { data: { message: message.id, event: message.event, channel: message.channel } })
+				const copy = await resendMessage(db, message.id, user)
+				return redirectWithFlash(`${base}#sent-messages`, copy?.status === 'sent' ? { tone: 'success', message: 'أُعيد إرسال الرسالة' } : { tone: 'error', message: 'لم تُرسل الرسالة بعد: حالتها في قائمة الرسائل' })
+			}
 			case 'restore':
 				if (!hasRole(user, 'admin')) throw data('ليست لديك صلاحية استعادة الطلبات', { status: 403 })
 				await restoreCase(db, row.id, user)
@@ -513,6 +529,7 @@ export default function CaseView({ loaderData: c, actionData }: Route.ComponentP
 				{/* Keyed by the history: after each recorded change the forms start empty again. */}
 				{c.works ? <CaseActions key={c.history.length} c={c} actionData={actionData} /> : null}
 			</div>
+			<CaseMessages messages={c.messages} canResend={c.works && !c.deleted && !c.purged} errors={actionData?.form === 'resend' ? actionData.errors : undefined} />
 			{/* After the decisions: on a phone, the officer reaches them before the long history. */}
 			<Panel className="mt-6" title="سجل الطلب" id="history">
 				<ol className="mt-2 divide-y divide-stone-200 text-sm">

@@ -6,7 +6,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { assignCases, bulkChangeStatus, BULK_STATUSES, CaseChangeError, caseIdsByReference, caseOfficers } from '#app/cases/case-decisions.server.ts'
 import { CASE_LIST_PAGE_SIZE, countCases, filterParams, listCases, readCaseFilter, typesOfKind } from '#app/cases/case-lists.server.ts'
-import { notifyStatusChange } from '#app/cases/notify-applicant.server.ts'
+import { notifyStatusChange } from '#app/notify/case-notices.server.ts'
 import { bulkAssignMessage, bulkStatusMessage } from '#app/cases/bulk-messages.ts'
 import { staffStatusName, statusFilterLabels, statusInfo } from '#app/cases/case-statuses.ts'
 import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
@@ -135,7 +135,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		const result = await bulkChangeStatus(db, value.ref, value.status, value.note, user)
 		// A few at a time: a mail server or SMS gateway throttles a burst of 200.
 		for (let start = 0; start < result.changed.length; start += 5) {
-			await Promise.all(result.changed.slice(start, start + 5).map((row) => notifyStatusChange(db, request, row, { to: row.status }, user)))
+			await Promise.all(result.changed.slice(start, start + 5).map((row) => notifyStatusChange(db, row, { to: row.status }, user)))
 		}
 		return redirectWithFlash(back, { tone: result.changed.length ? 'success' : 'error', message: bulkStatusMessage(result.changed.length, result.refused) })
 	} catch (error) {

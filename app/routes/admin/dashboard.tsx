@@ -44,6 +44,7 @@ const cards: readonly Card[] = [
 	{ to: '/admin/reports', title: 'تقارير الدعم', text: 'أرقام العام لمجلس الإدارة والوزارة: الطلبات والقرارات والمصروف والمستفيدون، حسب البرنامج أو الصندوق أو الشهر أو المدينة.', roles: areaRoles.funds },
 	{ to: '/admin/funds', title: 'الصناديق والميزانيات', text: 'صناديق الصرف (الزكاة والصدقات والمنح) وميزانية كل برنامج: المخصص والمعتمد والمصروف والمتبقي.', roles: areaRoles.funds },
 	{ to: '/admin/cases/new', title: 'طلب ورقي جديد', text: 'بدء طلب لمستفيد حضر إلى المؤسسة أو اتصل هاتفياً.', roles: areaRoles.cases },
+	{ to: '/admin/messages', title: 'نصوص الرسائل', text: 'ما يُقال للمتقدمين في الرسائل النصية والبريد عند كل حدث في طلباتهم، مع معاينته.', roles: areaRoles.users },
 	{ to: '/admin/reasons', title: 'أسباب عدم الدعم والرفض', text: 'الأسباب التي يختار منها الباحث حين يوصي بعدم دعم حالة، واللجنة حين ترفض طلباً.', roles: areaRoles.users },
 	{ to: '/admin/intake', title: 'استقبال الطلبات', text: 'فتح التقديم على البرامج أو إيقافه مؤقتاً أو إغلاقه.', roles: areaRoles.users },
 ]

@@ -7,7 +7,7 @@ import { approveMany, decisionQueue, QUEUE_PAGE_SIZE, queueCities, type Decision
 import { fundLabel, listFunds } from '#app/aid/funds.server.ts'
 import { aidKinds, riyals } from '#app/cases/aid.ts'
 import { aidText } from '#app/aid/aid-text.ts'
-import { notifyStatusChange } from '#app/cases/notify-applicant.server.ts'
+import { notifyStatusChange } from '#app/notify/case-notices.server.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { countOf } from '#app/text/arabic-count.ts'
 import { toWesternDigits } from '#app/text/format.ts'
@@ -105,7 +105,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	}
 	if (Object.keys(errors).length) return data({ errors, outcomes: [], values, chosen }, { status: 400 })
 	const outcomes = await approveMany(db, items, user)
-	for (const outcome of outcomes) if (outcome.decided?.message) await notifyStatusChange(db, request, outcome.decided.row, { to: outcome.decided.to, message: outcome.decided.message }, user)
+	for (const outcome of outcomes) if (outcome.decided?.message) await notifyStatusChange(db, outcome.decided.row, { to: outcome.decided.to, message: outcome.decided.message }, user)
 	noteAudit(context, { data: { approved: outcomes.filter((item) => !item.refusal).map((item) => item.reference), refused: outcomes.filter((item) => item.refusal).map((item) => item.reference) } })
 	const left = outcomes.filter((item) => item.refusal).map((item) => item.reference)
 	return { errors: {} as Record<string, string[]>, outcomes: outcomes.map(({ reference, name, refusal }) => ({ reference, name, refusal })), values: left.length ? values : {}, chosen: left }

@@ -10,11 +10,13 @@ import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/http/flash.server.ts'
 import { ErrorList, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
-import { audited } from '#app/audit/audit-trail.server.ts'
+import { audited, noteAudit } from '#app/audit/audit-trail.server.ts'
+import { describeReminderSettings, getReminderSettings, saveReminderSettings } from '#app/operations/reminders.server.ts'
+import { fieldsOfPayload, fieldsOfSettings, REMINDERS_INTENT, ReminderSettingsSection, reminderSettingsOf, reminderSettingsSchema } from './+reminder-settings.tsx'
 
 export const handle: AdminHandle = { breadcrumb: 'استقبال الطلبات' }
 
-export const middleware = [audited({ read: false, write: 'intake.change' })]
+export const middleware = [audited({ read: false, write: { byIntent: { [REMINDERS_INTENT]: 'reminders.change' }, otherwise: 'intake.change' } })]
 
 const states = [
 	{ value: 'open', label: 'مفتوح: يستقبل الطلبات' },
@@ -32,15 +34,26 @@ const intakeSchema = z.object({
 export async function loader({ context }: Route.LoaderArgs) {
 	requireRole(context, areaRoles.users)
 	const db = await getDb()
+	const reminders = await getReminderSettings(db)
 	return {
 		notice: context.get(flashContext),
+		reminders: { settings: reminders, summary: describeReminderSettings(reminders) },
 		programmes: await Promise.all(applicationDefinitions.map(async (definition) => ({ type: definition.type, title: definition.title, intake: await getIntake(db, definition.type) }))),
 	}
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const user = requireRole(context, areaRoles.users)
-	const submission = parseWithZod(await request.formData(), { schema: intakeSchema })
+	const formData = await request.formData()
+	if (formData.get('intent') === REMINDERS_INTENT) {
+		const reminders = parseWithZod(formData, { schema: reminderSettingsSchema })
+		if (reminders.status !== 'success') return data({ result: reminders.reply(), type: REMINDERS_INTENT }, { status: 400 })
+		const settings = reminderSettingsOf(reminders.value)
+		await saveReminderSettings(await getDb(), settings, user.id)
+		noteAudit(context, { data: settings })
+		return redirectWithFlash('/admin/intake', { ...notices.updated, field: REMINDERS_INTENT })
+	}
+	const submission = parseWithZod(formData, { schema: intakeSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply(), type: String(submission.payload.type ?? '') }, { status: 400 })
 	const { type, ...intake } = submission.value
 	if (!findDefinition(type)) throw data('برنامج غير معروف', { status: 400 })
@@ -53,7 +66,7 @@ export default function Intake({ loaderData, actionData }: Route.ComponentProps)
 		<>
 			<PageTitle title="استقبال الطلبات" error={Boolean(actionData)} />
 			<h1 className="text-2xl font-bold text-brand-900">استقبال الطلبات</h1>
-			<p className="mt-1 text-stone-700">حالة استقبال كل برنامج، والنصوص التي يراها المتقدمون.</p>
+			<p className="mt-1 text-stone-700">حالة استقبال كل برنامج، والنصوص التي يراها المتقدمون، ومتى يُذكَّرون بطلباتهم.</p>
 			<div className="mt-6 space-y-6">
 				{loaderData.programmes.map((programme) => {
 					const errors = actionData?.type === programme.type ? (actionData.result.error ?? {}) : {}
@@ -99,6 +112,12 @@ export default function Intake({ loaderData, actionData }: Route.ComponentProps)
 						</Form>
 					)
 				})}
+				<ReminderSettingsSection
+					summary={loaderData.reminders.summary}
+					fields={actionData?.type === REMINDERS_INTENT ? fieldsOfPayload(actionData.result.initialValue ?? {}) : fieldsOfSettings(loaderData.reminders.settings)}
+					errors={actionData?.type === REMINDERS_INTENT ? (actionData.result.error ?? {}) : {}}
+					notice={loaderData.notice?.field === REMINDERS_INTENT ? loaderData.notice : null}
+				/>
 			</div>
 		</>
 	)

@@ -1,27 +1,56 @@
 // The HTTP side of an application for the routes under /apply: the case behind a private link, the
 // staff member asking, and the visitors' limits. What the steps do with the answers is in app/runner/;
 // the case store (app/cases/) knows nothing of requests or responses.
-import { data } from 'react-router'
+import { and, eq } from 'drizzle-orm'
+import { data, redirect } from 'react-router'
+import type { Database } from '#app/db/client.server.ts'
+import { institutionAccounts } from '#app/db/schema.ts'
+import { getInstitution } from '#app/accounts/institution-accounts.server.ts'
+import { verificationOn } from '#app/verify/case-verification.server.ts'
+import { isRemembered } from '#app/verify/remembered.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { completedSections } from '#app/cases/journey.ts'
 import { getUser } from '#app/auth/session.server.ts'
 import { areaRoles, hasRole } from '#app/db/roles.ts'
-import { findApplicationByToken, type IdChecksumOverride } from '#app/cases/case-store.server.ts'
+import { findApplicationByToken, type CaseRow, type IdChecksumOverride } from '#app/cases/case-store.server.ts'
 import { addressCheck, limitOrThrow, publicLimits } from '#app/http/ip-limit.server.ts'
 import { hashResumeToken } from '#app/cases/tokens.server.ts'
 
 /**
  * The application behind a private link. Anyone without a valid token gets the same 404 as for a
- * page that does not exist: a wrong link says nothing about which links exist.
+ * page that does not exist: a wrong link says nothing about which links exist. A valid link on a
+ * browser that has not proven the case's mobile is sent to prove it (docs/security.md#verified-mobile).
  */
-export async function loadApplication(token: string | undefined) {
+export async function loadApplication(request: Request, token: string | undefined) {
+	const found = await findLinkedCase(token)
+	const { db, row, definition, state } = found
+	if (!(await mayOpen(db, request, row))) throw redirect(`/apply/r/${token}/verify`)
+	return { db, row, definition, state, completed: completedSections(definition, state) }
+}
+
+/** The case behind a private link, proven or not (the page that asks for the code); a 404 otherwise. */
+export async function findLinkedCase(token: string | undefined) {
 	const db = await getDb()
 	const found = token ? await findApplicationByToken(db, token) : undefined
 	const definition = found ? findDefinition(found.row.type) : undefined
 	if (!found || !definition || found.row.deletedAt) throw data(null, { status: 404 })
-	const { row, state } = found
-	return { db, row, definition, state, completed: completedSections(definition, state) }
+	return { db, definition, row: found.row, state: found.state }
+}
+
+/**
+ * Whether this browser may open the case without a code: it proved the case's mobile, or it is
+ * signed in as the staff who handle cases, or as the institution the case belongs to.
+ */
+export async function mayOpen(db: Database, request: Request, row: CaseRow): Promise<boolean> {
+	if (!verificationOn()) return true
+	if (await isRemembered(db, request, row)) return true
+	if (await getCaseStaff(request)) return true
+	const institution = row.accountId !== null || row.type === 'institution-registration' ? await getInstitution(request) : null
+	if (!institution) return false
+	if (row.accountId === institution.id) return true
+	const [owner] = await db.select({ id: institutionAccounts.id }).from(institutionAccounts).where(and(eq(institutionAccounts.id, institution.id), eq(institutionAccounts.registrationCaseId, row.id)))
+	return Boolean(owner)
 }
 
 /**

@@ -2,12 +2,8 @@ import { data, Form, Link, redirect } from 'react-router'
 import { Fragment } from 'react'
 import type { Route } from './+types/check'
 import { Totals } from '#app/forms/collection-rows.tsx'
-import type { Database } from '#app/db/client.server.ts'
-import { getFoundationInfo } from '#app/domain/foundation-details.server.ts'
-import { getNotifier } from '#app/notify/notifier.server.ts'
-import { getEnv, publicOrigin } from '#app/utils/env.server.ts'
-import { logger } from '#app/utils/log.server.ts'
-import { IncompleteCaseError, listAttachments, NothingChangedError, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
+import { notifyFoundation } from '#app/notify/outbox.server.ts'
+import { IncompleteCaseError, listAttachments, NothingChangedError, submitCase } from '#app/cases/case-store.server.ts'
 import { loadApplication, limitVisitor } from './+applicant.server.ts'
 import { openAccountFor } from '#app/runner/institution.server.ts'
 import { findSlot } from '#app/runner/files.server.ts'
@@ -31,16 +27,16 @@ const accountTaken = (taken: AccountTakenError['taken'], step: string) =>
 /** The check page again, with why the case was not sent and, when there is one, the step to change. */
 const refused = (error: string, status: number, change: { to: string; label: string } | null = null) => data({ error, change }, { status })
 
-async function openCheck(token: string) {
-	const application = await loadApplication(token)
+async function openCheck(request: Request, token: string) {
+	const application = await loadApplication(request, token)
 	const base = `/apply/r/${token}`
 	const access = stepAccess(application.definition, application.row, application.state, CHECK_STEP)
 	if (!access.open) throw redirect(access.goTo ? `${base}/${access.goTo}` : base)
 	return { ...application, base }
 }
 
-export async function loader({ params }: Route.LoaderArgs) {
-	const { db, row, definition, state, base } = await openCheck(params.token)
+export async function loader({ params, request }: Route.LoaderArgs) {
+	const { db, row, definition, state, base } = await openCheck(request, params.token)
 	// Pages given a moment ago: their document is made before it is listed here (no slot made again).
 	await scheduleDocuments(db, definition, row.id, [])
 	const files = await listAttachments(db, row.id)
@@ -72,7 +68,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
-	const { db, row, definition, state, base } = await openCheck(params.token)
+	const { db, row, definition, state, base } = await openCheck(request, params.token)
 	await limitVisitor(request, publicLimits.save)
 	const formData = await request.formData()
 	if (isHoneypotFilled(formData)) throw data('طلب غير صالح', { status: 400 })
@@ -104,26 +100,9 @@ export async function action({ params, request }: Route.ActionArgs) {
 	if ((await pagesSignature(db, row.id)) !== pagesMade) await scheduleDocuments(db, definition, row.id)
 	await dropPages(db, row.id)
 	// The foundation hears of new applications; a corrected one shows in its list as new again.
-	if (row.submittedAt === null) await tellFoundation(db, row, definition.title)
+	// By e-mail (NOTIFY_EMAIL, else its own address), kept with the case's messages; never fails the sending.
+	if (row.submittedAt === null) await notifyFoundation(db, row.id)
 	return redirect(`${base}/done`)
-}
-
-/** The foundation hears of each sent application by e-mail (NOTIFY_EMAIL, else its own address). */
-async function tellFoundation(db: Database, row: CaseRow, formTitle: string) {
-	try {
-		const to = getEnv().NOTIFY_EMAIL ?? (await getFoundationInfo(db)).email
-		if (!to) return
-		await getNotifier().sendNewSubmission({
-			to,
-			reference: row.reference,
-			formTitle,
-			applicantName: row.applicantName,
-			adminLink: `${publicOrigin()}/admin/cases/${row.reference}`,
-		})
-	} catch (error) {
-		// The application is sent whatever happens to the e-mail; the dashboard counts it either way.
-		logger.error(`[notify] new-case e-mail for ${row.reference} failed: ${(error as Error).message}`)
-	}
 }
 
 export default function Check({ loaderData, actionData }: Route.ComponentProps) {

@@ -16,8 +16,8 @@ import { ErrorSummary, Honeypot, isHoneypotFilled, PageTitle } from '#app/compon
 
 const NO_CHOICE = 'اختر «أوافق» أو «لا أوافق» للمتابعة.'
 
-async function openConsent(token: string) {
-	const application = await loadApplication(token)
+async function openConsent(request: Request, token: string) {
+	const application = await loadApplication(request, token)
 	const base = `/apply/r/${token}`
 	const access = stepAccess(application.definition, application.row, application.state, CONSENT_STEP)
 	if (!access.open) throw redirect(access.goTo ? `${base}/${access.goTo}` : base)
@@ -25,7 +25,7 @@ async function openConsent(token: string) {
 }
 
 export async function loader({ params, request }: Route.LoaderArgs) {
-	const { db, definition, row, state, base } = await openConsent(params.token)
+	const { db, definition, row, state, base } = await openConsent(request, params.token)
 	const returnToCheck = new URL(request.url).searchParams.get('return') === CHECK_STEP
 	const previous = previousStep(definition, CONSENT_STEP, state.answers, state.consent)
 	const notice = await currentNotice(db)
@@ -52,7 +52,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
-	const { db, definition, row, state, base } = await openConsent(params.token)
+	const { db, definition, row, state, base } = await openConsent(request, params.token)
 	await limitVisitor(request, publicLimits.save)
 	const formData = await request.formData()
 	if (isHoneypotFilled(formData)) throw data('طلب غير صالح', { status: 400 })

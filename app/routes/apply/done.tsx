@@ -5,8 +5,8 @@ import { loadApplication } from './+applicant.server.ts'
 import { getIntake } from '#app/cases/intake-state.server.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 
-export async function loader({ params }: Route.LoaderArgs) {
-	const { row, definition } = await loadApplication(params.token)
+export async function loader({ request, params }: Route.LoaderArgs) {
+	const { row, definition } = await loadApplication(request, params.token)
 	if (!row.submittedAt) throw redirect(`/apply/r/${params.token}`)
 	const intake = await getIntake(await getDb(), definition.type)
 	return {

@@ -11,7 +11,7 @@ import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
  * under the sandbox policy; no page may frame it.
  */
 export async function loader({ params, request }: Route.LoaderArgs) {
-	const { db, row } = await loadApplication(params.token)
+	const { db, row } = await loadApplication(request, params.token)
 	const file = await findAttachment(db, row.id, params.fileId)
 	if (!file) throw data(null, { status: 404 })
 	const inline = new URL(request.url).searchParams.get('inline') === '1'

@@ -14,6 +14,8 @@ import { recordAudit } from '#app/audit/audit-trail.server.ts'
 import { addressCheck, countDone, countHits, publicLimits, reachedLimit, type IpLimited } from '#app/http/ip-limit.server.ts'
 import { getIntake } from '#app/cases/intake-state.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
+import { maskedLocalMobile, sendCaseCode, verificationOn } from '#app/verify/case-verification.server.ts'
+import { sendProblem } from '#app/verify/codes.server.ts'
 import { redirectWithFlash } from '#app/http/flash.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { identifierLabel } from '#app/forms/definition.ts'
@@ -105,7 +107,13 @@ export async function action({ request, params }: Route.ActionArgs) {
 			paperIntake: paper ? { actorId: paper.id } : undefined,
 		})
 		await countDone(db, perApplicant)
-		if (paper) await recordAudit(db, { actor: paper, action: 'case.create', caseReference: row.reference, request, data: { type: definition.type } })
+		if (paper) await recordAudit(db, { actor: paper, action: 'case.create', caseReference: row.reference, request, data: { type: definition.type, mobileVerified: 'in-person' } })
+		if (!paper && verificationOn()) {
+			// The mobile is proven before the link is issued: a code now, the link (and its e-mail) once it is typed.
+			const sent = await sendCaseCode(db, row)
+			const said = sent.ok ? `أرسلنا رمز تحقق برسالة نصية إلى جوالك ${maskedLocalMobile(row.mobile)}: اكتبه هنا لتكمل طلبك.` : `${sendProblem(sent)}`
+			return redirectWithFlash(`/apply/r/${token}/verify`, { tone: sent.ok ? 'success' : 'error', message: `تم حفظ بياناتك وإنشاء طلبك. ${said}` })
+		}
 		const emailed = row.email
 			? await getNotifier().sendResumeLink({
 					to: row.email,

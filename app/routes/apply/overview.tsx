@@ -13,8 +13,8 @@ import { formatDateWithHijri } from '#app/text/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { flashContext } from '#app/http/flash.server.ts'
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-	const { db, row, definition, state, completed } = await loadApplication(params.token)
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+	const { db, row, definition, state, completed } = await loadApplication(request, params.token)
 	const [message, visit] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id)])
 	const base = `/apply/r/${params.token}`
 	const incomplete = row.submittedAt !== null && isEditable(row)

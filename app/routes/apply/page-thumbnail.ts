@@ -16,8 +16,8 @@ const THUMBNAIL_SIDE = 320
  * cleaned page (never from the photo as sent) each time it is asked for, and kept by no cache. A
  * page still being cleaned, a PDF, or another case's page is a 404.
  */
-export async function loader({ params }: Route.LoaderArgs) {
-	const { db, row } = await loadApplication(params.token)
+export async function loader({ request, params }: Route.LoaderArgs) {
+	const { db, row } = await loadApplication(request, params.token)
 	const page = isUuid(params.pageId) ? await findPage(db, row.id, params.pageId) : undefined
 	if (!page || page.status !== 'ready' || page.contentType !== 'image/jpeg') throw data(null, { status: 404 })
 	const cleaned = await buffer(await getCaseFileStorage().read(page.storageKey))

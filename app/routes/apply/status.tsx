@@ -1,6 +1,6 @@
 import { getCollectionProps, getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form } from 'react-router'
+import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/status'
 import { getDb } from '#app/db/database.server.ts'
@@ -17,10 +17,16 @@ import { formatDateWithHijri } from '#app/text/format.ts'
 import { ChoiceGroup, ErrorSummary, Field, Honeypot, isHoneypotFilled, PageTitle, TOO_MANY_TRIES, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { actionHeaders } from '#app/utils/action-headers.ts'
+import { maskedLocalMobile, verificationOn } from '#app/verify/case-verification.server.ts'
+import { checkCode, codeProblem, lookupSubject, sendCode, sendProblem } from '#app/verify/codes.server.ts'
+import { getCodeSms } from '#app/verify/code-sms.server.ts'
+import { CodeForm } from '#app/verify/code-form.tsx'
+import { provenLookup, proveLookup, rememberCase } from '#app/verify/remembered.server.ts'
 
 const common = {
 	mobile: saudiMobileField(),
-	intent: z.enum(['lookup', 'send-link']).default('lookup'),
+	intent: z.enum(['lookup', 'send-link', 'open', 'send-code', 'check-code']).default('lookup'),
+	code: z.string().max(20).optional(),
 	reference: z.string().optional(),
 }
 
@@ -38,6 +44,14 @@ const lookupSchema = z.preprocess(
 const organisationTypes = applicationDefinitions.filter((definition) => definition.kind === 'association').map((definition) => definition.type)
 const personTypes = applicationDefinitions.filter((definition) => definition.kind === 'individual').map((definition) => definition.type)
 
+/** The lookup's second step: the code sent to the mobile typed. */
+interface CodeStep {
+	mobile: string
+	sent: boolean
+	logged: boolean
+	error: string | null
+}
+
 /** A refusal for too many tries says when to come back (Retry-After), on the page as in the answer. */
 export const headers = actionHeaders
 
@@ -54,16 +68,40 @@ export async function action({ request }: Route.ActionArgs) {
 	if (submission.status !== 'success' || isHoneypotFilled(formData)) {
 		return data({ result: submission.reply(), cases: null, sent: null }, { status: 400 })
 	}
-	const { who, nationalId, mobile, intent, reference } = submission.value
-	const guessed = await countHits(db, [
-		{ rule: publicLimits.lookupPerId, key: nationalId, reason: 'استعلامات كثيرة بهذا الرقم في الساعة الأخيرة.' },
-		{ rule: publicLimits.lookupPerMobile, key: mobile, reason: 'استعلامات كثيرة برقم الجوال هذا في الساعة الأخيرة.' },
-	])
-	if (guessed) return refuse(guessed)
+	const { who, nationalId, mobile, intent, reference, code } = submission.value
+	// Counted once per lookup typed, not per code: the code's own tries and sends have their limits.
+	if (intent === 'lookup') {
+		const guessed = await countHits(db, [
+			{ rule: publicLimits.lookupPerId, key: nationalId, reason: 'استعلامات كثيرة بهذا الرقم في الساعة الأخيرة.' },
+			{ rule: publicLimits.lookupPerMobile, key: mobile, reason: 'استعلامات كثيرة برقم الجوال هذا في الساعة الأخيرة.' },
+		])
+		if (guessed) return refuse(guessed)
+	}
 	const rows = await lookupCases(db, nationalId, mobile, who === 'person' ? personTypes : organisationTypes)
 	// An ID that fails the checksum finds the cases staff accepted it on; otherwise it was mistyped.
 	if (!rows.length && who === 'person' && nationalIdProblem(nationalId) === 'checksum') {
 		return data({ result: submission.reply({ fieldErrors: { nationalId: [nationalIdMessages.checksum] } }), cases: null, sent: null }, { status: 400 })
+	}
+	// Nothing about a case before a code sent to its mobile proves who asks (docs/security.md#verified-mobile).
+	let proof: string | undefined
+	if (verificationOn()) {
+		const subject = await lookupSubject(db, nationalId, mobile)
+		if (!(await provenLookup(db, request, subject))) {
+			const ask = (extra: { error?: string; sent?: boolean }, status = 200, headers?: Record<string, string>) =>
+				data({ result: submission.reply(), cases: null, sent: null, code: { mobile: maskedLocalMobile(mobile), sent: extra.sent ?? true, logged: getCodeSms().name === 'log', error: extra.error ?? null } satisfies CodeStep }, { status, headers })
+			if (intent === 'check-code') {
+				const checked = await checkCode(db, 'lookup', subject, code ?? '')
+				if (!checked.ok) return ask({ error: codeProblem(checked) }, 400)
+				proof = await proveLookup(db, subject)
+			} else if (intent === 'lookup' || intent === 'send-code') {
+				// Sent only when a case matches; the page says the same either way, so it tells no stranger whether one does.
+				if (rows.length) {
+					const sent = await sendCode(db, { purpose: 'lookup', subject, mobile, nationalId })
+					if (!sent.ok && (sent.reason !== 'too-soon' || intent === 'send-code')) return ask({ error: sendProblem(sent), sent: sent.reason === 'too-soon' }, sent.reason === 'not-sent' ? 503 : 429, sent.reason === 'limited' ? sent.headers : undefined)
+				}
+				return ask({})
+			} else return ask({ error: 'انتهت مدة التحقق. اطلب رمزاً جديداً.', sent: false }, 400)
+		}
 	}
 	let sent: { reference: string; ok: boolean } | null = null
 	if (intent === 'send-link') {
@@ -74,6 +112,18 @@ export async function action({ request }: Route.ActionArgs) {
 				getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition?.title ?? '', link: privateLink(token) }),
 			)
 			sent = { reference: row.reference, ok }
+		}
+	}
+	if (intent === 'open') {
+		// Proven here: the case opens on this browser through a new link (the one before stops working).
+		const row = rows.find((candidate) => candidate.reference === reference)
+		if (row) {
+			let opened = ''
+			await rotateResumeToken(db, row, async (token) => {
+				opened = token
+				return true
+			})
+			return redirect(`/apply/r/${opened}`, { headers: { 'Set-Cookie': await rememberCase(db, request, row.id) } })
 		}
 	}
 	const cases = await Promise.all(
@@ -94,7 +144,8 @@ export async function action({ request }: Route.ActionArgs) {
 			}
 		}),
 	)
-	return { result: submission.reply(), cases, sent }
+	const found = { result: submission.reply(), cases, sent, code: null as CodeStep | null }
+	return proof ? data(found, { headers: { 'Set-Cookie': proof } }) : found
 }
 
 /**
@@ -127,6 +178,9 @@ export default function Status({ actionData }: Route.ComponentProps) {
 	]
 	const failed = submitCount > 0 || actionData?.result.status === 'error'
 	const cases = actionData?.cases
+	const codeStep = actionData && 'code' in actionData ? actionData.code : null
+	// What was typed, sent again with each later form (the code, «send my link», «open»).
+	const typed = { who: fields.who.value ?? 'person', nationalId: fields.nationalId.value ?? '', mobile: fields.mobile.value ?? '' }
 	return (
 		<>
 			<PageTitle title="الاستعلام عن طلب" error={failed && summary.length > 0} />
@@ -156,6 +210,18 @@ export default function Status({ actionData }: Route.ComponentProps) {
 					</button>
 				</Form>
 
+				{codeStep ? (
+					<section aria-labelledby="code-step" className="rounded-xl border border-stone-200 bg-white p-5">
+						<h2 id="code-step" className="text-xl font-bold text-brand-900">
+							تحقق من رقم الجوال
+						</h2>
+						<p className="mt-2 mb-4">
+							إن كان لدينا طلب بهذه البيانات فقد أرسلنا رمز تحقق برسالة نصية إلى الجوال <span dir="ltr">{codeStep.mobile}</span>. لا تظهر حالة الطلب إلا بعد كتابة الرمز. إن لم يصلك خلال دقائق فتأكد من
+							الرقم ورقم الجوال ومن اختيار «فرد» أو «جمعية».
+						</p>
+						<CodeForm mobile={codeStep.mobile} sent={codeStep.sent} logged={codeStep.logged} error={codeStep.error} hidden={typed} sendLabel="أرسل رمز التحقق" />
+					</section>
+				) : null}
 				{cases ? (
 					<section aria-labelledby="results" aria-live="polite">
 						<h2 id="results" className="text-xl font-bold text-brand-900">
@@ -191,6 +257,15 @@ export default function Status({ actionData }: Route.ComponentProps) {
 										<p className="mt-2">{item.status.next}</p>
 										<PlannedVisit visit={item.visit} />
 										<ApplicantMessage message={item.message} />
+										<Form method="post" className="mt-3">
+											<input type="hidden" name="who" value={typed.who} />
+											<input type="hidden" name="nationalId" value={typed.nationalId} />
+											<input type="hidden" name="mobile" value={typed.mobile} />
+											<input type="hidden" name="reference" value={item.reference} />
+											<button type="submit" name="intent" value="open" className="btn-primary min-h-10 text-sm">
+												{item.submitted ? 'فتح الطلب' : 'إكمال الطلب'}
+											</button>
+										</Form>
 										{item.canSendLink ? (
 											<Form method="post" className="mt-3">
 												<input type="hidden" name="who" value={fields.who.value ?? 'person'} />

@@ -28,8 +28,8 @@ import { FilesList, FilesOnlyStep, GuideLink } from './+step-parts.tsx'
 
 export const handle = { hydrate: true }
 
-async function openStep(params: { token: string; step: string }) {
-	const application = await loadApplication(params.token)
+async function openStep(request: Request, params: { token: string; step: string }) {
+	const application = await loadApplication(request, params.token)
 	const { definition, row, state } = application
 	const base = `/apply/r/${params.token}`
 	const found = findSection(definition, params.step)
@@ -44,7 +44,7 @@ async function openStep(params: { token: string; step: string }) {
 const returnsToCheck = (request: Request) => new URL(request.url).searchParams.get('return') === CHECK_STEP
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-	const { db, row, definition, state, section, base } = await openStep(params)
+	const { db, row, definition, state, section, base } = await openStep(request, params)
 	const previous = previousStep(definition, section.key, state.answers, state.consent)
 	// Pages given a moment ago: their turn is waited for a little (most are made in well under a
 	// second), then the page shows what is still being made, and looks again with JavaScript.
@@ -98,7 +98,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
-	const run = await openStep(params)
+	const run = await openStep(request, params)
 	await limitVisitor(request, publicLimits.save)
 	const formData = await request.formData()
 	if (isHoneypotFilled(formData)) throw data('طلب غير صالح', { status: 400 })

@@ -19,7 +19,7 @@ import { FILE_ADDED, uploadErrorMessage, type UploadError } from '#app/forms/upl
  * its size, else the moment the file passes the limit; nothing is kept, and the connection closes.
  */
 export async function action({ params, request }: Route.ActionArgs) {
-	const { db, row, definition, state } = await loadApplication(params.token)
+	const { db, row, definition, state } = await loadApplication(request, params.token)
 	await limitVisitor(request, publicLimits.save)
 	const base = `/apply/r/${params.token}`
 	if (!isEditable(row) || !definition.sections.some((section) => section.files?.length)) throw redirect(base)

@@ -1,0 +1,31 @@
+import type { Database } from '#app/db/client.server.ts'
+import type { PublicUser } from '#app/domain/staff-users.server.ts'
+import { notifyApplicant, type CaseMessageRow } from './outbox.server.ts'
+import { isMessageEvent } from './templates.ts'
+import { formatClock, formatDateWithHijri, formatMoney, formatWeekday } from '#app/text/format.ts'
+import type { CaseRow } from '#app/cases/case-store.server.ts'
+
+// What staff actions tell the applicant, through the outbox (outbox.server.ts): each
+// called once the action's transaction has committed, never inside it (a slow gateway must not hold
+// the case's lock, and a failed message must not undo the decision), and none fails the action.
+
+/**
+ * Tells the applicant their case changed status (`status:N`), or that staff wrote to them without
+ * changing it (`applicant-message`), with the staff's message when there is one. The message links
+ * to the lookup, not to a private link: the applicant's link stays as it is.
+ */
+export function notifyStatusChange(db: Database, row: Pick<CaseRow, 'id'>, change: { to: number; message?: string; messageOnly?: boolean }, actor: Pick<PublicUser, 'id'>): Promise<CaseMessageRow[]> {
+	const status = `status:${change.to}`
+	const event = !change.messageOnly && isMessageEvent(status) ? status : 'applicant-message'
+	return notifyApplicant(db, row.id, event, { staffMessage: change.message?.trim() ?? '' }, actor)
+}
+
+/** A home visit planned (app/cases/visits.server.ts): the day in both calendars and the hour. */
+export function notifyVisitScheduled(db: Database, caseId: string, visit: { visitOn: string; visitAt: string }, actor: Pick<PublicUser, 'id'>): Promise<CaseMessageRow[]> {
+	return notifyApplicant(db, caseId, 'visit-scheduled', { date: `${formatWeekday(visit.visitOn)} ${formatDateWithHijri(visit.visitOn)}`, time: formatClock(visit.visitAt) }, actor)
+}
+
+/** Aid paid or delivered (app/aid/payments.server.ts): the instalment's amount and day. */
+export function notifyPaymentMade(db: Database, caseId: string, payment: { amount: number; on: string }, actor: Pick<PublicUser, 'id'>): Promise<CaseMessageRow[]> {
+	return notifyApplicant(db, caseId, 'payment-made', { amount: formatMoney(payment.amount), date: formatDateWithHijri(payment.on) }, actor)
+}

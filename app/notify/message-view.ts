@@ -1,0 +1,89 @@
+import { formatDateTime, formatHijri, formatSaudiMobile } from '#app/text/format.ts'
+import { messageEventLabel, type Channel } from './templates.ts'
+
+// A stored message as staff read it on the case view (app/routes/admin/+case-messages.tsx): when,
+// what, by which channel, to whom (masked), and what became of it, the provider's reason in Arabic
+// where it is a known one, with the technical reason beside it.
+
+export const channelLabels: Record<Channel, string> = { sms: 'رسالة نصية', email: 'بريد إلكتروني' }
+
+/** «0551234567» → «05•••••567»; «family@example.org» → «f…@example.org». */
+export function maskRecipient(channel: string, recipient: string): string {
+	if (channel === 'email') return recipient.replace(/^(.).*@/, '$1…@')
+	const shown = formatSaudiMobile(recipient)
+	return shown.length > 5 ? `${shown.slice(0, 2)}${'•'.repeat(shown.length - 5)}${shown.slice(-3)}` : shown
+}
+
+const reasons: [RegExp, string][] = [
+	[/no SMS provider configured/i, 'لا توجد بوابة رسائل نصية مهيأة'],
+	[/no mail transport configured/i, 'البريد الإلكتروني غير مهيأ'],
+	[/credentials|HTTP 40[13]\b|EAUTH|SMTP 535/i, 'رفض مزود الخدمة بيانات حساب المؤسسة لديه'],
+	[/balance|credit|insufficient/i, 'رصيد المؤسسة لدى مزود الخدمة لا يكفي'],
+	[/sender/i, 'رفض مزود الخدمة اسم المرسل'],
+	[/number|recipient|destination|mobile|SMTP 55[013]/i, 'رفض مزود الخدمة العنوان أو الرقم'],
+	[/no answer|time ?out|timed out|ETIMEDOUT|TimeoutError/i, 'لم يُجب مزود الخدمة في الوقت المحدد'],
+	[/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ECONNECTION|ESOCKET|EDNS|network/i, 'تعذّر الاتصال بمزود الخدمة'],
+	[/HTTP 429|SMTP 4\d\d/i, 'مزود الخدمة مشغول مؤقتاً'],
+	[/HTTP 5\d\d/i, 'خطأ لدى مزود الخدمة'],
+	[/SMTP 5\d\d/i, 'رفض خادم البريد الرسالة'],
+]
+
+/** A provider's reason in Arabic, when it is one we know; null otherwise (the technical reason is shown alone). */
+export function describeDeliveryError(reason: string | null | undefined): string | null {
+	if (!reason) return null
+	return reasons.find(([pattern]) => pattern.test(reason))?.[1] ?? null
+}
+
+/** When, in both calendars: «2026-نوفمبر-22 10:30 ص (2 جمادى الآخرة 1448 هـ)». */
+const when = (at: Date) => `${formatDateTime(at)} (${formatHijri(at)})`
+
+export interface StoredMessage {
+	id: string
+	event: string
+	channel: string
+	recipient: string
+	status: string
+	attempts: number
+	nextAttemptAt: Date | null
+	lastError: string | null
+	createdAt: Date
+	sentAt: Date | null
+}
+
+export interface MessageView {
+	id: string
+	at: string
+	label: string
+	channel: string
+	recipient: string
+	state: 'sent' | 'pending' | 'failed'
+	/** «أُرسلت في …», «قيد الإرسال، المحاولة التالية …», «تعذّر الإرسال: …». */
+	stateText: string
+	/** The provider's reason as it said it, beside the Arabic one. */
+	technical: string
+	canResend: boolean
+}
+
+export function messageView(message: StoredMessage): MessageView {
+	const state = message.status === 'sent' ? 'sent' : message.status === 'failed' ? 'failed' : 'pending'
+	const arabic = describeDeliveryError(message.lastError)
+	const stateText =
+		state === 'sent'
+			? `أُرسلت${message.sentAt ? ` في ${when(message.sentAt)}` : ''}`
+			: state === 'pending'
+				? message.attempts > 0 && message.nextAttemptAt
+					? `قيد الإرسال، المحاولة التالية ${when(message.nextAttemptAt)}`
+					: 'قيد الإرسال'
+				: `تعذّر الإرسال: ${arabic ?? 'رفض مزود الخدمة الرسالة'}`
+	return {
+		id: message.id,
+		at: when(message.createdAt),
+		label: messageEventLabel(message.event),
+		channel: channelLabels[message.channel as Channel] ?? message.channel,
+		recipient: maskRecipient(message.channel, message.recipient),
+		state,
+		stateText,
+		technical: state === 'sent' ? '' : (message.lastError ?? ''),
+		canResend: state === 'failed',
+	}
+}
