@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { eq, inArray } from 'drizzle-orm'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
-import { attachments, auditLog, caseAid, caseEvents, cases, caseSections, retentionRegister } from '#app/db/schema.ts'
+import { attachments, auditLog, caseAid, caseEvents, caseMessages, cases, caseSections, retentionRegister } from '#app/db/schema.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { temporaryStorage } from '#tests/storage.ts'
 import { insertClosedCase } from '#app/operations/retention-test-cases.ts'
@@ -36,6 +36,7 @@ describe('retention', () => {
 		const recent = await closedCase(3, monthsAgo(23))
 		const draft = await insertClosedCase(db, files.storage, { status: 3, closedAt: monthsAgo(40), draft: true })
 
+		for (const closed of [provided, recent]) await db.insert(caseMessages).values({ caseId: closed.id, event: 'status:3', channel: 'sms', recipient: '+966551234567', body: 'تم تقديم الدعم', status: 'sent' })
 		expect(await countDue(db, { months: 24, now })).toBe(2)
 		const dry = await runRetention(db, files.storage, { months: 24, now, runBy: 'command', dryRun: true })
 		expect(dry.due.map((item) => item.reference).sort()).toEqual([provided.reference, archivedDeleted.reference].sort())
@@ -53,6 +54,7 @@ describe('retention', () => {
 		for (const purged of [provided, archivedDeleted]) {
 			expect(await db.select().from(caseSections).where(eq(caseSections.caseId, purged.id))).toEqual([])
 			expect(await db.select().from(attachments).where(eq(attachments.caseId, purged.id))).toEqual([])
+			expect(await db.select().from(caseMessages).where(eq(caseMessages.caseId, purged.id))).toEqual([])
 			expect(purged.keys.some(exists)).toBe(false)
 			const [row] = await db.select().from(cases).where(eq(cases.id, purged.id))
 			expect(row).toMatchObject({ applicantName: PURGED_NAME, mobile: '', email: '', reference: purged.reference, type: purged.type, purgedAt: now, submittedAt: purged.submittedAt })
@@ -75,6 +77,7 @@ describe('retention', () => {
 			const [row] = await db.select().from(cases).where(eq(cases.id, kept.id))
 			expect(row).toMatchObject({ applicantName: kept.applicantName, nationalId: kept.nationalId, mobile: kept.mobile, purgedAt: null })
 			expect((await db.select().from(caseSections).where(eq(caseSections.caseId, kept.id))).length).toBeGreaterThan(5)
+			if (kept === recent) expect(await db.select().from(caseMessages).where(eq(caseMessages.caseId, kept.id))).toHaveLength(1)
 			expect(await db.select().from(attachments).where(eq(attachments.caseId, kept.id))).toHaveLength(2)
 			expect(kept.keys.every(exists)).toBe(true)
 			expect((await db.select().from(caseAid).where(eq(caseAid.caseId, kept.id)))[0]!.note).toBe('سُلّم لعبدالله القحطاني')

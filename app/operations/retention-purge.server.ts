@@ -2,7 +2,7 @@ import { appSecret } from '#app/db/app-secrets.server.ts'
 import { createHmac, randomBytes } from 'node:crypto'
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, notLike, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, attachments, caseAid, caseDecisions, caseEvents, cases, caseSections, caseStudies, retentionRegister } from '#app/db/schema.ts'
+import { aidInstalments, attachments, caseAid, caseDecisions, caseEvents, caseMessages, cases, caseSections, caseStudies, retentionRegister } from '#app/db/schema.ts'
 import { recordAudit } from '#app/audit/audit-trail.server.ts'
 import { ARCHIVED, REJECTED, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
 import { RECEIPT_SLOT_PREFIX } from '#app/cases/staff-files.ts'
@@ -136,6 +136,8 @@ export async function purgeCase(db: Database, storage: FileStorage, caseId: stri
 		const sections = await tx.delete(caseSections).where(eq(caseSections.caseId, caseId)).returning({ section: caseSections.section })
 		// The study describes the family and its home: it goes with the answers (the aid given stays, in case_aid).
 		await tx.delete(caseStudies).where(eq(caseStudies.caseId, caseId))
+		// The messages sent about it hold the name, the mobile or e-mail and what staff wrote.
+		await tx.delete(caseMessages).where(eq(caseMessages.caseId, caseId))
 		const events = await tx.select({ id: caseEvents.id, data: caseEvents.data, note: caseEvents.note }).from(caseEvents).where(eq(caseEvents.caseId, caseId))
 		for (const event of events) {
 			await tx

@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { schedulerLeases } from '#app/db/schema.ts'
 import { runReminders } from '#app/operations/reminders.server.ts'
+import { removeOldCodes } from '#app/verify/codes.server.ts'
 import { deliverDue } from '#app/notify/outbox.server.ts'
 import { now as clockNow } from '#app/utils/clock.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -31,6 +32,8 @@ export interface SchedulerTask {
 export const defaultTasks: readonly SchedulerTask[] = [
 	{ name: 'reminders', run: runReminders },
 	{ name: 'outbox', run: deliverDue },
+	// Codes a day old prove nothing: their rows go (docs/security.md#verified-mobile).
+	{ name: 'codes', run: removeOldCodes },
 ]
 
 export interface SchedulerOptions {

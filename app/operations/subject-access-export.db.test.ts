@@ -6,7 +6,7 @@ import { and, asc, eq } from 'drizzle-orm'
 import yauzl from 'yauzl'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
-import { attachments, auditLog, caseAid, caseEvents, caseSections } from '#app/db/schema.ts'
+import { attachments, auditLog, caseAid, caseEvents, caseSections, caseMessages } from '#app/db/schema.ts'
 import { createUser } from '#app/domain/staff-users.server.ts'
 import { seedDemoContent } from '#app/seed.server.ts'
 import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
@@ -99,6 +99,7 @@ describe('subject access', () => {
 
 	test('the ZIP holds every section, event, aid row and file, byte for byte; purged cases as their minimal record', async () => {
 		const db = app.handle.db
+		await db.insert(caseMessages).values({ caseId: live.id, event: 'status:4', channel: 'sms', recipient: live.mobile, body: 'طلبك غير مكتمل', status: 'sent', sentAt: new Date() })
 		const response = (await download({ nationalId })) as Response
 		expect(response.status).toBe(200)
 		expect(response.headers.get('Content-Type')).toBe('application/zip')
@@ -115,6 +116,7 @@ describe('subject access', () => {
 		expect(zippedSections.map(({ section, answers }) => ({ section, answers }))).toEqual(sections.map(({ section, answers }) => ({ section, answers })))
 		expect(zippedSections.find((section) => section.section === 'basic')!.described.length).toBeGreaterThan(5)
 		const events = await db.select().from(caseEvents).where(eq(caseEvents.caseId, live.id)).orderBy(asc(caseEvents.at), asc(caseEvents.id))
+		expect(parsed(entries, `${folder}/messages.json`)).toMatchObject([{ event: 'status:4', channel: 'sms', to: live.mobile, text: 'طلبك غير مكتمل', status: 'sent' }])
 		const history = parsed(entries, `${folder}/history.json`) as { kind: string; note: string; internal: boolean; data: unknown }[]
 		expect(history.map(({ kind, note, data }) => ({ kind, note, data }))).toEqual(events.map(({ kind, note, data }) => ({ kind, note, data })))
 		expect(history.filter((event) => event.internal).map((event) => event.note)).toEqual(['زوجته نورة مريضة'])
@@ -138,6 +140,7 @@ describe('subject access', () => {
 		})
 		expect(parsed(entries, `${purged.reference}/sections.json`)).toEqual([])
 		expect(parsed(entries, `${purged.reference}/files.json`)).toEqual([])
+		expect(parsed(entries, `${purged.reference}/messages.json`)).toEqual([])
 		expect(parsed(entries, `${purged.reference}/aid.json`)).toMatchObject([{ amount: 1500, kind: 'cash', note: '' }])
 		expect(entries.get(`${purged.reference}/history.json`)!.toString('utf8')).not.toContain('نورة')
 

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, notLike, or } from 'drizzle-orm'
 import { PAGE_SLOT_PREFIX } from '#app/cases/document-pages.ts'
 import { ZipFile } from 'yazl'
 import type { Database } from '#app/db/client.server.ts'
-import { attachments, caseAid, caseEvents, cases, caseSections, caseStudies, users } from '#app/db/schema.ts'
+import { attachments, caseAid, caseEvents, caseMessages, cases, caseSections, caseStudies, users } from '#app/db/schema.ts'
 import { describeStudy } from '#app/cases/studies.server.ts'
 import { aidKindLabel } from '#app/cases/aid.ts'
 import { describeEvent } from '#app/cases/history.ts'
@@ -99,6 +99,7 @@ const readme = (nationalId: string, rows: readonly CaseRow[], at: Date) =>
 		'- history.json: سجل الطلب: كل إجراء وتاريخه ومن قام به. الملاحظات الداخلية التي كتبها موظفو المؤسسة مُعلَّمة بـ internal: true.',
 		'- aid.json: الدعم المقدم على الطلب: التاريخ، والمبلغ بالريال، والنوع، والملاحظة.',
 		'- studies.json: دراسات الطلب التي سجلها باحثو المؤسسة: الزيارة أو الدراسة المكتبية، وما رُئي، والتوصية.',
+		'- messages.json: الرسائل النصية ورسائل البريد الإلكتروني التي أرسلتها المؤسسة إليك بشأن الطلب، ونصها، وهل وصلت.',
 		'- files.json: قائمة المرفقات، وفي مجلد files نسخة من كل مرفق باسمه الأصلي.',
 		'',
 		'الطلب الذي أُتلفت بياناته بعد انتهاء مدة الاحتفاظ لا يبقى منه إلا سجل مختصر: رقمه، والبرنامج، والتواريخ، والحالة، والدعم المقدم.',
@@ -107,7 +108,7 @@ const readme = (nationalId: string, rows: readonly CaseRow[], at: Date) =>
 	].join('\r\n')
 
 async function caseFiles(db: Database, row: CaseRow) {
-	const [sections, files, events, aid, studies] = await Promise.all([
+	const [sections, files, events, aid, studies, messages] = await Promise.all([
 		db.select().from(caseSections).where(eq(caseSections.caseId, row.id)).orderBy(asc(caseSections.section)),
 		// The documents, not the pages they were made of (app/cases/document-pages.ts): those are not kept.
 		db
@@ -128,8 +129,9 @@ async function caseFiles(db: Database, row: CaseRow) {
 			.leftJoin(users, eq(users.id, caseStudies.authorId))
 			.where(eq(caseStudies.caseId, row.id))
 			.orderBy(asc(caseStudies.createdAt), asc(caseStudies.id)),
+		db.select().from(caseMessages).where(eq(caseMessages.caseId, row.id)).orderBy(asc(caseMessages.createdAt)),
 	])
-	return { sections, files, events, aid, studies }
+	return { sections, files, events, aid, studies, messages }
 }
 
 export interface SubjectAccessZip {
@@ -153,7 +155,7 @@ export async function subjectAccessZip(db: Database, storage: FileStorage, natio
 	for (const row of rows) {
 		const definition = findDefinition(row.type)
 		const folder = row.reference
-		const { sections, files, events, aid, studies } = await caseFiles(db, row)
+		const { sections, files, events, aid, studies, messages } = await caseFiles(db, row)
 		const purged = row.purgedAt !== null
 		zip.addBuffer(
 			json({
@@ -209,6 +211,12 @@ export async function subjectAccessZip(db: Database, storage: FileStorage, natio
 				})),
 			),
 			`${folder}/history.json`,
+			{ mtime },
+		)
+		// What the foundation sent them about the case, by SMS and e-mail, and whether it arrived.
+		zip.addBuffer(
+			json(messages.map((message) => ({ at: iso(message.createdAt), event: message.event, channel: message.channel, to: message.recipient, subject: message.subject, text: message.body, status: message.status, sentAt: iso(message.sentAt) }))),
+			`${folder}/messages.json`,
 			{ mtime },
 		)
 		zip.addBuffer(
