@@ -19,6 +19,9 @@ import Account, { action as accountAction, loader as accountLoader, SUPPORT_TYPE
 import { loader as caseLoader } from './case.ts'
 import AccountLogin, { action as loginAction, loader as loginLoader } from './login.tsx'
 import { action as logoutAction, loader as logoutLoader } from './logout.ts'
+import { action as codeAction, loader as codeLoader } from './login-code.tsx'
+import { smsDriver } from '#app/notify/sms.server.ts'
+import { setCodeSms } from '#app/verify/code-sms.server.ts'
 
 // The registry answers for association support with a stand-in definition, or with none: the real
 // one is not needed to test the account area, and the area must cope with it missing.
@@ -145,6 +148,36 @@ describe('/account/login', () => {
 		for (const redirectTo of ['https://evil.example/', '//evil.example', '/admin']) {
 			const response = (await loginAction(args(post('/account/login', { name: institution.userName, password: PASSWORD, redirectTo })))) as Response
 			expect(response.headers.get('Location')).toBe('/account')
+		}
+	})
+
+	test('an institution that asks for a code at sign-in: the password alone opens nothing; the code sent to its mobile does', async () => {
+		const institution = await addInstitution('جمعية الرمز')
+		const inbox: string[] = []
+		setCodeSms(smsDriver('msegat', async (_to, text) => (inbox.push(text), { ok: true, provider: 'fake' })))
+		try {
+			// Turned on from its own page (audited).
+			const turned = (await accountAction(args(post('/account', { intent: 'sign-in-code', on: 'on' }, institution.cookie)))) as Response
+			expect(turned.status).toBe(302)
+			const password = (await loginAction(args(post('/account/login', { name: institution.userName, password: PASSWORD })))) as Response
+			expect(password.headers.get('Location')).toMatch(/^\/account\/login\/code\?redirectTo=%2Faccount$/)
+			const cookies = password.headers.get('Set-Cookie')!
+			expect(cookies).not.toContain(`${accountCookieName()}=`)
+			const pending = cookies.split(';')[0]!
+			const code = /رمز التحقق: (\d{6})/.exec(inbox.at(-1)!)![1]!
+			// Without the pending cookie the code page is not there; a wrong code opens nothing.
+			expect(((await settle(() => codeLoader(args(get('/account/login/code'))))) as Response).headers.get('Location')).toBe('/account/login')
+			const wrong = (await codeAction(args(post('/account/login/code', { intent: 'check-code', code: code === '000000' ? '111111' : '000000' }, pending)))) as { init: { status: number } }
+			expect(wrong.init.status).toBe(400)
+			const opened = (await codeAction(args(post('/account/login/code?redirectTo=%2Faccount', { intent: 'check-code', code }, pending)))) as Response
+			expect(opened.headers.get('Location')).toBe('/account')
+			const session = opened.headers.get('Set-Cookie')!.split(/,(?=\s*\w+=)/).find((cookie) => cookie.trim().startsWith(accountCookieName()))!.trim().split(';')[0]!
+			expect(await getInstitution(get('/account', session))).toMatchObject({ id: institution.id })
+			// The same code again: nothing.
+			const replay = (await codeAction(args(post('/account/login/code', { intent: 'check-code', code }, pending)))) as { init: { status: number } }
+			expect(replay.init.status).toBe(400)
+		} finally {
+			setCodeSms(undefined)
 		}
 	})
 
