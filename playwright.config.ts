@@ -19,8 +19,9 @@ async function freePort(): Promise<number> {
 
 process.env.E2E_PORT ??= String(await freePort())
 // The applicant journeys are tried without SMS codes: every server a test starts inherits this. The
-// codes themselves are tried by tests/e2e/verified-mobile.spec.ts, on a server of its own with codes
-// on, a fake SMS provider and an SMTP server.
+// codes themselves are tried by tests/e2e/security/verification-codes.spec.ts and
+// tests/e2e/operations/messages.spec.ts, on servers of their own with codes on, fake SMS providers
+// and an SMTP server.
 process.env.APPLICANT_VERIFICATION ??= 'off'
 const baseURL = `http://localhost:${process.env.E2E_PORT}`
 // The operations tests' prepared instances (scripts/lib/prepared-instance.ts): made once per run, removed by the global teardown.
@@ -114,7 +115,7 @@ export default defineConfig({
 						name: 'security-pg',
 						dependencies: ['setup-pg'],
 						testMatch: /security\/.*\.spec\.ts$/,
-						testIgnore: [/security\/xss\.spec/, /security\/headers-errors\.spec/, /security\/pdf-viewer\.spec/],
+						testIgnore: [/security\/xss\.spec/, /security\/headers-errors\.spec/, /security\/pdf-viewer\.spec/, /security\/verification-codes\.spec/],
 						use: { baseURL: pgBaseURL },
 					},
 				]

@@ -6,6 +6,7 @@ import { getFoundationInfo } from '#app/domain/foundation-details.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { getEnv, publicOrigin } from '#app/utils/env.server.ts'
 import { logger } from '#app/utils/log.server.ts'
+import { now as clockNow } from '#app/utils/clock.server.ts'
 import { deliverMail, type MailResult } from './mail.server.ts'
 import { templateMail } from './messages.ts'
 import { getNotifier, getSmsDriver } from './notifier.server.ts'
@@ -85,12 +86,12 @@ interface Draft {
 /** Stores the messages, held by this instance while it tries them at once. */
 async function queueAndSend(db: Database, caseId: string, event: MessageEvent, drafts: Draft[], actor: { id: number } | null | undefined): Promise<CaseMessageRow[]> {
 	if (!drafts.length) return []
-	const held = new Date(Date.now() + LEASE_MS)
+	const held = new Date(clockNow().getTime() + LEASE_MS)
 	const rows = await db
 		.insert(caseMessages)
 		.values(drafts.map((draft) => ({ caseId, event, ...draft, status: 'pending' as const, nextAttemptAt: held, createdBy: actor?.id ?? null })))
 		.returning()
-	return Promise.all(rows.map((row) => attempt(db, row, new Date())))
+	return Promise.all(rows.map((row) => attempt(db, row, clockNow())))
 }
 
 /** The staff's wording of an event, or the default. */
@@ -220,12 +221,12 @@ export async function resendMessage(db: Database, messageId: string, actor: { id
 	const copy = await db.transaction(async (tx) => {
 		const [queued] = await tx
 			.insert(caseMessages)
-			.values({ caseId: old.caseId, event: old.event, channel: old.channel, recipient, subject: old.subject, body: old.body, status: 'pending', nextAttemptAt: new Date(Date.now() + LEASE_MS), createdBy: actor.id })
+			.values({ caseId: old.caseId, event: old.event, channel: old.channel, recipient, subject: old.subject, body: old.body, status: 'pending', nextAttemptAt: new Date(clockNow().getTime() + LEASE_MS), createdBy: actor.id })
 			.returning()
 		if (old.caseId) await tx.insert(caseEvents).values({ caseId: old.caseId, actorId: actor.id, kind: 'message_resent', data: { event: old.event, channel: old.channel, message: old.id, copy: queued!.id } })
 		return queued!
 	})
-	return attempt(db, copy, new Date())
+	return attempt(db, copy, clockNow())
 }
 
 /** A case's messages, newest first, for the staff case view. */

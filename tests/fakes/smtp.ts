@@ -131,9 +131,7 @@ export function decodeEncodedWords(value: string): string {
 	const word = /=\?([^?]+)\?([bBqQ])\?([^?]*)\?=/g
 	const joined = value.replace(/(\?=)\s+(=\?)/g, '$1$2')
 	return joined.replace(/(?:=\?[^?]+\?[bBqQ]\?[^?]*\?=)+/g, (run) => {
-		const bytes = [...run.matchAll(word)].map(([, , encoding, data]) =>
-			encoding!.toLowerCase() === 'b' ? Buffer.from(data!, 'base64') : quotedPrintableBytes(data!.replace(/_/g, ' ')),
-		)
+		const bytes = [...run.matchAll(word)].map(([, , encoding, data]) => (encoding!.toLowerCase() === 'b' ? Buffer.from(data!, 'base64') : quotedPrintableBytes(data!.replace(/_/g, ' '))))
 		return Buffer.concat(bytes).toString('utf8')
 	})
 }

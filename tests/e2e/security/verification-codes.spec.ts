@@ -1,0 +1,326 @@
+// Codes sent by SMS to prove a mobile (docs/security.md#verified-mobile), attacked over HTTP through the
+// real route table, on a server of this file's own (PGlite) with codes on and a fake SMS provider
+// (tests/fakes/sms-providers.ts) that keeps what it is given: a guesser gets five tries and then
+// nothing, the right code included; a code used once opens no second browser; codes for one mobile are
+// limited whatever national ID asks, with Retry-After and the reason in Arabic; and a private link
+// without its code gets the page that asks for the code, nothing of the case, on every route under
+// /apply/r/<token>. Each request context is a browser of its own (its own cookies). The codes
+// themselves, against the database: app/verify/codes.db.test.ts. Run once (not on PostgreSQL too:
+// its server is this file's own).
+import { randomBytes } from 'node:crypto'
+import { expect, request as requests, test, type APIRequestContext, type APIResponse } from '@playwright/test'
+import { startAppServer, type AppServer } from '../../../scripts/lib/bench-app.ts'
+import { stopService } from '../../../scripts/lib/bench-processes.ts'
+import { preparedInstance, removeInstance, type Instance } from '../../../scripts/lib/prepared-instance.ts'
+import { startFakeSmsProvider, type FakeSmsProvider } from '#tests/fakes/sms-providers.ts'
+import { basicAnswers, randomNationalId, validIban } from '#tests/fixtures/needy-families.ts'
+import { jpeg } from '#tests/fixtures/attack-files.ts'
+import { minimalPdf } from '#tests/fixtures/pdf.ts'
+import { codeLimits } from '#app/verify/codes.server.ts'
+import { submitCaseAsStaff } from '../case-fixtures.ts'
+import { signIn, unique } from '../utils.ts'
+import { manifest } from './route-table.ts'
+
+const root = process.cwd()
+
+// One server for the file: its tests run one after the other in one worker.
+test.describe.configure({ mode: 'default' })
+
+let instance: Instance | undefined
+let server: AppServer | undefined
+let fake: FakeSmsProvider | undefined
+let origin = ''
+/** The admin's session on this server: staff enter paper applications (no code is sent for them) and open any case. */
+let staff: APIRequestContext | undefined
+const opened: APIRequestContext[] = []
+
+test.beforeAll(async ({ browser }) => {
+	// A prepared instance (made first if no other test has), a start and a sign-in with the second step.
+	test.setTimeout(600_000)
+	const admin = { email: `codes-admin-${unique()}@e2e.test`, password: `Codes-Admin-${randomBytes(9).toString('base64url')}` }
+	fake = await startFakeSmsProvider('http')
+	instance = await preparedInstance('pglite', 'ataa-codes-')
+	server = await startAppServer({
+		root,
+		dataDir: instance.dataDir,
+		databaseUrl: undefined,
+		settle: false,
+		env: { ...fake.env, APPLICANT_VERIFICATION: 'on', COOKIE_SECURE: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
+	})
+	origin = server.origin
+	const context = await browser.newContext({ baseURL: origin })
+	try {
+		await signIn(await context.newPage(), admin)
+		staff = await requests.newContext({ baseURL: origin, storageState: await context.storageState() })
+	} finally {
+		await context.close()
+	}
+})
+
+test.afterAll(async () => {
+	await Promise.all([...opened, ...(staff ? [staff] : [])].map((context) => context.dispose()))
+	if (server) await stopService(server.service)
+	await fake?.close()
+	if (instance) await removeInstance(instance)
+})
+
+/** A browser of its own: no cookie of any other. */
+async function browserContext(): Promise<APIRequestContext> {
+	const context = await requests.newContext({ baseURL: origin })
+	opened.push(context)
+	return context
+}
+
+let mobiles = 0
+/** A mobile no other test here sends to (the limits count per mobile): 05XXXXXXXX. */
+const freshMobile = () => `05${String((Date.now() * 10 + mobiles++) % 1e8).padStart(8, '0')}`
+/** As the provider receives it. */
+const international = (mobile: string) => `966${mobile.slice(1)}`
+
+/** A POST as the page's form sends it (from our own origin). */
+const post = (context: APIRequestContext, path: string, form: Record<string, string>) => context.post(path, { form, headers: { Origin: origin }, maxRedirects: 0 })
+
+/** The code in the SMS to `mobile` among the messages after the first `since`. */
+async function codeTexted(mobile: string, since: number): Promise<string> {
+	const to = international(mobile)
+	await expect.poll(() => fake!.messages.slice(since).some((message) => message.to === to), { timeout: 30_000 }).toBe(true)
+	const sms = fake!.messages.slice(since).find((message) => message.to === to)!
+	return /رمز التحقق: (\d{6})/.exec(sms.text)![1]!
+}
+
+/** A family starts an application on `applicant`: the first save sends a code and leads to the page that asks for it. */
+async function startApplication(applicant: APIRequestContext, nationalId: string, mobile: string): Promise<{ token: string; code: string }> {
+	const since = fake!.messages.length
+	const response = await post(applicant, '/apply/needy-families/new', basicAnswers(nationalId, mobile))
+	expect(response.status()).toBe(302)
+	const token = /^\/apply\/r\/([\w-]{43})\/verify$/.exec(response.headers()['location'] ?? '')?.[1]
+	expect(token, `the first save leads to the code's page (${response.headers()['location']})`).toBeTruthy()
+	return { token: token!, code: await codeTexted(mobile, since) }
+}
+
+/** Whether the answer remembers the browser for a case (the cookie a right code sets). */
+const remembers = (response: APIResponse) => response.headersArray().some((header) => header.name.toLowerCase() === 'set-cookie' && /ataa_verified=/.test(header.value))
+
+const LOCKED = 'أخطأت في الرمز مرات كثيرة، فأُوقف. اطلب رمزاً جديداً.'
+const USED = 'انتهت صلاحية الرمز أو استُخدم من قبل. اطلب رمزاً جديداً.'
+
+test('a guesser gets five tries: the fifth wrong code locks it, the sixth is refused, and the right code after them opens nothing', async () => {
+	const guesser = await browserContext()
+	const mobile = freshMobile()
+	const { token, code } = await startApplication(guesser, randomNationalId(), mobile)
+	const verify = `/apply/r/${token}/verify`
+	const answers: string[] = []
+	for (let i = 1; i <= 6; i++) {
+		const wrong = String((Number(code) + i) % 1_000_000).padStart(6, '0')
+		const response = await post(guesser, verify, { intent: 'check-code', code: wrong })
+		expect(response.status(), `wrong code ${i}`).toBe(400)
+		expect(remembers(response)).toBe(false)
+		const html = await response.text()
+		answers.push(html.includes(LOCKED) ? 'locked' : /الرمز غير صحيح\. بقيت لك/.test(html) ? 'wrong' : 'other')
+	}
+	expect(answers).toEqual(['wrong', 'wrong', 'wrong', 'wrong', 'locked', 'locked'])
+
+	const right = await post(guesser, verify, { intent: 'check-code', code })
+	expect(right.status()).toBe(400)
+	expect(await right.text()).toContain(LOCKED)
+	expect(remembers(right)).toBe(false)
+	const overview = await guesser.get(`/apply/r/${token}`, { maxRedirects: 0 })
+	expect(overview.status()).toBe(302)
+	expect(overview.headers()['location']).toBe(verify)
+})
+
+test('a code used once opens nothing a second time: the private link’s code and the lookup’s, replayed from another browser', async () => {
+	const first = await browserContext()
+	const second = await browserContext()
+	const mobile = freshMobile()
+	const nationalId = randomNationalId()
+	const { token, code } = await startApplication(first, nationalId, mobile)
+	const verify = `/apply/r/${token}/verify`
+
+	const proven = await post(first, verify, { intent: 'check-code', code })
+	expect(proven.status()).toBe(302)
+	expect(proven.headers()['location']).toBe(`/apply/r/${token}`)
+	expect(remembers(proven)).toBe(true)
+	expect((await first.get(`/apply/r/${token}`, { maxRedirects: 0 })).status()).toBe(200)
+
+	const replayed = await post(second, verify, { intent: 'check-code', code })
+	expect(replayed.status()).toBe(400)
+	expect(await replayed.text()).toContain(USED)
+	expect(remembers(replayed)).toBe(false)
+	const refused = await second.get(`/apply/r/${token}`, { maxRedirects: 0 })
+	expect(refused.status()).toBe(302)
+	expect(refused.headers()['location']).toBe(verify)
+
+	// The lookup's code: read once on the first browser, replayed on the second.
+	const typed = { who: 'person', nationalId, mobile }
+	const since = fake!.messages.length
+	const asked = await post(first, '/apply/status', { ...typed, intent: 'lookup' })
+	expect(asked.status()).toBe(200)
+	const lookupCode = await codeTexted(mobile, since)
+	const read = await post(first, '/apply/status', { ...typed, intent: 'check-code', code: lookupCode })
+	expect(read.status()).toBe(200)
+	expect(await read.text()).toContain('لم يُرسل بعد')
+	const again = await post(second, '/apply/status', { ...typed, intent: 'check-code', code: lookupCode })
+	expect(again.status()).toBe(400)
+	const html = await again.text()
+	expect(html).toContain(USED)
+	for (const secret of ['عبدالله محمد سعد القحطاني', 'لم يُرسل بعد', 'إكمال الطلب']) expect(html, secret).not.toContain(secret)
+})
+
+test('codes for one mobile are limited: the lookup refuses with 429, Retry-After and why in Arabic, whatever national ID asks', async () => {
+	const mobile = freshMobile()
+	const to = international(mobile)
+	// Families sharing a mobile (a son's phone for his parents, an office's): cases entered by staff, no code sent for them.
+	const nationalIds = Array.from({ length: codeLimits.perMobileHour.limit + 2 }, () => randomNationalId())
+	for (const nationalId of nationalIds) {
+		const entered = await staff!.post('/apply/needy-families/new?paper=1', { form: basicAnswers(nationalId, mobile), headers: { Origin: origin }, maxRedirects: 0 })
+		expect(entered.status()).toBe(302)
+	}
+	expect(fake!.messages.filter((message) => message.to === to)).toEqual([])
+
+	const visitor = await browserContext()
+	const sent: string[] = []
+	let refusedAt = -1
+	for (const [index, nationalId] of nationalIds.entries()) {
+		const response = await post(visitor, '/apply/status', { who: 'person', nationalId, mobile, intent: 'lookup' })
+		const html = await response.text()
+		if (response.status() === 429) {
+			refusedAt = index
+			const retryAfter = Number(response.headers()['retry-after'])
+			expect(retryAfter).toBeGreaterThan(0)
+			expect(retryAfter).toBeLessThanOrEqual(codeLimits.perMobileHour.windowSeconds)
+			expect(html).toContain('أُرسلت رموز كثيرة إلى رقم الجوال هذا في الساعة الأخيرة.')
+			expect(html).toContain('حاول مرة أخرى بعد')
+			break
+		}
+		expect(response.status(), `lookup ${index + 1}`).toBe(200)
+		expect(html).toContain('تحقق من رقم الجوال')
+		await expect.poll(() => fake!.messages.filter((message) => message.to === to).length, { timeout: 30_000 }).toBe(index + 1)
+		sent.push(nationalId)
+	}
+	// As many codes as the limit, each for another national ID, then a refusal.
+	expect(sent).toHaveLength(codeLimits.perMobileHour.limit)
+	expect(refusedAt).toBe(codeLimits.perMobileHour.limit)
+
+	// Another national ID with the same mobile, never asked for before: refused too, from another browser as well.
+	const other = await post(await browserContext(), '/apply/status', { who: 'person', nationalId: nationalIds.at(-1)!, mobile, intent: 'lookup' })
+	expect(other.status()).toBe(429)
+	expect(Number(other.headers()['retry-after'])).toBeGreaterThan(0)
+	expect(await other.text()).toContain('أُرسلت رموز كثيرة إلى رقم الجوال هذا في الساعة الأخيرة.')
+	// Asking again on the code's step sends nothing either.
+	const resend = await post(visitor, '/apply/status', { who: 'person', nationalId: sent[0]!, mobile, intent: 'send-code' })
+	expect(resend.status()).toBe(429)
+	expect(fake!.messages.filter((message) => message.to === to)).toHaveLength(codeLimits.perMobileHour.limit)
+})
+
+test('a private link without its code gets only the page asking for it, on every route under /apply/r/<token>: no name, no answers, no file, nothing saved', async () => {
+	test.setTimeout(180_000)
+	const id = unique()
+	const name = `سلمان عبدالعزيز فهد آل${id}`
+	const email = `codes-${id}@e2e.test`
+	const mobile = freshMobile()
+	// A draft with every step answered and two files: entered by staff, so no code has been sent to anyone.
+	const entered = await submitCaseAsStaff(staff!, { name, email, mobile, submit: false })
+	const { token, nationalId } = entered
+	// A photo of the identity too: its page has a thumbnail of its own (/files/pages/<id>) once it is cleaned.
+	const photo = await staff!.post(`/apply/r/${token}/files/upload`, { multipart: { slot: 'identity', file: { name: 'هوية.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(await jpeg()) } } })
+	expect(photo.status()).toBeLessThan(400)
+	const base = `/apply/r/${token}`
+	let filesPage = ''
+	await expect
+		.poll(
+			async () => {
+				filesPage = await (await staff!.get(`${base}/files`)).text()
+				return new RegExp(`${base}/files/pages/[0-9a-f-]{36}`).test(filesPage)
+			},
+			{ timeout: 60_000, message: 'the photo’s page cleaned and shown' },
+		)
+		.toBe(true)
+	const fileId = new RegExp(`${base}/files/([0-9a-f-]{36})\\b(?!/)`).exec(filesPage)?.[1]
+	const pageId = new RegExp(`${base}/files/pages/([0-9a-f-]{36})`).exec(filesPage)?.[1]
+	expect(fileId, 'a file of the case').toBeTruthy()
+	expect(pageId, 'a page of the case').toBeTruthy()
+
+	const secrets = [name, nationalId, email, mobile, international(mobile), validIban, validIban.slice(4), 'الشيخ فهد العتيبي', 'نرجو النظر في حالتنا', 'هوية-المتقدم.pdf', 'سجل-الأسرة.pdf', 'هوية.jpg']
+	const expectNothingOfTheCase = (what: string, body: string) => {
+		for (const secret of secrets) expect(body.includes(secret), `${what} shows «${secret}»`).toBe(false)
+	}
+	const verify = `${base}/verify`
+	const minimalPdfBuffer = Buffer.from(minimalPdf())
+	/** What each route under the link is tried with: GETs of real pages and files, and POSTs as their forms send them. */
+	const samples: Record<string, { get?: string[]; post?: { path: string; form?: Record<string, string>; multipart?: Record<string, string | { name: string; mimeType: string; buffer: Buffer }> } }> = {
+		'apply/r/:token': { get: [base] },
+		'apply/r/:token/check': { get: [`${base}/check`], post: { path: `${base}/check`, form: { acknowledge: 'on' } } },
+		'apply/r/:token/done': { get: [`${base}/done`] },
+		'apply/r/:token/consent': { get: [`${base}/consent`], post: { path: `${base}/consent`, form: { consent: 'declined' } } },
+		'apply/r/:token/:step': { get: [`${base}/basic`, `${base}/bank`, `${base}/financial`, `${base}/family`, `${base}/files`], post: { path: `${base}/financial`, form: { Net_Income: '9999' } } },
+		'apply/r/:token/files/:fileId': { get: [`${base}/files/${fileId}`, `${base}/files/${fileId}?inline=1`] },
+		'apply/r/:token/files/pages/:pageId': { get: [`${base}/files/pages/${pageId}`] },
+		'apply/r/:token/files/upload': { post: { path: `${base}/files/upload`, multipart: { slot: 'family_report', file: { name: 'مزور.pdf', mimeType: 'application/pdf', buffer: minimalPdfBuffer } } } },
+	}
+	const routes = manifest.filter((route) => route.path === 'apply/r/:token' || route.path.startsWith('apply/r/:token/'))
+	// Every route under the link is tried (the page asking for the code is tried below): a new one without a sample fails here.
+	expect(
+		routes
+			.map((route) => route.path)
+			.filter((path) => path !== 'apply/r/:token/verify')
+			.sort(),
+	).toEqual(Object.keys(samples).sort())
+
+	// A verified browser (staff, here) opens each page: the samples are real pages, not 404s.
+	for (const path of [base, `${base}/check`, `${base}/financial`, `${base}/files/${fileId}`, `${base}/files/pages/${pageId}`]) {
+		expect((await staff!.get(path, { maxRedirects: 0 })).status(), `staff open ${path}`).toBe(200)
+	}
+
+	const stranger = await browserContext()
+	for (const route of routes.filter((candidate) => candidate.path !== 'apply/r/:token/verify')) {
+		const sample = samples[route.path]!
+		for (const path of route.hasLoader ? (sample.get ?? []) : []) {
+			const response = await stranger.get(path, { maxRedirects: 0 })
+			expect(response.status(), `GET ${path}`).toBe(302)
+			expect(response.headers()['location'], `GET ${path}`).toBe(verify)
+			expectNothingOfTheCase(`GET ${path}`, await response.text())
+			// The same page's data, as the client's navigation asks for it.
+			if (!path.includes('/files/')) {
+				const data = await stranger.get(`${path}.data`, { maxRedirects: 0 })
+				const body = await data.text()
+				expect(body, `GET ${path}.data`).toContain(verify)
+				expectNothingOfTheCase(`GET ${path}.data`, body)
+			}
+		}
+		if (route.hasAction) {
+			expect(sample.post, `a POST sample for ${route.path}`).toBeTruthy()
+			const { path, form, multipart } = sample.post!
+			const response = await stranger.post(path, { ...(form ? { form } : { multipart }), headers: { Origin: origin }, maxRedirects: 0 })
+			expect(response.status(), `POST ${path}`).toBe(302)
+			expect(response.headers()['location'], `POST ${path}`).toBe(verify)
+			expectNothingOfTheCase(`POST ${path}`, await response.text())
+		}
+	}
+
+	// The page that asks for the code: the reference and the masked mobile, nothing else of the case.
+	const page = await stranger.get(verify, { maxRedirects: 0 })
+	expect(page.status()).toBe(200)
+	const html = await page.text()
+	expect(html).toContain('تأكيد رقم الجوال')
+	expect(html).toContain('أرسل رمز التحقق')
+	expect(html).toContain(entered.reference)
+	expectNothingOfTheCase(`GET ${verify}`, html)
+	const guessed = await post(stranger, verify, { intent: 'check-code', code: '000000' })
+	expect(guessed.status()).toBe(400)
+	expect(remembers(guessed)).toBe(false)
+	expectNothingOfTheCase(`POST ${verify}`, await guessed.text())
+
+	// Nothing the stranger posted was kept: the draft is as staff entered it, unsent, with its files.
+	const financial = await (await staff!.get(`${base}/financial`)).text()
+	expect(financial).toContain('value="2500"')
+	expect(financial).not.toContain('9999')
+	const files = await (await staff!.get(`${base}/files`)).text()
+	expect(files).not.toContain('مزور.pdf')
+	const overview = await (await staff!.get(base)).text()
+	// Not sent (the check page's POST), and the consent not withdrawn (the consent page's).
+	expect(overview).not.toContain('حالة الطلب:')
+	expect(overview).not.toContain('لا يُطلب دون موافقتك')
+	// And no code was sent for it: only the stranger asking for one would send one.
+	expect(fake!.messages.filter((message) => message.to === international(mobile))).toEqual([])
+})
