@@ -33,6 +33,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const { db, row, definition } = await findLinkedCase(params.token)
+	// Already open here (remembered, staff, codes off): nothing to send or check.
+	if (await mayOpen(db, request, row)) return redirect(`/apply/r/${params.token}`)
 	await limitVisitor(request, publicLimits.save)
 	const formData = await request.formData()
 	if (isHoneypotFilled(formData) || !row.mobile) return data({ error: null, sent: false }, { status: 400 })

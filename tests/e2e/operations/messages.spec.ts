@@ -7,7 +7,7 @@
 // for a code of its own; the lookup shows nothing before its code. Staff send the case back as
 // incomplete: the family gets an SMS and an e-mail with the lookup's link and no secret, and staff see
 // them sent. Three days later (the clock moved) a reminder goes. Then the server is started again on
-// the same data with each Saudi provider in turn (Unifonic, Taqnyat, Msegat): a staff message reaches
+// the same data with each Saudi provider in turn (Unifonic, Taqnyat, Msegat): a staff message and a status change reach
 // each provider's fake; one refused by Unifonic shows as failed with its reason and goes on «إعادة الإرسال».
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
@@ -364,6 +364,18 @@ test('codes by SMS open a case, its link is e-mailed on APP_ORIGIN, status notic
 			expect(fake.messages.filter((message) => message.text.includes('تذكير'))).toHaveLength(1)
 		})
 
+		/** «غير مكتمل» again from the case page's status form, asking for the financial section with `text`. */
+		const sendBackIncomplete = async (text: string) => {
+			await staff.goto(`${origin}/admin/cases/${reference}`)
+			const form = staff.locator('details', { has: staff.locator('summary', { hasText: 'إلى «غير مكتمل»' }) })
+			await form.locator('summary').click()
+			await form.getByRole('checkbox', { name: 'الوضع المالي' }).check()
+			await form.getByLabel('ملاحظة داخلية (سبب التغيير)').fill('الكشف قديم')
+			await form.getByLabel('رسالة إلى المتقدم (ما المطلوب منه)').fill(text)
+			await form.getByRole('button', { name: 'تغيير الحالة إلى «غير مكتمل»' }).click()
+			await expect(staff.getByRole('status')).toContainText('تم تغيير الحالة إلى «غير مكتمل»')
+		}
+
 		/** A staff message to the applicant from the case page; resolves once the page says it was sent. */
 		const messageApplicant = async (text: string) => {
 			await staff.goto(`${origin}/admin/cases/${reference}`)
@@ -406,6 +418,14 @@ test('codes by SMS open a case, its link is e-mailed on APP_ORIGIN, status notic
 				expectNothingSecret(`the ${kind} SMS`, sms.text, planted, token)
 				// Sent once, whatever the provider answered.
 				expect(fake.messages.filter((message) => message.text.includes(text))).toHaveLength(1)
+				// A status change («غير مكتمل» again, asking for something else) through this provider too.
+				const asked = `أرفق كشف حساب حديثاً (${kind} ${id})`
+				await sendBackIncomplete(asked)
+				const notice = await waitForSms(fake, (message) => message.text.includes(asked))
+				expect(notice.to).toBe(to)
+				expect(notice.text).toContain('بحاجة إلى استكمال')
+				expect(notice.text).toContain(`${origin}/apply/status`)
+				expectNothingSecret(`the ${kind} status SMS`, notice.text, planted, token)
 				const mail: FakeMail = await smtp.waitForMail((candidate) => smtp.messages.indexOf(candidate) >= mailsBefore && candidate.to.includes(planted.email), 30_000)
 				expect(mail.subject).toBe(`رسالة بخصوص طلبك رقم ${reference} - مؤسسة عطاء الخيرية`)
 				expect(mail.text).toContain(text)

@@ -142,6 +142,10 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	await caseAction('case.assign', { intent: 'assign', officer: officer.id })
 	await caseAction('case.note', { intent: 'note', note: `ملاحظة ${marker}` })
 	await caseAction('case.message', { intent: 'message', message: 'نرجو إرسال صورة من عقد الإيجار' })
+	// Its SMS failed (this server has no SMS provider): sent again from the case page.
+	const failedMessage = /name="messageId" value="([0-9a-f-]{36})"/.exec(await (await get('case_officer', caseUrl)).text())?.[1]
+	expect(failedMessage, 'a failed message offers «إعادة الإرسال»').toBeTruthy()
+	await caseAction('case.resend', { intent: 'resend', messageId: failedMessage! })
 	// A home visit planned, then cancelled: each told to the applicant and recorded.
 	const tomorrow = new Date(Date.now() + 27 * 3600_000).toISOString().slice(0, 10)
 	await caseAction('case.visit', { intent: 'visit', visitOn: tomorrow, visitAt: '10:00', visitor: officer.id })
@@ -289,6 +293,14 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	// Intake and the foundation's details are saved as they are, from their own pages.
 	await saveOnPage('admin', { route: 'routes/admin/intake', action: 'intake.change', path: '/admin/intake' })
 	await saveOnPage('admin', { route: 'routes/admin/foundation', action: 'foundation.change', path: '/admin/foundation' })
+	// The reminders' days as they are, and a message's wording back to its default: nothing another test reads changes.
+	await act(
+		'admin',
+		{ route: 'routes/admin/intake', action: 'reminders.change', path: '/admin/intake' },
+		post('admin', '/admin/intake', { form: { intent: 'reminders', incompleteFirstDays: '3', incompleteSecondDays: '7', draftDays: '2' } }),
+		[302],
+	)
+	await act('admin', { route: 'routes/admin/messages', action: 'messages.template', path: '/admin/messages' }, post('admin', '/admin/messages', { form: { intent: 'reset', event: 'reminder:draft' } }), [200, 302])
 	const privacy = await (await get('admin', '/admin/privacy')).text()
 	const body = /<textarea[^>]*name="body"[^>]*>([^<]*)<\/textarea>/.exec(privacy)?.[1] ?? inputValue(privacy, 'body')
 	await act(

@@ -216,6 +216,19 @@ const publicSamples: Record<string, () => Promise<void>> = {
 		expect((await upload(own())).status()).toBe(302)
 		expect(await listed()).toBe(true)
 	},
+	'routes/apply/verify': async () => {
+		// This server opens links without codes (playwright.config.ts): an allowed POST goes on to the case;
+		// the codes themselves are verification-codes.spec.ts's, on a server of its own.
+		const draft = await submitCaseAsStaff(as.case_officer, { submit: false })
+		const link = `/apply/r/${draft.token}`
+		await expectRefused(formPost(as.visitor, `${link}/verify`, { intent: 'send-code' }))
+		expect((await formPost(as.visitor, `${link}/verify`, { intent: 'send-code' })(own())).headers()['location']).toBe(link)
+	},
+	'routes/account/login-code': async () => {
+		// Without a password given first there is no code to ask for: the allowed POST goes back to the sign-in.
+		await expectRefused(formPost(as.visitor, '/account/login/code', { intent: 'check-code', code: '123456' }))
+		expect((await formPost(as.visitor, '/account/login/code', { intent: 'check-code', code: '123456' })(own())).headers()['location']).toBe('/account/login')
+	},
 	'routes/apply/check': async () => {
 		const draft = await submitCaseAsStaff(as.case_officer, { submit: false })
 		const sent = async () => (await as.visitor.get(`/apply/r/${draft.token}/done`, { maxRedirects: 0 })).status() === 200

@@ -400,6 +400,16 @@ export const routeTable: Record<string, RouteEntry> = {
 		// that other tests apply to ever closes.
 		post: () => ({ path: '/admin/intake', form: { type: missing.type, state: 'closed', pausedNotice: 'متوقف', closedNotice: 'مغلق' }, status: 400 }),
 	},
+	'routes/admin/messages': {
+		roles: adminOnly,
+		get: () => [
+			{ path: '/admin/messages', status: 200 },
+			{ path: '/admin/messages?event=status%3A4', status: 200 },
+			{ path: '/admin/messages?event=no-such-event', status: 404 },
+		],
+		// A preview: it draws the text, saves nothing (the wording every applicant reads never changes here).
+		post: () => ({ path: '/admin/messages', form: { intent: 'preview', event: 'status:4', sms: 'طلبك {رقم_الطلب}', emailSubject: 'طلبك', emailBody: 'طلبك {رقم_الطلب}' }, status: 200 }),
+	},
 	'routes/admin/foundation': {
 		roles: content,
 		get: () => [{ path: '/admin/foundation', status: 200 }],
