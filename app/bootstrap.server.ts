@@ -10,7 +10,7 @@ import { startFinishingImages, stopFinishingImages } from '#app/images/deferred.
 import { resumeDocuments } from '#app/cases/document-pages.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { getFileKeys, getFileStorage } from '#app/storage/file-storage.server.ts'
-import { countUsers, createUser } from '#app/domain/staff-users.server.ts'
+import { countActiveUsers, createUser } from '#app/domain/staff-users.server.ts'
 import { generatePassword } from '#app/utils/password.server.ts'
 import { purgeExpiredSessions } from '#app/auth/session.server.ts'
 import { purgeExpiredAccountSessions } from '#app/accounts/institution-accounts.server.ts'
@@ -133,7 +133,8 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
  */
 async function ensureFirstAdmin(db: Database, env: Env, log: (line: string) => void): Promise<void> {
 	const signInUrl = `http://localhost:${env.PORT}/login`
-	if ((await countUsers(db)) > 0) {
+	// Nobody who can sign in (a first start; the demo's own staff are inactive): the first admin is made.
+	if ((await countActiveUsers(db)) > 0) {
 		log(`Staff sign-in: ${signInUrl} (forgotten password: npm run user:reset-password -- --email <e-mail>)`)
 		return
 	}

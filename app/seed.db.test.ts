@@ -6,6 +6,7 @@ import { budgetsOf } from '#app/aid/funds.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { DEMO_CASE_COUNT, seedDemoContent } from '#app/seed.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
+import { countActiveUsers } from '#app/domain/staff-users.server.ts'
 
 let handle: DatabaseHandle
 beforeAll(async () => {
@@ -37,6 +38,8 @@ test('demo cases are seeded with the foundation info, once', async () => {
 	expect(rows.filter((row) => row.status === 1).length).toBeGreaterThan(DEMO_CASE_COUNT / 4)
 	expect(new Set(rows.map((row) => row.status)).size).toBeGreaterThan(3)
 	expect(rows.every((row) => row.assignedTo === null)).toBe(true)
+	// The demo's committee and finance staff cannot sign in: the first start still makes its first admin (app/bootstrap.server.ts).
+	expect(await countActiveUsers(handle.db)).toBe(0)
 	expect(await countOf(caseAid)).toBeGreaterThanOrEqual(rows.filter((row) => row.status === 3).length)
 	// The committee decided on some studied cases, through the same checks as staff: approved ones
 	// with their instalments within this year's budgets, one rejected, one sent back.

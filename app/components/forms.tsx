@@ -74,7 +74,7 @@ export function Field({ label, hint, errors, inputProps, className }: FieldProps
 	const { id, hintId, errorId, control } = useFieldIds(inputProps.id, hint, errors)
 	return (
 		<FieldFrame id={id} label={label} hint={hint} hintId={hintId} errorId={errorId} errors={errors} className={className}>
-			<input {...inputProps} {...control} />
+			<input {...inputProps} {...control} className={inputProps.className ? `${control.className} ${inputProps.className}` : control.className} />
 		</FieldFrame>
 	)
 }

@@ -48,6 +48,15 @@ export async function getUser(db: Database, id: number): Promise<PublicUser | un
 	return user
 }
 
+/** Staff who can sign in: active and not deleted (the demo's committee and finance staff are neither). */
+export async function countActiveUsers(db: Database): Promise<number> {
+	const [row] = await db
+		.select({ value: count() })
+		.from(users)
+		.where(and(notDeleted, eq(users.active, true)))
+	return row?.value ?? 0
+}
+
 export async function countUsers(db: Database): Promise<number> {
 	const [row] = await db.select({ value: count() }).from(users).where(notDeleted)
 	return row?.value ?? 0

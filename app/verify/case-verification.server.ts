@@ -18,6 +18,9 @@ export function maskedLocalMobile(mobile: string): string {
 	return local.length > 5 ? `${local.slice(0, 2)}${'•'.repeat(local.length - 5)}${local.slice(-3)}` : local
 }
 
+/** The same, isolated left to right for a plain-text message in Arabic (otherwise drawn «234•••••05»). */
+export const isolatedMobile = (mobile: string) => `\u2066${maskedLocalMobile(mobile)}\u2069`
+
 export function sendCaseCode(db: Database, row: Pick<CaseRow, 'id' | 'mobile' | 'nationalId'>): Promise<CodeSent> {
 	return sendCode(db, { purpose: 'case', subject: row.id, mobile: row.mobile, nationalId: row.nationalId })
 }
@@ -31,7 +34,15 @@ export async function confirmCaseCode(db: Database, row: Pick<CaseRow, 'id' | 'm
 	if (!checked.ok) return checked
 	// The code went to the mobile the case has now: staff may have changed it since it was sent.
 	if (checked.mobile !== row.mobile) return { ok: false, reason: 'expired' }
-	const first = await db.transaction(async (tx) => {
+	return { ok: true, first: await proveMobile(db, row) }
+}
+
+/**
+ * A code sent to `row.mobile` was typed (here or in the lookup): the case's mobile is proven, if it
+ * was not yet, and its history says so. True when this was the first proof.
+ */
+export async function proveMobile(db: Database, row: Pick<CaseRow, 'id' | 'mobile'>): Promise<boolean> {
+	return db.transaction(async (tx) => {
 		const [proven] = await tx
 			.update(cases)
 			.set({ mobileVerifiedAt: new Date(), mobileVerifiedHow: 'code' })
@@ -40,5 +51,4 @@ export async function confirmCaseCode(db: Database, row: Pick<CaseRow, 'id' | 'm
 		if (proven) await tx.insert(caseEvents).values({ caseId: row.id, kind: 'mobile_verified', data: { how: 'code' } })
 		return Boolean(proven)
 	})
-	return { ok: true, first }
 }

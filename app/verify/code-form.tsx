@@ -43,12 +43,12 @@ export function CodeForm({
 								رمز التحقق المرسل إلى الجوال <span dir="ltr">{mobile}</span>
 							</span>
 						}
-						hint="6 أرقام، صالح 10 دقائق."
+						hint="الرمز 6 أرقام، وصلاحيته 10 دقائق."
 						errors={error ? [error] : undefined}
 						inputProps={{
 							id: 'code',
 							name: 'code',
-							className: 'field-input w-48 text-center text-xl tracking-[0.4em]',
+							className: 'max-w-56 min-h-12 text-center text-xl tracking-[0.4em]',
 							dir: 'ltr',
 							inputMode: 'numeric',
 							autoComplete: 'one-time-code',

@@ -73,12 +73,14 @@ export function codeText(code: string): string {
  */
 export async function sendCode(db: Database, target: CodeTarget, now = new Date()): Promise<CodeSent> {
 	const [last] = await db
-		.select({ createdAt: verificationCodes.createdAt })
+		.select({ createdAt: verificationCodes.createdAt, usedAt: verificationCodes.usedAt, tries: verificationCodes.tries })
 		.from(verificationCodes)
 		.where(and(eq(verificationCodes.purpose, target.purpose), eq(verificationCodes.subject, target.subject)))
 		.orderBy(desc(verificationCodes.createdAt))
 		.limit(1)
-	const since = last ? (now.getTime() - last.createdAt.getTime()) / 1000 : Infinity
+	// The wait is for a code still on its way; one used or worn out by wrong tries is no reason to wait.
+	const usable = last && last.usedAt === null && last.tries < CODE_TRIES
+	const since = usable ? (now.getTime() - last.createdAt.getTime()) / 1000 : Infinity
 	if (since < CODE_RESEND_SECONDS) return { ok: false, reason: 'too-soon', seconds: Math.ceil(CODE_RESEND_SECONDS - since) }
 	const checks = limitChecks(target)
 	const limited = await reachedLimit(db, checks)
@@ -166,7 +168,7 @@ export function codeProblem(checked: Exclude<CodeChecked, { ok: true }>): string
 		case 'wrong':
 			return `الرمز غير صحيح. بقيت لك ${countOf(checked.left, triesLeft)}، ثم تطلب رمزاً جديداً.`
 		case 'locked':
-			return 'أخطأت في الرمز مرات كثيرة، فأُوقف. اطلب رمزاً جديداً.'
+			return 'أخطأت في كتابة الرمز عدة مرات، فلم يعد صالحاً. اطلب رمزاً جديداً.'
 		case 'expired':
 			return 'انتهت صلاحية الرمز أو استُخدم من قبل. اطلب رمزاً جديداً.'
 	}

@@ -402,7 +402,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				if (message.status !== 'failed') return refused('resend', { '': [message.status === 'sent' ? 'أُرسلت هذه الرسالة من قبل' : 'هذه الرسالة قيد الإرسال'] }, 409)
 				noteAudit(context, { data: { message: message.id, event: message.event, channel: message.channel } })
 				const copy = await resendMessage(db, message.id, user)
-				return redirectWithFlash(`${base}#sent-messages`, copy?.status === 'sent' ? { tone: 'success', message: 'أُعيد إرسال الرسالة' } : { tone: 'error', message: 'لم تُرسل الرسالة بعد: حالتها في قائمة الرسائل' })
+				return redirectWithFlash(`${base}#sent-messages`, copy?.status === 'sent' ? { tone: 'success', message: 'أُعيد إرسال الرسالة' } : { tone: 'error', message: 'تعذّر إرسال الرسالة مرة أخرى، والسبب في قائمة «الرسائل» أدناه.' })
 			}
 			case 'restore':
 				if (!hasRole(user, 'admin')) throw data('ليست لديك صلاحية استعادة الطلبات', { status: 403 })

@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		const settings = reminderSettingsOf(reminders.value)
 		await saveReminderSettings(await getDb(), settings, user.id)
 		noteAudit(context, { data: settings })
-		return redirectWithFlash('/admin/intake', { ...notices.updated, field: REMINDERS_INTENT })
+		return redirectWithFlash('/admin/intake#reminders-title', { tone: 'success', message: 'تم حفظ إعدادات التذكيرات.', field: REMINDERS_INTENT })
 	}
 	const submission = parseWithZod(formData, { schema: intakeSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply(), type: String(submission.payload.type ?? '') }, { status: 400 })

@@ -14,7 +14,7 @@ import { recordAudit } from '#app/audit/audit-trail.server.ts'
 import { addressCheck, countDone, countHits, publicLimits, reachedLimit, type IpLimited } from '#app/http/ip-limit.server.ts'
 import { getIntake } from '#app/cases/intake-state.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
-import { maskedLocalMobile, sendCaseCode, verificationOn } from '#app/verify/case-verification.server.ts'
+import { isolatedMobile, sendCaseCode, verificationOn } from '#app/verify/case-verification.server.ts'
 import { sendProblem } from '#app/verify/codes.server.ts'
 import { redirectWithFlash } from '#app/http/flash.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
@@ -111,7 +111,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 		if (!paper && verificationOn()) {
 			// The mobile is proven before the link is issued: a code now, the link (and its e-mail) once it is typed.
 			const sent = await sendCaseCode(db, row)
-			const said = sent.ok ? `أرسلنا رمز تحقق برسالة نصية إلى جوالك ${maskedLocalMobile(row.mobile)}: اكتبه هنا لتكمل طلبك.` : `${sendProblem(sent)}`
+			const said = sent.ok ? `أرسلنا رمز تحقق برسالة نصية إلى جوالك ${isolatedMobile(row.mobile)}: اكتبه هنا لتكمل طلبك.` : sendProblem(sent)
 			return redirectWithFlash(`/apply/r/${token}/verify`, { tone: sent.ok ? 'success' : 'error', message: `تم حفظ بياناتك وإنشاء طلبك. ${said}` })
 		}
 		const emailed = row.email

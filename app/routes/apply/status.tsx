@@ -1,6 +1,6 @@
 import { getCollectionProps, getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/status'
 import { getDb } from '#app/db/database.server.ts'
@@ -17,7 +17,8 @@ import { formatDateWithHijri } from '#app/text/format.ts'
 import { ChoiceGroup, ErrorSummary, Field, Honeypot, isHoneypotFilled, PageTitle, TOO_MANY_TRIES, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { actionHeaders } from '#app/utils/action-headers.ts'
-import { maskedLocalMobile, verificationOn } from '#app/verify/case-verification.server.ts'
+import { maskedLocalMobile, proveMobile, verificationOn } from '#app/verify/case-verification.server.ts'
+import { redirectWithFlash } from '#app/http/flash.server.ts'
 import { checkCode, codeProblem, lookupSubject, sendCode, sendProblem } from '#app/verify/codes.server.ts'
 import { getCodeSms } from '#app/verify/code-sms.server.ts'
 import { CodeForm } from '#app/verify/code-form.tsx'
@@ -60,8 +61,7 @@ export async function action({ request }: Route.ActionArgs) {
 	const submission = parseWithZod(formData, { schema: lookupSchema })
 	const db = await getDb()
 	// Said in the form, as the sign-in page does: what they typed stays, and they learn when to retry.
-	const refuse = (limited: IpLimited) =>
-		data({ result: submission.reply({ formErrors: [limited.message] }), cases: null, sent: null, limited: true }, { status: 429, headers: limited.headers })
+	const refuse = (limited: IpLimited) => data({ result: submission.reply({ formErrors: [limited.message] }), cases: null, sent: null, limited: true }, { status: 429, headers: limited.headers })
 	// Per address only a ceiling (many families share one); guessing is stopped per number and per mobile.
 	const ceiling = await countHits(db, [addressCheck(request, publicLimits.lookup)])
 	if (ceiling) return refuse(ceiling)
@@ -88,7 +88,15 @@ export async function action({ request }: Route.ActionArgs) {
 		const subject = await lookupSubject(db, nationalId, mobile)
 		if (!(await provenLookup(db, request, subject))) {
 			const ask = (extra: { error?: string; sent?: boolean }, status = 200, headers?: Record<string, string>) =>
-				data({ result: submission.reply(), cases: null, sent: null, code: { mobile: maskedLocalMobile(mobile), sent: extra.sent ?? true, logged: getCodeSms().name === 'log', error: extra.error ?? null } satisfies CodeStep }, { status, headers })
+				data(
+					{
+						result: submission.reply(),
+						cases: null,
+						sent: null,
+						code: { mobile: maskedLocalMobile(mobile), sent: extra.sent ?? true, logged: getCodeSms().name === 'log', error: extra.error ?? null } satisfies CodeStep,
+					},
+					{ status, headers },
+				)
 			if (intent === 'check-code') {
 				const checked = await checkCode(db, 'lookup', subject, code ?? '')
 				if (!checked.ok) return ask({ error: codeProblem(checked) }, 400)
@@ -97,7 +105,8 @@ export async function action({ request }: Route.ActionArgs) {
 				// Sent only when a case matches; the page says the same either way, so it tells no stranger whether one does.
 				if (rows.length) {
 					const sent = await sendCode(db, { purpose: 'lookup', subject, mobile, nationalId })
-					if (!sent.ok && (sent.reason !== 'too-soon' || intent === 'send-code')) return ask({ error: sendProblem(sent), sent: sent.reason === 'too-soon' }, sent.reason === 'not-sent' ? 503 : 429, sent.reason === 'limited' ? sent.headers : undefined)
+					if (!sent.ok && (sent.reason !== 'too-soon' || intent === 'send-code'))
+						return ask({ error: sendProblem(sent), sent: sent.reason === 'too-soon' }, sent.reason === 'not-sent' ? 503 : 429, sent.reason === 'limited' ? sent.headers : undefined)
 				}
 				return ask({})
 			} else return ask({ error: 'انتهت مدة التحقق. اطلب رمزاً جديداً.', sent: false }, 400)
@@ -108,22 +117,25 @@ export async function action({ request }: Route.ActionArgs) {
 		const row = rows.find((candidate) => candidate.reference === reference && candidate.email)
 		if (row) {
 			const definition = findDefinition(row.type)
-			const ok = await rotateResumeToken(db, row, (token) =>
-				getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition?.title ?? '', link: privateLink(token) }),
-			)
+			const ok = await rotateResumeToken(db, row, (token) => getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition?.title ?? '', link: privateLink(token) }))
 			sent = { reference: row.reference, ok }
 		}
 	}
-	if (intent === 'open') {
+	// Only once a code proved the mobile: without codes, the ID and mobile alone would hand over the case.
+	if (intent === 'open' && verificationOn()) {
 		// Proven here: the case opens on this browser through a new link (the one before stops working).
 		const row = rows.find((candidate) => candidate.reference === reference)
 		if (row) {
+			// The code just typed went to this case's mobile: a case from before codes has it proven now.
+			if (verificationOn()) await proveMobile(db, row)
 			let opened = ''
 			await rotateResumeToken(db, row, async (token) => {
 				opened = token
 				return true
 			})
-			return redirect(`/apply/r/${opened}`, { headers: { 'Set-Cookie': await rememberCase(db, request, row.id) } })
+			const headers = new Headers()
+			headers.append('Set-Cookie', await rememberCase(db, request, row.id))
+			return redirectWithFlash(`/apply/r/${opened}`, { tone: 'success', message: 'فُتح طلبك على هذا الجهاز برابط جديد، والرابط السابق لم يعد يعمل.', field: 'created' }, headers)
 		}
 	}
 	const cases = await Promise.all(
@@ -140,6 +152,7 @@ export async function action({ request }: Route.ActionArgs) {
 				// Staff's latest message, unless it is the visit's own (said once, above it).
 				message: message?.note && message.note !== visit ? message.note : null,
 				canSendLink: Boolean(row.email) && getNotifier().emails,
+				canOpen: verificationOn(),
 				maskedEmail: row.email ? maskEmail(row.email) : null,
 			}
 		}),
@@ -181,43 +194,53 @@ export default function Status({ actionData }: Route.ComponentProps) {
 	const codeStep = actionData && 'code' in actionData ? actionData.code : null
 	// What was typed, sent again with each later form (the code, «send my link», «open»).
 	const typed = { who: fields.who.value ?? 'person', nationalId: fields.nationalId.value ?? '', mobile: fields.mobile.value ?? '' }
+	// First on the page; once a code is asked for or cases are shown, they come first (a phone's screen
+	// shows the answer, not the form again) and the form follows for another lookup.
+	const lookupForm = (
+		<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-5">
+			<Honeypot />
+			<ChoiceGroup
+				legend="من قدّم الطلب؟"
+				errors={fields.who.errors}
+				errorId={fields.who.errorId}
+				choices={[
+					{ props: who[0]!, label: 'فرد أو أسرة: برقم الهوية أو الإقامة' },
+					{ props: who[1]!, label: 'جمعية أو مؤسسة: برقم الترخيص أو التصريح' },
+				]}
+			/>
+			<Field
+				label="رقم الهوية أو رقم الترخيص"
+				hint="رقم هويتك إن كنت فرداً، أو رقم ترخيص الجمعية أو تصريح المؤسسة"
+				errors={fields.nationalId.errors}
+				inputProps={{ ...getInputProps(fields.nationalId, { type: 'text' }), inputMode: 'numeric', dir: 'ltr', autoComplete: 'off' }}
+			/>
+			<Field
+				label="رقم الجوال"
+				hint="جوال المتقدم، أو جوال ممثل الجمعية أو مستخدم المؤسسة"
+				errors={fields.mobile.errors}
+				inputProps={{ ...getInputProps(fields.mobile, { type: 'tel' }), inputMode: 'numeric', dir: 'ltr', autoComplete: 'tel' }}
+			/>
+			<button type="submit" name="intent" value="lookup" className="btn-primary">
+				استعلام
+			</button>
+		</Form>
+	)
 	return (
 		<>
 			<PageTitle title="الاستعلام عن طلب" error={failed && summary.length > 0} />
 			<PageHeader title="الاستعلام عن طلب" lead="اكتب الرقم ورقم الجوال اللذين قُدّم بهما الطلب." crumbs={[{ to: '/apply', label: 'تقديم طلب' }]} />
 			<div className="mx-auto max-w-2xl space-y-6 px-4 py-8">
 				{failed ? <ErrorSummary key={submitCount} items={summary} title={actionData && 'limited' in actionData ? TOO_MANY_TRIES : undefined} /> : null}
-				<Form method="post" {...getFormProps(form)} onSubmitCapture={countSubmit} noValidate className="space-y-5 rounded-xl border border-stone-200 bg-white p-5">
-					<Honeypot />
-					<ChoiceGroup
-						legend="من قدّم الطلب؟"
-						errors={fields.who.errors}
-						errorId={fields.who.errorId}
-						choices={[
-							{ props: who[0]!, label: 'فرد أو أسرة: برقم الهوية أو الإقامة' },
-							{ props: who[1]!, label: 'جمعية أو مؤسسة: برقم الترخيص أو التصريح' },
-						]}
-					/>
-					<Field
-						label="رقم الهوية أو رقم الترخيص"
-						hint="رقم هويتك إن كنت فرداً، أو رقم ترخيص الجمعية أو تصريح المؤسسة"
-						errors={fields.nationalId.errors}
-						inputProps={{ ...getInputProps(fields.nationalId, { type: 'text' }), inputMode: 'numeric', dir: 'ltr', autoComplete: 'off' }}
-					/>
-					<Field label="رقم الجوال" hint="جوال المتقدم، أو جوال ممثل الجمعية أو مستخدم المؤسسة" errors={fields.mobile.errors} inputProps={{ ...getInputProps(fields.mobile, { type: 'tel' }), inputMode: 'numeric', dir: 'ltr', autoComplete: 'tel' }} />
-					<button type="submit" name="intent" value="lookup" className="btn-primary">
-						استعلام
-					</button>
-				</Form>
+				{codeStep || cases ? null : lookupForm}
 
 				{codeStep ? (
 					<section aria-labelledby="code-step" className="rounded-xl border border-stone-200 bg-white p-5">
 						<h2 id="code-step" className="text-xl font-bold text-brand-900">
-							تحقق من رقم الجوال
+							تأكيد رقم الجوال
 						</h2>
 						<p className="mt-2 mb-4">
 							إن كان لدينا طلب بهذه البيانات فقد أرسلنا رمز تحقق برسالة نصية إلى الجوال <span dir="ltr">{codeStep.mobile}</span>. لا تظهر حالة الطلب إلا بعد كتابة الرمز. إن لم يصلك خلال دقائق فتأكد من
-							الرقم ورقم الجوال ومن اختيار «فرد» أو «جمعية».
+							رقم الهوية أو الترخيص ومن رقم الجوال، ومن اختيار «فرد أو أسرة» أو «جمعية أو مؤسسة».
 						</p>
 						<CodeForm mobile={codeStep.mobile} sent={codeStep.sent} logged={codeStep.logged} error={codeStep.error} hidden={typed} sendLabel="أرسل رمز التحقق" />
 					</section>
@@ -257,15 +280,17 @@ export default function Status({ actionData }: Route.ComponentProps) {
 										<p className="mt-2">{item.status.next}</p>
 										<PlannedVisit visit={item.visit} />
 										<ApplicantMessage message={item.message} />
-										<Form method="post" className="mt-3">
-											<input type="hidden" name="who" value={typed.who} />
-											<input type="hidden" name="nationalId" value={typed.nationalId} />
-											<input type="hidden" name="mobile" value={typed.mobile} />
-											<input type="hidden" name="reference" value={item.reference} />
-											<button type="submit" name="intent" value="open" className="btn-primary min-h-10 text-sm">
-												{item.submitted ? 'فتح الطلب' : 'إكمال الطلب'}
-											</button>
-										</Form>
+										{item.canOpen ? (
+											<Form method="post" className="mt-3">
+												<input type="hidden" name="who" value={typed.who} />
+												<input type="hidden" name="nationalId" value={typed.nationalId} />
+												<input type="hidden" name="mobile" value={typed.mobile} />
+												<input type="hidden" name="reference" value={item.reference} />
+												<button type="submit" name="intent" value="open" className="btn-primary text-sm">
+													{item.submitted ? 'فتح الطلب' : 'إكمال الطلب'}
+												</button>
+											</Form>
+										) : null}
 										{item.canSendLink ? (
 											<Form method="post" className="mt-3">
 												<input type="hidden" name="who" value={fields.who.value ?? 'person'} />
@@ -281,6 +306,14 @@ export default function Status({ actionData }: Route.ComponentProps) {
 								))}
 							</ul>
 						)}
+					</section>
+				) : null}
+				{codeStep || cases ? (
+					<section aria-labelledby="lookup-again" className="space-y-3">
+						<h2 id="lookup-again" className="text-lg font-bold text-brand-900">
+							استعلام ببيانات أخرى
+						</h2>
+						{lookupForm}
 					</section>
 				) : null}
 			</div>

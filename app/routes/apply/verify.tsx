@@ -25,6 +25,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		title: definition.title,
 		reference: row.reference,
 		mobile: row.mobile ? maskedLocalMobile(row.mobile) : null,
+		// Right after the first save: this is the family's own phone, not a new one.
+		first: row.mobileVerifiedAt === null,
 		sent: await hasLiveCode(db, 'case', row.id),
 		logged: getCodeSms().name === 'log',
 		flash: context.get(flashContext),
@@ -50,8 +52,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const emailed = first && row.email && getNotifier().emails ? await getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition.title, link: privateLink(params.token) }) : null
 	const message = first
 		? `تم تأكيد رقم جوالك.${emailed ? ' أرسلنا رابط طلبك الخاص إلى بريدك الإلكتروني.' : ''} أكمل طلبك، وافتحه لاحقاً من رابطه أو من «الاستعلام عن طلب».`
-		: 'تم التحقق من رقم جوالك. يُفتح طلبك على هذا الجهاز دون رمز مدة 30 يوماً.'
-	return redirectWithFlash(`/apply/r/${params.token}`, { tone: 'success', message, field: first ? 'created' : undefined }, { 'Set-Cookie': await rememberCase(db, request, row.id) })
+		: 'تم تأكيد رقم جوالك. يُفتح طلبك على هذا الجهاز دون رمز مدة 30 يوماً.'
+	return redirectWithFlash(`/apply/r/${params.token}`, { tone: 'success', message, field: 'created' }, { 'Set-Cookie': await rememberCase(db, request, row.id) })
 }
 
 export default function Verify({ loaderData, actionData }: Route.ComponentProps) {
@@ -60,15 +62,23 @@ export default function Verify({ loaderData, actionData }: Route.ComponentProps)
 		<div className="mx-auto max-w-2xl px-4 py-8">
 			<PageTitle title={`تأكيد رقم الجوال - ${loaderData.title}`} error={Boolean(actionData?.error)} />
 			<h1 className="mb-4 text-2xl font-bold text-brand-900">تأكيد رقم الجوال</h1>
-			<FlashNotice notice={loaderData.flash} />
+			{actionData ? null : <FlashNotice notice={loaderData.flash} />}
 			<p className="mb-2">
-				طلب «{loaderData.title}» رقم <strong dir="ltr">{loaderData.reference}</strong>.
+				طلبك «{loaderData.title}» رقم <strong dir="ltr">{loaderData.reference}</strong>.
 			</p>
 			{loaderData.mobile ? (
 				<>
 					<p className="mb-6">
-						لحماية بيانات طلبك لا يُفتح على جهاز جديد إلا برمز نرسله برسالة نصية إلى الجوال المسجل في الطلب <span dir="ltr">{loaderData.mobile}</span>. بعد التحقق يُفتح على هذا الجهاز دون رمز مدة 30
-						يوماً.
+						{loaderData.first ? (
+							<>
+								أكّد رقم جوالك لتكمل طلبك: نرسل رمزاً من 6 أرقام برسالة نصية إلى جوالك <span dir="ltr">{loaderData.mobile}</span>. بعد التأكيد يُفتح طلبك على هذا الجهاز دون رمز مدة 30 يوماً.
+							</>
+						) : (
+							<>
+								لحماية بيانات طلبك لا يُفتح على جهاز جديد إلا برمز نرسله برسالة نصية إلى الجوال المسجل في الطلب <span dir="ltr">{loaderData.mobile}</span>. بعد التأكيد يُفتح على هذا الجهاز دون رمز مدة 30
+								يوماً.
+							</>
+						)}
 					</p>
 					<CodeForm mobile={loaderData.mobile} sent={sent} logged={loaderData.logged} error={actionData?.error} />
 					<p className="mt-8 text-sm text-stone-700">تغيّر رقم جوالك أو فقدته؟ تواصل مع المؤسسة: يتحقق الموظف من هويتك ويسجل رقمك الجديد، ثم تؤكده برمز يصلك عليه.</p>

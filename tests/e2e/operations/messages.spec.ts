@@ -272,7 +272,7 @@ test('codes by SMS open a case, its link is e-mailed on APP_ORIGIN, status notic
 			await lookup.getByLabel('رقم الجوال').fill(planted.mobile)
 			const before = fake.messages.length
 			await lookup.getByRole('button', { name: 'استعلام' }).click()
-			await expect(lookup.getByRole('heading', { name: 'تحقق من رقم الجوال' })).toBeVisible()
+			await expect(lookup.getByRole('heading', { name: 'تأكيد رقم الجوال' })).toBeVisible()
 			await expect(lookup.getByRole('textbox', { name: /رمز التحقق المرسل إلى الجوال/ })).toBeVisible()
 			await expect(lookup.getByRole('heading', { name: 'النتائج' })).toHaveCount(0)
 			const html = await lookup.content()

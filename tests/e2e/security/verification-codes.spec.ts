@@ -101,7 +101,7 @@ async function startApplication(applicant: APIRequestContext, nationalId: string
 /** Whether the answer remembers the browser for a case (the cookie a right code sets). */
 const remembers = (response: APIResponse) => response.headersArray().some((header) => header.name.toLowerCase() === 'set-cookie' && /ataa_verified=/.test(header.value))
 
-const LOCKED = 'أخطأت في الرمز مرات كثيرة، فأُوقف. اطلب رمزاً جديداً.'
+const LOCKED = 'أخطأت في كتابة الرمز عدة مرات، فلم يعد صالحاً. اطلب رمزاً جديداً.'
 const USED = 'انتهت صلاحية الرمز أو استُخدم من قبل. اطلب رمزاً جديداً.'
 
 test('a guesser gets five tries: the fifth wrong code locks it, the sixth is refused, and the right code after them opens nothing', async () => {
@@ -194,7 +194,7 @@ test('codes for one mobile are limited: the lookup refuses with 429, Retry-After
 			break
 		}
 		expect(response.status(), `lookup ${index + 1}`).toBe(200)
-		expect(html).toContain('تحقق من رقم الجوال')
+		expect(html).toContain('تأكيد رقم الجوال')
 		await expect.poll(() => fake!.messages.filter((message) => message.to === to).length, { timeout: 30_000 }).toBe(index + 1)
 		sent.push(nationalId)
 	}
