@@ -141,7 +141,7 @@ export async function action({ request }: Route.ActionArgs) {
 	const cases = await Promise.all(
 		rows.map(async (row) => {
 			const [message, visit] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id)])
-			const status = row.submittedAt ? statusInfo(row.status) : { name: 'لم يُرسل بعد', badge: 'bg-stone-100 text-stone-800', next: 'أكمل الطلب من رابطه الخاص ثم أرسله.' }
+			const status = row.submittedAt ? statusInfo(row.status) : { name: 'لم يُرسل بعد', badge: 'bg-stone-100 text-stone-800', next: verificationOn() ? 'اضغط «إكمال الطلب» لتكمله ثم ترسله.' : 'أكمل الطلب من رابطه الخاص ثم أرسله.' }
 			return {
 				reference: row.reference,
 				name: row.applicantName,
