@@ -218,6 +218,9 @@ export const cases = pgTable(
 		index('cases_reference_prefix').on(table.reference.op('text_pattern_ops')),
 		uniqueIndex('cases_token_unique').on(table.resumeTokenHash),
 		index('cases_national_id_idx').on(table.nationalId, table.type),
+		// The staff search by a national ID's first digits (LIKE '1076%') in any database collation:
+		// a plain index serves it only under "C" (docs/performance.md).
+		index('cases_national_id_prefix').on(table.nationalId.op('text_pattern_ops')),
 		index('cases_mobile_idx').on(table.mobile),
 		index('cases_status_idx').on(table.status, table.submittedAt),
 		index('cases_submitted_idx').on(table.submittedAt),

@@ -1,0 +1,1 @@
+CREATE INDEX "cases_national_id_prefix" ON "cases" USING btree ("national_id" text_pattern_ops);
