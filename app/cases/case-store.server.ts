@@ -486,6 +486,8 @@ export async function rotateResumeToken(
 	row: CaseRow,
 	deliver: (token: string) => Promise<boolean>,
 	record?: (tx: Database) => Promise<void>,
+	/** Where the new link went: e-mailed, or opened on the browser that proved the mobile in the lookup. */
+	to: 'email' | 'browser' = 'email',
 ): Promise<boolean> {
 	const token = newResumeToken()
 	const delivered = await deliver(token)
@@ -496,7 +498,7 @@ export async function rotateResumeToken(
 				.update(cases)
 				.set({ resumeTokenHash: hashResumeToken(token), updatedAt: sql`now()` })
 				.where(eq(cases.id, row.id))
-			await tx.insert(caseEvents).values({ caseId: row.id, kind: 'link_sent', data: { to: 'email' } })
+			await tx.insert(caseEvents).values({ caseId: row.id, kind: 'link_sent', data: { to } })
 		}
 		await record?.(tx as unknown as Database)
 	})

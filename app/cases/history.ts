@@ -50,7 +50,7 @@ export function describeEvent(event: HistoryEvent, definition: ApplicationDef | 
 		case 'applicant_message':
 			return 'رسالة إلى المتقدم'
 		case 'link_sent':
-			return 'إرسال رابط جديد للطلب إلى المتقدم'
+			return data.to === 'browser' ? 'فتح المتقدم طلبه من «الاستعلام عن طلب» برابط جديد بعد تأكيد جواله' : 'إرسال رابط جديد للطلب إلى المتقدم'
 		case 'assigned':
 			return data.officerName ? `إسناد الطلب إلى ${String(data.officerName)}` : 'إلغاء إسناد الطلب'
 		case 'aid_recorded':

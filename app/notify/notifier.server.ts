@@ -80,8 +80,11 @@ export function setNotifier(notifier: Notifier): void {
 	current = notifier
 }
 
-/** What sending an SMS needs of a driver: its answer says whether to try again (app/notify/sms.server.ts). */
-export type SmsSender = Pick<SmsDriver, 'deliver'>
+/**
+ * What sending an SMS needs of a driver: its answer says whether to try again (app/notify/sms.server.ts).
+ * Its name, when it has one: `log` sends nothing (a verification code is then written to the log).
+ */
+export type SmsSender = Pick<SmsDriver, 'deliver'> & { readonly name?: SmsDriver['name'] }
 
 let sms: SmsSender | undefined
 

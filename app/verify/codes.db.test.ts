@@ -6,7 +6,7 @@ import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { smsDriver, type SmsResult } from '#app/notify/sms.server.ts'
 import { basicAnswers, randomNationalId } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
-import { setCodeSms } from './code-sms.server.ts'
+import { setSmsDriver } from '#app/notify/notifier.server.ts'
 import { confirmCaseCode, sendCaseCode } from './case-verification.server.ts'
 import { checkCode, CODE_LIFETIME_MS, codeLimits, sendCode } from './codes.server.ts'
 import { isRemembered, rememberCase } from './remembered.server.ts'
@@ -20,13 +20,13 @@ const db = () => app.handle.db
 /** What the phone received, newest last; `answer` decides what the provider says. */
 const inbox: { to: string; text: string }[] = []
 let answer: SmsResult = { ok: true, provider: 'fake' }
-setCodeSms(
+setSmsDriver(
 	smsDriver('unifonic', async (to, text) => {
 		if (answer.ok) inbox.push({ to, text })
 		return answer
 	}),
 )
-afterAll(() => setCodeSms(undefined))
+afterAll(() => setSmsDriver(undefined))
 beforeEach(() => {
 	answer = { ok: true, provider: 'fake' }
 })

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm'
 import { RouterContextProvider } from 'react-router'
+import { caseEvents } from '#app/db/schema.ts'
 import { afterAll, expect, test } from 'vitest'
 import { startCase } from '#app/cases/case-store.server.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
@@ -8,7 +10,7 @@ import { action as verify } from '#app/routes/apply/verify.tsx'
 import { action as lookup } from '#app/routes/apply/status.tsx'
 import { basicAnswers, randomNationalId } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
-import { setCodeSms } from './code-sms.server.ts'
+import { setSmsDriver } from '#app/notify/notifier.server.ts'
 
 // The routes with codes on (the other route tests run with them off): a private link opens only on a
 // browser that typed the code sent to the case's mobile, and the lookup shows nothing before one.
@@ -17,8 +19,8 @@ import { setCodeSms } from './code-sms.server.ts'
 process.env.APPLICANT_VERIFICATION = 'on'
 const app = withAppDatabase()
 const inbox: { to: string; text: string }[] = []
-setCodeSms(smsDriver('taqnyat', async (to, text) => (inbox.push({ to, text }), { ok: true, provider: 'fake' })))
-afterAll(() => setCodeSms(undefined))
+setSmsDriver(smsDriver('taqnyat', async (to, text) => (inbox.push({ to, text }), { ok: true, provider: 'fake' })))
+afterAll(() => setSmsDriver(undefined))
 const lastCode = () => /رمز التحقق: (\d{6})/.exec(inbox.at(-1)!.text)![1]!
 
 const args = (request: Request, params: Record<string, string>) => ({ request, params, context: new RouterContextProvider() }) as never
@@ -73,6 +75,12 @@ test('the lookup shows no case before the code sent to the mobile, and the case 
 	const proof = shown.init.headers['Set-Cookie']!.split(';')[0]!
 	const again = (await lookup(args(post('http://localhost/apply/status', fields, proof), {}))) as { cases: unknown[] }
 	expect(again.cases).toHaveLength(1)
+	// «فتح الطلب»: a new link, on this browser, and the history says how it was opened.
+	const opened = (await lookup(args(post('http://localhost/apply/status', { ...fields, intent: 'open', reference: (again.cases[0] as { reference: string }).reference }, proof), {}))) as Response
+	expect(opened.status).toBe(302)
+	expect(opened.headers.get('Location')).toMatch(/^\/apply\/r\/[\w-]{43}$/)
+	const events = await app.handle.db.select().from(caseEvents).where(eq(caseEvents.kind, 'link_sent'))
+	expect(events.some((event) => (event.data as { to?: string }).to === 'browser')).toBe(true)
 	// A stranger with the same two numbers but no code sees nothing.
 	const stranger = (await lookup(args(post('http://localhost/apply/status', { ...fields, intent: 'open', reference: 'ABCD-EFGH' }), {}))) as { data: { cases: unknown } }
 	expect(stranger.data.cases).toBeNull()

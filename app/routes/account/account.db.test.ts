@@ -21,7 +21,7 @@ import AccountLogin, { action as loginAction, loader as loginLoader } from './lo
 import { action as logoutAction, loader as logoutLoader } from './logout.ts'
 import { action as codeAction, loader as codeLoader } from './login-code.tsx'
 import { smsDriver } from '#app/notify/sms.server.ts'
-import { setCodeSms } from '#app/verify/code-sms.server.ts'
+import { setSmsDriver } from '#app/notify/notifier.server.ts'
 
 // The registry answers for association support with a stand-in definition, or with none: the real
 // one is not needed to test the account area, and the area must cope with it missing.
@@ -154,7 +154,7 @@ describe('/account/login', () => {
 	test('an institution that asks for a code at sign-in: the password alone opens nothing; the code sent to its mobile does', async () => {
 		const institution = await addInstitution('جمعية الرمز')
 		const inbox: string[] = []
-		setCodeSms(smsDriver('msegat', async (_to, text) => (inbox.push(text), { ok: true, provider: 'fake' })))
+		setSmsDriver(smsDriver('msegat', async (_to, text) => (inbox.push(text), { ok: true, provider: 'fake' })))
 		try {
 			// Turned on from its own page (audited).
 			const turned = (await accountAction(args(post('/account', { intent: 'sign-in-code', on: 'on' }, institution.cookie)))) as Response
@@ -177,7 +177,7 @@ describe('/account/login', () => {
 			const replay = (await codeAction(args(post('/account/login/code', { intent: 'check-code', code }, pending)))) as { init: { status: number } }
 			expect(replay.init.status).toBe(400)
 		} finally {
-			setCodeSms(undefined)
+			setSmsDriver(undefined)
 		}
 	})
 

@@ -7,8 +7,7 @@ import { isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { actionHeaders } from '#app/utils/action-headers.ts'
 import { maskedLocalMobile } from '#app/verify/case-verification.server.ts'
-import { checkCode, codeProblem, hasLiveCode, sendCode, sendProblem } from '#app/verify/codes.server.ts'
-import { getCodeSms } from '#app/verify/code-sms.server.ts'
+import { checkCode, codeProblem, hasLiveCode, sendCode, sendProblem, codesGoToLog } from '#app/verify/codes.server.ts'
 import { CodeForm } from '#app/verify/code-form.tsx'
 import { pendingAccount, setPendingAccount } from '#app/verify/remembered.server.ts'
 
@@ -30,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	return {
 		mobile: maskedLocalMobile(account.mobile),
 		sent: await hasLiveCode(db, 'account', String(account.id)),
-		logged: getCodeSms().name === 'log',
+		logged: codesGoToLog(),
 		problem: new URL(request.url).searchParams.get('problem')?.slice(0, 300) ?? null,
 	}
 }

@@ -19,8 +19,7 @@ import { PageHeader } from '#app/components/page-header.tsx'
 import { actionHeaders } from '#app/utils/action-headers.ts'
 import { maskedLocalMobile, proveMobile, verificationOn } from '#app/verify/case-verification.server.ts'
 import { redirectWithFlash } from '#app/http/flash.server.ts'
-import { checkCode, codeProblem, lookupSubject, sendCode, sendProblem } from '#app/verify/codes.server.ts'
-import { getCodeSms } from '#app/verify/code-sms.server.ts'
+import { checkCode, codeProblem, lookupSubject, sendCode, sendProblem, codesGoToLog } from '#app/verify/codes.server.ts'
 import { CodeForm } from '#app/verify/code-form.tsx'
 import { provenLookup, proveLookup, rememberCase } from '#app/verify/remembered.server.ts'
 
@@ -93,7 +92,7 @@ export async function action({ request }: Route.ActionArgs) {
 						result: submission.reply(),
 						cases: null,
 						sent: null,
-						code: { mobile: maskedLocalMobile(mobile), sent: extra.sent ?? true, logged: getCodeSms().name === 'log', error: extra.error ?? null } satisfies CodeStep,
+						code: { mobile: maskedLocalMobile(mobile), sent: extra.sent ?? true, logged: codesGoToLog(), error: extra.error ?? null } satisfies CodeStep,
 					},
 					{ status, headers },
 				)
@@ -129,10 +128,16 @@ export async function action({ request }: Route.ActionArgs) {
 			// The code just typed went to this case's mobile: a case from before codes has it proven now.
 			if (verificationOn()) await proveMobile(db, row)
 			let opened = ''
-			await rotateResumeToken(db, row, async (token) => {
-				opened = token
-				return true
-			})
+			await rotateResumeToken(
+				db,
+				row,
+				async (token) => {
+					opened = token
+					return true
+				},
+				undefined,
+				'browser',
+			)
 			const headers = new Headers()
 			headers.append('Set-Cookie', await rememberCase(db, request, row.id))
 			return redirectWithFlash(`/apply/r/${opened}`, { tone: 'success', message: 'فُتح طلبك على هذا الجهاز برابط جديد، والرابط السابق لم يعد يعمل.', field: 'created' }, headers)
@@ -141,7 +146,9 @@ export async function action({ request }: Route.ActionArgs) {
 	const cases = await Promise.all(
 		rows.map(async (row) => {
 			const [message, visit] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id)])
-			const status = row.submittedAt ? statusInfo(row.status) : { name: 'لم يُرسل بعد', badge: 'bg-stone-100 text-stone-800', next: verificationOn() ? 'اضغط «إكمال الطلب» لتكمله ثم ترسله.' : 'أكمل الطلب من رابطه الخاص ثم أرسله.' }
+			const status = row.submittedAt
+				? statusInfo(row.status)
+				: { name: 'لم يُرسل بعد', badge: 'bg-stone-100 text-stone-800', next: verificationOn() ? 'اضغط «إكمال الطلب» لتكمله ثم ترسله.' : 'أكمل الطلب من رابطه الخاص ثم أرسله.' }
 			return {
 				reference: row.reference,
 				name: row.applicantName,

@@ -5,8 +5,7 @@ import { publicLimits } from '#app/http/ip-limit.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { FlashNotice, isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
 import { getNotifier } from '#app/notify/notifier.server.ts'
-import { codeProblem, hasLiveCode, sendProblem } from '#app/verify/codes.server.ts'
-import { getCodeSms } from '#app/verify/code-sms.server.ts'
+import { codeProblem, hasLiveCode, sendProblem, codesGoToLog } from '#app/verify/codes.server.ts'
 import { CodeForm } from '#app/verify/code-form.tsx'
 import { confirmCaseCode, maskedLocalMobile, sendCaseCode } from '#app/verify/case-verification.server.ts'
 import { rememberCase } from '#app/verify/remembered.server.ts'
@@ -28,7 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		// Right after the first save: this is the family's own phone, not a new one.
 		first: row.mobileVerifiedAt === null,
 		sent: await hasLiveCode(db, 'case', row.id),
-		logged: getCodeSms().name === 'log',
+		logged: codesGoToLog(),
 		flash: context.get(flashContext),
 	}
 }
