@@ -19,6 +19,8 @@ import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { EnvError, getEnv, publicOrigin, type Env } from '#app/utils/env.server.ts'
 import { purgeOld } from '#app/http/rate-limit.server.ts'
 import { stopWatchingContent, watchContent } from '#app/cache/content-version.server.ts'
+import { onPageView } from '#app/cache/page-cache.server.ts'
+import { flushViews, noteView } from '#app/content/views.server.ts'
 import { startControlServer } from '#app/operations/control.server.ts'
 import { registerBackupCommands } from '#app/operations/backup.server.ts'
 import { logger } from '#app/utils/log.server.ts'
@@ -56,6 +58,9 @@ export function prepare(log: (line: string) => void = (line) => logger.info(line
 
 export async function shutdown(): Promise<void> {
 	const app = state.__ataa
+	// Visits counted in memory are written while the database is still there.
+	onPageView(undefined)
+	if (app) await flushViews()
 	state.__ataa = undefined
 	provideDatabase(undefined)
 	if (!app) return
@@ -100,6 +105,8 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 		if (handle.kind === 'pglite') await handle.db.execute(sql`vacuum (analyze) cases`)
 		// From here on, public pages and their data may be kept in memory until content changes.
 		await watchContent(handle)
+		// A news item's visits, cache hits included, are counted in batches (app/content/views.server.ts).
+		onPageView(noteView)
 		// The demo pictures' variants not made yet (app/images/deferred.server.ts), while the app serves.
 		startFinishingImages(handle.db, storage, log)
 		// Photos of documents received before a stop and not cleaned yet (app/cases/document-pages.server.ts).

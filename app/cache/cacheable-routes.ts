@@ -4,7 +4,6 @@ import { documentCategories } from '#app/content/types.ts'
  * The routes whose pages are the same for every visitor without a session, and so may be kept by
  * the page cache (app/cache/page-cache.server.ts), by route id. A page that ships script to hydrate
  * is never kept, listed or not (its script needs a nonce of its own). Left out on purpose:
- * - routes/public/news-detail: each visit is counted (app/content/views.server.ts);
  * - routes/public/not-found: any path reaches it, and the cache must not grow with them;
  * - routes/apply/r/* and routes/account/*: an applicant's or an institution's own case;
  * - routes/apply/new: it starts an application (a POST; its page hydrates).
@@ -26,6 +25,8 @@ export const cacheableRouteIds: ReadonlySet<string> = new Set([
 	...documentCategories.map((category) => `documents${category.path}`),
 	'routes/public/basic-regulation',
 	'routes/public/news',
+	// Its visits are counted from the cache's hits too (VIEW_HEADER, app/content/views.server.ts).
+	'routes/public/news-detail',
 	'routes/public/gallery',
 	'routes/public/videos',
 	'routes/public/album',

@@ -9,11 +9,18 @@ import { promisify } from 'node:util'
 import zlib from 'node:zlib'
 import type { MiddlewareFunction } from 'react-router'
 import { getEnv } from '#app/utils/env.server.ts'
+import { addressOf, clientIp } from '#app/utils/origin.server.ts'
 import { securityHeaders } from '#app/utils/security-headers.ts'
 import { contentGeneration, isWatchingContent, onContentChange } from './content-version.server.ts'
 
 /** Set by app/entry.server.tsx on a page the cache may keep; never sent to a client. */
 export const CACHEABLE_HEADER = 'x-ataa-cacheable'
+/**
+ * Set by a page whose visits are counted (a news item: app/content/views.server.ts) to the tag the
+ * count goes by; never sent to a client. The page is kept all the same, and each visit, a hit
+ * included, is handed to the listener (onPageView).
+ */
+export const VIEW_HEADER = 'x-ataa-view'
 /** hit, miss (rendered and kept) or absent: for people and tests reading the headers. */
 export const CACHE_STATUS_HEADER = 'x-ataa-cache'
 /** Browsers keep the page but ask each time (a 304 costs a few bytes); the page varies with the session. */
@@ -44,6 +51,8 @@ const encodings: readonly Encoding[] = ['br', 'gzip', 'identity']
 
 interface CachedPage {
 	generation: number
+	/** The view tag of a page whose visits are counted (VIEW_HEADER). */
+	view: string | null
 	expiresAt: number
 	/** The page's validator; each encoding's ETag adds its own suffix (a strong ETag names one representation). */
 	tag: string
@@ -55,6 +64,13 @@ interface CachedPage {
 
 const pages = new Map<string, CachedPage>()
 let storedBytes = 0
+type ViewListener = (tag: string, address: string, userAgent: string) => void
+let viewListener: ViewListener | undefined
+
+/** Who hears of each visit to a page that counts its visits (start-up: app/bootstrap.server.ts). */
+export function onPageView(listener: ViewListener | undefined): void {
+	viewListener = listener
+}
 onContentChange('page-cache', () => clearPageCache())
 
 export function clearPageCache(): void {
@@ -150,6 +166,7 @@ export function serveCachedPage(req: IncomingMessage, res: ServerResponse): bool
 	const key = cacheKey(req.url)
 	const page = key === null ? undefined : livePage(key)
 	if (!page) return false
+	if (page.view && req.method === 'GET') viewListener?.(page.view, addressOf(req, getEnv().TRUST_PROXY), req.headers['user-agent'] ?? '')
 	const encoding = negotiateEncoding(req.headers['accept-encoding'])
 	if (matchesEtag(req.headers['if-none-match'], page.tag)) {
 		res.writeHead(304, page.notModified[encoding])
@@ -177,7 +194,7 @@ function store(key: string, page: CachedPage): void {
 	}
 }
 
-async function pageFrom(response: Response, path: string, key: string, generation: number, drawnAt: number): Promise<CachedPage> {
+async function pageFrom(response: Response, path: string, key: string, generation: number, drawnAt: number, view: string | null): Promise<CachedPage> {
 	const identity = Buffer.from(await response.arrayBuffer())
 	const [br, gz] = await Promise.all([
 		brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
@@ -208,6 +225,7 @@ async function pageFrom(response: Response, path: string, key: string, generatio
 	const headerBytes = JSON.stringify(headers).length + JSON.stringify(notModified).length
 	return {
 		generation,
+		view,
 		expiresAt: expiryFrom(drawnAt),
 		tag,
 		bytes: br.length + gz.length + identity.length + headerBytes + key.length,
@@ -227,6 +245,9 @@ export const pageCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
 	const response = await next()
 	const marked = response.headers.has(CACHEABLE_HEADER)
 	response.headers.delete(CACHEABLE_HEADER)
+	const view = response.headers.get(VIEW_HEADER)
+	response.headers.delete(VIEW_HEADER)
+	if (view && request.method === 'GET') viewListener?.(view, clientIp(request), request.headers.get('user-agent') ?? '')
 	const url = new URL(request.url)
 	const key = cacheKey(url.pathname + url.search)
 	const keep = marked && key !== null && request.method === 'GET' && response.status === 200 && !response.headers.has('set-cookie') && isAnonymous(request.headers.get('cookie')) && enabled()
@@ -241,7 +262,7 @@ export const pageCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
 		}
 		return response
 	}
-	const page = await pageFrom(response, url.pathname, key, generation, drawnAt)
+	const page = await pageFrom(response, url.pathname, key, generation, drawnAt, view)
 	// Content changed while this page was drawn: it may show the old, so it is sent but not kept.
 	if (page.generation === contentGeneration()) store(key, page)
 	const encoding = negotiateEncoding(request.headers.get('accept-encoding') ?? undefined)

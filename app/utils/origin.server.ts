@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http'
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
@@ -19,4 +21,15 @@ export function isSameOriginRequest(request: Request, extraOrigins: readonly str
 /** The visitor's address as our server saw it (set by server.mjs, which overwrites any sent value). */
 export function clientIp(request: Request): string {
 	return request.headers.get('x-ataa-client-ip') ?? 'unknown'
+}
+
+/**
+ * The visitor's address for a request answered before Express (a page-cache hit), as Express's
+ * `req.ip` gives it to the app (server.mjs): with TRUST_PROXY, the address the one proxy in front
+ * saw (the last in X-Forwarded-For); without, the connection's.
+ */
+export function addressOf(req: Pick<IncomingMessage, 'headers' | 'socket'>, trustProxy: boolean): string {
+	const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined
+	const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)?.split(',').at(-1)?.trim()
+	return last || req.socket.remoteAddress || 'unknown'
 }

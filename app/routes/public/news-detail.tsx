@@ -9,7 +9,8 @@ import { getEntry } from '#app/content/store.server.ts'
 import { latestNews, newsArchive, newsExcerpt } from '#app/content/news-store.server.ts'
 import { news } from '#app/content/types.ts'
 import { MAX_SEARCH_LENGTH } from '#app/content/news-items.ts'
-import { countView } from '#app/content/views.server.ts'
+import { viewTag } from '#app/content/views.server.ts'
+import { VIEW_HEADER } from '#app/cache/page-cache.server.ts'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { countOf, newsItems } from '#app/text/arabic-count.ts'
 import { formatDate, formatHijri, formatMonth } from '#app/text/format.ts'
@@ -30,7 +31,6 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 	const entry = await getEntry(db, news, params.id, { publishedOnly: !staff })
 	if (!entry) throw data(null, { status: 404 })
 	const published = entry.data.IsPublish === true
-	const counted = published && request.method === 'GET' ? await countView(db, news, entry.id, request) : null
 	// The sidebar is the same on every item: read once per content change.
 	const [[shown], { latest, archive }] = await Promise.all([
 		withMedia(db, news, [entry]),
@@ -46,12 +46,14 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 		details: entry.data.details,
 		image: shown!.images.img,
 		author: entry.authorName ?? '',
-		views: counted ?? entry.views,
+		views: entry.views,
 		published,
 	}
 	const sidebar = latest.filter((other) => other.id !== entry.id).slice(0, SIDEBAR_COUNT)
-	// A draft shown to staff must never be kept by a shared cache.
-	const headers: HeadersInit = published ? {} : { 'Cache-Control': 'private, no-store' }
+	// A visit to a published item is counted, a cache hit included, and the count shown is the one
+	// stored when the page was drawn (app/content/views.server.ts). A draft shown to staff must never
+	// be kept by a shared cache.
+	const headers: HeadersInit = published ? { [VIEW_HEADER]: viewTag(news, entry.id) } : { 'Cache-Control': 'private, no-store' }
 	return data({ item, description: newsExcerpt(entry.data.details), sidebar, archive }, { headers })
 }
 
