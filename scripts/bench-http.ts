@@ -45,8 +45,8 @@ import { loadGenerator } from './lib/load-generator.ts'
 import { commandLine, gitRevision, loadNow, machineFacts, markdownTable, textTable, writeDocSection } from './lib/perf-doc.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-/** What the app's compression middleware does by default: brotli at quality 4, gzip at zlib's level 6. */
-const APP_COMPRESSION = { brotliQuality: 4, gzipLevel: 6 }
+/** What the app's compression middleware does by default (server.mjs): brotli at quality 3, gzip at zlib's level 3. */
+const APP_COMPRESSION = { brotliQuality: 3, gzipLevel: 3 }
 const GOALS = { homeVsWordPress: 10, homeCpuMs: 3, cachedVsNginx: 0.5, rssMb: 300 }
 
 type Encoding = 'br' | 'gzip'

@@ -281,10 +281,10 @@ async function wordpressOrigin(notes: string[]): Promise<{ origin: string; paths
 		const fpm = await startPhpFpm(tempDir!)
 		const port = await freePort()
 		wordpress = setUpWordPress(tempDir!, `127.0.0.1:${port}`)
-		const block = wordpressServerBlock(wordpress, fpm.socket, ['brotli on;', 'brotli_comp_level 4;', 'gzip on;', 'gzip_comp_level 6;'].join('\n'))
+		const block = wordpressServerBlock(wordpress, fpm.socket, ['brotli on;', 'brotli_comp_level 3;', 'gzip on;', 'gzip_comp_level 3;'].join('\n'))
 		await startNginx(tempDir!, { workers: 1, servers: [{ port, block }], brotliFilter: true })
 		notes.push(
-			`WordPress ${wordpress.version} (Debian's package, locale ${wordpress.locale}, theme ${wordpress.theme}, 12 Arabic posts), PHP ${fpm.version} php-fpm, MariaDB ${wordpress.mariadbVersion}, behind nginx with brotli 4 / gzip 6`,
+			`WordPress ${wordpress.version} (Debian's package, locale ${wordpress.locale}, theme ${wordpress.theme}, 12 Arabic posts), PHP ${fpm.version} php-fpm, MariaDB ${wordpress.mariadbVersion}, behind nginx with brotli 3 / gzip 3`,
 		)
 		return { origin: `http://127.0.0.1:${port}`, paths: wordpress.paths }
 	} catch (error) {

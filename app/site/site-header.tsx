@@ -12,8 +12,13 @@ function Chevron() {
 	)
 }
 
-const desktopLink = (isActive: boolean) =>
-	`block rounded-md px-2.5 py-2 font-medium hover:bg-brand-50 hover:text-brand-800 ${isActive ? 'text-brand-700 underline decoration-2 underline-offset-8' : ''}`
+/** A menu link's classes: a row of the folded menu below xl, a link of the bar or of a group's list above. */
+const linkClass = (current: boolean, topLevel: boolean) =>
+	[
+		'flex min-h-11 items-center rounded-md px-3 hover:bg-brand-50 xl:block xl:min-h-0 xl:px-2.5 xl:py-2 xl:font-medium xl:hover:text-brand-800',
+		topLevel ? 'font-semibold' : '',
+		current ? 'font-bold text-brand-700 xl:underline xl:decoration-2 xl:underline-offset-8' : '',
+	].join(' ')
 
 /**
  * A menu link, marked as the current page when it is. A plain link: the pages it leads to are
@@ -30,7 +35,9 @@ function MenuLink({ to, current, className, children }: { to: string; current: b
 
 /**
  * Menus are native <details>: they open by keyboard and touch without JavaScript, and the shared
- * `name` keeps one open at a time. Below the xl breakpoint the whole menu folds behind one button.
+ * `name` keeps one open at a time. The menu is drawn once (docs/performance.md#a-dynamic-page): a bar
+ * from the xl breakpoint, and below it a panel that the «القائمة» button before it shows when open
+ * (`.menu-toggle[open] + .site-nav` in app/app.css), its groups unfolding in place.
  */
 export function SiteHeader({ signedIn }: { signedIn: boolean }) {
 	const portal = signedIn ? { to: '/admin', label: 'لوحة التحكم' } : { to: '/login', label: 'بوابة الموظفين' }
@@ -50,20 +57,31 @@ export function SiteHeader({ signedIn }: { signedIn: boolean }) {
 					</span>
 				</Link>
 
-				<nav aria-label="القائمة الرئيسية" className="ms-auto hidden xl:block">
-					<ul className="flex items-center gap-0.5 whitespace-nowrap">
+				<details className="menu-toggle ms-auto shrink-0 xl:hidden">
+					<summary className="btn-secondary min-h-11 px-4" aria-label="القائمة">
+						<svg viewBox="0 0 24 24" className="size-5" aria-hidden="true">
+							<path d="M4 6h16M4 12h16M4 18h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+						</svg>
+						<span>القائمة</span>
+					</summary>
+				</details>
+				<nav
+					aria-label="القائمة الرئيسية"
+					className="site-nav absolute inset-x-0 top-full z-40 hidden max-h-[80dvh] overflow-y-auto border-y border-stone-200 bg-white px-4 py-3 shadow-lg xl:static xl:ms-auto xl:block xl:max-h-none xl:overflow-visible xl:border-0 xl:bg-transparent xl:p-0 xl:shadow-none"
+				>
+					<ul className="space-y-1 xl:flex xl:items-center xl:gap-0.5 xl:space-y-0 xl:whitespace-nowrap">
 						{navigation.map((item) =>
 							isGroup(item) ? (
-								<li key={item.label} className="relative">
+								<li key={item.label} className="xl:relative">
 									<details name="main-menu" className="group">
-										<summary className="flex items-center gap-1 rounded-md px-2.5 py-2 font-medium hover:bg-brand-50 hover:text-brand-800">
+										<summary className="flex min-h-11 items-center justify-between gap-1 rounded-md px-3 font-semibold hover:bg-brand-50 xl:min-h-0 xl:justify-start xl:px-2.5 xl:py-2 xl:font-medium xl:hover:text-brand-800">
 											{item.label}
 											<Chevron />
 										</summary>
-										<ul className="absolute start-0 top-full z-40 mt-1 w-64 rounded-lg border border-stone-200 bg-white p-2 shadow-lg">
+										<ul className="ms-3 border-s-2 border-brand-100 ps-2 xl:absolute xl:start-0 xl:top-full xl:z-40 xl:ms-0 xl:mt-1 xl:w-64 xl:rounded-lg xl:border xl:border-stone-200 xl:bg-white xl:p-2 xl:shadow-lg">
 											{item.links.map((link) => (
 												<li key={link.to}>
-													<MenuLink to={link.to} current={link.to === here} className={desktopLink(link.to === here)}>
+													<MenuLink to={link.to} current={link.to === here} className={linkClass(link.to === here, false)}>
 														{link.label}
 													</MenuLink>
 												</li>
@@ -73,67 +91,19 @@ export function SiteHeader({ signedIn }: { signedIn: boolean }) {
 								</li>
 							) : (
 								<li key={item.to}>
-									<MenuLink to={item.to} current={item.to === here} className={desktopLink(item.to === here)}>
+									<MenuLink to={item.to} current={item.to === here} className={linkClass(item.to === here, true)}>
 										{item.label}
 									</MenuLink>
 								</li>
 							),
 						)}
-						<li>
-							<Link to={portal.to} className="btn-primary ms-2 min-h-10 px-4 text-sm">
+						<li className="pt-2 xl:pt-0">
+							<Link to={portal.to} className="btn-primary w-full xl:ms-2 xl:min-h-10 xl:w-auto xl:px-4 xl:text-sm">
 								{portal.label}
 							</Link>
 						</li>
 					</ul>
 				</nav>
-
-				<details className="ms-auto shrink-0 xl:hidden">
-					<summary className="btn-secondary min-h-11 px-4" aria-label="القائمة">
-						<svg viewBox="0 0 24 24" className="size-5" aria-hidden="true">
-							<path d="M4 6h16M4 12h16M4 18h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-						</svg>
-						<span>القائمة</span>
-					</summary>
-					<nav
-						aria-label="القائمة الرئيسية"
-						className="absolute inset-x-0 top-full z-40 max-h-[80dvh] overflow-y-auto border-y border-stone-200 bg-white px-4 py-3 shadow-lg"
-					>
-						<ul className="space-y-1">
-							{navigation.map((item) =>
-								isGroup(item) ? (
-									<li key={item.label}>
-										<details name="mobile-menu" className="group">
-											<summary className="flex min-h-11 items-center justify-between rounded-md px-3 font-semibold hover:bg-brand-50">
-												{item.label}
-												<Chevron />
-											</summary>
-											<ul className="ms-3 border-s-2 border-brand-100 ps-2">
-												{item.links.map((link) => (
-													<li key={link.to}>
-														<MenuLink to={link.to} current={link.to === here} className={`flex min-h-11 items-center rounded-md px-3 hover:bg-brand-50 ${link.to === here ? 'font-bold text-brand-700' : ''}`}>
-															{link.label}
-														</MenuLink>
-													</li>
-												))}
-											</ul>
-										</details>
-									</li>
-								) : (
-									<li key={item.to}>
-										<MenuLink to={item.to} current={item.to === here} className={`flex min-h-11 items-center rounded-md px-3 font-semibold hover:bg-brand-50 ${item.to === here ? 'text-brand-700' : ''}`}>
-											{item.label}
-										</MenuLink>
-									</li>
-								),
-							)}
-							<li className="pt-2">
-								<Link to={portal.to} className="btn-primary w-full">
-									{portal.label}
-								</Link>
-							</li>
-						</ul>
-					</nav>
-				</details>
 			</div>
 		</header>
 	)

@@ -12,7 +12,7 @@ test('at 375px the menu folds behind one button that opens by touch and by keybo
 
 	await menu.tap()
 	await expect(desktopNav).toHaveCount(1)
-	await page.locator('details[name="mobile-menu"] > summary', { hasText: 'عن المؤسسة' }).tap()
+	await page.locator('details[name="main-menu"] > summary', { hasText: 'عن المؤسسة' }).tap()
 	await page.getByRole('link', { name: 'نبذة عن المؤسسة' }).tap()
 	await expect(page).toHaveURL('/about')
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('نبذة عن المؤسسة')
@@ -21,7 +21,7 @@ test('at 375px the menu folds behind one button that opens by touch and by keybo
 	await page.goto('/')
 	await menu.focus()
 	await page.keyboard.press('Enter')
-	const reports = page.locator('details[name="mobile-menu"] > summary', { hasText: 'التقارير' })
+	const reports = page.locator('details[name="main-menu"] > summary', { hasText: 'التقارير' })
 	await reports.focus()
 	await page.keyboard.press('Enter')
 	await page.getByRole('link', { name: 'التقارير المالية' }).focus()
