@@ -75,6 +75,20 @@ export async function shutdown(): Promise<void> {
 	release()
 }
 
+/** The process's memory in MB: resident, V8's heap, buffers outside it, and PGlite's WebAssembly memory. */
+export function memoryFigures(handle: Pick<DatabaseHandle, 'wasmMemoryBytes'>): Record<string, number> {
+	const usage = process.memoryUsage()
+	const mb = (bytes: number) => Math.round(bytes / 1e5) / 10
+	return {
+		rssMb: mb(usage.rss),
+		heapUsedMb: mb(usage.heapUsed),
+		heapTotalMb: mb(usage.heapTotal),
+		externalMb: mb(usage.external),
+		arrayBuffersMb: mb(usage.arrayBuffers),
+		pgliteWasmMb: mb(handle.wasmMemoryBytes?.() ?? 0),
+	}
+}
+
 async function start(env: Env, log: (line: string) => void): Promise<App> {
 	// libvips keeps up to 50 MB of recent operations to reuse them; the server never makes the same
 	// picture twice, so that memory would only be held (docs/performance.md, memory).
@@ -125,6 +139,8 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 				log(`No control socket, so no backup while the server runs: ${error instanceof Error ? error.message : error}`)
 			}
 		}
+		// `kill -USR2 <pid>`: one log line with the process's memory, V8's heap and PGlite's apart (docs/operations.md#memory).
+		if (!process.env.VITEST) process.on('SIGUSR2', () => logger.info({ memory: memoryFigures(handle) }, 'Memory'))
 		// Last, once the rest has started: Vitest runs start no scheduler (a test starts its own).
 		const scheduler = process.env.VITEST ? undefined : startScheduler(handle.db)
 		return { handle, release, stopControl, scheduler }

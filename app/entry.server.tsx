@@ -126,7 +126,8 @@ export default function handleRequest(request: Request, responseStatusCode: numb
 			logger.error({ reqId: requestIdOf(request), error: describeError(error) }, 'rendering the page failed')
 			throw error
 		}
-		return new Response(html, { headers: responseHeaders, status: responseStatusCode })
+		// As bytes: a string body would be checked for lone surrogates character by character (toUSVString, 5% of a page).
+		return new Response(Buffer.from(html), { headers: responseHeaders, status: responseStatusCode })
 	}
 
 	return new Promise<Response>((resolve, reject) => {

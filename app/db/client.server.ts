@@ -30,6 +30,8 @@ export interface DatabaseHandle {
 	 * so it opens as the database stood (a backup of a running server, app/operations/backup.server.ts).
 	 */
 	dumpDataDir?(): Promise<Blob>
+	/** PGlite only: the bytes of its WebAssembly memory (its own heap and shared buffers), apart from V8's. */
+	wasmMemoryBytes?(): number
 }
 
 export interface DatabaseOptions {
@@ -112,6 +114,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 			await client.exec('checkpoint')
 			return client._runExclusiveTransaction(() => client.dumpDataDir('gzip'))
 		},
+		// Not in PGlite's typed API: its Emscripten module's heap (docs/operations.md#memory).
+		wasmMemoryBytes: () => (client as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod?.HEAPU8?.byteLength ?? 0,
 		close: () => client.close(),
 	}
 }

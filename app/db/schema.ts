@@ -801,7 +801,17 @@ export const contentEntries = pgTable(
 		/** Visits counted by app/content/views.server.ts (news). */
 		views: integer('views').notNull().default(0),
 	},
-	(table) => [index('content_entries_type_idx').on(table.type, table.position)],
+	(table) => [
+		index('content_entries_type_idx').on(table.type, table.position),
+		// The dated lists (news, albums, videos), newest first, one page read from the index whatever
+		// their number (app/content/store.server.ts, ordering; docs/performance.md#staff-lists-and-paged-lists).
+		...(['news:NewsDate', 'albums:date', 'videos:date'] as const).map((pair) => {
+			const [type, dateField] = pair.split(':') as [string, string]
+			return index(`content_entries_${type}_by_date`)
+				.on(sql`(${table.data} ->> ${sql.raw(`'${dateField}'`)}) desc`, sql`${table.createdAt} desc`)
+				.where(sql`${table.type} = ${sql.raw(`'${type}'`)} and ${table.deletedAt} is null`)
+		}),
+	],
 )
 
 /** Who has been counted as a visit of an entry lately: a visitor's keyed hash, never an address. */

@@ -1,8 +1,8 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/news'
 import { getDb } from '#app/db/database.server.ts'
-import { countEntries, listEntries } from '#app/content/store.server.ts'
-import { newsCards, newsFilter, newsQuery } from '#app/content/news-store.server.ts'
+import { listEntries } from '#app/content/store.server.ts'
+import { countNews, newsCards, newsFilter, newsQuery } from '#app/content/news-store.server.ts'
 import { news } from '#app/content/types.ts'
 import { MAX_SEARCH_LENGTH } from '#app/content/news-items.ts'
 import { countOf, newsItems } from '#app/text/arabic-count.ts'
@@ -21,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const db = await getDb()
 	const filter = newsFilter(new URL(request.url))
 	const query = newsQuery(filter)
-	const total = await countEntries(db, news, query)
+	const total = await countNews(db, filter)
 	const pagination = paginate({ total, perPage: news.perPage, page: pageParam(request) })
 	const entries = await listEntries(db, news, { offset: pagination.offset, limit: news.perPage }, query)
 	return { filter, total, pagination, cards: await newsCards(db, entries) }

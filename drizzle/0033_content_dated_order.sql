@@ -1,0 +1,3 @@
+CREATE INDEX "content_entries_news_by_date" ON "content_entries" USING btree (("data" ->> 'NewsDate') desc,"created_at" desc) WHERE "content_entries"."type" = 'news' and "content_entries"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "content_entries_albums_by_date" ON "content_entries" USING btree (("data" ->> 'date') desc,"created_at" desc) WHERE "content_entries"."type" = 'albums' and "content_entries"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "content_entries_videos_by_date" ON "content_entries" USING btree (("data" ->> 'date') desc,"created_at" desc) WHERE "content_entries"."type" = 'videos' and "content_entries"."deleted_at" is null;
