@@ -1,10 +1,12 @@
 // HTTP throughput of the public pages: autocannon against the production server for the home page,
 // a content page, the news list and a news item, with the HTML page cache off (HTML_CACHE=off) and
 // on, on PGlite and on PostgreSQL; next to nginx serving the very same bytes with the same
-// compression (the limit) and a stock Debian WordPress with 12 Arabic posts (the peer), both
-// measured in the same run. Prints req/s, p50/p99, CPU ms per request and the ratios, and writes
+// compression (the limit) and a stock Debian WordPress with 12 Arabic posts (the peer). Every target
+// runs at once and is measured in turn, page by page, in paired rounds: a ratio is taken within a
+// round, under the same load, and the median of the rounds is reported. Prints CPU ms per request,
+// req/s, p50/p99 and the ratios, each server's memory (V8's heap and PGlite's apart), and writes
 // them to docs/performance.md.
-//   npm run bench:http -- [--quick] [--connections 20] [--duration 10] [--warmup 2] [--only pglite|postgres]
+//   npm run bench:http -- [--quick] [--rounds 3] [--connections 20] [--duration 5] [--warmup 1] [--only pglite|postgres]
 //     [--database postgres://postgres@127.0.0.1:5432/postgres] [--peers all|nginx|none] [--encoding br|gzip|br,gzip]
 //     [--nginx-workers 1] [--workers N] [--timeout 1800] [--no-doc]
 // Env fallbacks: BENCH_CONNECTIONS, BENCH_DURATION, BENCH_ONLY, BENCH_DATABASE_URL, BENCH_PEERS.
@@ -47,12 +49,13 @@ import { commandLine, gitRevision, loadNow, machineFacts, markdownTable, textTab
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 /** What the app's compression middleware does by default (server.mjs): brotli at quality 3, gzip at zlib's level 3. */
 const APP_COMPRESSION = { brotliQuality: 3, gzipLevel: 3 }
-const GOALS = { homeVsWordPress: 10, homeCpuMs: 3, cachedVsNginx: 0.5, rssMb: 300 }
+const GOALS = { homeVsWordPress: 10, homeCpuMs: 3, cachedVsNginx: 0.5, rssMb: { pglite: 300, postgres: 250 } }
 
 type Encoding = 'br' | 'gzip'
 type Peers = 'all' | 'nginx' | 'none'
 
 interface Options {
+	rounds: number
 	connections: number
 	duration: number
 	warmup: number
@@ -73,6 +76,7 @@ function readOptions(): Options {
 		args: process.argv.slice(2),
 		options: {
 			quick: { type: 'boolean', default: false },
+			rounds: { type: 'string' },
 			connections: { type: 'string' },
 			duration: { type: 'string' },
 			warmup: { type: 'string' },
@@ -93,9 +97,10 @@ function readOptions(): Options {
 	for (const encoding of encodings) if (encoding !== 'br' && encoding !== 'gzip') throw new UsageError(`--encoding must be br, gzip or br,gzip (got "${values.encoding}")`)
 	return {
 		quick,
+		rounds: positiveInt('--rounds', values.rounds, quick ? 1 : 3),
 		connections: positiveInt('--connections', values.connections ?? process.env.BENCH_CONNECTIONS, 20),
-		duration: positiveInt('--duration', values.duration ?? process.env.BENCH_DURATION, quick ? 5 : 10),
-		warmup: positiveInt('--warmup', values.warmup, quick ? 1 : 2),
+		duration: positiveInt('--duration', values.duration ?? process.env.BENCH_DURATION, quick ? 3 : 5),
+		warmup: positiveInt('--warmup', values.warmup, 1),
 		databases: databasesToRun(values.only ?? process.env.BENCH_ONLY),
 		adminUrl: adminDatabaseUrl(values.database),
 		peers,
@@ -112,7 +117,7 @@ function readOptions(): Options {
 const abort = new AbortController()
 let tempDir: string | undefined
 const cannon = loadGenerator(abort.signal)
-let benchDatabase: { adminUrl: string; name: string } | undefined
+const benchDatabases: { adminUrl: string; name: string }[] = []
 let wordpress: WordPressSite | undefined
 
 async function cleanUp(): Promise<void> {
@@ -123,11 +128,9 @@ async function cleanUp(): Promise<void> {
 		['stop the servers', stopAll],
 		['remove the WordPress database and config', () => site?.tearDown()],
 		[
-			'drop the bench database',
+			'drop the bench databases',
 			async () => {
-				if (!benchDatabase) return
-				await dropBenchDatabase(benchDatabase.adminUrl, benchDatabase.name)
-				benchDatabase = undefined
+				for (const database of benchDatabases.splice(0)) await dropBenchDatabase(database.adminUrl, database.name)
 			},
 		],
 		['remove the temp dir', () => void (tempDir && fs.rmSync(tempDir, { recursive: true, force: true }))],
@@ -151,6 +154,8 @@ interface Page {
 }
 
 interface Row {
+	/** The paired round it was measured in (1, 2, …): every target's page in turn. */
+	round: number
 	group: 'ataa' | 'nginx' | 'wordpress'
 	target: string
 	page: Page
@@ -189,7 +194,7 @@ function fire(options: Options, url: string, encoding: Encoding, duration: numbe
 }
 
 /** Warms the page up, then measures it: req/s, latency, and CPU ms per request from `cpuMs` before and after. */
-async function measure(options: Options, group: Row['group'], target: string, origin: string, page: Page, encoding: Encoding, cpuMs: () => Promise<number>): Promise<Row> {
+async function measure(options: Options, round: number, group: Row['group'], target: string, origin: string, page: Page, encoding: Encoding, cpuMs: () => Promise<number>): Promise<Row> {
 	const url = origin + page.path
 	const probe = await getRaw(url, acceptEncoding(encoding))
 	if (probe.status !== 200) throw new Error(`${target}: ${page.path} answered ${probe.status}`)
@@ -204,6 +209,7 @@ async function measure(options: Options, group: Row['group'], target: string, or
 	abort.signal.throwIfAborted()
 	const requests = result.requests.total
 	const row: Row = {
+		round,
 		group,
 		target,
 		page,
@@ -228,8 +234,21 @@ async function measure(options: Options, group: Row['group'], target: string, or
 interface ServerRun {
 	database: BenchDatabase
 	cache: 'uncached' | 'cached'
-	rssMb: number
+	service: Service
 	startSeconds: number
+	idleRssMb: number
+	/** Set after the rounds: resident memory, and the server's own figures (kill -USR2: V8's heap, PGlite's WebAssembly memory). */
+	rssMb?: number
+	memory?: Record<string, number>
+}
+
+/** One server measured in every round: its pages, and how to read its CPU time. */
+interface Target {
+	group: Row['group']
+	label: string
+	origin: string
+	pages: Page[]
+	cpu: () => Promise<number>
 }
 
 /** CPU of the app: its process tree, and on PostgreSQL the backends serving the bench database. */
@@ -250,7 +269,6 @@ function appCpu(server: AppServer, database: { adminUrl: string; name: string } 
 	}
 }
 
-
 interface PageBytes {
 	page: Page
 	encoding: Encoding
@@ -258,11 +276,13 @@ interface PageBytes {
 	headers: http.IncomingHttpHeaders
 }
 
-async function benchApp(options: Options, basePages: Page[], rows: Row[], runs: ServerRun[], bytes: PageBytes[]): Promise<string[]> {
-	const notes: string[] = []
+/**
+ * Starts every app server the run measures (each database, the cache off and on), each on a data
+ * directory or a PostgreSQL database of its own, all running at once; the cached one gives nginx its bytes.
+ */
+async function startApps(options: Options, basePages: Page[], runs: ServerRun[], bytes: PageBytes[], notes: string[]): Promise<Target[]> {
+	const targets: Target[] = []
 	for (const database of options.databases) {
-		let url: string | undefined
-		let dbForCpu: { adminUrl: string; name: string } | undefined
 		if (database === 'postgres') {
 			try {
 				await withAdminClient(options.adminUrl, (client) => client.query('select 1'))
@@ -272,25 +292,28 @@ async function benchApp(options: Options, basePages: Page[], rows: Row[], runs: 
 				notes.push(message)
 				continue
 			}
-			const created = await createBenchDatabase(options.adminUrl)
-			benchDatabase = { adminUrl: options.adminUrl, name: created.name }
-			dbForCpu = benchDatabase
-			url = created.url
 		}
-		const dataDir = path.join(tempDir!, `${database}-data`)
 		for (const cache of ['uncached', 'cached'] as const) {
 			abort.signal.throwIfAborted()
+			let url: string | undefined
+			let dbForCpu: { adminUrl: string; name: string } | undefined
+			if (database === 'postgres') {
+				const created = await createBenchDatabase(options.adminUrl)
+				dbForCpu = { adminUrl: options.adminUrl, name: created.name }
+				benchDatabases.push(dbForCpu)
+				url = created.url
+			}
 			const label = `Ataa · ${DATABASE_LABEL[database]} · ${cache}`
 			console.log(`\nStarting the production server (${DATABASE_LABEL[database]}, ${cache === 'uncached' ? 'HTML_CACHE=off' : 'HTML cache as configured by default'})…`)
+			const dataDir = path.join(tempDir!, `${database}-${cache}-data`)
 			const server = await startAppServer({ root, dataDir, databaseUrl: url, env: cache === 'uncached' ? { HTML_CACHE: 'off' } : {}, signal: abort.signal })
-			console.log(`  answering after ${server.startSeconds.toFixed(1)} s`)
+			console.log(`  answering after ${server.startSeconds.toFixed(1)} s, quiet ${server.settleSeconds.toFixed(1)} s later, ${server.idleRssMb.toFixed(0)} MB RSS idle`)
 			// Each database has its own demo news, with ids of its own.
 			const item = await firstLink(server.origin, '/news', /^\/news\/[^/]+$/)
 			if (!item) throw new Error('/news links to no news item: is the demo content there?')
 			const pages = [...basePages, { label: 'news item', path: item, peer: 'post' } satisfies Page]
-			const cpu = appCpu(server, dbForCpu)
-			for (const encoding of options.encodings) for (const page of pages) rows.push(await measure(options, 'ataa', label, server.origin, page, encoding, cpu))
-			runs.push({ database, cache, rssMb: treeRssMb(server.service.pid), startSeconds: server.startSeconds })
+			targets.push({ group: 'ataa', label, origin: server.origin, pages, cpu: appCpu(server, dbForCpu) })
+			runs.push({ database, cache, service: server.service, startSeconds: server.startSeconds, idleRssMb: server.idleRssMb })
 			if (cache === 'cached' && !bytes.length) {
 				for (const encoding of options.encodings) {
 					for (const page of pages) {
@@ -299,14 +322,24 @@ async function benchApp(options: Options, basePages: Page[], rows: Row[], runs: 
 					}
 				}
 			}
-			await stopService(server.service)
-		}
-		if (benchDatabase) {
-			await dropBenchDatabase(benchDatabase.adminUrl, benchDatabase.name)
-			benchDatabase = undefined
 		}
 	}
-	return notes
+	return targets
+}
+
+/** Asks each server for its memory figures (kill -USR2 logs them: app/bootstrap.server.ts), with its RSS. */
+async function readMemory(runs: ServerRun[]): Promise<void> {
+	for (const run of runs) {
+		run.rssMb = treeRssMb(run.service.pid)
+		run.service.child.kill('SIGUSR2')
+		for (let waited = 0; waited < 3000 && !run.memory; waited += 100) {
+			await new Promise((resolve) => setTimeout(resolve, 100))
+			for (const line of run.service.log.slice(-50)) {
+				const match = /"memory":(\{[^}]*\})/.exec(line)
+				if (match) run.memory = JSON.parse(match[1]!) as Record<string, number>
+			}
+		}
+	}
 }
 
 // ——— nginx and WordPress ———
@@ -359,12 +392,14 @@ interface PeerFacts {
 	notes: string[]
 }
 
-async function benchPeers(options: Options, rows: Row[], bytes: PageBytes[]): Promise<PeerFacts> {
+/** Starts nginx with the app's bytes and, with `--peers all`, WordPress behind it: targets measured in the same rounds. */
+async function startPeers(options: Options, bytes: PageBytes[]): Promise<{ facts: PeerFacts; targets: Target[] }> {
 	const facts: PeerFacts = { notes: [] }
-	if (options.peers === 'none') return facts
+	const targets: Target[] = []
+	if (options.peers === 'none') return { facts, targets }
 	if (!bytes.length) {
 		facts.notes.push('nginx and WordPress were not measured: no app server ran to give nginx its bytes.')
-		return facts
+		return { facts, targets }
 	}
 	try {
 		ensureDebianPackages(NGINX_PACKAGES, 'The nginx reference')
@@ -372,7 +407,7 @@ async function benchPeers(options: Options, rows: Row[], bytes: PageBytes[]): Pr
 		if (!(error instanceof PeerUnavailable)) throw error
 		console.log(`\n${error.message}`)
 		facts.notes.push(`nginx and WordPress were not measured: ${error.message}`)
-		return facts
+		return { facts, targets }
 	}
 	const nginxVersion = versionOf(nginxBinary(), ['-v'], /nginx\/(\S+)/)
 	const pages = [...new Set(bytes.map((item) => item.page))]
@@ -421,7 +456,7 @@ async function benchPeers(options: Options, rows: Row[], bytes: PageBytes[]): Pr
 			throw new Error(`nginx does not serve the app's bytes for ${page.path} (${encoding}): status ${answer.status}, ${answer.body.length} bytes`)
 	}
 	console.log(`\nnginx serving the app's bytes (${facts.nginx})`)
-	for (const encoding of options.encodings) for (const page of pages) rows.push(await measure(options, 'nginx', 'nginx · same bytes', staticOrigin, page, encoding, async () => treeCpuMs([nginx.pid])))
+	targets.push({ group: 'nginx', label: 'nginx · same bytes', origin: staticOrigin, pages, cpu: async () => treeCpuMs([nginx.pid]) })
 
 	if (wordpress && wordpressPort && fpm) {
 		const origin = `http://127.0.0.1:${wordpressPort}`
@@ -438,14 +473,41 @@ async function benchPeers(options: Options, rows: Row[], bytes: PageBytes[]): Pr
 		facts.wordpress = `WordPress ${wordpress.version} (Debian's package, locale ${wordpress.locale}, theme ${wordpress.theme}, 12 posts), PHP ${fpm.version} php-fpm (Debian's stock pool: pm dynamic, 5 children at most), MariaDB ${wordpress.mariadbVersion}, behind the same nginx with brotli ${APP_COMPRESSION.brotliQuality} / gzip ${APP_COMPRESSION.gzipLevel}`
 		console.log(`\n${facts.wordpress}`)
 		const cpu = async () => treeCpuMs([nginx.pid, fpm.service.pid]) + [...processCpuMs(mariadb).values()].reduce((sum, ms) => sum + ms, 0)
-		const peerPages: Record<Page['peer'], Page> = {
-			home: { label: 'home', path: wordpress.paths.home, peer: 'home' },
-			page: { label: 'page', path: wordpress.paths.page, peer: 'page' },
-			post: { label: 'post', path: wordpress.paths.post, peer: 'post' },
-		}
-		for (const encoding of options.encodings) for (const page of Object.values(peerPages)) rows.push(await measure(options, 'wordpress', 'WordPress · stock', origin, page, encoding, cpu))
+		const peerPages: Page[] = [
+			{ label: 'home', path: wordpress.paths.home, peer: 'home' },
+			{ label: 'page', path: wordpress.paths.page, peer: 'page' },
+			{ label: 'post', path: wordpress.paths.post, peer: 'post' },
+		]
+		targets.push({ group: 'wordpress', label: 'WordPress · stock', origin, pages: peerPages, cpu })
 	}
-	return facts
+	return { facts, targets }
+}
+
+/**
+ * The paired rounds: in each, every page of every target in turn (Ataa's servers, nginx, WordPress),
+ * so that a ratio compares figures taken minutes apart at most, under the same load.
+ */
+async function runRounds(options: Options, targets: Target[], rows: Row[], loads: string[]): Promise<void> {
+	const kinds: { label: string; peer: Page['peer'] }[] = [
+		{ label: 'home', peer: 'home' },
+		{ label: 'about', peer: 'page' },
+		{ label: 'news', peer: 'home' },
+		{ label: 'news item', peer: 'post' },
+	]
+	for (let round = 1; round <= options.rounds; round++) {
+		loads.push(loadNow())
+		console.log(`\nRound ${round} of ${options.rounds} (load average ${loads.at(-1)})`)
+		const wordpressDone = new Set<string>()
+		for (const kind of kinds) {
+			for (const target of targets) {
+				// WordPress's home stands for both the home page and the news list: measured once a round.
+				const page = target.group === 'wordpress' ? target.pages.find((candidate) => candidate.peer === kind.peer) : target.pages.find((candidate) => candidate.label === kind.label)
+				if (!page || (target.group === 'wordpress' && wordpressDone.has(page.peer))) continue
+				if (target.group === 'wordpress') wordpressDone.add(page.peer)
+				for (const encoding of options.encodings) rows.push(await measure(options, round, target.group, target.label, target.origin, page, encoding, target.cpu))
+			}
+		}
+	}
 }
 
 // ——— Report ———
@@ -453,35 +515,85 @@ async function benchPeers(options: Options, rows: Row[], bytes: PageBytes[]): Pr
 const fixed = (value: number | undefined, digits: number) => (value === undefined || Number.isNaN(value) ? '—' : value.toFixed(digits))
 const times = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '—' : `${value >= 10 ? value.toFixed(0) : value.toFixed(2)}×`)
 
-function ratios(rows: Row[]) {
+const median = (values: number[]) => {
+	const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b)
+	if (!sorted.length) return NaN
+	const middle = Math.floor(sorted.length / 2)
+	return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+interface Summary {
+	/** The medians of the rounds (req/s, latency, CPU, client CPU); requests and failures summed. */
+	row: Row
+	rounds: number
+	/** Ratios taken within each round, then their median: req/s against WordPress and nginx, and WordPress's CPU a request over ours. */
+	vsWordPress?: number
+	cpuVsWordPress?: number
+	vsNginx?: number
+}
+
+/** One line per target and page: the medians of its rounds, each ratio taken within a round. */
+function summarize(rows: Row[]): Summary[] {
 	// A reference that answered nothing within the run has no req/s to compare with.
 	const answered = (other: Row) => other.requests > 0
-	const wordpressFor = (row: Row) => rows.find((other) => other.group === 'wordpress' && other.page.peer === row.page.peer && other.encoding === row.encoding && answered(other))
-	const nginxFor = (row: Row) => rows.find((other) => other.group === 'nginx' && other.page.label === row.page.label && other.encoding === row.encoding && answered(other))
-	return rows.map((row) => {
-		const peer = wordpressFor(row)
-		const limit = row.group === 'wordpress' ? undefined : nginxFor(row)
-		return { row, vsWordPress: peer ? row.reqPerSec / peer.reqPerSec : undefined, vsNginx: limit ? row.reqPerSec / limit.reqPerSec : undefined }
+	const wordpressFor = (row: Row) =>
+		rows.find((other) => other.round === row.round && other.group === 'wordpress' && other.page.peer === row.page.peer && other.encoding === row.encoding && answered(other))
+	const nginxFor = (row: Row) => rows.find((other) => other.round === row.round && other.group === 'nginx' && other.page.label === row.page.label && other.encoding === row.encoding && answered(other))
+	const groups = new Map<string, Row[]>()
+	for (const row of rows) {
+		const key = `${row.target}\n${row.page.label}\n${row.encoding}`
+		groups.set(key, [...(groups.get(key) ?? []), row])
+	}
+	return [...groups.values()].map((group) => {
+		const first = group[0]!
+		const ratio = (of: (row: Row) => number | undefined) => {
+			const values = group.map(of).filter((value): value is number => value !== undefined)
+			return values.length ? median(values) : undefined
+		}
+		return {
+			rounds: group.length,
+			row: {
+				...first,
+				reqPerSec: median(group.map((row) => row.reqPerSec)),
+				p50: median(group.map((row) => row.p50)),
+				p99: median(group.map((row) => row.p99)),
+				cpuMsPerRequest: median(group.map((row) => row.cpuMsPerRequest)),
+				clientCores: median(group.map((row) => row.clientCores)),
+				requests: group.reduce((sum, row) => sum + row.requests, 0),
+				failures: group.reduce((sum, row) => sum + row.failures, 0),
+			},
+			vsWordPress: ratio((row) => {
+				const peer = wordpressFor(row)
+				return peer ? row.reqPerSec / peer.reqPerSec : undefined
+			}),
+			cpuVsWordPress: ratio((row) => {
+				const peer = wordpressFor(row)
+				return peer && row.cpuMsPerRequest > 0 ? peer.cpuMsPerRequest / row.cpuMsPerRequest : undefined
+			}),
+			vsNginx:
+				first.group === 'wordpress'
+					? undefined
+					: ratio((row) => {
+							const limit = nginxFor(row)
+							return limit ? row.reqPerSec / limit.reqPerSec : undefined
+						}),
+		}
 	})
 }
 
-function goalLines(rows: Row[], runs: ServerRun[], options: Options): string[][] {
-	const all = ratios(rows)
+function goalLines(all: Summary[], runs: ServerRun[], options: Options): string[][] {
 	const encoding = options.encodings[0]!
 	const mark = (ok: boolean | undefined) => (ok === undefined ? 'not measured' : ok ? '✓ met' : '✗ not met')
 	const lines: string[][] = []
 	// CPU per request moves less than req/s on a busy machine: the same comparison in CPU, as a cross-check.
-	const wordpressCpu = (row: Row) => {
-		const peer = rows.find((other) => other.group === 'wordpress' && other.page.peer === row.page.peer && other.encoding === row.encoding && other.requests > 0)
-		return peer && row.cpuMsPerRequest > 0 ? ` (CPU a request: ${times(peer.cpuMsPerRequest / row.cpuMsPerRequest)} less)` : ''
-	}
+	const wordpressCpu = (summary: Summary) => (summary.cpuVsWordPress === undefined ? '' : ` (CPU a request: ${times(summary.cpuVsWordPress)} less)`)
 	for (const database of options.databases) {
 		const label = DATABASE_LABEL[database]
 		const home = all.find(({ row }) => row.group === 'ataa' && row.target.includes(label) && row.target.endsWith('uncached') && row.page.path === '/' && row.encoding === encoding)
 		lines.push([
 			`Home page uncached ≥ ${GOALS.homeVsWordPress}× WordPress's req/s (${label})`,
 			home
-				? `${fixed(home.row.reqPerSec, 0)} req/s${home.vsWordPress === undefined ? ', WordPress not measured' : ` = ${times(home.vsWordPress)} WordPress${wordpressCpu(home.row)}`}`
+				? `${fixed(home.row.reqPerSec, 0)} req/s${home.vsWordPress === undefined ? ', WordPress not measured' : ` = ${times(home.vsWordPress)} WordPress${wordpressCpu(home)}`}`
 				: 'not measured',
 			mark(home?.vsWordPress === undefined ? undefined : home.vsWordPress >= GOALS.homeVsWordPress),
 		])
@@ -499,12 +611,13 @@ function goalLines(rows: Row[], runs: ServerRun[], options: Options): string[][]
 			worst ? compared.map((item) => `${item.row.page.label} ${percent(item.vsNginx!)}`).join(', ') : 'not measured',
 			mark(worst ? worst.vsNginx! >= GOALS.cachedVsNginx : undefined),
 		])
-		const rss = runs.filter((run) => run.database === database)
-		const highest = rss.length ? Math.max(...rss.map((run) => run.rssMb)) : undefined
+		const rss = runs.filter((run) => run.database === database && run.rssMb !== undefined)
+		const highest = rss.length ? Math.max(...rss.flatMap((run) => [run.rssMb!, run.idleRssMb])) : undefined
+		const goal = GOALS.rssMb[database]
 		lines.push([
-			`Server RSS < ${GOALS.rssMb} MB after the benchmark (${label})`,
+			`Server RSS < ${goal} MB idle and after the rounds (${label})`,
 			highest === undefined ? 'not measured' : `${highest.toFixed(0)} MB at most`,
-			mark(highest === undefined ? undefined : highest < GOALS.rssMb),
+			mark(highest === undefined ? undefined : highest < goal),
 		])
 	}
 	return lines
@@ -514,26 +627,28 @@ function report(
 	options: Options,
 	rows: Row[],
 	runs: ServerRun[],
-	facts: { machine: string; date: string; loadAtStart: string; htmlCache: boolean; peers: PeerFacts; notes: string[]; revision: string },
+	facts: { machine: string; date: string; loadAtStart: string; htmlCache: boolean; peers: PeerFacts; notes: string[]; revision: string; roundLoads: string[] },
 ): string {
+	const summaries = summarize(rows)
 	const multipleEncodings = options.encodings.length > 1
 	const clientBound = (row: Row) => row.clientCores >= CLIENT_BOUND * (options.workers ?? 1)
-	const boundNote = rows.some(clientBound)
+	const boundNote = summaries.some(({ row }) => clientBound(row))
 		? [
 				`‡ autocannon itself used ${Math.round(CLIENT_BOUND * 100)}% of its ${options.workers ?? 1} thread${(options.workers ?? 1) > 1 ? 's' : ''} or more: that req/s is what the load generator could send, a floor of what the server can do (use \`--workers\` on a machine with cores to spare).`,
 			]
 		: []
-	const header = ['target', 'page', ...(multipleEncodings ? ['encoding'] : []), 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', '× WordPress', '× nginx', 'client CPU']
-	const cells = ratios(rows).map(({ row, vsWordPress, vsNginx }) => [
+	const header = ['target', 'page', ...(multipleEncodings ? ['encoding'] : []), 'CPU ms/req', '× WordPress (CPU)', 'req/s', '× WordPress (req/s)', '× nginx (req/s)', 'p50 ms', 'p99 ms', 'client CPU']
+	const cells = summaries.map(({ row, vsWordPress, cpuVsWordPress, vsNginx }) => [
 		row.target,
 		row.group === 'ataa' || row.group === 'nginx' ? `\`${row.page.label === 'news item' ? '/news/<id>' : row.page.path}\`` : `${row.page.label} (\`${row.page.path}\`)`,
 		...(multipleEncodings ? [row.encoding] : []),
-		`${fixed(row.reqPerSec, 0)}${clientBound(row) ? ' ‡' : ''}${row.requests === 0 ? ' (✖ no answer in the run)' : row.failures ? ` (✖ ${row.failures} failed)` : ''}`,
-		String(row.p50),
-		String(row.p99),
 		fixed(row.cpuMsPerRequest, 2),
+		times(cpuVsWordPress),
+		`${fixed(row.reqPerSec, 0)}${clientBound(row) ? ' ‡' : ''}${row.requests === 0 ? ' (✖ no answer in the run)' : row.failures ? ` (✖ ${row.failures} failed)` : ''}`,
 		times(vsWordPress),
 		times(vsNginx),
+		String(row.p50),
+		String(row.p99),
 		`${(row.clientCores * 100).toFixed(0)}%`,
 	])
 	const loadAtEnd = loadNow()
@@ -548,14 +663,21 @@ function report(
 			.map((line) => `  ${line}`)
 			.join('\n'),
 	)
-	const goals = goalLines(rows, runs, options)
+	const goals = goalLines(summaries, runs, options)
 	console.log('\nAgainst the goals:')
 	console.log(
 		textTable(['goal', 'today', 'status'], goals, 3)
 			.map((line) => `  ${line}`)
 			.join('\n'),
 	)
-	const serverLines = runs.map((item) => `${DATABASE_LABEL[item.database]} ${item.cache}: ${item.rssMb.toFixed(0)} MB RSS after its runs (answered ${item.startSeconds.toFixed(1)} s after spawn)`)
+	const memoryText = (memory: Record<string, number> | undefined) =>
+		memory
+			? `; of it V8's heap ${fixed(memory.heapUsedMb, 0)} MB used of ${fixed(memory.heapTotalMb, 0)}, buffers outside it ${fixed(memory.externalMb, 0)} MB${memory.pgliteWasmMb ? `, PGlite's WebAssembly memory ${fixed(memory.pgliteWasmMb, 0)} MB` : ''}`
+			: '; its own figures not read (kill -USR2 gave no memory line)'
+	const serverLines = runs.map(
+		(item) =>
+			`${DATABASE_LABEL[item.database]} ${item.cache}: ${item.idleRssMb.toFixed(0)} MB RSS idle, ${fixed(item.rssMb, 0)} MB after the rounds${memoryText(item.memory)} (answered ${item.startSeconds.toFixed(1)} s after spawn)`,
+	)
 	console.log(`\n  ${serverLines.join('\n  ')}`)
 	for (const note of [...boundNote, ...facts.notes, ...facts.peers.notes]) console.log(`  note: ${note}`)
 
@@ -565,7 +687,9 @@ function report(
 		options.quick ? '**Quick smoke run (`--quick`): a check that the benchmark works, not figures to compare with the goals.**\n' : '',
 		`Measured ${facts.date} on commit ${facts.revision} by \`${commandLine('bench:http')}\`: ${run}; the production server on a fresh data directory with the demo content.`,
 		'',
-		`Machine: ${facts.machine}; load average ${facts.loadAtStart} at the start, ${loadAtEnd} at the end.`,
+		`Machine: ${facts.machine}; load average ${facts.loadAtStart} at the start, ${loadAtEnd} at the end; at the start of each round: ${facts.roundLoads.join('; ')}.`,
+		'',
+		`${options.rounds} paired round${options.rounds > 1 ? 's' : ''}: every server below ran at once, and each round measured each page on each of them in turn. Each figure is the median of the rounds; each ratio is taken within a round (against WordPress and nginx measured minutes apart at most, under the same load), then its median. CPU a request is the figure to trust on a shared machine; req/s moves with what else runs.`,
 		'',
 		`Peers in the same run: ${[facts.peers.nginx ? `${facts.peers.nginx} serving the app's own bytes (fetched once from the cached server) as files, with the same Content-Encoding and the app's headers` : 'nginx not measured', facts.peers.wordpress ?? 'WordPress not measured'].join('; ')}.`,
 		'',
@@ -579,7 +703,7 @@ function report(
 			header.map((_, column) => (column < (multipleEncodings ? 3 : 2) ? 'l' : 'r')),
 		),
 		'',
-		"CPU ms/req is the CPU time (user + system) of the serving processes during the measured seconds divided by the requests answered: the app server and its children, plus on PostgreSQL the backends of the bench database; nginx's master and workers; for WordPress nginx, php-fpm and the whole MariaDB server. × WordPress compares with WordPress's home (for `/` and `/news`), its page (for `/about`) or a post (for a news item); × nginx with nginx serving the same page's bytes. Client CPU is autocannon's own CPU during the run, in % of one core: near 100%, the load generator, not the server, set the pace.",
+		"CPU ms/req is the CPU time (user + system) of the serving processes during the measured seconds divided by the requests answered: the app server and its children, plus on PostgreSQL the backends of the bench database; nginx's master and workers; for WordPress nginx, php-fpm and the whole MariaDB server. × WordPress compares with WordPress's home (for `/` and `/news`), its page (for `/about`) or a post (for a news item); × nginx with nginx serving the same page's bytes. × WordPress (CPU) is WordPress's CPU a request over ours. Client CPU is autocannon's own CPU during the run, in % of one core: near 100%, the load generator, not the server, set the pace.",
 		'',
 		'Against the goals:',
 		'',
@@ -612,10 +736,14 @@ async function main(options: Options): Promise<boolean> {
 	const rows: Row[] = []
 	const runs: ServerRun[] = []
 	const bytes: PageBytes[] = []
-	const notes = await benchApp(options, pages, rows, runs, bytes)
-	const peers = await benchPeers(options, rows, bytes)
+	const notes: string[] = []
+	const roundLoads: string[] = []
+	const apps = await startApps(options, pages, runs, bytes, notes)
+	const peers = await startPeers(options, bytes)
+	await runRounds(options, [...apps, ...peers.targets], rows, roundLoads)
+	await readMemory(runs)
 	await stopAll()
-	const markdown = report(options, rows, runs, { machine: machine.line, date: machine.date, loadAtStart: machine.loadAtStart, htmlCache, peers, notes, revision: gitRevision(root) })
+	const markdown = report(options, rows, runs, { machine: machine.line, date: machine.date, loadAtStart: machine.loadAtStart, htmlCache, peers: peers.facts, notes, revision: gitRevision(root), roundLoads })
 	if (options.doc) console.log(`\nWritten to ${path.relative(process.cwd(), writeDocSection(root, 'bench:http', markdown)) || 'docs/performance.md'}`)
 	return rows.every((row) => row.failures === 0)
 }
