@@ -22,13 +22,14 @@ import { collectionOf, type ApplicationDef, type FieldDef, type SectionDef } fro
 import { CHECK_STEP, CONSENT_STEP, type SavedState } from '#app/cases/journey.ts'
 import { holdsSensitive } from '#app/forms/conditions.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
-import { sampleAnswers, sampleFiles, type SampleAnswers, type SampleFile } from '#app/forms/sample-answers.ts'
+import { sampleFiles, type SampleAnswers, type SampleFile } from '#app/forms/sample-answers.ts'
 import { isPasswordHash, rowSchema, sectionSchema } from '#app/forms/schema.ts'
 import { FileKeyring } from '#app/storage/encryption.server.ts'
 import { encryptedFileStorage, localFileStorage } from '#app/storage/file-storage.server.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { buildIfNeeded } from './build-if-needed.mjs'
+import { answersFor, excerptOf, form, inputsOf, plain, serverTime } from './lib/apply-client.ts'
 import { startAppServer, type AppServer } from './lib/bench-app.ts'
 import { adminDatabaseUrl, DATABASE_LABEL, databasesToRun, positiveInt, UsageError, type BenchDatabase } from './lib/bench-options.ts'
 import { createBenchDatabase, dropBenchDatabase } from './lib/bench-postgres.ts'
@@ -215,82 +216,6 @@ const pdf = minimalPdf()
 let photo: Uint8Array<ArrayBuffer> = new Uint8Array()
 const usedIds = new Set<string>()
 
-/**
- * The applicant's answers: the definition's full sample for seed = the applicant's number, or the
- * next seed along when that national ID is taken (a second open case with it would be refused).
- */
-function answersFor(definition: ApplicationDef, index: number): { answers: SampleAnswers; nationalId: string } {
-	// The identity may be asked after the first step (an institution's permit number).
-	const holder = definition.sections.find((section) => section.fields.some((field) => field.name === definition.applicant.nationalId))!.key
-	for (let attempt = 0; ; attempt++) {
-		const answers = sampleAnswers(definition, { seed: index + attempt * 1_000_003, variant: 'full' })
-		const nationalId = String(answers[holder]?.[definition.applicant.nationalId] ?? '')
-		if (!usedIds.has(nationalId)) {
-			usedIds.add(nationalId)
-			return { answers, nationalId }
-		}
-	}
-}
-
-const text = (value: unknown) => (value === undefined || value === null ? '' : String(value))
-
-/**
- * A form's inputs as a browser without JavaScript posts them: every text input and select (empty
- * ones as ''), ticked radios and checkboxes only, a group's rows as `name[i].field` (Conform).
- */
-function inputsOf(fields: readonly FieldDef[], values: Record<string, unknown>, prefix = ''): [string, string][] {
-	const inputs: [string, string][] = []
-	for (const field of fields) {
-		const name = `${prefix}${field.name}`
-		const value = values[field.name]
-		switch (field.kind) {
-			case 'group': {
-				const rows = (value ?? []) as Record<string, unknown>[]
-				rows.forEach((row, index) => inputs.push(...inputsOf(field.fields, row, `${name}[${index}].`)))
-				break
-			}
-			case 'checkboxes':
-				for (const chosen of (value ?? []) as unknown[]) inputs.push([name, text(chosen)])
-				if (field.other) inputs.push([`${name}Other`, text(values[`${field.name}Other`])])
-				break
-			case 'checkbox':
-				if (value === true) inputs.push([name, 'on'])
-				break
-			case 'newPassword':
-				inputs.push([name, text(value)], [`${name}Confirm`, text(values[`${field.name}Confirm`])])
-				break
-			case 'radio':
-				if (value !== undefined && value !== '') inputs.push([name, text(value)])
-				break
-			default:
-				inputs.push([name, text(value)])
-		}
-	}
-	return inputs
-}
-
-/** A browser without JavaScript sends every input, the empty honeypot included. */
-function form(fields: Record<string, string>, extra: [string, string][] = []): URLSearchParams {
-	const body = new URLSearchParams({ website: '', ...fields })
-	for (const [name, value] of extra) body.append(name, value)
-	return body
-}
-
-const plain = (html: string) =>
-	html
-		.replace(/<script[\s\S]*?<\/script>/g, ' ')
-		.replace(/<[^>]+>/g, ' ')
-		.replace(/\s+/g, ' ')
-		.trim()
-
-/** What a person would read first on a refused page: its title and error summary, not the site header. */
-function excerptOf(text: string): string {
-	const title = text.match(/<title>([\s\S]*?)<\/title>/)?.[1]
-	const alert = text.match(/<div[^>]*role="alert"[^>]*>([\s\S]*?)<\/div>/)?.[1]
-	const summary = title || alert ? [title, alert].filter(Boolean).map((part) => plain(part!)).join(' — ') : plain(text)
-	return summary.slice(0, 240)
-}
-
 const REFERENCE = /(?<![A-Za-z0-9_-])[A-HJ-NP-Y2-9]{4}-[A-HJ-NP-Y2-9]{4}(?![A-Za-z0-9_-])/
 
 /** Reads a page of the journey as the applicant would before the next step, then pauses. */
@@ -299,10 +224,8 @@ const pause = (think: Options['think']) => {
 	return seconds > 0 ? new Promise((resolve) => setTimeout(resolve, seconds * 1000)) : Promise.resolve()
 }
 
-const serverTime = (response: Response) => Number(response.headers.get('server-timing')?.match(/(?:^|,)\s*app;dur=([\d.]+)/)?.[1] ?? NaN)
-
 async function runApplicant(definition: ApplicationDef, index: number, origin: string, think: Options['think']): Promise<Applicant> {
-	const { answers, nationalId } = answersFor(definition, index)
+	const { answers, nationalId } = answersFor(definition, index, usedIds)
 	const applicant: Applicant = {
 		index,
 		// Each applicant its own address, so the per-IP limits count them as real families.

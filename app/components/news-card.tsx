@@ -1,4 +1,3 @@
-import { Link } from 'react-router'
 import type { ImageData } from '#app/images/responsive-image.tsx'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { countOf, type CountedNoun } from '#app/text/arabic-count.ts'
@@ -76,9 +75,9 @@ export function NewsCard({ news, headingLevel = 2, priority = false }: { news: N
 			<div className="flex flex-1 flex-col gap-2 p-4">
 				<NewsMeta date={news.date} author={news.author} views={news.views} />
 				<Heading className="text-lg leading-8 font-bold text-brand-900">
-					<Link to={`/news/${news.id}`} className="after:absolute after:inset-0 hover:underline focus:outline-none">
+					<a href={`/news/${news.id}`} className="after:absolute after:inset-0 hover:underline focus:outline-none">
 						{news.title}
-					</Link>
+					</a>
 				</Heading>
 				{news.excerpt ? <p className="leading-7 text-stone-700">{news.excerpt}</p> : null}
 			</div>

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react'
-import { Link } from 'react-router'
 
 export interface Crumb {
 	to: string
@@ -20,16 +19,16 @@ export function PageHeader({ title, lead, description, crumbs = [] }: { title: s
 				<nav aria-label="مسار التنقل">
 					<ol className="flex flex-wrap items-center gap-2 text-sm text-stone-700">
 						<li>
-							<Link to="/" className="link">
+							<a href="/" className="link">
 								الرئيسية
-							</Link>
+							</a>
 						</li>
 						{crumbs.map((crumb) => (
 							<li key={crumb.to} className="flex items-center gap-2">
 								<span aria-hidden="true">‹</span>
-								<Link to={crumb.to} className="link">
+								<a href={crumb.to} className="link">
 									{crumb.label}
-								</Link>
+								</a>
 							</li>
 						))}
 						<li className="flex items-center gap-2">

@@ -1,4 +1,3 @@
-import { Link } from 'react-router'
 
 const icons: Record<string, string> = {
 	family: 'M8 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6Zm8 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6ZM2 20c0-3.3 2.7-6 6-6s6 2.7 6 6M12 20c0-3 2-5 4-5s4 2 4 5',
@@ -19,7 +18,7 @@ const colours: Record<string, string> = {
 /** A programme as a card linking to its page (home page and /services). */
 export function ProgrammeCard({ programme }: { programme: { slug: string; name: string; summary: string; icon: string; colour: string } }) {
 	return (
-		<Link to={`/services/${programme.slug}`} className="flex h-full gap-4 rounded-xl border border-stone-200 bg-white p-5 shadow-sm hover:border-brand-600">
+		<a href={`/services/${programme.slug}`} className="flex h-full gap-4 rounded-xl border border-stone-200 bg-white p-5 shadow-sm hover:border-brand-600">
 			<span aria-hidden="true" className={`grid size-12 shrink-0 place-items-center rounded-full ${colours[programme.colour] ?? colours.brand}`}>
 				<svg viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
 					<path d={icons[programme.icon] ?? icons.family} />
@@ -29,6 +28,6 @@ export function ProgrammeCard({ programme }: { programme: { slug: string; name: 
 				<span className="block font-bold text-brand-900">{programme.name}</span>
 				<span className="mt-1 block text-sm text-stone-700">{programme.summary}</span>
 			</span>
-		</Link>
+		</a>
 	)
 }

@@ -1,4 +1,4 @@
-import { Form, Link } from 'react-router'
+import { Form } from 'react-router'
 import { contactChannels, socialNetworks, type FoundationInfo } from '#app/domain/foundation-details.ts'
 import { LogoMark } from '#app/components/logo.tsx'
 
@@ -35,12 +35,12 @@ export function SiteFooter({ info, links, signedIn }: { info: FooterInfo; links:
 							</div>
 						))}
 					</dl>
-					<Link to="/contact" className="mt-4 inline-block font-semibold text-white underline underline-offset-4">
+					<a href="/contact" className="mt-4 inline-block font-semibold text-white underline underline-offset-4">
 						نموذج التواصل
-					</Link>
-					<Link to="/privacy" className="mt-2 block font-semibold text-white underline underline-offset-4">
+					</a>
+					<a href="/privacy" className="mt-2 block font-semibold text-white underline underline-offset-4">
 						إشعار الخصوصية
-					</Link>
+					</a>
 				</div>
 
 				<div>

@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'react-router'
+import { useLocation } from 'react-router'
 import { navigation, type SiteGroup, type SiteLink } from '#app/site/site-map.ts'
 import { LogoMark } from '#app/components/logo.tsx'
 
@@ -49,13 +49,13 @@ export function SiteHeader({ signedIn }: { signedIn: boolean }) {
 				تخطَّ إلى المحتوى
 			</a>
 			<div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-3">
-				<Link to="/" className="flex min-w-0 items-center gap-3" aria-label="مؤسسة عطاء الخيرية — الصفحة الرئيسية">
+				<a href="/" className="flex min-w-0 items-center gap-3" aria-label="مؤسسة عطاء الخيرية — الصفحة الرئيسية">
 					<LogoMark className="size-11 shrink-0 sm:size-12" />
 					<span className="leading-tight">
 						<span className="block text-lg font-bold text-brand-900 sm:whitespace-nowrap">مؤسسة عطاء الخيرية</span>
 						<span className="hidden text-xs text-stone-600 sm:block xl:hidden 2xl:block">مسجلة لدى وزارة الموارد البشرية والتنمية الاجتماعية</span>
 					</span>
-				</Link>
+				</a>
 
 				<details className="menu-toggle ms-auto shrink-0 xl:hidden">
 					<summary className="btn-secondary min-h-11 px-4" aria-label="القائمة">
@@ -98,9 +98,9 @@ export function SiteHeader({ signedIn }: { signedIn: boolean }) {
 							),
 						)}
 						<li className="pt-2 xl:pt-0">
-							<Link to={portal.to} className="btn-primary w-full xl:ms-2 xl:min-h-10 xl:w-auto xl:px-4 xl:text-sm">
+							<a href={portal.to} className="btn-primary w-full xl:ms-2 xl:min-h-10 xl:w-auto xl:px-4 xl:text-sm">
 								{portal.label}
-							</Link>
+							</a>
 						</li>
 					</ul>
 				</nav>
