@@ -224,7 +224,16 @@ function nextCode(gateway: FakeSmsProvider, to: string, started: number): Promis
  * One applicant's journey. `first`: starts the case, whose post sends the code. `new browser`: the
  * case's private link on a browser without the cookie, which asks for a code itself.
  */
-async function runJourney(name: JourneyName, definition: ApplicationDef, gateway: FakeSmsProvider, origin: string, index: number, mobile: string, values: Record<string, unknown>, token?: string): Promise<Journey> {
+async function runJourney(
+	name: JourneyName,
+	definition: ApplicationDef,
+	gateway: FakeSmsProvider,
+	origin: string,
+	index: number,
+	mobile: string,
+	values: Record<string, unknown>,
+	token?: string,
+): Promise<Journey> {
 	// Each applicant its own address (the per-address limits count families); another one on the new browser.
 	const browser = new Browser(origin, `10.${name === 'first' ? 1 : 2}.${(index >> 8) & 255}.${index & 255}`)
 	const to = `966${mobile.slice(1)}`
@@ -321,7 +330,10 @@ function statsOf(phase: Phase, of: (journey: Journey) => number) {
 const completed = (phase: Phase) => phase.journeys.filter((journey) => !journey.failure).length
 
 function printRun(run: DatabaseRun, applicants: number, serverLog: string[]): boolean {
-	const lines = ['', `${DATABASE_LABEL[run.database]}: answering ${run.startSeconds.toFixed(1)} s after spawn, ${run.idleRssMb.toFixed(0)} MB RSS idle; load average ${run.loadAtStart} → ${run.loadAtEnd}`]
+	const lines = [
+		'',
+		`${DATABASE_LABEL[run.database]}: answering ${run.startSeconds.toFixed(1)} s after spawn, ${run.idleRssMb.toFixed(0)} MB RSS idle; load average ${run.loadAtStart} → ${run.loadAtEnd}`,
+	]
 	let ok = true
 	for (const phase of run.phases) {
 		ok &&= completed(phase) === applicants
@@ -393,7 +405,9 @@ async function measureOn(options: Options, database: BenchDatabase): Promise<{ r
 	fake = await startFakeSmsProvider('http')
 	const gateway = fake
 	const dataDir = path.join(tempDir!, `${database}-data`)
-	console.log(`\nStarting the production server on ${DATABASE_LABEL[database]}${benchDatabase ? ` (${benchDatabase.name}, dropped afterwards)` : ''}, codes on, SMS to a fake gateway at ${gateway.url}…`)
+	console.log(
+		`\nStarting the production server on ${DATABASE_LABEL[database]}${benchDatabase ? ` (${benchDatabase.name}, dropped afterwards)` : ''}, codes on, SMS to a fake gateway at ${gateway.url}…`,
+	)
 	// Each applicant has an address of its own (X-Forwarded-For), so the per-address limits count families.
 	const server: AppServer = await startAppServer({ root, dataDir, databaseUrl: url, env: { APPLICANT_VERIFICATION: 'on', TRUST_PROXY: 'true', ...gateway.env }, signal: abort.signal })
 	console.log(`  answering after ${server.startSeconds.toFixed(1)} s, quiet ${server.settleSeconds.toFixed(1)} s later (${server.idleRssMb.toFixed(0)} MB RSS)`)
@@ -420,7 +434,17 @@ async function measureOn(options: Options, database: BenchDatabase): Promise<{ r
 			applicants.map((applicant, position) => {
 				const token = tokens[position]
 				if (name === 'new browser' && !token) {
-					const journey: Journey = { index: applicant.index, to: '', token, send: undefined, smsMs: NaN, confirm: undefined, open: undefined, roundTripMs: NaN, failure: 'no case from the first journey' }
+					const journey: Journey = {
+						index: applicant.index,
+						to: '',
+						token,
+						send: undefined,
+						smsMs: NaN,
+						confirm: undefined,
+						open: undefined,
+						roundTripMs: NaN,
+						failure: 'no case from the first journey',
+					}
 					return journey
 				}
 				return runJourney(name, options.definition, gateway, server.origin, applicant.index, applicant.mobile, applicant.values, token)

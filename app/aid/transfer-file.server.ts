@@ -2,7 +2,7 @@
 // so Excel reads the Arabic) or XLSX (right to left, amounts as numbers). Cells that a spreadsheet
 // would run as a formula are made harmless, as in every export (app/cases/export.server.ts).
 import { stringify } from 'csv-stringify/sync'
-import ExcelJS from 'exceljs'
+import { loadExcel } from '#app/utils/lazy-modules.server.ts'
 import { safeCell } from '#app/cases/export.server.ts'
 import type { BankLayout, TransferLine } from './bank-layouts/index.ts'
 
@@ -11,6 +11,7 @@ export function transferCsv(layout: BankLayout, lines: readonly TransferLine[]):
 }
 
 export async function transferXlsx(layout: BankLayout, lines: readonly TransferLine[]): Promise<Buffer> {
+	const ExcelJS = await loadExcel()
 	const workbook = new ExcelJS.Workbook()
 	const sheet = workbook.addWorksheet('transfers', { views: [{ rightToLeft: true }] })
 	sheet.addRow([...layout.headers]).font = { bold: true }

@@ -1,7 +1,7 @@
 import { createHash, randomInt } from 'node:crypto'
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { Secret, TOTP } from 'otpauth'
-import QRCode from 'qrcode'
+import { loadQrCode } from '#app/utils/lazy-modules.server.ts'
 import type { Database } from '#app/db/client.server.ts'
 import { recoveryCodes, roleSettings, users, type UserRole } from '#app/db/schema.ts'
 import { userRoles } from '#app/db/roles.ts'
@@ -24,7 +24,7 @@ const totpOf = (secret: string, email: string) => new TOTP({ issuer: 'Ataa', lab
 /** What the authenticator app reads from the QR code, as a picture to put in an <img> (the policy allows data: images). */
 export async function enrolmentQr(secret: string, email: string): Promise<{ uri: string; image: string }> {
 	const uri = totpOf(secret, email).toString()
-	const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })
+	const svg = await (await loadQrCode()).toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })
 	return { uri, image: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` }
 }
 

@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
-import ExcelJS from 'exceljs'
+import { loadExcel } from '#app/utils/lazy-modules.server.ts'
 import type { Database } from '#app/db/client.server.ts'
 import type { cases, caseStudies } from '#app/db/schema.ts'
 import { aidKindLabel } from './aid.ts'
@@ -115,12 +115,13 @@ export function csvExport(db: Database, filter: CaseFilter, types: readonly stri
 export function xlsxExport(db: Database, filter: CaseFilter, types: readonly string[]): ReadableStream {
 	const columns = exportColumns(types)
 	const out = new PassThrough()
-	const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false })
-	const sheet = workbook.addWorksheet('الطلبات', { views: [{ rightToLeft: true, state: 'frozen', ySplit: 1 }] })
-	sheet.columns = columns.map((column) => ({ header: column.header, width: Math.min(40, Math.max(12, column.header.length + 2)), style: column.money ? { numFmt: '#,##0.00' } : {} }))
-	sheet.getRow(1).font = { bold: true }
 	void (async () => {
 		try {
+			const ExcelJS = await loadExcel()
+			const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false })
+			const sheet = workbook.addWorksheet('الطلبات', { views: [{ rightToLeft: true, state: 'frozen', ySplit: 1 }] })
+			sheet.columns = columns.map((column) => ({ header: column.header, width: Math.min(40, Math.max(12, column.header.length + 2)), style: column.money ? { numFmt: '#,##0.00' } : {} }))
+			sheet.getRow(1).font = { bold: true }
 			for await (const cells of rowsOf(db, filter, columns)) {
 				sheet.addRow(cells).commit()
 				// Let the zip stream drain before the next row when the client reads slowly.

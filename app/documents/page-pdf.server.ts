@@ -1,11 +1,13 @@
 // The PDF of a document made of pages (app/cases/document-pages.server.ts), with pdf-lib: no PDF
 // syntax is written by hand.
 import fsp from 'node:fs/promises'
-import { PageSizes, PDFDocument, type PDFEmbeddedPage, type PDFImage } from 'pdf-lib'
+import type { PDFEmbeddedPage, PDFImage } from 'pdf-lib'
+import { loadPdfLib } from '#app/utils/lazy-modules.server.ts'
 
 /** A PDF's number of pages; refused when it is locked by a password or cannot be read. */
 export async function pdfPages(path: string): Promise<number | 'pdf-locked' | 'pdf-unreadable'> {
 	const bytes = await fsp.readFile(path)
+	const { PDFDocument } = await loadPdfLib()
 	try {
 		const pdf = await PDFDocument.load(bytes, { updateMetadata: false })
 		return pdf.getPageCount()
@@ -15,7 +17,8 @@ export async function pdfPages(path: string): Promise<number | 'pdf-locked' | 'p
 	}
 }
 
-const A4: [number, number] = PageSizes.A4
+/** pdf-lib's PageSizes.A4, in points. */
+const A4: [number, number] = [595.28, 841.89]
 const MARGIN = 24
 
 /**
@@ -24,6 +27,7 @@ const MARGIN = 24
  * scripts do not come along). Nothing in its metadata but a title.
  */
 export async function makeDocument(title: string, pages: readonly { kind: 'photo' | 'pdf'; bytes: Uint8Array }[]): Promise<{ pdf: Buffer; pages: number }> {
+	const { PDFDocument } = await loadPdfLib()
 	const document = await PDFDocument.create({ updateMetadata: false })
 	// Who made it, and nothing else: no author, no dates, nothing of the phone the photos came from.
 	document.setTitle(title)

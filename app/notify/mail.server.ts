@@ -1,4 +1,5 @@
-import nodemailer, { type SendMailOptions } from 'nodemailer'
+import type { SendMailOptions, Transporter } from 'nodemailer'
+import { loadNodemailer } from '#app/utils/lazy-modules.server.ts'
 import type { MailContent } from './messages.ts'
 import { logger } from '#app/utils/log.server.ts'
 
@@ -19,7 +20,18 @@ export interface MailPart {
  * action waits for the first try of its messages (app/notify/outbox.server.ts).
  */
 export function smtpMail(url: string, from: string): MailPart {
-	return { transport: nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }), from }
+	// nodemailer is loaded with the first message (app/utils/lazy-modules.server.ts), its transport made once.
+	let transport: Promise<Transporter> | undefined
+	const open = async () => (await loadNodemailer()).createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 })
+	return {
+		transport: {
+			sendMail: async (mail) => {
+				transport ??= open()
+				return (await transport).sendMail(mail)
+			},
+		},
+		from,
+	}
 }
 
 /**

@@ -78,7 +78,13 @@ export const plain = (html: string) =>
 export function excerptOf(text: string): string {
 	const title = text.match(/<title>([\s\S]*?)<\/title>/)?.[1]
 	const alert = text.match(/<div[^>]*role="alert"[^>]*>([\s\S]*?)<\/div>/)?.[1]
-	const summary = title || alert ? [title, alert].filter(Boolean).map((part) => plain(part!)).join(' — ') : plain(text)
+	const summary =
+		title || alert
+			? [title, alert]
+					.filter(Boolean)
+					.map((part) => plain(part!))
+					.join(' — ')
+			: plain(text)
 	return summary.slice(0, 240)
 }
 

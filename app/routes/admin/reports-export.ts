@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs'
+import { loadExcel } from '#app/utils/lazy-modules.server.ts'
 import type { Route } from './+types/reports-export'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
@@ -16,6 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	requireRole(context, areaRoles.funds)
 	const query = reportQuery(new URL(request.url))
 	const { rows, total } = await aidReport(await getDb(), query.year, query.by)
+	const ExcelJS = await loadExcel()
 	const workbook = new ExcelJS.Workbook()
 	const sheet = workbook.addWorksheet(`تقرير ${query.year}`, { views: [{ rightToLeft: true }] })
 	sheet.addRow([reportGroupings.find((grouping) => grouping.value === query.by)!.label, ...reportColumns.map((column) => column.header)]).font = { bold: true }
