@@ -22,7 +22,9 @@ export const publicLimits = {
 	/**
 	 * New drafts per e-mail a day: each one e-mails its link, so a stranger's inbox cannot be flooded.
 	 * High enough for a charity office that gives its own address for the families it helps. No
-	 * limit per mobile here: nothing is sent to it, and an office's one phone serves many families.
+	 * limit per mobile here, as an office's one phone serves many families: the code a start sends
+	 * to the mobile (where codes are on) is bounded by the codes' own limits per mobile
+	 * (app/verify/codes.server.ts), and a draft is made even when they refuse the SMS.
 	 */
 	startPerEmail: { bucket: 'apply:start:email', limit: 30, windowSeconds: DAY },
 	/** Every later post (steps, consent, files, sending) from one address: a ceiling. */
