@@ -693,6 +693,8 @@ let passed = true
 
 async function main(options: Options): Promise<boolean> {
 	buildIfNeeded()
+	// The commit measured: the one built now, not whatever is checked out when the run ends.
+	const revision = gitRevision(root)
 	const machine = machineFacts()
 	tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-bench-apply-'))
 	photo = new Uint8Array(await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 196, g: 164, b: 132 } } }).jpeg().toBuffer())
@@ -702,7 +704,7 @@ async function main(options: Options): Promise<boolean> {
 		usedIds.clear()
 		runs.push(await measureOn(options, database))
 	}
-	const markdown = markdownOf(options, runs, { machine: machine.line, date: machine.date, loadAtStart: machine.loadAtStart, loadAtEnd: loadNow(), revision: gitRevision(root) })
+	const markdown = markdownOf(options, runs, { machine: machine.line, date: machine.date, loadAtStart: machine.loadAtStart, loadAtEnd: loadNow(), revision })
 	if (options.doc) console.log(`\nWritten to ${path.relative(process.cwd(), writeDocSection(root, 'bench:apply', markdown)) || 'docs/performance.md'}`)
 	return passed
 }

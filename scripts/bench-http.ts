@@ -719,6 +719,8 @@ function report(
 
 async function main(options: Options): Promise<boolean> {
 	buildIfNeeded()
+	// The commit measured: the one built now, not whatever is checked out when the run ends.
+	const revision = gitRevision(root)
 	const machine = machineFacts()
 	tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-bench-http-'))
 	// nginx's workers and php-fpm's children (www-data) read the files and the socket in here.
@@ -743,7 +745,7 @@ async function main(options: Options): Promise<boolean> {
 	await runRounds(options, [...apps, ...peers.targets], rows, roundLoads)
 	await readMemory(runs)
 	await stopAll()
-	const markdown = report(options, rows, runs, { machine: machine.line, date: machine.date, loadAtStart: machine.loadAtStart, htmlCache, peers: peers.facts, notes, revision: gitRevision(root), roundLoads })
+	const markdown = report(options, rows, runs, { machine: machine.line, date: machine.date, loadAtStart: machine.loadAtStart, htmlCache, peers: peers.facts, notes, revision, roundLoads })
 	if (options.doc) console.log(`\nWritten to ${path.relative(process.cwd(), writeDocSection(root, 'bench:http', markdown)) || 'docs/performance.md'}`)
 	return rows.every((row) => row.failures === 0)
 }

@@ -393,6 +393,8 @@ function report(options: Options, results: Measured[], facts: { machine: string;
 
 async function main(options: Options): Promise<boolean> {
 	buildIfNeeded()
+	// The commit measured: the one built now, not whatever is checked out when the run ends.
+	const revision = gitRevision(root)
 	const machine = machineFacts()
 	tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-bench-lighthouse-'))
 	// nginx's workers and php-fpm's children (www-data) read the files and the socket in here.
@@ -440,7 +442,7 @@ async function main(options: Options): Promise<boolean> {
 		chromium: chromium.Browser ?? 'Chromium',
 		rssMb,
 		notes,
-		revision: gitRevision(root),
+		revision,
 	})
 	if (options.doc) console.log(`\nWritten to ${path.relative(process.cwd(), writeDocSection(root, 'bench:lighthouse', markdown)) || 'docs/performance.md'}`)
 	return results.every((measured) => measured.errors.length === 0)

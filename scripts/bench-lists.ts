@@ -119,6 +119,8 @@ async function addNews(where: { dataDir: string; url?: string }, count: number):
 
 async function main(options: Options): Promise<boolean> {
 	buildIfNeeded()
+	// The commit measured: the one built now, not whatever is checked out when the run ends.
+	const revision = gitRevision(root)
 	const machine = machineFacts()
 	console.log(`Paged lists against their number of items, on ${machine.line}; load average ${machine.loadAtStart}`)
 	const rows: string[][] = []
@@ -150,7 +152,7 @@ async function main(options: Options): Promise<boolean> {
 		}
 		rows.push([DATABASE_LABEL[database], 'pages of the news list', String(few.lastPage), String(many.lastPage), ''])
 	}
-	console.log(`\nMeasured ${machine.date} on commit ${gitRevision(root)}; load average ${machine.loadAtStart} at the start, ${loadNow()} at the end. Server ms (Server-Timing), p50 / p95 of ${options.runs} requests one at a time, page cache off:\n`)
+	console.log(`\nMeasured ${machine.date} on commit ${revision}; load average ${machine.loadAtStart} at the start, ${loadNow()} at the end. Server ms (Server-Timing), p50 / p95 of ${options.runs} requests one at a time, page cache off:\n`)
 	console.log(markdownTable(['database', 'page', 'demo content', `+${options.items.toLocaleString('en')} news items`, 'ratio (p50)'], rows, ['l', 'l', 'r', 'r', 'r']))
 	return true
 }

@@ -479,6 +479,8 @@ async function measureOn(options: Options, database: BenchDatabase): Promise<{ r
 
 async function main(options: Options): Promise<boolean> {
 	buildIfNeeded()
+	// The commit measured: the one built now, not whatever is checked out when the run ends.
+	const revision = gitRevision(root)
 	const machine = machineFacts()
 	tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-bench-verify-'))
 	console.log(`Ataa verified-mobile benchmark (${options.definition.type}, ${options.applicants} applicants at once) on ${machine.line}; load average ${machine.loadAtStart}`)
@@ -489,7 +491,7 @@ async function main(options: Options): Promise<boolean> {
 		runs.push(run)
 		passed &&= ok
 	}
-	const markdown = markdownOf(options, runs, { machine: machine.line, date: machine.date, loadAtStart: machine.loadAtStart, loadAtEnd: loadNow(), revision: gitRevision(root) })
+	const markdown = markdownOf(options, runs, { machine: machine.line, date: machine.date, loadAtStart: machine.loadAtStart, loadAtEnd: loadNow(), revision })
 	console.log(`\n${markdown}\n`)
 	if (!passed) console.error('Not every applicant got through: see the failures above.')
 	return passed
