@@ -15,7 +15,7 @@ import type { RouteHandle } from '#app/root.tsx'
 import { inlineScripts } from '#app/components/inline-scripts.ts'
 import { InlineCssContext } from '#app/utils/inline-css.tsx'
 import { describeError, logger, requestIdOf } from '#app/utils/log.server.ts'
-import stylesUrl from './app.css?url'
+import publicStylesUrl from './public.css?url'
 
 // The server calls these two: migrations, seed and first admin before it listens; close on SIGTERM.
 export { prepare, shutdown } from '#app/bootstrap.server.ts'
@@ -59,12 +59,12 @@ const scriptHashes = inlineScripts.map((script) => `'sha256-${createHash('sha256
  * once, from the client build beside this server build. None under the dev server.
  */
 const inlineStyle = (() => {
-	if (process.env.NODE_ENV !== 'production' || !stylesUrl.startsWith('/assets/')) return undefined
+	if (process.env.NODE_ENV !== 'production' || !publicStylesUrl.startsWith('/assets/')) return undefined
 	// build/client beside build/server: looked for upwards, as the bundler may put this module in a
 	// chunk of its own (build/server/assets/…) once the server build is split.
 	for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
 		try {
-			const css = readFileSync(path.join(dir, 'client', stylesUrl), 'utf8')
+			const css = readFileSync(path.join(dir, 'client', publicStylesUrl), 'utf8')
 			return { css, hash: `'sha256-${createHash('sha256').update(css).digest('base64')}'` }
 		} catch {
 			if (path.dirname(dir) === dir) return undefined
