@@ -5,7 +5,6 @@ import type { ImageData } from '#app/images/responsive-image.tsx'
 import { htmlToPlainText } from '#app/utils/sanitize-html.server.ts'
 import { withMedia } from '#app/content/public.server.ts'
 import { countEntries, entryMonths, listEntries, type ContentEntry, type EntryQuery } from '#app/content/store.server.ts'
-import { memoContent } from '#app/cache/content-memo.server.ts'
 import { news } from '#app/content/types.ts'
 import { EXCERPT_LENGTH, MAX_SEARCH_LENGTH } from '#app/content/news-items.ts'
 
@@ -51,22 +50,20 @@ export async function latestNews(db: Database, count: number): Promise<NewsCard[
 	return newsCards(db, await listEntries(db, news, { offset: 0, limit: count }, { publishedOnly: true }))
 }
 
-/**
- * The months that have published news, newest first, with how many each has: read once per content
- * change (it reads every published item's date), for the archive and the list's counts.
- */
-export function newsArchive(db: Database): Promise<{ month: string; count: number }[]> {
-	return memoContent('news-archive', () => entryMonths(db, news, { publishedOnly: true }))
+export type NewsArchive = { month: string; count: number }[]
+
+/** The months that have published news, newest first, with how many each has (it reads every published item's date). */
+export function newsArchive(db: Database): Promise<NewsArchive> {
+	return entryMonths(db, news, { publishedOnly: true })
 }
 
 /**
- * How many published news a filter finds. Without a search, from the archive's counts (kept until
- * content changes), so that the list's page costs the same at 10,000 items as at 12: its items are
- * read a page at a time through drizzle/0033's index.
+ * How many published news a filter finds. Without a search, from the archive's counts (which the
+ * route keeps until content changes), so that the list's page costs the same at 10,000 items as at
+ * 12: its items are read a page at a time through drizzle/0033's index.
  */
-export async function countNews(db: Database, filter: NewsFilter): Promise<number> {
+export async function countNews(db: Database, filter: NewsFilter, archive: NewsArchive): Promise<number> {
 	if (filter.q) return countEntries(db, news, newsQuery(filter))
-	const archive = await newsArchive(db)
 	if (filter.month) return archive.find((entry) => entry.month === filter.month)?.count ?? 0
 	return archive.reduce((sum, entry) => sum + entry.count, 0)
 }

@@ -2,7 +2,8 @@ import { Link } from 'react-router'
 import type { Route } from './+types/news'
 import { getDb } from '#app/db/database.server.ts'
 import { listEntries } from '#app/content/store.server.ts'
-import { countNews, newsCards, newsFilter, newsQuery } from '#app/content/news-store.server.ts'
+import { countNews, newsArchive, newsCards, newsFilter, newsQuery } from '#app/content/news-store.server.ts'
+import { memoContent } from '#app/cache/content-memo.server.ts'
 import { news } from '#app/content/types.ts'
 import { MAX_SEARCH_LENGTH } from '#app/content/news-items.ts'
 import { countOf, newsItems } from '#app/text/arabic-count.ts'
@@ -21,7 +22,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const db = await getDb()
 	const filter = newsFilter(new URL(request.url))
 	const query = newsQuery(filter)
-	const total = await countNews(db, filter)
+	// The archive's counts, read once per content change (app/cache/content-memo.server.ts).
+	const total = await countNews(db, filter, await memoContent('news-archive', () => newsArchive(db)))
 	const pagination = paginate({ total, perPage: news.perPage, page: pageParam(request) })
 	const entries = await listEntries(db, news, { offset: pagination.offset, limit: news.perPage }, query)
 	return { filter, total, pagination, cards: await newsCards(db, entries) }
