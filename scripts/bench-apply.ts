@@ -29,7 +29,7 @@ import { encryptedFileStorage, localFileStorage } from '#app/storage/file-storag
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { buildIfNeeded } from './build-if-needed.mjs'
-import { answersFor, excerptOf, form, inputsOf, plain, serverTime } from './lib/apply-client.ts'
+import { answersFor, excerptOf, form, inputsOf, ms, percentile, plain, serverTime, sortedOf } from './lib/apply-client.ts'
 import { startAppServer, type AppServer } from './lib/bench-app.ts'
 import { adminDatabaseUrl, DATABASE_LABEL, databasesToRun, positiveInt, UsageError, type BenchDatabase } from './lib/bench-options.ts'
 import { createBenchDatabase, dropBenchDatabase } from './lib/bench-postgres.ts'
@@ -468,13 +468,6 @@ async function verify(handle: DatabaseHandle, applicants: Applicant[], storageRo
 
 // ——— Report ———
 
-function percentile(sorted: number[], p: number): number {
-	if (!sorted.length) return NaN
-	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
-}
-
-const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1))
-const sortedOf = (values: number[]) => values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b)
 
 type PhaseName = 'realistic' | 'saturation'
 

@@ -24,7 +24,7 @@ import type { ApplicationDef } from '#app/forms/definition.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { startFakeSmsProvider, type FakeSmsMessage, type FakeSmsProvider } from '#tests/fakes/sms-providers.ts'
 import { buildIfNeeded } from './build-if-needed.mjs'
-import { answersFor, excerptOf, form, inputsOf, serverTime } from './lib/apply-client.ts'
+import { answersFor, excerptOf, form, inputsOf, ms, percentile, serverTime, sortedOf } from './lib/apply-client.ts'
 import { startAppServer, type AppServer } from './lib/bench-app.ts'
 import { adminDatabaseUrl, DATABASE_LABEL, databasesToRun, positiveInt, UsageError, type BenchDatabase } from './lib/bench-options.ts'
 import { createBenchDatabase, dropBenchDatabase } from './lib/bench-postgres.ts'
@@ -285,13 +285,6 @@ async function runJourney(
 
 // ——— Report ———
 
-function percentile(sorted: number[], p: number): number {
-	if (!sorted.length) return NaN
-	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
-}
-
-const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1))
-const sortedOf = (values: number[]) => values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b)
 
 interface Phase {
 	name: JourneyName

@@ -90,3 +90,12 @@ export function excerptOf(text: string): string {
 
 /** The server's own time to its headers (Server-Timing: app;dur=…), NaN if it sent none. */
 export const serverTime = (response: Response) => Number(response.headers.get('server-timing')?.match(/(?:^|,)\s*app;dur=([\d.]+)/)?.[1] ?? NaN)
+
+/** The p-th percentile of values sorted ascending (nearest rank); NaN for none. */
+export { percentile } from './case-list-searches.ts'
+
+/** A duration in ms with one decimal, '-' for none. */
+export const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1))
+
+/** The values that are numbers, ascending. */
+export const sortedOf = (values: number[]) => values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b)
