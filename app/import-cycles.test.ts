@@ -99,3 +99,12 @@ test('the cycle finder finds a cycle', () => {
 	expect(cycles(graph)).toHaveLength(1)
 	expect(cycles(graph)[0]).toHaveLength(3)
 })
+
+test('the README names every folder of app/ in its layout, and links every decision record', async () => {
+	const fs = await import('node:fs')
+	const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8')
+	const folders = [...new Set(sourceFiles(appDir).map(folderIn))].filter((folder) => folder !== '(root)' && folder !== 'routes')
+	expect(folders.filter((folder) => !readme.includes(`| \`app/${folder}/\``)), 'folders missing from the layout').toEqual([])
+	const records = fs.readdirSync(path.join(root, 'docs/decisions')).filter((name) => /^\d{3}-/.test(name) && !name.startsWith('000-'))
+	expect(records.filter((name) => !readme.includes(`(docs/decisions/${name})`)), 'decision records the README does not link').toEqual([])
+})

@@ -5,6 +5,7 @@ import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, budgets, funds } from '#app/db/schema.ts'
 import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
+import { isUniqueViolation } from '#app/db/errors.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formatMoney } from '#app/text/format.ts'
 import { fundLabel } from './aid-text.ts'
@@ -48,11 +49,6 @@ export async function changeFund(db: Database, id: number, change: { name?: stri
 		if (isUniqueViolation(error)) throw new FundNameTaken('يوجد صندوق بهذا الاسم')
 		throw error
 	}
-}
-
-function isUniqueViolation(error: unknown): boolean {
-	for (let cause: unknown = error; cause; cause = (cause as { cause?: unknown }).cause) if ((cause as { code?: string }).code === '23505') return true
-	return false
 }
 
 export interface BudgetFigures {

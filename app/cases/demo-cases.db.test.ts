@@ -9,7 +9,7 @@ import { createTestDatabase } from '#tests/db.ts'
 import { nationalIdFrom } from '#tests/fixtures/needy-families.ts'
 import { demoIban, generateDemoCase, insertDemoCases, mulberry32 } from './demo-cases.server.ts'
 import { nationalIdWithCheckDigit } from '#app/domain/validators.ts'
-import { normaliseReference } from './tokens.server.ts'
+import { normaliseReference, REFERENCE_ALPHABET } from './tokens.server.ts'
 import { canTransition } from './workflow.ts'
 
 const NOW = new Date('2025-03-01T09:00:00Z')
@@ -72,6 +72,9 @@ describe('the helpers', () => {
 		const rng = mulberry32(11)
 		const list = Array.from({ length: 3000 }, (_, index) => generateDemoCase(rng, index, { now: NOW, seed: 11 }).case)
 		for (const key of ['reference', 'nationalId', 'mobile', 'id'] as const) expect(new Set(list.map((item) => item[key])).size).toBe(list.length)
+		// References are written in the whole alphabet of newReference, every letter and digit used.
+		expect(new Set(list.flatMap((item) => [...item.reference.replace('-', '')])).size).toBe(REFERENCE_ALPHABET.length)
+		for (const item of list) expect(normaliseReference(item.reference)).toBe(item.reference)
 		// A spread of statuses, most of them new.
 		const byStatus = (status: number) => list.filter((item) => item.status === status).length
 		expect(byStatus(1)).toBeGreaterThan(list.length / 3)

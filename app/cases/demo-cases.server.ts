@@ -7,7 +7,7 @@ import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import type { AidKind } from './aid.ts'
 import type { CaseStatus } from '#app/cases/case-statuses.ts'
-import { hashResumeToken, newResumeToken } from './tokens.server.ts'
+import { hashResumeToken, newResumeToken, REFERENCE_ALPHABET } from './tokens.server.ts'
 
 // Realistic demo cases of needy families, made by the same rules as real ones: answers that their
 // section schemas accept as stored, valid national IDs and IBANs, statuses reached the way the
@@ -304,8 +304,8 @@ const aidRanges: readonly (readonly [AidKind, number, number, number])[] = [
 
 // ——— Identifiers ———
 
-const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPRSTUVWXY23456789'
-const REFERENCE_SPACE = BigInt(REFERENCE_ALPHABET.length) ** 8n
+const REFERENCE_BASE = BigInt(REFERENCE_ALPHABET.length)
+const REFERENCE_SPACE = REFERENCE_BASE ** 8n
 
 /** A 32-bit number from the seed and a label, so each identifier family has its own offset. */
 function seedHash(seed: number, label: string): bigint {
@@ -325,8 +325,8 @@ function demoReference(index: number, seed: number): string {
 	let value = spread(index, seed, 'reference', 104_729_003n, REFERENCE_SPACE)
 	let out = ''
 	for (let i = 0; i < 8; i++) {
-		out = REFERENCE_ALPHABET[Number(value % 29n)]! + out
-		value /= 29n
+		out = REFERENCE_ALPHABET[Number(value % REFERENCE_BASE)]! + out
+		value /= REFERENCE_BASE
 	}
 	return `${out.slice(0, 4)}-${out.slice(4)}`
 }

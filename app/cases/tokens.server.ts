@@ -2,7 +2,7 @@ import { publicOrigin } from '#app/utils/env.server.ts'
 import { createHash, randomBytes, randomInt } from 'node:crypto'
 
 /** No I, O, Q, Z, 0 or 1: a reference read over the phone cannot be misheard (alphagov). */
-const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPRSTUVWXY23456789'
+export const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPRSTUVWXY23456789'
 
 /** A short public reference such as «K7M2-PX4R». */
 export function newReference(): string {

@@ -1,7 +1,20 @@
 import { Link } from 'react-router'
-import type { EntryCard } from '#app/content/admin-cards.server.ts'
-import { ResponsiveImage } from '#app/images/responsive-image.tsx'
+import { ResponsiveImage, type ImageData } from '#app/images/responsive-image.tsx'
 import { formatDate } from '#app/text/format.ts'
+
+/** One card of a content type's admin list, as app/content/admin-cards.server.ts finds it from the definition. */
+export interface EntryCard {
+	id: string
+	/** The first list column's value. */
+	title: string
+	/** The date field's yyyy-mm-dd, '' when the type has none. */
+	date: string
+	image: ImageData | null
+	/** The first rich text or long text, as plain text cut on a word. */
+	excerpt: string
+	/** False when the type has a publish flag and it is not ticked. */
+	published: boolean
+}
 
 /** The admin list as cards (a type with `listStyle: 'cards'`): date, image, title, excerpt, edit and delete. */
 export function ContentCards({ typeName, label, cards }: { typeName: string; label: string; cards: readonly EntryCard[] }) {

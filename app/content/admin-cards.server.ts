@@ -1,4 +1,5 @@
 import type { Database } from '#app/db/client.server.ts'
+import type { EntryCard } from '#app/components/content-cards.tsx'
 import type { ImageData } from '#app/images/responsive-image.tsx'
 import { htmlToPlainText } from '#app/utils/sanitize-html.server.ts'
 import { imageFields, type ContentField, type ContentType } from './definition.ts'
@@ -10,19 +11,6 @@ import type { ContentEntry } from './store.server.ts'
 // parts are found from the definition, so the list screen stays one screen for every type.
 
 type AnyType = ContentType<readonly ContentField[]>
-
-export interface EntryCard {
-	id: string
-	/** The first list column's value. */
-	title: string
-	/** The date field's yyyy-mm-dd, '' when the type has none. */
-	date: string
-	image: ImageData | null
-	/** The first rich text or long text, as plain text cut on a word. */
-	excerpt: string
-	/** False when the type has a publish flag and it is not ticked. */
-	published: boolean
-}
 
 export async function entryCards(db: Database, type: AnyType, entries: readonly ContentEntry[]): Promise<EntryCard[]> {
 	const shown = await withMedia(db, type, entries)
