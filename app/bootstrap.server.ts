@@ -25,7 +25,7 @@ import { startControlServer } from '#app/operations/control.server.ts'
 import { registerBackupCommands } from '#app/operations/backup.server.ts'
 import { logger } from '#app/utils/log.server.ts'
 import { deploymentWarnings } from '#app/operations/deployment-checks.ts'
-import { startRetentionTimer, stopRetentionTimer } from '#app/operations/retention-timer.server.ts'
+import { registerRetentionCommands, retentionSettled } from '#app/operations/retention-schedule.server.ts'
 import { startScheduler, type Scheduler } from '#app/operations/scheduler.server.ts'
 import { checkSmsConfig } from '#app/notify/sms-providers.server.ts'
 
@@ -69,7 +69,7 @@ export async function shutdown(): Promise<void> {
 	// Waits for a tick under way and gives the lease up: another instance takes the work over at once.
 	await scheduler?.stop()
 	await stopFinishingImages()
-	await stopRetentionTimer()
+	await retentionSettled()
 	await stopWatchingContent()
 	await handle.close()
 	release()
@@ -126,8 +126,8 @@ async function start(env: Env, log: (line: string) => void): Promise<App> {
 		// Photos of documents received before a stop and not cleaned yet (app/cases/document-pages.server.ts).
 		const resumed = await resumeDocuments(handle.db, findDefinition)
 		if (resumed) log(`Documents of ${resumed} case(s) being made again: photos received before the last stop`)
-		// Closed cases' data past RETENTION_MONTHS: a first run a few minutes from now, then daily.
-		startRetentionTimer(handle.db, log)
+		// Closed cases' data past RETENTION_MONTHS: daily, a task of the scheduler started below; `npm run retention` asks for it now.
+		registerRetentionCommands(handle.db)
 		// The embedded database is this process's alone: `npm run backup` (and other operator commands)
 		// reach it through the control socket while the server runs. PostgreSQL is reached directly.
 		let stopControl = async () => {}

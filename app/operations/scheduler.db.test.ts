@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
 import { schedulerLeases } from '#app/db/schema.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { LEASE_INTERVALS, startScheduler, type Scheduler, type SchedulerTask } from './scheduler.server.ts'
+import { claimPeriodicRun, periodicSchedule } from './periodic-runs.server.ts'
+import { defaultTasks, LEASE_INTERVALS, startScheduler, type Scheduler, type SchedulerTask } from './scheduler.server.ts'
 
 // Several instances, one database: the scheduler's lease lets one of them run the work each tick,
 // and another take it over when that one stops or dies.
@@ -122,5 +123,52 @@ describe('scheduler', () => {
 		const after = runs
 		await new Promise((resolve) => setTimeout(resolve, 60))
 		expect(runs).toBe(after)
+	})
+})
+
+describe('a task due once a period', () => {
+	const DAY = 24 * 60 * 60 * 1000
+	const FIRST = 5 * 60 * 1000
+	/** A task that runs `daily` when its day has come, as retention does (app/operations/retention-schedule.server.ts). */
+	const daily = (runs: string[], who: string): SchedulerTask => ({
+		name: 'daily',
+		run: async (database, now) => {
+			if (await claimPeriodicRun(database, 'daily', now, { everyMs: DAY, firstAfterMs: FIRST, by: who })) runs.push(who)
+		},
+	})
+
+	test('runs first a few minutes after the first tick, then once a day, whichever instance holds the scheduler and however often it restarts', async () => {
+		const runs: string[] = []
+		const a = instance('a', runs, [daily(runs, 'a')])
+		expect(await a.tick()).toBe(true)
+		expect(runs).toEqual([])
+		expect(await periodicSchedule(db(), 'daily', DAY)).toEqual({ nextRunAt: new Date(time + FIRST), lastRunAt: null })
+		time += FIRST
+		await a.tick()
+		expect(runs).toEqual(['a'])
+		const ranAt = time
+		// Ticks all day long, a restart, and another instance taking over: no second run that day.
+		time += INTERVAL
+		await a.tick()
+		await a.stop()
+		const b = instance('b', runs, [daily(runs, 'b')])
+		for (; time < ranAt + DAY - INTERVAL; time += DAY / 8) expect(await b.tick()).toBe(true)
+		expect(runs).toEqual(['a'])
+		expect(await periodicSchedule(db(), 'daily', DAY)).toEqual({ nextRunAt: new Date(ranAt + DAY), lastRunAt: new Date(ranAt) })
+		time = ranAt + DAY
+		await b.tick()
+		expect(runs).toEqual(['a', 'b'])
+	})
+
+	test('two instances that both think they hold the scheduler claim the day once', async () => {
+		const runs: string[] = []
+		await claimPeriodicRun(db(), 'daily', new Date(time), { everyMs: DAY, firstAfterMs: 0, by: 'first' })
+		time += DAY
+		await Promise.all(['a', 'b', 'c'].map((who) => daily(runs, who).run(db(), clock())))
+		expect(runs).toHaveLength(1)
+	})
+
+	test('retention is one of the scheduler\'s tasks, not a timer of its own', () => {
+		expect(defaultTasks.map((task) => task.name)).toContain('retention')
 	})
 })

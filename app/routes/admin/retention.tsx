@@ -6,7 +6,7 @@ import { staffStatusName } from '#app/cases/case-statuses.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { monthsCount } from '#app/privacy/consent-rules.ts'
 import { countDue, countRegister, lastPurgeAt, listRegister } from '#app/operations/retention-purge.server.ts'
-import { retentionSchedule } from '#app/operations/retention-timer.server.ts'
+import { retentionSchedule } from '#app/operations/retention-schedule.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { formatDate, formatDateTime, formatFileSize, formatNumber } from '#app/text/format.ts'
 import { pageParam, paginate } from '#app/utils/pagination.ts'
@@ -32,10 +32,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	requireRole(context, areaRoles.users)
 	const db = await getDb()
 	const months = getEnv().RETENTION_MONTHS
-	const [total, due, lastPurge] = await Promise.all([countRegister(db), countDue(db, { months }), lastPurgeAt(db)])
+	const [total, due, lastPurge, schedule] = await Promise.all([countRegister(db), countDue(db, { months }), lastPurgeAt(db), retentionSchedule(db)])
 	const pagination = paginate({ total, perPage: PER_PAGE, page: pageParam(request) })
 	const rows = await listRegister(db, { offset: pagination.offset, limit: PER_PAGE })
-	const schedule = retentionSchedule()
 	return {
 		months,
 		total,
@@ -81,12 +80,12 @@ export default function Retention({ loaderData }: Route.ComponentProps) {
 				</div>
 				<div className="rounded-xl border border-stone-200 bg-white p-4">
 					<dt className="text-sm text-stone-600">آخر تشغيل</dt>
-					<dd className="font-bold">{lastRun ?? 'لم يعمل منذ بدء الخادم'}</dd>
+					<dd className="font-bold">{lastRun ?? 'لم يعمل بعد'}</dd>
 					<dd className="text-sm text-stone-600">آخر إتلاف: {lastPurge ?? 'لم يُتلف شيء بعد'}</dd>
 				</div>
 				<div className="rounded-xl border border-stone-200 bg-white p-4">
 					<dt className="text-sm text-stone-600">التشغيل القادم</dt>
-					<dd className="font-bold">{nextRun ?? 'غير مجدول في هذا الخادم'}</dd>
+					<dd className="font-bold">{nextRun ?? 'بعد دقائق من تشغيل الخادم'}</dd>
 				</div>
 			</dl>
 			<h2 className="mt-6 text-lg font-bold text-brand-900">الطلبات المُتلفة ({formatNumber(total)})</h2>
