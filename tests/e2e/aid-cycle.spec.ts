@@ -1,8 +1,7 @@
-import type { APIRequestContext, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { addUser, expect, expectNoAxeViolations, signIn, staffState, test, unique } from './utils.ts'
-import { recordStudyAs, submitCaseAsStaff, type SubmittedCase } from './case-fixtures.ts'
+import { studiedCaseAs, submitCaseAsStaff } from './case-fixtures.ts'
 import { lookUp } from './apply-steps.ts'
-import { studyForm } from '#tests/fixtures/needy-families.ts'
 
 // The aid cycle after the study, as the foundation's staff work it (docs/product.md#the-decision,
 // #funds-and-budgets, #payment): the researcher studies, an admin sets a fund and its budget, a member
@@ -12,17 +11,6 @@ import { studyForm } from '#tests/fixtures/needy-families.ts'
 test.use({ storageState: staffState('case_officer') })
 
 const year = () => new Date(Date.now() + 3 * 3600_000).getUTCFullYear()
-
-/** A sent case, studied (eligible for zakat unless said) and moved to «تمت الدراسة» by `request`'s case officer. */
-async function studiedCase(request: APIRequestContext, options: { zakat?: boolean; name?: string } = {}): Promise<SubmittedCase> {
-	const made = await submitCaseAsStaff(request, { name: options.name ?? `فاطمة ${unique()}` })
-	if (options.zakat === false) {
-		const { zakatEligible: _eligible, ...notEligible } = studyForm()
-		expect((await request.post(`/admin/cases/${made.reference}/study`, { form: notEligible, maxRedirects: 0 })).status()).toBe(302)
-	} else await recordStudyAs(request, made.reference)
-	expect((await request.post(`/admin/cases/${made.reference}`, { form: { intent: 'status', to: '2', note: 'زار الباحث الأسرة' }, maxRedirects: 0 })).status()).toBe(302)
-	return made
-}
 
 /** The queue's row of a case, for the committee member on `page`. */
 const queueRow = (page: Page, reference: string) => page.getByRole('listitem').filter({ has: page.getByRole('link', { name: reference }) })
@@ -60,8 +48,8 @@ test('the committee approves a studied case from a zakat fund within its budget,
 	await expect(page.getByRole('status')).toContainText('تم تغيير الحالة إلى «تمت الدراسة»')
 	await applicant.reload()
 	await expect(applicant.locator('main')).toContainText('تمت الدراسة')
-	const notEligible = await studiedCase(page.request, { zakat: false, name: `أبو سالم ${marker}` })
-	const third = await studiedCase(page.request, { name: `أم ريم ${marker}` })
+	const notEligible = await studiedCaseAs(page.request, { zakat: false, name: `أبو سالم ${marker}` })
+	const third = await studiedCaseAs(page.request, { name: `أم ريم ${marker}` })
 
 	// An admin adds a zakat fund and gives it a ceiling of 2,000 riyals for the families' programme this year.
 	const admin = await pageAs('admin')
@@ -196,7 +184,7 @@ test('the committee approves a studied case from a zakat fund within its budget,
 	const context = await page.context().browser()!.newContext({ storageState: { cookies: [], origins: [] } })
 	const researcher = await context.newPage()
 	await signIn(researcher, both)
-	const own = await studiedCase(researcher.request, { name: `أم فهد ${marker}` })
+	const own = await studiedCaseAs(researcher.request, { name: `أم فهد ${marker}` })
 	await researcher.goto(`/admin/cases/${own.reference}`)
 	await expect(researcher.getByRole('region', { name: 'قرار لجنة الصرف' })).toContainText('لك توصية بدعم هذا الطلب')
 	await researcher.locator('summary', { hasText: 'اعتماد الدعم' }).click()
