@@ -121,7 +121,7 @@ async function main(options: Options): Promise<boolean> {
 			const handle = await openDatabase({ url: databaseUrl })
 			try {
 				console.log(`Adding a case officer and ${options.cases.toLocaleString('en')} generated cases…`)
-				const officer = await createUser(handle.db, { name: 'مسؤول الحالات للقياس', email: 'officer@bench.local', mobile: '', roles: ['case_officer'], password: `Bench-${Date.now()}-officer` })
+				const officer = await createUser(handle.db, { name: 'باحث اجتماعي للقياس', email: 'officer@bench.local', mobile: '', roles: ['case_officer'], password: `Bench-${Date.now()}-officer` })
 				const started = performance.now()
 				await insertDemoCases(handle.db, options.cases, { seed: SEED, officerIds: [officer.id] })
 				console.log(`  inserted in ${((performance.now() - started) / 1000).toFixed(0)} s; VACUUM (ANALYZE)…`)

@@ -8,7 +8,7 @@ import { aidInstalments, caseDecisions, caseEvents, cases, caseStudies, funds, u
 import type { UserRole } from '#app/db/roles.ts'
 import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
-import { APPROVED, NEW, REJECTED, STUDIED } from '#app/cases/case-statuses.ts'
+import { APPROVED, NEW, quotedStatus, REJECTED, STUDIED } from '#app/cases/case-statuses.ts'
 import { transitionRefusal } from '#app/cases/workflow.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
@@ -58,7 +58,7 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 		if (locked.purgedAt) throw new CaseChangeError('أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ')
 		const definition = findDefinition(locked.type)
 		const to = outcomeStatus[decision.outcome]
-		if (locked.status !== STUDIED) throw new CaseChangeError(`لا ينتظر هذا الطلب قراراً: حالته «${locked.status === APPROVED ? 'معتمد بانتظار الصرف' : locked.status === REJECTED ? 'مرفوض' : 'لم تكتمل دراسته'}»`)
+		if (locked.status !== STUDIED) throw new CaseChangeError(`لا ينتظر هذا الطلب قراراً: ${locked.status === APPROVED || locked.status === REJECTED ? `حالته ${quotedStatus(locked.status)}` : 'لم تكتمل دراسته'}`)
 		const refusal = transitionRefusal(definition?.kind ?? 'individual', locked.status, to, actor.roles, 'committee')
 		if (refusal) throw new CaseChangeError(refusal)
 		const studies = await tx.select().from(caseStudies).where(eq(caseStudies.caseId, caseId)).orderBy(desc(caseStudies.createdAt), desc(caseStudies.id))

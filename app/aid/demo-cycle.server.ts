@@ -61,7 +61,7 @@ export async function insertDemoCycle(db: Database): Promise<void> {
 	const transfers = (await dueInstalments(db, 'transfer')).filter((item) => item.iban)
 	if (!transfers.length) return
 	const paid = transfers.length > 1 ? transfers.slice(0, -1) : transfers
-	const { batchId } = await createBatch(db, paid.map((item) => item.id), 'دفعة تجريبية', finance)
+	const { batchId } = await createBatch(db, paid.map((item) => item.id), 'دفعة صرف تجريبية', finance)
 	if (batchId === null) return
 	await markBatchSent(db, batchId, today, finance)
 	for (const item of paid) await recordPayment(db, batchId, { instalmentId: item.id, bankReference: `DEMO${String(item.id).padStart(6, '0')}`, paidOn: today }, finance)

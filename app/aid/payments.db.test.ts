@@ -61,12 +61,12 @@ test('a batch is made by someone other than the approver, its file carries each 
 	const [instalment] = await instalmentsOf(row)
 	// The approver, though holding the finance role, may not pay what they approved: nothing is batched.
 	expect(await createBatch(db(), [instalment!.id], '', approver)).toEqual({ batchId: null, refused: [{ reference: paymentReference(instalment!.id), reason: APPROVER_MAY_NOT_PAY }] })
-	const { batchId, refused } = await createBatch(db(), [instalment!.id, 999_999], 'دفعة نوفمبر', finance)
-	expect(refused).toEqual([{ reference: paymentReference(999_999), reason: 'الدفعة غير موجودة' }])
+	const { batchId, refused } = await createBatch(db(), [instalment!.id, 999_999], 'دفعة صرف نوفمبر', finance)
+	expect(refused).toEqual([{ reference: paymentReference(999_999), reason: 'القسط غير موجود' }])
 	const { lines } = (await batchOf(db(), batchId!))!
 	expect(lines.map((line) => [line.reference, line.caseReference, line.iban, line.amount, line.status])).toEqual([[paymentReference(instalment!.id), row.reference, validIban, 1000, 'in_batch']])
 	// A second batch cannot take it again.
-	expect((await createBatch(db(), [instalment!.id], '', finance)).refused[0]!.reason).toBe('لم تعد هذه الدفعة بانتظار الصرف')
+	expect((await createBatch(db(), [instalment!.id], '', finance)).refused[0]!.reason).toBe('لم يعد هذا القسط بانتظار الصرف')
 
 	const file = { paymentReference: lines[0]!.reference, caseReference: row.reference, name: row.applicantName, iban: validIban, amount: 1000, purpose: 'دعم نقدي' }
 	const csv = transferCsv(commonLayout, [file])
@@ -107,16 +107,20 @@ test('the bank\'s confirmation is matched on reference and amount; whatever does
 	const result = await reconcile(db(), batchId!, csv, finance)
 	expect(result.recorded).toEqual([paymentReference(ids[0]!)])
 	expect(result.unmatched).toEqual([
-		{ line: 3, reference: paymentReference(ids[1]!), reason: 'المبلغ لا يطابق مبلغ الدفعة' },
+		{ line: 3, reference: paymentReference(ids[1]!), reason: 'المبلغ لا يطابق مبلغ التحويل' },
 		{ line: 4, reference: 'ATAA-999999', reason: 'هذا التحويل ليس في دفعة الصرف هذه' },
-		{ line: 5, reference: 'not-ours', reason: 'مرجع دفعة غير معروف' },
+		{ line: 5, reference: 'not-ours', reason: 'مرجع تحويل غير معروف' },
 		{ line: 6, reference: paymentReference(ids[2]!), reason: 'الرجاء كتابة تاريخ صرف صحيح لا يكون بعد اليوم' },
 	])
 	expect((await instalmentsOf(second)).map((item) => item.status)).toEqual(['in_batch'])
 	expect((await findCaseByReference(db(), second.reference))!.status).toBe(7)
 	// Arabic headers are read too; a file that is not a CSV of these columns is refused.
-	const arabic = `مرجع الدفعة,المبلغ,مرجع البنك,تاريخ الصرف\n${paymentReference(ids[1]!)},800,BNK-2002,${today}`
+	const arabic = `مرجع التحويل,المبلغ,مرجع البنك,تاريخ الصرف\n${paymentReference(ids[1]!)},800,BNK-2002,${today}`
 	expect((await reconcile(db(), batchId!, arabic, finance)).recorded).toEqual([paymentReference(ids[1]!)])
+	// A file under the common layout's header of before (issue 37 §2.4) is read all the same: its line is found, and already recorded.
+	const before = await reconcile(db(), batchId!, arabic.replace('مرجع التحويل', 'مرجع الدفعة'), finance)
+	expect(before.recorded).toEqual([])
+	expect(before.unmatched.map((line) => line.reference)).toEqual([paymentReference(ids[1]!)])
 	await expect(reconcile(db(), batchId!, 'hello\nworld', finance)).rejects.toThrow('ملف البنك بلا أعمدة')
 })
 
@@ -127,7 +131,7 @@ test('a transfer the bank returned is reopened: out of its batch, off the ledger
 	await markBatchSent(db(), batchId!, today, finance)
 	await recordPayment(db(), batchId!, { instalmentId: instalment!.id, bankReference: 'FT-BOUNCE-1', paidOn: today }, finance)
 	expect((await findCaseByReference(db(), row.reference))!.status).toBe(3)
-	await expect(reopenPayment(db(), batchId!, instalment!.id, ' ', finance)).rejects.toThrow('الرجاء كتابة سبب إعادة الدفعة')
+	await expect(reopenPayment(db(), batchId!, instalment!.id, ' ', finance)).rejects.toThrow('الرجاء كتابة سبب إعادة التحويل')
 	await reopenPayment(db(), batchId!, instalment!.id, 'الحساب مغلق لدى البنك', finance)
 	expect((await instalmentsOf(row))[0]).toMatchObject({ status: 'approved', batchId: null, bankReference: null, paidOn: null })
 	expect(await db().select().from(caseAid).where(eq(caseAid.caseId, row.id))).toEqual([])

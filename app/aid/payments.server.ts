@@ -145,11 +145,11 @@ export async function createBatch(db: Database, instalmentIds: readonly number[]
 		for (const id of instalmentIds) {
 			const row = rows.find((candidate) => candidate.instalment.id === id)
 			const reference = paymentReference(id)
-			if (!row || row.deletedAt) refused.push({ reference, reason: 'الدفعة غير موجودة' })
-			else if (row.instalment.status !== 'approved') refused.push({ reference, reason: 'لم تعد هذه الدفعة بانتظار الصرف' })
+			if (!row || row.deletedAt) refused.push({ reference, reason: 'القسط غير موجود' })
+			else if (row.instalment.status !== 'approved') refused.push({ reference, reason: 'لم يعد هذا القسط بانتظار الصرف' })
 			else if (isInKind(row.instalment.aidKind)) refused.push({ reference, reason: 'مساعدة عينية: تُسجَّل مسلَّمة، لا تحويلاً' })
 			else if (row.deciderId === actor.id) refused.push({ reference, reason: APPROVER_MAY_NOT_PAY })
-			else if (!isValidSaudiIban(ibans.get(row.instalment.caseId) ?? '')) refused.push({ reference, reason: 'لا آيبان صحيح لهذا المستفيد: يصحّحه مسؤول الحالات أولاً' })
+			else if (!isValidSaudiIban(ibans.get(row.instalment.caseId) ?? '')) refused.push({ reference, reason: 'لا آيبان صحيح لهذا المستفيد: يصحّحه الباحث الاجتماعي أولاً' })
 			else accepted.push(id)
 		}
 		if (!accepted.length) return { batchId: null, refused }
@@ -230,7 +230,7 @@ export async function markBatchSent(db: Database, batchId: number, sentOn: strin
 		.set({ status: 'sent', sentOn, sentBy: actor.id })
 		.where(and(eq(paymentBatches.id, batchId), eq(paymentBatches.status, 'open')))
 		.returning({ id: paymentBatches.id })
-	if (!changed) throw new CaseChangeError('أُرسلت هذه الدفعة من قبل')
+	if (!changed) throw new CaseChangeError('أُرسلت دفعة الصرف هذه من قبل')
 }
 
 /**
@@ -269,7 +269,7 @@ async function lockedLine(tx: Database, batchId: number, instalmentId: number, a
 		.for('update', { of: aidInstalments })
 	if (!row) throw new CaseChangeError('هذا التحويل ليس في دفعة الصرف هذه')
 	if (row.batchStatus === 'open') throw new CaseChangeError('تُسجَّل مراجع البنك بعد إرسال الملف إلى البنك')
-	if (row.instalment.status !== 'in_batch') throw new CaseChangeError('سُجّل صرف هذه الدفعة من قبل')
+	if (row.instalment.status !== 'in_batch') throw new CaseChangeError('سُجّل صرف هذا التحويل من قبل')
 	if (row.deciderId === actor.id) throw new PaymentFourEyesError(APPROVER_MAY_NOT_PAY)
 	return row.instalment
 }
@@ -312,7 +312,8 @@ export interface Reconciled {
 
 /** The column names the bank's confirmation file is read by (the common layout; Arabic or English). */
 const confirmationColumns = {
-	reference: ['payment_reference', 'مرجع الدفعة'],
+	// «مرجع الدفعة»: the common layout's header before «دفعة» came to mean the batch alone (docs/product.md#words-we-use).
+	reference: ['payment_reference', 'مرجع التحويل', 'مرجع الدفعة'],
 	amount: ['amount', 'المبلغ'],
 	bankReference: ['bank_reference', 'مرجع البنك'],
 	paidOn: ['paid_on', 'تاريخ الصرف'],
@@ -341,7 +342,7 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 		const paidOn = toWesternDigits(pick(record, confirmationColumns.paidOn))
 		const amount = Number(toWesternDigits(pick(record, confirmationColumns.amount)).replace(/[,٬\s]/g, ''))
 		if (id === null) {
-			result.unmatched.push({ line, reference, reason: 'مرجع دفعة غير معروف' })
+			result.unmatched.push({ line, reference, reason: 'مرجع تحويل غير معروف' })
 			continue
 		}
 		const problem = paymentProblem(bankReference, paidOn)
@@ -352,7 +353,7 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 		try {
 			const instalment = await db.transaction(async (tx) => {
 				const instalment = await lockedLine(tx as unknown as Database, batchId, id, actor)
-				if (!Number.isFinite(amount) || Math.round(amount * 100) !== Math.round(instalment.amount * 100)) throw new CaseChangeError('المبلغ لا يطابق مبلغ الدفعة')
+				if (!Number.isFinite(amount) || Math.round(amount * 100) !== Math.round(instalment.amount * 100)) throw new CaseChangeError('المبلغ لا يطابق مبلغ التحويل')
 				await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: paidOn, bankReference }, actor)
 				return instalment
 			})
@@ -374,14 +375,14 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
  */
 export async function reopenPayment(db: Database, batchId: number, instalmentId: number, reason: string, actor: Actor): Promise<void> {
 	const why = reason.trim()
-	if (!why) throw new CaseChangeError('الرجاء كتابة سبب إعادة الدفعة')
+	if (!why) throw new CaseChangeError('الرجاء كتابة سبب إعادة التحويل')
 	await db.transaction(async (tx) => {
 		const [row] = await tx
 			.select()
 			.from(aidInstalments)
 			.where(and(eq(aidInstalments.id, instalmentId), eq(aidInstalments.batchId, batchId)))
 			.for('update')
-		if (!row || (row.status !== 'in_batch' && row.status !== 'paid')) throw new CaseChangeError('لا يمكن إعادة هذه الدفعة')
+		if (!row || (row.status !== 'in_batch' && row.status !== 'paid')) throw new CaseChangeError('لا يمكن إعادة هذا التحويل')
 		await tx.update(aidInstalments).set({ status: 'approved', batchId: null, bankReference: null, paidOn: null, recordedBy: null, updatedAt: sql`now()` }).where(eq(aidInstalments.id, row.id))
 		await tx.delete(caseAid).where(eq(caseAid.instalmentId, row.id))
 		await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'payment_reopened', note: why, data: { instalment: row.id, seq: row.seq, amount: row.amount, batch: batchId } })
@@ -423,7 +424,7 @@ async function deliver(db: Database, instalmentId: number, delivery: Parameters<
 			.where(eq(aidInstalments.id, instalmentId))
 			.for('update', { of: aidInstalments })
 		if (!row || row.instalment.status !== 'approved') throw new CaseChangeError('لم تعد هذه المساعدة بانتظار التسليم')
-		if (!isInKind(row.instalment.aidKind)) throw new CaseChangeError('هذه المساعدة تُصرف تحويلاً في دفعة بنكية')
+		if (!isInKind(row.instalment.aidKind)) throw new CaseChangeError('هذه المساعدة تُصرف تحويلاً في دفعة صرف')
 		if (row.deciderId === actor.id) throw new PaymentFourEyesError(APPROVER_MAY_NOT_PAY)
 		await recordGiven(tx as unknown as Database, row.instalment, { status: 'delivered', on: delivery.deliveredOn, deliveredBy: deliveredBy.slice(0, 200), receipt: delivery.receipt.trim().slice(0, 100) }, actor)
 		// The receipt's photo or the signed form's PDF, kept with the financial record (app/cases/staff-files.ts).

@@ -8,7 +8,7 @@ import { describeSection } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { applicantColumns, unprovenIfMobileChanged, type CaseRow } from './case-store.server.ts'
-import { INCOMPLETE, STUDIED, SUPPORT_PROVIDED, type CaseStatus } from './case-statuses.ts'
+import { INCOMPLETE, quotedStatus, STUDIED, SUPPORT_PROVIDED, type CaseStatus } from './case-statuses.ts'
 import { transitionRefusal, type CaseKind } from './workflow.ts'
 
 // The back office's decisions on a case (status, assignment, notes and messages, aid, corrections,
@@ -16,8 +16,8 @@ import { transitionRefusal, type CaseKind } from './workflow.ts'
 
 export class CaseChangeError extends Error {}
 
-export const STUDY_MISSING = 'لا يُنقل الطلب إلى «تمت الدراسة» قبل تسجيل الدراسة وتوصيتها.'
-export const RESTUDY_MISSING = 'أعادت لجنة الصرف الطلب لدراسة أكثر: سجّل دراسة جديدة قبل نقله إلى «تمت الدراسة».'
+export const STUDY_MISSING = `لا يُنقل الطلب إلى ${quotedStatus(STUDIED)} قبل تسجيل الدراسة وتوصيتها.`
+export const RESTUDY_MISSING = `أعادت لجنة الصرف الطلب لدراسة أكثر: سجّل دراسة جديدة قبل نقله إلى ${quotedStatus(STUDIED)}.`
 
 export interface AidInput {
 	/** Saudi riyals. */

@@ -10,7 +10,7 @@ export const caseStatuses = {
 	6: { name: 'مغلق', badge: 'bg-stone-200 text-stone-800', next: 'أُغلق هذا الطلب.' },
 	// The aid cycle's (docs/product.md#the-decision): the committee approved aid, finance has not yet paid it all; or it said no.
 	7: { name: 'معتمد بانتظار الصرف', badge: 'bg-teal-100 text-teal-900', next: 'اعتُمد الدعم لطلبك، وسيُصرف لك قريباً.' },
-	8: { name: 'مرفوض', badge: 'bg-red-100 text-red-900', next: 'نعتذر، لم تتم الموافقة على طلبك. سبب القرار في رسالة المؤسسة.' },
+	8: { name: 'مرفوض', badge: 'bg-red-100 text-red-900', next: 'سبب القرار في رسالة المؤسسة.' },
 } as const satisfies Record<number, { name: string; badge: string; next: string }>
 
 export type CaseStatus = keyof typeof caseStatuses
@@ -26,16 +26,18 @@ export const APPROVED: CaseStatus = 7
 export const REJECTED: CaseStatus = 8
 export const NEW: CaseStatus = 1
 
-/** The staff list's status filter, in the old system's words (docs/product.md#case-statuses). */
-export const statusFilterLabels: Record<CaseStatus, string> = {
-	1: 'طلب جديد',
-	2: 'تحت الدراسة',
-	3: 'تم تقديم الدعم',
-	4: 'غير مكتمل',
-	5: 'تم إيقاف الدعم',
-	6: 'مغلق',
-	7: 'معتمد بانتظار الصرف',
-	8: 'مرفوض',
+/**
+ * The staff list's status filter: each status by the one name its badge, the applicant's pages,
+ * the exports and the history use (docs/product.md#case-statuses), in the statuses' order.
+ */
+export const statusFilterOptions: readonly { value: CaseStatus; label: string }[] = (Object.keys(caseStatuses) as `${CaseStatus}`[]).map((key) => {
+	const value = Number(key) as CaseStatus
+	return { value, label: caseStatuses[value].name }
+})
+
+/** A status's name as a message quotes it: «تمت الدراسة». */
+export function quotedStatus(status: CaseStatus): string {
+	return `«${caseStatuses[status].name}»`
 }
 
 /** A status's name on staff screens, exports and history: the same name applicants see. */

@@ -67,7 +67,7 @@ export function describeEvent(event: HistoryEvent, definition: ApplicationDef | 
 		case 'payment_recorded':
 			return `${data.delivered ? 'تسليم مساعدة عينية' : 'صرف تحويل'}: ${aidKindLabel(String(data.kind))}، ${formatMoney(Number(data.amount))} بتاريخ ${givenOn(data.on)}`
 		case 'payment_reopened':
-			return `إعادة دفعة أعادها البنك (${formatMoney(Number(data.amount))}): تعود إلى «بانتظار الصرف»`
+			return `إعادة تحويل أعاده البنك (${formatMoney(Number(data.amount))}): يعود القسط إلى «بانتظار الصرف»`
 		case 'visit_scheduled':
 			return `تحديد موعد زيارة: ${formatWeekday(String(data.visitOn))} ${givenOn(data.visitOn)} الساعة ${formatClock(String(data.visitAt))}${data.visitorName ? ` — يزور: ${String(data.visitorName)}` : ''}`
 		case 'visit_cancelled':

@@ -8,7 +8,7 @@ import { findDefinition } from '#app/forms/registry.ts'
 import { formatClock, formatDateWithHijri, formatWeekday, isCalendarDay, todayInRiyadh } from '#app/text/format.ts'
 import { CaseChangeError, caseOfficers } from './case-decisions.server.ts'
 import type { CaseRow } from './case-store.server.ts'
-import { INCOMPLETE, type CaseStatus } from './case-statuses.ts'
+import { INCOMPLETE, NEW, quotedStatus, type CaseStatus } from './case-statuses.ts'
 
 /** The statuses in which a case waits for its study, and a visit may be planned. */
 const VISIT_STATUSES: readonly CaseStatus[] = [1, INCOMPLETE]
@@ -45,7 +45,7 @@ async function lockedForVisit(tx: Database, caseId: string): Promise<CaseRow> {
 
 /** A visit is planned while the case waits for its study: new, or sent back to complete. */
 function refuseUnlessStudying(row: CaseRow) {
-	if (!VISIT_STATUSES.includes(row.status as CaseStatus)) throw new CaseChangeError('تُحدَّد الزيارة لطلب بانتظار الدراسة: «جديد» أو «غير مكتمل»')
+	if (!VISIT_STATUSES.includes(row.status as CaseStatus)) throw new CaseChangeError(`تُحدَّد الزيارة لطلب بانتظار الدراسة: ${quotedStatus(NEW)} أو ${quotedStatus(INCOMPLETE)}`)
 }
 
 /** Plans a visit: the visit, its event, and the message to the applicant, all or nothing. Returns the case and the message to send. */

@@ -23,7 +23,7 @@ export const bulkMessages = {
 	'no-files': 'الرجاء اختيار ملف PDF واحد على الأقل.',
 	'too-many': `يمكن رفع ${countOf(BULK_MAX_FILES, files)} على الأكثر في المرة الواحدة.`,
 	'bad-category': 'الرجاء اختيار القسم.',
-	'too-much': 'مجموع الملفات أكبر من المسموح في المرة الواحدة. ارفعها على دفعات.',
+	'too-much': 'مجموع الملفات أكبر من المسموح في المرة الواحدة. ارفعها على أكثر من مرة.',
 	'not-pdf': 'الملف ليس PDF. اختر ملفاً بصيغة PDF.',
 	...contentRefusalMessages,
 } as const

@@ -1,6 +1,6 @@
 import { defineContentType, type ContentField, type ContentType } from './definition.ts'
 
-const generic = { added: 'تم إضافة بنجاح', updated: 'تم تحديث بيانات بنجاح', deleted: 'تم الحذف بنجاح' }
+const generic = { added: 'تمت الإضافة بنجاح', updated: 'تم تحديث البيانات بنجاح', deleted: 'تم الحذف بنجاح' }
 
 /** Board members (docs/product.md#public-site: grid of image, name, position; admin list 5 per page). */
 export const members = defineContentType({
@@ -55,7 +55,7 @@ export const chairmanSpeech = defineContentType({
 	listColumns: [],
 	perPage: 1,
 	publicPath: '/chairman-speech',
-	messages: { ...generic, updated: 'تم تحديث بيانات بنجاح' },
+	messages: generic,
 })
 
 export const programmeIcons = [
@@ -254,7 +254,7 @@ export const news = defineContentType({
 	publishedField: 'IsPublish',
 	dateField: 'NewsDate',
 	listStyle: 'cards',
-	messages: { added: 'تم إضافة الخبر بنجاح', updated: 'تم تحديث بيانات الخبر بنجاح', deleted: 'تم حذف الخبر', imageRequired: 'الرجاء إضافة صورة للخبر' },
+	messages: { added: 'تمت إضافة الخبر بنجاح', updated: 'تم تحديث بيانات الخبر بنجاح', deleted: 'تم حذف الخبر', imageRequired: 'الرجاء إضافة صورة للخبر' },
 })
 
 /** The documents library's sections, each a public page (docs/product.md#public-site). */
@@ -294,7 +294,7 @@ export const libraryDocuments = defineContentType({
 	publicPath: '/policies',
 	filterField: 'category',
 	bulkUpload: { file: 'file', title: 'title' },
-	messages: { added: 'تم إضافة الملف بنجاح', updated: 'تم تحديث بيانات بنجاح', deleted: 'تم حذف الملف', imageRequired: 'الرجاء اختيار ملف PDF' },
+	messages: { added: 'تمت إضافة الملف بنجاح', updated: 'تم تحديث البيانات بنجاح', deleted: 'تم حذف الملف', imageRequired: 'الرجاء اختيار ملف PDF' },
 })
 
 /** The basic regulation's pages, one image each, shown one per page at /basic-regulation?page=N (docs/product.md#public-site). */
@@ -339,7 +339,7 @@ export const albums = defineContentType({
 	publicPath: '/gallery',
 	dateField: 'date',
 	rowLinks: [{ label: 'الصور', path: albumPhotosPath }],
-	messages: { added: 'تم إضافة الألبوم بنجاح', updated: 'تم تحديث بيانات الألبوم بنجاح', deleted: 'تم حذف الألبوم' },
+	messages: { added: 'تمت إضافة الألبوم بنجاح', updated: 'تم تحديث بيانات الألبوم بنجاح', deleted: 'تم حذف الألبوم' },
 })
 
 /**
@@ -361,7 +361,7 @@ export const photos = defineContentType({
 	listColumns: ['caption'],
 	perPage: 8,
 	publicPath: '/gallery',
-	messages: { added: 'تم إضافة الصور بنجاح', updated: 'تم تحديث وصف الصورة', deleted: 'تم حذف الصورة', imageRequired: 'الرجاء اختيار صورة' },
+	messages: { added: 'تمت إضافة الصور بنجاح', updated: 'تم تحديث وصف الصورة', deleted: 'تم حذف الصورة', imageRequired: 'الرجاء اختيار صورة' },
 })
 
 /** The video gallery (docs/product.md#public-site: 6 a page; admin 8 a page): an uploaded file or a YouTube embed. */
@@ -383,7 +383,7 @@ export const videos = defineContentType({
 	publicPath: '/gallery/videos',
 	dateField: 'date',
 	oneOf: { fields: ['file', 'url'], message: 'الرجاء رفع ملف فيديو أو كتابة رابط يوتيوب' },
-	messages: { added: 'تم إضافة الفيديو بنجاح', updated: 'تم تحديث بيانات الفيديو بنجاح', deleted: 'تم حذف الفيديو' },
+	messages: { added: 'تمت إضافة الفيديو بنجاح', updated: 'تم تحديث بيانات الفيديو بنجاح', deleted: 'تم حذف الفيديو' },
 })
 
 /** The guidance manual an association downloads from association support's attachments step (docs/product.md#association-support). */
@@ -411,7 +411,7 @@ export const impactPage = defineContentType({
 	listColumns: [],
 	perPage: 1,
 	publicPath: '/impact',
-	messages: { ...generic, updated: 'تم تحديث بيانات بنجاح' },
+	messages: generic,
 })
 
 /** Every content type, in the order of their cards on the dashboard. */

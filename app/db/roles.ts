@@ -3,7 +3,7 @@ export type UserRole = (typeof userRoles)[number]
 
 export const roleLabels: Record<UserRole, string> = {
 	admin: 'مدير النظام',
-	case_officer: 'مسؤول الحالات',
+	case_officer: 'الباحث الاجتماعي',
 	content_editor: 'محرر المحتوى',
 	approver: 'عضو لجنة الصرف',
 	finance: 'المسؤول المالي',

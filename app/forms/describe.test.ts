@@ -17,7 +17,7 @@ describe('answers in words', () => {
 		const lines = describeSection(findSection(needyFamilies, 'basic')!, stored.basic).flatMap((item) => (item.kind === 'line' ? [item.line] : []))
 		const value = (label: string) => lines.find((line) => line.label === label)?.value
 		expect(value('الجنس')).toBe('ذكر')
-		expect(value('العمل')).toBe('لا يعمل')
+		expect(value('العمل')).toBe('لا يعمل / لا تعمل')
 		expect(value('رقم الجوال')).toBe('0551234567')
 		expect(value('تاريخ الميلاد')).toBe('')
 		const financial = describeSection(findSection(needyFamilies, 'financial')!, stored.financial)

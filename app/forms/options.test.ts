@@ -48,10 +48,10 @@ const expectedLists: readonly ExpectedList[] = [
 		list: lists.careers,
 		spec: 'career private sector employee, public sector employee, retired, unemployed',
 		options: [
-			['private_employee', 'موظف قطاع خاص'],
-			['public_employee', 'موظف قطاع حكومي'],
-			['retired', 'متقاعد'],
-			['unemployed', 'لا يعمل'],
+			['private_employee', 'موظف / موظفة في القطاع الخاص'],
+			['public_employee', 'موظف / موظفة في القطاع الحكومي'],
+			['retired', 'متقاعد / متقاعدة'],
+			['unemployed', 'لا يعمل / لا تعمل'],
 		],
 	},
 	{
@@ -59,8 +59,8 @@ const expectedLists: readonly ExpectedList[] = [
 		list: lists.familyRoles,
 		spec: 'family role family head, not family head, other',
 		options: [
-			['head', 'رب الأسرة'],
-			['not_head', 'ليس رب الأسرة'],
+			['head', 'رب / ربة الأسرة'],
+			['not_head', 'ليس رب / ليست ربة الأسرة'],
 			['other', 'أخرى'],
 		],
 	},
@@ -217,7 +217,7 @@ const expectedLists: readonly ExpectedList[] = [
 			['average', 'متوسطة'],
 			// «looks tired», agreeing with «حالة المريض» whoever the patient is (issue 24 §5.16).
 			['tired', 'متعبة'],
-			['bedridden', 'طريح الفراش'],
+			['bedridden', 'طريح / طريحة الفراش'],
 		],
 	},
 	{
@@ -225,9 +225,9 @@ const expectedLists: readonly ExpectedList[] = [
 		list: lists.selfService,
 		spec: 'Self_Service (serves self/needs some help/cannot)',
 		options: [
-			['self', 'يخدم نفسه'],
-			['some_help', 'يحتاج إلى بعض المساعدة'],
-			['cannot', 'لا يستطيع خدمة نفسه'],
+			['self', 'يخدم نفسه / تخدم نفسها'],
+			['some_help', 'بحاجة إلى بعض المساعدة'],
+			['cannot', 'لا يستطيع خدمة نفسه / لا تستطيع خدمة نفسها'],
 		],
 	},
 	{
@@ -426,8 +426,8 @@ const expectedLists: readonly ExpectedList[] = [
 		list: lists.nationalities,
 		spec: 'Nationalty: values not given',
 		options: [
-			['saudi', 'سعودي'],
-			['resident', 'مقيم (غير سعودي)'],
+			['saudi', 'سعودي / سعودية'],
+			['resident', 'مقيم / مقيمة (غير سعودي)'],
 		],
 	},
 	{
@@ -452,7 +452,7 @@ const expectedLists: readonly ExpectedList[] = [
 		spec: 'Level_Edu: values not given',
 		options: [
 			['under_school_age', 'دون سن الدراسة'],
-			['none', 'غير متعلم'],
+			['none', 'غير متعلم / غير متعلمة'],
 			['primary', 'ابتدائي'],
 			['intermediate', 'متوسط'],
 			['secondary', 'ثانوي'],
@@ -466,7 +466,7 @@ const expectedLists: readonly ExpectedList[] = [
 		list: lists.healthStatuses,
 		spec: 'Health_Status: values not given',
 		options: [
-			['healthy', 'سليم'],
+			['healthy', 'سليم / سليمة'],
 			['chronic', 'مرض مزمن'],
 			['disability', 'إعاقة'],
 			['other', 'أخرى'],

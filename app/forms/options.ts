@@ -11,8 +11,8 @@ export const genders = options([
 ])
 
 export const nationalities = options([
-	['saudi', 'سعودي'],
-	['resident', 'مقيم (غير سعودي)'],
+	['saudi', 'سعودي / سعودية'],
+	['resident', 'مقيم / مقيمة (غير سعودي)'],
 ])
 
 export const socialStatuses = options([
@@ -24,16 +24,18 @@ export const socialStatuses = options([
 	['child', 'طفل / طفلة'],
 ])
 
+// Lists offered for a woman as well as a man carry both forms, as socialStatuses does (issue 37
+// §2.6); the stored values never change, so old answers read the same.
 export const careers = options([
-	['private_employee', 'موظف قطاع خاص'],
-	['public_employee', 'موظف قطاع حكومي'],
-	['retired', 'متقاعد'],
-	['unemployed', 'لا يعمل'],
+	['private_employee', 'موظف / موظفة في القطاع الخاص'],
+	['public_employee', 'موظف / موظفة في القطاع الحكومي'],
+	['retired', 'متقاعد / متقاعدة'],
+	['unemployed', 'لا يعمل / لا تعمل'],
 ])
 
 export const familyRoles = options([
-	['head', 'رب الأسرة'],
-	['not_head', 'ليس رب الأسرة'],
+	['head', 'رب / ربة الأسرة'],
+	['not_head', 'ليس رب / ليست ربة الأسرة'],
 	['other', 'أخرى'],
 ])
 
@@ -77,7 +79,7 @@ export const relationships = options([
 
 export const educationLevels = options([
 	['under_school_age', 'دون سن الدراسة'],
-	['none', 'غير متعلم'],
+	['none', 'غير متعلم / غير متعلمة'],
 	['primary', 'ابتدائي'],
 	['intermediate', 'متوسط'],
 	['secondary', 'ثانوي'],
@@ -87,7 +89,7 @@ export const educationLevels = options([
 ])
 
 export const healthStatuses = options([
-	['healthy', 'سليم'],
+	['healthy', 'سليم / سليمة'],
 	['chronic', 'مرض مزمن'],
 	['disability', 'إعاقة'],
 	['other', 'أخرى'],
@@ -155,13 +157,13 @@ export const patientConditions = options([
 	['average', 'متوسطة'],
 	// Agrees with «حالة المريض» (feminine), whoever the patient is.
 	['tired', 'متعبة'],
-	['bedridden', 'طريح الفراش'],
+	['bedridden', 'طريح / طريحة الفراش'],
 ])
 
 export const selfService = options([
-	['self', 'يخدم نفسه'],
-	['some_help', 'يحتاج إلى بعض المساعدة'],
-	['cannot', 'لا يستطيع خدمة نفسه'],
+	['self', 'يخدم نفسه / تخدم نفسها'],
+	['some_help', 'بحاجة إلى بعض المساعدة'],
+	['cannot', 'لا يستطيع خدمة نفسه / لا تستطيع خدمة نفسها'],
 ])
 
 export const homeCare = options([

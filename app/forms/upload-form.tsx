@@ -10,7 +10,7 @@ import { contentRefusalMessages } from '#app/storage/upload-messages.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { shrinkPhoto } from './shrink-photo.ts'
 
-export const FILE_ADDED = 'تم إضافة الملف بنجاح'
+export const FILE_ADDED = 'تمت إضافة الملف بنجاح'
 
 /** Why an upload was refused; the upload route sends one back to the page as a one-time notice. */
 const uploadErrorMessages = {

@@ -83,7 +83,7 @@ export const flashMiddleware: MiddlewareFunction<Response> = async ({ request, c
 
 /** The usual notices, in the words staff and applicants already know. */
 export const notices = {
-	added: { tone: 'success', message: 'تم إضافة بنجاح' },
-	updated: { tone: 'success', message: 'تم تحديث بيانات بنجاح' },
+	added: { tone: 'success', message: 'تمت الإضافة بنجاح' },
+	updated: { tone: 'success', message: 'تم تحديث البيانات بنجاح' },
 	deleted: { tone: 'success', message: 'تم الحذف بنجاح' },
 } satisfies Record<string, Flash>

@@ -126,12 +126,24 @@ describe('a stored message as staff read it', () => {
 
 	test('sent, pending with its next try, failed with the reason in Arabic and as the provider said it', () => {
 		expect(messageView({ ...base, status: 'sent', sentAt: base.createdAt })).toMatchObject({ label: 'تغيير الحالة إلى «غير مكتمل»', channel: 'رسالة نصية', state: 'sent', stateText: expect.stringMatching(/^أُرسلت في 2026-يناير-10 .+ \(.+ 1447 هـ\)$/), canResend: false })
-		expect(messageView({ ...base, status: 'pending', nextAttemptAt: new Date('2026-01-10T09:01:00Z'), lastError: 'HTTP 503' }).stateText).toMatch(/^قيد الإرسال، المحاولة التالية 2026-يناير-10/)
+		expect(messageView({ ...base, status: 'pending', nextAttemptAt: new Date('2026-01-10T09:01:00Z'), lastError: 'HTTP 503' }).stateText).toMatch(/^قيد الإرسال، المحاولة التالية 2026-يناير-10 .+؛ لم تنجح السابقة: خطأ لدى مزود الخدمة$/)
 		const failed = messageView({ ...base, channel: 'email', recipient: 'family@example.org', status: 'failed', lastError: 'SMTP 550: 5.1.1 Mailbox unavailable' })
 		expect(failed).toMatchObject({ channel: 'بريد إلكتروني', recipient: 'f…@example.org', stateText: 'تعذّر الإرسال: رفض مزود الخدمة العنوان أو الرقم', technical: 'SMTP 550: 5.1.1 Mailbox unavailable', canResend: true })
 	})
 
-	test('known reasons in Arabic; an unknown one is shown as it is', () => {
+	test('every state in Arabic, whatever the provider said (issue 37 §2.8)', () => {
+		const reasons = ['no SMS provider configured', 'unifonic is not configured', 'unreadable answer (HTTP 200)', 'the gateway answered with a redirect (check SMS_URL)', 'driver error: boom', 'ER-07 refused', 'unknown error']
+		for (const lastError of reasons)
+			for (const status of ['pending', 'failed']) {
+				const view = messageView({ ...base, status, nextAttemptAt: new Date('2026-01-10T09:01:00Z'), lastError })
+				expect(view.stateText, `${status}: ${lastError}`).not.toMatch(/[A-Za-z]/)
+				expect(view.technical).toBe(lastError)
+			}
+		expect(messageView({ ...base, status: 'failed', lastError: 'no SMS provider configured' }).stateText).toBe('تعذّر الإرسال: لا توجد بوابة رسائل نصية مهيأة')
+		expect(messageView({ ...base, status: 'failed', lastError: 'ER-07 refused' }).stateText).toBe('تعذّر الإرسال: سبب لم نتعرّف عليه')
+	})
+
+	test('known reasons in Arabic; an unknown one is not guessed', () => {
 		expect(describeDeliveryError('no SMS provider configured')).toBe('لا توجد بوابة رسائل نصية مهيأة')
 		expect(describeDeliveryError('no answer within 10000 ms')).toBe('لم يُجب مزود الخدمة في الوقت المحدد')
 		expect(describeDeliveryError('credentials refused (HTTP 401)')).toBe('رفض مزود الخدمة بيانات حساب المؤسسة لديه')

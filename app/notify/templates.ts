@@ -141,7 +141,7 @@ export const messageEvents: readonly MessageEventDef[] = [
 		audience: 'applicant',
 		channels: ['sms', 'email'],
 		offers: ['name', 'reference', 'programme', 'amount', 'date', 'link'],
-		meanings: { date: 'تاريخ الصرف أو التسليم بالتقويمين', amount: 'مبلغ الدفعة أو قيمة المساعدة العينية' },
+		meanings: { date: 'تاريخ الصرف أو التسليم بالتقويمين', amount: 'مبلغ التحويل أو قيمة المساعدة العينية' },
 		defaults: {
 			sms: `${FOUNDATION}: ${PAID}\nتابع طلبك من: {الرابط}`,
 			emailSubject: `صرف الدعم لطلبك رقم {رقم_الطلب} - ${FOUNDATION}`,

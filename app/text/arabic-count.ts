@@ -31,6 +31,12 @@ export function countOf(count: number, noun: CountedNoun): string {
 	return `${digits.format(count)} ${form}`
 }
 
+/** A word that refers back to counted things, in their number: «صاحبه», «صاحباهما», «أصحابها». */
+export function byNumber(count: number, forms: { one: string; two: string; other: string }): string {
+	const category = rules.select(count)
+	return category === 'one' ? forms.one : category === 'two' ? forms.two : forms.other
+}
+
 export const minutes: CountedNoun = { one: 'دقيقة واحدة', two: 'دقيقتين', few: 'دقائق', many: 'دقيقةً', other: 'دقيقة' }
 
 export const hours: CountedNoun = { one: 'ساعة واحدة', two: 'ساعتين', few: 'ساعات', many: 'ساعةً', other: 'ساعة' }

@@ -26,7 +26,7 @@ test('an admin adds a user: errors are explained, nothing is stored until valid,
 	await fillUserForm(page, { mobile: '0551234567', roles: ['case_officer'], password: 'Officer-Pass-7' })
 	await page.getByRole('button', { name: 'إضافة المستخدم' }).click()
 	await expect(page).toHaveURL('/admin/users')
-	await expect(page.getByRole('status')).toHaveText('تم إضافة بنجاح')
+	await expect(page.getByRole('status')).toHaveText('تمت الإضافة بنجاح')
 
 	const officer = await pageAs('visitor')
 	await signIn(officer, { email, password: 'Officer-Pass-7' })
@@ -65,7 +65,7 @@ test('a stopped account is signed out and cannot sign in', async ({ page, pageAs
 
 	const row = await findUserRow(page, email)
 	await row.getByRole('button', { name: /إيقاف/ }).click()
-	await expect(page.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	await expect(page.getByRole('status')).toHaveText('تم تحديث البيانات بنجاح')
 	await expect(page.getByRole('row', { name: email })).toContainText('موقوف')
 
 	await editor.goto('/admin')
@@ -103,7 +103,7 @@ test('editing a user keeps the password unless a new one is typed; every users s
 	await page.goto('/admin/users/new')
 	await fillUserForm(page, { name: 'سلمان العنزي', email, mobile: '0541112233', password: 'First-Pass-1' })
 	await page.getByRole('button', { name: 'إضافة المستخدم' }).click()
-	await expect(page.getByRole('status')).toHaveText('تم إضافة بنجاح')
+	await expect(page.getByRole('status')).toHaveText('تمت الإضافة بنجاح')
 	await expectNoAxeViolations(page)
 
 	await (await findUserRow(page, email)).getByRole('link', { name: /تعديل/ }).click()
@@ -113,7 +113,7 @@ test('editing a user keeps the password unless a new one is typed; every users s
 	await expectNoAxeViolations(page)
 	await page.getByLabel('الاسم').fill('سلمان بن فهد العنزي')
 	await page.getByRole('button', { name: 'حفظ التعديلات' }).click()
-	await expect(page.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	await expect(page.getByRole('status')).toHaveText('تم تحديث البيانات بنجاح')
 	await expect(await findUserRow(page, email)).toContainText('سلمان بن فهد العنزي')
 
 	const user = await pageAs('visitor')
@@ -150,12 +150,12 @@ test('a user may hold several roles: each role opens its own area, no more; at l
 	// A small foundation: the researcher also publishes the news.
 	const email = `two-roles-${unique()}@e2e.test`
 	await addUser(page, { name: 'هيفاء العتيبي', email, mobile: '0551234568', roles: ['case_officer', 'content_editor'], password: 'Two-Roles-Pass-8' })
-	await expect(await findUserRow(page, email)).toContainText('مسؤول الحالات، محرر المحتوى')
+	await expect(await findUserRow(page, email)).toContainText('الباحث الاجتماعي، محرر المحتوى')
 
 	const both = await pageAs('visitor')
 	await signIn(both, { email, password: 'Two-Roles-Pass-8' })
 	await expect(both).toHaveURL('/admin')
-	await expect(both.getByRole('banner')).toContainText('مسؤول الحالات، محرر المحتوى')
+	await expect(both.getByRole('banner')).toContainText('الباحث الاجتماعي، محرر المحتوى')
 	expect((await both.goto('/admin/cases'))?.status()).toBe(200)
 	expect((await both.goto('/admin/content/news'))?.status()).toBe(200)
 	expect((await both.goto('/admin/users'))?.status()).toBe(403)
@@ -169,7 +169,7 @@ test('a user may hold several roles: each role opens its own area, no more; at l
 	await expectNoAxeViolations(page)
 	await fillUserForm(page, { roles: ['content_editor'] })
 	await page.getByRole('button', { name: 'حفظ التعديلات' }).click()
-	await expect(page.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	await expect(page.getByRole('status')).toHaveText('تم تحديث البيانات بنجاح')
 	// A new set of roles ends the user's sessions: they sign in again with what they may now do.
 	await both.goto('/admin/cases')
 	await expect(both).toHaveURL(/\/login/)
@@ -183,10 +183,10 @@ test('an admin keeps the reasons a study may give for not recommending support, 
 	const reason = `الأسرة انتقلت إلى مدينة أخرى ${unique()}`
 	await study.getByLabel(/^سبب جديد/).fill(reason)
 	await study.getByRole('button', { name: 'إضافة السبب' }).click()
-	await expect(page.getByRole('status')).toHaveText('تم إضافة بنجاح')
+	await expect(page.getByRole('status')).toHaveText('تمت الإضافة بنجاح')
 	const row = study.getByRole('listitem').filter({ has: page.locator(`input[value="${reason}"]`) })
 	await row.getByRole('button', { name: `إيقاف ${reason}` }).click()
-	await expect(page.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	await expect(page.getByRole('status')).toHaveText('تم تحديث البيانات بنجاح')
 	await expect(study.getByRole('listitem').filter({ has: page.locator(`input[value="${reason}"]`) })).toContainText('(موقوف)')
 	// The committee's list is its own: the words an applicant reads when a case is rejected.
 	await expect(committee.getByRole('listitem').filter({ has: page.locator(`input[value="${reason}"]`) })).toHaveCount(0)

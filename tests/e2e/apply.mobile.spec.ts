@@ -112,7 +112,7 @@ test('a family applies on a phone: every step, its errors, files, check and subm
 	await identity.getByRole('button', { name: 'رفع الملف' }).click()
 	await expect(identity.getByRole('listitem').filter({ hasText: 'هوية.pdf' })).toBeVisible()
 	// Announced in the files' live region, and only once: a reload does not repeat it.
-	await expect(identity.getByRole('status')).toHaveText('تم إضافة الملف بنجاح')
+	await expect(identity.getByRole('status')).toHaveText('تمت إضافة الملف بنجاح')
 	expect(page.url()).not.toContain('uploaded')
 	await page.reload()
 	await expect(identity.getByRole('status')).toHaveText('')

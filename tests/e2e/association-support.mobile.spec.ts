@@ -85,7 +85,7 @@ test('an association applies on a phone: its details, projects and budget as gro
 		await page.getByLabel('تاريخ بداية المشروع').fill('2026-01-10')
 		await page.getByLabel('تاريخ نهاية المشروع').fill('2026-06-30')
 		await page.getByRole('button', { name: 'إضافة', exact: true }).click()
-		await expect(page.getByText('تم إضافة بنجاح')).toBeVisible()
+		await expect(page.getByText('تمت الإضافة بنجاح')).toBeVisible()
 	}
 	await addProject('السلة الرمضانية', '300', 'حي النسيم')
 	await expect(page.getByRole('heading', { name: 'مشاريع الجمعية (1)' })).toBeVisible()
@@ -106,7 +106,7 @@ test('an association applies on a phone: its details, projects and budget as gro
 	await expectNoAxeViolations(page)
 	await page.getByLabel('اسم المشروع').fill('السلة الغذائية الرمضانية')
 	await page.getByRole('button', { name: 'حفظ التغيير' }).click()
-	await expect(page.getByText('تم تحديث بيانات بنجاح')).toBeVisible()
+	await expect(page.getByText('تم تحديث البيانات بنجاح')).toBeVisible()
 	// Changed in place: still two rows, in the same order, the first under its new name.
 	await expect(page.getByRole('heading', { name: 'مشاريع الجمعية (2)' })).toBeVisible()
 	await expect(rowItems(page)).toHaveCount(2)
@@ -147,7 +147,7 @@ test('an association applies on a phone: its details, projects and budget as gro
 		await page.getByLabel('المبلغ حسب النسبة (ريال)').fill(price)
 		await page.getByLabel('ملاحظات', { exact: true }).fill(notes)
 		await page.getByRole('button', { name: 'إضافة', exact: true }).click()
-		await expect(page.getByText('تم إضافة بنجاح')).toBeVisible()
+		await expect(page.getByText('تمت الإضافة بنجاح')).toBeVisible()
 	}
 	await addItem('مواد غذائية', '12000', '60', 'أرز وزيت وسكر')
 	await addItem('تغليف ونقل', '6000', '30', 'سيارة نقل لأسبوع')
@@ -164,7 +164,7 @@ test('an association applies on a phone: its details, projects and budget as gro
 	await expect(page.getByLabel('النسبة من الميزانية (%)')).toHaveValue('30')
 	await page.getByLabel('النسبة من الميزانية (%)').fill('40')
 	await page.getByRole('button', { name: 'حفظ التغيير' }).click()
-	await expect(page.getByText('تم تحديث بيانات بنجاح')).toBeVisible()
+	await expect(page.getByText('تم تحديث البيانات بنجاح')).toBeVisible()
 	await expect(total(page, 'مجموع النسب')).toHaveText('100')
 	await expect(warning).toHaveCount(0)
 	await expect(rowItems(page)).toHaveCount(2)

@@ -25,7 +25,7 @@ test('a case officer finds a case, reads it, studies it, pays it, and the applic
 	await expectNoAxeViolations(page)
 	// Hamza and alef maqsura folded: «احمد موسي» finds «أحمد موسى».
 	await page.getByLabel('بحث').fill(`احمد موسي ${family}`)
-	await page.getByLabel('الحالة', { exact: true }).selectOption({ label: 'طلب جديد' })
+	await page.getByLabel('الحالة', { exact: true }).selectOption({ label: 'جديد' })
 	await page.getByRole('button', { name: 'عرض النتائج' }).click()
 	await expect(page).toHaveURL(/status=1/)
 	const rows = page.getByRole('region', { name: 'جدول الطلبات' }).getByRole('row')
@@ -253,7 +253,7 @@ test('staff correct an answer and the history keeps it before and after', async 
 	await page.getByRole('link', { name: 'تصحيح البيانات الوضع المالي' }).click()
 	await page.getByLabel('صافي دخل الأسرة الشهري').fill('3100')
 	await page.getByRole('button', { name: 'حفظ التصحيح' }).click()
-	await expect(page.getByRole('status')).toContainText('تم تحديث بيانات بنجاح')
+	await expect(page.getByRole('status')).toContainText('تم تحديث البيانات بنجاح')
 	await expect(page.getByRole('region', { name: 'سجل الطلب' })).toContainText('تصحيح «الوضع المالي»: صافي دخل الأسرة الشهري')
 	await expect(page.getByRole('region', { name: 'الوضع المالي' })).toContainText('3,100')
 })

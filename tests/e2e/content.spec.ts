@@ -93,7 +93,7 @@ test('staff edit the foundation info and the public pages show it; injected HTML
 		document.querySelector<HTMLElement>('[role="textbox"]')?.replaceChildren()
 	}, about)
 	await staff.getByRole('button', { name: 'حفظ' }).click()
-	await expect(staff.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	await expect(staff.getByRole('status')).toHaveText('تم تحديث البيانات بنجاح')
 
 	await page.goto('/about')
 	await expect(page.getByText(about)).toBeVisible()
@@ -181,7 +181,7 @@ test('a committee added in the back office shows in the public accordion, which 
 	await staff.getByLabel('الأعضاء', { exact: true }).fill('د. ماجد الغامدي (رئيساً)\nأ. سارة الحربي\nأ. عبدالله الزهراني')
 	await staff.getByRole('textbox', { name: 'المهام', exact: true }).fill('متابعة استثمار أوقاف المؤسسة وعوائدها.')
 	await staff.getByRole('button', { name: 'حفظ' }).click()
-	await expect(staff.getByRole('status')).toHaveText('تم إضافة بنجاح')
+	await expect(staff.getByRole('status')).toHaveText('تمت الإضافة بنجاح')
 	await expect(staff.getByRole('row', { name })).toBeVisible()
 
 	await page.goto('/committees')
@@ -220,7 +220,7 @@ test('the home page blocks and the organisation chart come from the back office'
 	await staff.getByLabel('الفيديو 1: رابط يوتيوب').fill(`https://www.youtube.com/watch?v=${suffix}&t=1m`)
 	await staff.getByLabel('الفيديو 1: الوصف').fill(caption)
 	await staff.getByRole('button', { name: 'حفظ' }).click()
-	await expect(staff.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	await expect(staff.getByRole('status')).toHaveText('تم تحديث البيانات بنجاح')
 	// Stored as its embed form, which the form shows when opened again.
 	await staff.goto('/admin/content/home/edit')
 	await expect(staff.getByLabel('الفيديو 1: رابط يوتيوب')).toHaveValue(video)
@@ -271,7 +271,7 @@ test('a certificate offers its PDF for download; staff replace it (a disguised f
 
 	await staff.getByLabel('نسخة PDF').setInputFiles({ name: 'شهادة الجودة 2026.pdf', mimeType: 'application/pdf', buffer: Buffer.from(minimalPdf()) })
 	await staff.getByRole('button', { name: 'حفظ' }).click()
-	await expect(staff.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	await expect(staff.getByRole('status')).toHaveText('تم تحديث البيانات بنجاح')
 	await expect(staff.getByRole('link', { name: 'شهادة الجودة 2026.pdf' })).toBeVisible()
 
 	await page.goto('/certificates/quality')
@@ -288,7 +288,7 @@ test('a certificate offers its PDF for download; staff replace it (a disguised f
 	await staff.goto('/admin/content/quality-certificate/edit')
 	await staff.getByLabel('إزالة الملف الحالي').check()
 	await staff.getByRole('button', { name: 'حفظ' }).click()
-	await expect(staff.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	await expect(staff.getByRole('status')).toHaveText('تم تحديث البيانات بنجاح')
 	await page.goto('/certificates/quality')
 	await expect(page.getByRole('link', { name: /تنزيل شهادة الجودة/ })).toHaveCount(0)
 	expect((await page.request.get(replacedHref)).status()).toBe(404)
@@ -313,7 +313,7 @@ test('a programme added in the back office shows on the home page, /services and
 	await expect(staff.getByRole('alert')).toContainText('المعرّف في الرابط: مستخدم في عنصر آخر')
 	await staff.getByLabel('المعرّف في الرابط').fill(slug)
 	await staff.getByRole('button', { name: 'حفظ' }).click()
-	await expect(staff.getByRole('status')).toHaveText('تم إضافة بنجاح')
+	await expect(staff.getByRole('status')).toHaveText('تمت الإضافة بنجاح')
 
 	for (const path of ['/', '/services']) {
 		await page.goto(path)

@@ -262,7 +262,7 @@ test('staff add two photos at once, caption one, make it the cover and delete th
 	await staff.getByLabel('المعرّف في الرابط').fill(slug)
 	await staff.getByLabel('تاريخ الألبوم').fill('2099-01-01')
 	await staff.getByRole('button', { name: 'حفظ' }).click()
-	await expect(staff.getByRole('status')).toHaveText('تم إضافة الألبوم بنجاح')
+	await expect(staff.getByRole('status')).toHaveText('تمت إضافة الألبوم بنجاح')
 	await staff.getByRole('link', { name: `الصور ${title}` }).click()
 	await expectNoAxeViolations(staff)
 
@@ -271,7 +271,7 @@ test('staff add two photos at once, caption one, make it the cover and delete th
 		{ name: 'الثانية.png', mimeType: 'image/png', buffer: await png(200) },
 	])
 	await staff.getByRole('button', { name: 'رفع الصور' }).click()
-	await expect(staff.getByRole('status')).toHaveText('تم إضافة صورتين بنجاح.')
+	await expect(staff.getByRole('status')).toHaveText('تمت إضافة صورتين بنجاح.')
 	await expect(staff.getByRole('list', { name: 'صور الألبوم' }).getByRole('listitem')).toHaveCount(2)
 
 	await staff.getByLabel('وصف الصورة 2').fill('صورة الغلاف الجديدة')

@@ -88,7 +88,7 @@ test('a health association applies without JavaScript: five steps, lists changed
 		await page.getByLabel('تاريخ بداية المشروع').fill('2026-02-01')
 		await page.getByLabel('تاريخ نهاية المشروع').fill('2026-12-31')
 		await page.getByRole('button', { name: 'إضافة', exact: true }).click()
-		await expect(page.getByText('تم إضافة بنجاح')).toBeVisible()
+		await expect(page.getByText('تمت الإضافة بنجاح')).toBeVisible()
 	}
 	await addProject('عيادة متنقلة', '800', 'قرى جنوب الرياض')
 	await addProject('فحص السكري', '500', 'مراكز الأحياء')
@@ -111,7 +111,7 @@ test('a health association applies without JavaScript: five steps, lists changed
 	await page.getByLabel('اسم المشروع').fill('الكشف المبكر عن السكري')
 	await page.getByLabel('عدد المستفيدين من المشروع').fill('650')
 	await page.getByRole('button', { name: 'حفظ التغيير' }).click()
-	await expect(page.getByText('تم تحديث بيانات بنجاح')).toBeVisible()
+	await expect(page.getByText('تم تحديث البيانات بنجاح')).toBeVisible()
 	// Changed in place: three rows still, in their order.
 	await expect(rowItems(page)).toHaveCount(3)
 	await expect(rowItems(page).nth(0)).toContainText('عيادة متنقلة')
@@ -150,7 +150,7 @@ test('a health association applies without JavaScript: five steps, lists changed
 		await page.getByLabel('المبلغ حسب النسبة (ريال)').fill(price)
 		await page.getByLabel('ملاحظات', { exact: true }).fill('حسب عرض السعر')
 		await page.getByRole('button', { name: 'إضافة', exact: true }).click()
-		await expect(page.getByText('تم إضافة بنجاح')).toBeVisible()
+		await expect(page.getByText('تمت الإضافة بنجاح')).toBeVisible()
 	}
 	await addItem('تجهيز العيادة', '50000', '50')
 	await addItem('رواتب الطاقم', '30000', '30')
@@ -170,7 +170,7 @@ test('a health association applies without JavaScript: five steps, lists changed
 	await expect(page.getByLabel('النسبة من الميزانية (%)')).toHaveValue('30')
 	await page.getByLabel('النسبة من الميزانية (%)').fill('50')
 	await page.getByRole('button', { name: 'حفظ التغيير' }).click()
-	await expect(page.getByText('تم تحديث بيانات بنجاح')).toBeVisible()
+	await expect(page.getByText('تم تحديث البيانات بنجاح')).toBeVisible()
 	await expect(total(page, 'مجموع النسب')).toHaveText('100')
 	await expect(warning).toHaveCount(0)
 	await page.getByLabel('ملاحظات على الميزانية (اختياري)').fill('الأسعار من عرضين لموردين مختلفين.')

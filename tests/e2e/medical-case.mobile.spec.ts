@@ -26,7 +26,7 @@ test('a patient applies on a phone: ten steps, the health questions and their de
 	await next(page)
 	await expectErrors(page, 'الرجاء كتابة نوع المرض')
 	await page.getByLabel('نوع المرض').fill('فشل كلوي')
-	await page.getByLabel('حالة المريض').selectOption({ label: 'طريح الفراش' })
+	await page.getByLabel('حالة المريض').selectOption({ label: 'طريح / طريحة الفراش' })
 	await next(page)
 
 	await onStep(page, 'احتياجات المريض')
@@ -66,7 +66,7 @@ test('a patient applies on a phone: ten steps, the health questions and their de
 
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('راجع بياناتك قبل الإرسال')
 	await expect(page.locator('main')).toContainText('فشل كلوي')
-	await expect(page.locator('main')).toContainText('طريح الفراش')
+	await expect(page.locator('main')).toContainText('طريح / طريحة الفراش')
 	await page.getByLabel(/أقر بأن جميع البيانات/).check()
 	await page.getByRole('button', { name: 'إرسال الطلب' }).click()
 	await expect(page).toHaveURL(/\/done$/)

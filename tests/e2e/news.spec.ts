@@ -177,7 +177,7 @@ test('staff add news with an image, edit, unpublish and delete it, and the publi
 	await staff.getByLabel('صورة الخبر').setInputFiles({ name: 'centre.jpg', mimeType: 'image/jpeg', buffer: photo })
 	await staff.getByLabel('منشور في الموقع').check()
 	await staff.getByRole('button', { name: 'حفظ' }).click()
-	await expect(staff.getByRole('status')).toHaveText('تم إضافة الخبر بنجاح')
+	await expect(staff.getByRole('status')).toHaveText('تمت إضافة الخبر بنجاح')
 	const card = staff.getByRole('listitem').filter({ hasText: title })
 	await expect(card).not.toContainText('غير منشور')
 	await expect(card.locator('img')).toBeVisible()

@@ -9,7 +9,7 @@ async function addUser(page: Page, email: string) {
 	await page.getByLabel('الاسم').fill('ريم القحطاني')
 	await page.getByLabel('البريد الإلكتروني').fill(email)
 	await page.getByLabel('رقم الجوال').fill('0551234567')
-	await page.getByRole('group', { name: 'الصلاحيات' }).getByLabel('مسؤول الحالات', { exact: true }).uncheck()
+	await page.getByRole('group', { name: 'الصلاحيات' }).getByLabel('الباحث الاجتماعي', { exact: true }).uncheck()
 	await page.getByRole('group', { name: 'الصلاحيات' }).getByLabel('محرر المحتوى', { exact: true }).check()
 	await page.getByLabel('كلمة المرور', { exact: true }).fill('Editor-Pass-7')
 	await page.getByLabel('تأكيد كلمة المرور').fill('Editor-Pass-7')
@@ -21,10 +21,10 @@ test('a notice after adding a user shows once: not in the address, gone on reloa
 	await page.goto('/admin/users/new')
 	await addUser(page, email)
 	await expect(page).toHaveURL(/\/admin\/users$/)
-	await expect(page.getByRole('status')).toHaveText('تم إضافة بنجاح')
+	await expect(page.getByRole('status')).toHaveText('تمت الإضافة بنجاح')
 	await page.reload()
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('المستخدمون')
-	await expect(page.getByText('تم إضافة بنجاح')).toHaveCount(0)
+	await expect(page.getByText('تمت الإضافة بنجاح')).toHaveCount(0)
 })
 
 test('the same works without JavaScript', async ({ pageAs }) => {
@@ -32,9 +32,9 @@ test('the same works without JavaScript', async ({ pageAs }) => {
 	await page.goto('/admin/users/new')
 	await addUser(page, `flash-nojs-${Date.now()}@e2e.test`)
 	await expect(page).toHaveURL(/\/admin\/users$/)
-	await expect(page.getByRole('status')).toHaveText('تم إضافة بنجاح')
+	await expect(page.getByRole('status')).toHaveText('تمت الإضافة بنجاح')
 	await page.reload()
-	await expect(page.getByText('تم إضافة بنجاح')).toHaveCount(0)
+	await expect(page.getByText('تمت الإضافة بنجاح')).toHaveCount(0)
 })
 
 test('the users list does not offer to stop the signed-in admin’s own account, and offers it on others', async ({ page }) => {
@@ -53,7 +53,7 @@ test('the first admin, made without a mobile number, can save their own profile'
 	await expect(page.getByLabel('رقم الجوال (اختياري)')).toHaveValue('')
 	await page.getByRole('button', { name: 'حفظ التعديلات' }).click()
 	await expect(page).toHaveURL(/\/admin\/users$/)
-	await expect(page.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	await expect(page.getByRole('status')).toHaveText('تم تحديث البيانات بنجاح')
 })
 
 test('old back-office addresses open their own screens', async ({ page }) => {

@@ -118,7 +118,7 @@ test('a change staff make empties the cache at once: a kept search finds the new
 	await staff.getByLabel('صورة الخبر').setInputFiles({ name: 'orphans.jpg', mimeType: 'image/jpeg', buffer: photo })
 	await staff.getByLabel('منشور في الموقع').check()
 	await staff.getByRole('button', { name: 'حفظ' }).click()
-	await expect(staff.getByRole('status')).toHaveText('تم إضافة الخبر بنجاح')
+	await expect(staff.getByRole('status')).toHaveText('تمت إضافة الخبر بنجاح')
 
 	// Without the change emptying the cache, the kept page with no result would come back.
 	await page.goto(search)

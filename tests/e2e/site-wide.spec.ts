@@ -22,7 +22,7 @@ test('the announcement shows only inside its window, traps focus, and stays clos
 		await staff.getByLabel('يظهر من تاريخ').fill(start)
 		await staff.getByLabel('حتى تاريخ (شاملاً)').fill(end)
 		await staff.getByRole('button', { name: 'حفظ' }).click()
-		await expect(staff.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+		await expect(staff.getByRole('status')).toHaveText('تم تحديث البيانات بنجاح')
 	}
 	await setWindow(riyadh(-1), riyadh(0))
 	await visitor.goto('/')
@@ -59,7 +59,7 @@ test('an admin pauses and closes intake; applicants see the notice, then cannot 
 	const setState = async (label: RegExp) => {
 		await programme.getByRole('radio', { name: label }).check()
 		await programme.getByRole('button', { name: /حفظ/ }).click()
-		await expect(staff.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+		await expect(staff.getByRole('status')).toHaveText('تم تحديث البيانات بنجاح')
 	}
 	const visitor = await pageAs('visitor')
 	await programme.getByRole('textbox', { name: /تنبيه التوقف المؤقت/ }).fill('الدعم متوقف حالياً حتى نهاية الربع، وستُراجع الطلبات عند استئنافه.')

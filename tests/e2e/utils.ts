@@ -215,7 +215,7 @@ export async function addUser(page: Page, user: Required<Pick<UserFields, 'name'
 	await page.goto('/admin/users/new')
 	await fillUserForm(page, user)
 	await page.getByRole('button', { name: 'إضافة المستخدم' }).click()
-	await expect(page.getByRole('status')).toHaveText('تم إضافة بنجاح')
+	await expect(page.getByRole('status')).toHaveText('تمت الإضافة بنجاح')
 }
 
 /**

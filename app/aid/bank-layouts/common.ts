@@ -5,6 +5,6 @@ import type { BankLayout } from './layout.ts'
 export const commonLayout: BankLayout = {
 	key: 'common',
 	label: 'الصيغة العامة (عطاء)',
-	headers: ['م', 'مرجع الدفعة', 'رقم الطلب', 'اسم المستفيد', 'الآيبان', 'المبلغ (ريال)', 'الغرض'],
+	headers: ['م', 'مرجع التحويل', 'رقم الطلب', 'اسم المستفيد', 'الآيبان', 'المبلغ (ريال)', 'الغرض'],
 	row: (line, index) => [index + 1, line.paymentReference, line.caseReference, line.name, line.iban, line.amount, line.purpose],
 }

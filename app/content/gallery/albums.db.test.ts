@@ -44,7 +44,7 @@ test('every album is listed with its photo count and cover; an album’s photos 
 	expect(await nextPhotoOrder(handle.db, newer.id)).toBe(1)
 	const outcome = await addPhotos(handle.db, storage, newer.id, await received(), userId)
 	expect(outcome).toEqual({ added: 2, refused: ['«clip.mp4»: الملف ليس صورة. اختر صوراً بصيغة JPEG أو PNG أو WebP أو HEIC.'] })
-	expect(addedMessage(outcome)).toBe('تم إضافة صورتين بنجاح. «clip.mp4»: الملف ليس صورة. اختر صوراً بصيغة JPEG أو PNG أو WebP أو HEIC.')
+	expect(addedMessage(outcome)).toBe('تمت إضافة صورتين بنجاح. «clip.mp4»: الملف ليس صورة. اختر صوراً بصيغة JPEG أو PNG أو WebP أو HEIC.')
 	expect(await nextPhotoOrder(handle.db, newer.id)).toBe(3)
 
 	const list = await albumPhotos(handle.db, newer.id)

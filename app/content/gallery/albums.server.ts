@@ -165,10 +165,10 @@ async function addEach(db: Database, storage: FileStorage, albumId: string, file
 	}
 }
 
-/** «تم إضافة 3 صور»; refusals after it, within a notice's 500 characters. */
+/** «تمت إضافة 3 صور»; refusals after it, within a notice's 500 characters. */
 export function addedMessage({ added, refused }: AddedPhotos): string {
 	// After «إضافة» the dual is genitive: «صورتين».
-	const done = added === 0 ? 'لم تُضف أي صورة.' : `تم إضافة ${countOf(added, { ...photoNoun, two: 'صورتين' })} بنجاح.`
+	const done = added === 0 ? 'لم تُضف أي صورة.' : `تمت إضافة ${countOf(added, { ...photoNoun, two: 'صورتين' })} بنجاح.`
 	const message = [done, ...refused].join(' ')
 	return message.length > 480 ? `${message.slice(0, 478)}…` : message
 }

@@ -4,6 +4,7 @@
 import { Form, useNavigation } from 'react-router'
 import type { Route } from './+types/case'
 import { ErrorList, Field, SelectField, TextareaField } from '#app/components/forms.tsx'
+import { NEW, quotedStatus } from '#app/cases/case-statuses.ts'
 import { Panel, type ActionErrors } from './+case-parts.tsx'
 
 type LoaderData = Route.ComponentProps['loaderData']
@@ -37,11 +38,11 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 			{c.instalments.length ? (
 				<div className="mt-3 overflow-x-auto">
 					<table className="w-full text-sm">
-						<caption className="text-start font-semibold">الدفعات المعتمدة</caption>
+						<caption className="text-start font-semibold">الأقساط المعتمدة</caption>
 						<thead>
 							<tr className="border-b border-stone-300 text-start">
 								<th scope="col" className="py-1 text-start">
-									الدفعة
+									القسط
 								</th>
 								<th scope="col" className="py-1 text-start">
 									الشهر
@@ -70,7 +71,7 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 											<>
 												{' — '}
 												<a href={`${instalment.receiptHref}?inline=1`} target="_blank" rel="noopener" className="link">
-													الإيصال<span className="sr-only"> للدفعة {instalment.seq}</span>
+													الإيصال<span className="sr-only"> للقسط {instalment.seq}</span>
 												</a>
 											</>
 										) : null}
@@ -85,7 +86,7 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 				<div className="mt-3 space-y-2">
 					{c.decide.recommendedByMe ? (
 						<p role="note" className="rounded-lg border-s-4 border-gold-500 bg-gold-100 p-3 text-sm">
-							أوصيتَ بدعم هذا الطلب، فلا تعتمده ولا ترفضه بنفسك: يقرر فيه عضو آخر من لجنة الصرف.
+							لك توصية بدعم هذا الطلب، فالقرار فيه لعضو آخر من لجنة الصرف.
 						</p>
 					) : null}
 					<details open={actionData?.form === 'decide-approve'} className="rounded-lg border border-stone-200">
@@ -101,13 +102,13 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 								selectProps={{ id: 'decide-kind', name: 'aidKind', required: true, defaultValue: typed('decide-approve', 'aidKind') ?? c.decide.proposed.aidKind }}
 							/>
 							<Field
-								label="المبلغ بالريال (للدفعة الواحدة)"
+								label="المبلغ بالريال (للقسط الواحد)"
 								errors={errorsFor('decide-approve').amount}
 								inputProps={{ id: 'decide-amount', name: 'amount', inputMode: 'decimal', required: true, dir: 'ltr', defaultValue: typed('decide-approve', 'amount') ?? c.decide.proposed.amount }}
 							/>
 							<Field
 								label="عدد الأشهر"
-								hint="للدعم الشهري، من 2 إلى 24؛ يُترك فارغاً لدفعة واحدة."
+								hint="للدعم الشهري، من 2 إلى 24؛ يُترك فارغاً للصرف مرة واحدة."
 								errors={errorsFor('decide-approve').months}
 								inputProps={{ id: 'decide-months', name: 'months', inputMode: 'numeric', dir: 'ltr', defaultValue: typed('decide-approve', 'months') ?? c.decide.proposed.months }}
 							/>
@@ -147,7 +148,7 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 						<Form method="post" className="space-y-3 p-3">
 							<input type="hidden" name="intent" value="decide" />
 							<input type="hidden" name="outcome" value="return" />
-							<p className="text-sm text-stone-600">يعود الطلب إلى «جديد» حتى يسجل الباحث دراسة جديدة.</p>
+							<p className="text-sm text-stone-600">يعود الطلب إلى {quotedStatus(NEW)} حتى يسجل الباحث دراسة جديدة.</p>
 							<ErrorList errors={errorsFor('decide-return')['']} />
 							<DecisionNote form="decide-return" label="ما الذي يحتاج إلى دراسة أكثر" required errors={errorsFor('decide-return')} typed={typed} />
 							<button type="submit" disabled={busy} className="btn-secondary">

@@ -32,9 +32,10 @@ export function CaseMessages({ messages, canResend, errors }: { messages: readon
 							<p className="text-xs text-stone-600">{message.at}</p>
 							<p className={`mt-1 font-semibold ${stateStyles[message.state]}`}>{message.stateText}</p>
 							{message.technical ? (
-								<p className="text-xs text-stone-600">
-									السبب كما ذكره مزود الخدمة: <bdi dir="ltr">{message.technical}</bdi>
-								</p>
+								<details className="text-xs text-stone-600">
+									<summary className="inline-flex min-h-11 cursor-pointer items-center">نص مزود الخدمة كما أرسله (للدعم الفني)</summary>
+									<bdi dir="ltr">{message.technical}</bdi>
+								</details>
 							) : null}
 							{canResend && message.canResend ? (
 								<Form method="post" className="mt-1">

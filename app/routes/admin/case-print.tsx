@@ -195,7 +195,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			instalments: instalments.map((row): AnswerLine => {
 				const item = describeInstalment(row)
 				const receipt = staffFiles.some((file) => receiptInstalment(file.slot) === row.instalment.id) ? ' — الإيصال محفوظ في ملف الطلب' : ''
-				return { label: `الدفعة ${item.seq} — ${item.month}`, value: `${item.amount} — ${item.fund} — ${item.status}${receipt}` }
+				return { label: `القسط ${item.seq} — ${item.month}`, value: `${item.amount} — ${item.fund} — ${item.status}${receipt}` }
 			}),
 		},
 		printed: { by: user.name, at: bothCalendars(now) },

@@ -18,7 +18,7 @@ import { receiptInstalment, VISIT_PHOTO_SLOT } from '#app/cases/staff-files.ts'
 import { listStaffFiles } from '#app/cases/staff-files.server.ts'
 import { cancelVisit, plannedVisits, scheduleVisit } from '#app/cases/visits.server.ts'
 import { aidKindLabel, aidKinds, riyals } from '#app/cases/aid.ts'
-import { INCOMPLETE, staffStatusName, statusInfo, STUDIED, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
+import { INCOMPLETE, quotedStatus, staffStatusName, statusInfo, STUDIED, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
 import { waitedFor } from '#app/cases/waited.ts'
@@ -378,7 +378,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				await notifyStatusChange(db, row, { to: row.status, message: value.message, messageOnly: true }, user)
 				return redirectWithFlash(base, { tone: 'success', message: 'تم إرسال الرسالة بنجاح' })
 			case 'aid':
-				if (row.status !== SUPPORT_PROVIDED) return refused('aid', { '': ['يُسجَّل الدعم على طلب حالته «تم تقديم الدعم»'] }, 409)
+				if (row.status !== SUPPORT_PROVIDED) return refused('aid', { '': [`يُسجَّل الدعم على طلب حالته ${quotedStatus(SUPPORT_PROVIDED)}`] }, 409)
 				await recordAid(db, row.id, { amount: value.amount, kind: value.aidKind, givenOn: value.givenOn, note: value.aidNote ?? '' }, user)
 				return redirectWithFlash(base, notices.added)
 			case 'visit': {

@@ -8,7 +8,7 @@ import { assignCases, bulkChangeStatus, BULK_STATUSES, CaseChangeError, caseIdsB
 import { CASE_LIST_PAGE_SIZE, countCases, filterParams, listCases, readCaseFilter, typesOfKind } from '#app/cases/case-lists.server.ts'
 import { notifyStatusChange } from '#app/notify/case-notices.server.ts'
 import { bulkAssignMessage, bulkStatusMessage } from '#app/cases/bulk-messages.ts'
-import { staffStatusName, statusFilterLabels, statusInfo } from '#app/cases/case-statuses.ts'
+import { INCOMPLETE, quotedStatus, staffStatusName, statusFilterOptions, statusInfo, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
 import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
 import { waitedFor } from '#app/cases/waited.ts'
 import { areaRoles, hasRole } from '#app/db/roles.ts'
@@ -187,12 +187,12 @@ export default function Cases({ loaderData }: Route.ComponentProps) {
 					</label>
 					<select id="status" name="status" defaultValue={filter.status ?? ''} className={selectClass}>
 						<option value="">كل الحالات عدا المغلقة</option>
-						{Object.entries(statusFilterLabels)
+						{statusFilterOptions
 							// «Support stopped» is a filter of the individuals' list only, as in the old system.
-							.filter(([status]) => kind === 'individual' || status !== '5')
-							.map(([status, label]) => (
-								<option key={status} value={status}>
-									{label}
+							.filter((option) => kind === 'individual' || option.value !== 5)
+							.map((option) => (
+								<option key={option.value} value={option.value}>
+									{option.label}
 								</option>
 							))}
 					</select>
@@ -356,7 +356,7 @@ export default function Cases({ loaderData }: Route.ComponentProps) {
 								ملاحظة تغيير الحالة (داخلية)
 							</label>
 							<textarea id="bulk-note" name="note" rows={2} maxLength={2000} className={selectClass} />
-							<p className="text-sm text-stone-600">«غير مكتمل» و«تم تقديم الدعم» تُضبطان من صفحة كل طلب، لأنهما تحتاجان تفاصيل خاصة به.</p>
+							<p className="text-sm text-stone-600">{quotedStatus(INCOMPLETE)} و{quotedStatus(SUPPORT_PROVIDED)} تُضبطان من صفحة كل طلب، لأنهما تحتاجان تفاصيل خاصة به.</p>
 							<button type="submit" name="intent" value="bulk-status" className="btn-primary">
 								تغيير حالة المحدد
 							</button>

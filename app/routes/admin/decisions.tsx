@@ -9,7 +9,7 @@ import { aidKinds, riyals } from '#app/cases/aid.ts'
 import { aidText } from '#app/aid/aid-text.ts'
 import { notifyStatusChange } from '#app/notify/case-notices.server.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
-import { countOf } from '#app/text/arabic-count.ts'
+import { applications, byNumber, countOf, requests } from '#app/text/arabic-count.ts'
 import { toWesternDigits } from '#app/text/format.ts'
 import { waitedFor } from '#app/cases/waited.ts'
 import { recommendationLabel } from '#app/cases/studies.ts'
@@ -26,7 +26,7 @@ export const handle: AdminHandle = { breadcrumb: 'قرارات لجنة الصر
 
 export const middleware = [audited({ read: false, write: 'cases.decide' })]
 
-const casesNoun = { one: 'طلب واحد', two: 'طلبان', few: 'طلبات', many: 'طلباً', other: 'طلب', none: 'لا طلبات' }
+const casesNoun = { ...applications, none: 'لا طلبات' }
 
 function filterOf(url: URL) {
 	const programme = url.searchParams.get('programme') ?? ''
@@ -158,12 +158,12 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 				<div role="status" className="mt-4 space-y-2 rounded-xl border border-stone-200 bg-white p-4">
 					{approved.length ? (
 						<p className="font-semibold text-emerald-800">
-							اعتُمد {countOf(approved.length, casesNoun)}، وأُبلغ {approved.length === 1 ? 'صاحبه' : 'أصحابها'} بالقرار.
+							اعتُمد {countOf(approved.length, applications)}، وأُبلغ {byNumber(approved.length, { one: 'صاحبه', two: 'صاحباهما', other: 'أصحابها' })} بالقرار.
 						</p>
 					) : null}
 					{refused.length ? (
 						<>
-							<p className="font-semibold text-red-800">لم يُعتمد {countOf(refused.length, casesNoun)}:</p>
+							<p className="font-semibold text-red-800">تعذّر اعتماد {countOf(refused.length, requests)}:</p>
 							<ul className="list-disc space-y-1 ps-6">
 								{refused.map((outcome) => (
 									<li key={outcome.reference}>
@@ -212,7 +212,7 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 												{row.proposed ? ` — ${row.proposed}` : ''}
 												{row.zakatEligible ? ' — مستحقة للزكاة' : ''}
 											</p>
-											{row.mine ? <p className="text-sm text-gold-700">أوصيتَ بدعم هذا الطلب، فيعتمده عضو آخر.</p> : null}
+											{row.mine ? <p className="text-sm text-gold-700">لك توصية بدعم هذا الطلب، فالقرار فيه لعضو آخر.</p> : null}
 											<ErrorList errors={errors} />
 										</div>
 									</div>

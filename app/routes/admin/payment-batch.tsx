@@ -85,7 +85,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 		switch (intent) {
 			case 'sent':
 				await markBatchSent(db, batchId, String(form.get('sentOn') ?? ''), user)
-				return redirectWithFlash(back, { tone: 'success', message: 'سُجّل إرسال الدفعة إلى البنك' })
+				return redirectWithFlash(back, { tone: 'success', message: 'سُجّل إرسال دفعة الصرف إلى البنك' })
 			case 'record': {
 				const instalmentId = Number(form.get('instalment'))
 				await recordPayment(db, batchId, { instalmentId, bankReference: String(form.get('bankReference') ?? ''), paidOn: String(form.get('paidOn') ?? '') }, user)
@@ -104,7 +104,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				const instalmentId = Number(form.get('instalment'))
 				await reopenPayment(db, batchId, instalmentId, String(form.get('reason') ?? ''), user)
 				noteAudit(context, { data: { instalment: instalmentId } })
-				return redirectWithFlash(back, { tone: 'success', message: 'أُعيدت الدفعة إلى «بانتظار الصرف» لتُصرف في دفعة أخرى' })
+				return redirectWithFlash(back, { tone: 'success', message: 'أُعيد التحويل إلى «بانتظار الصرف» ليُصرف في دفعة صرف أخرى' })
 			}
 		}
 		return data({ form: which, errors: ['الطلب غير صالح'], typed, reconciled: null }, { status: 400 })
@@ -165,7 +165,7 @@ export default function PaymentBatch({ loaderData: b, actionData }: Route.Compon
 						ملف تأكيد البنك
 					</h2>
 					<p className="mt-1 text-sm text-stone-700">
-						ملف CSV بأعمدة <bdi dir="ltr">payment_reference, amount, bank_reference, paid_on</bdi> (أو: مرجع الدفعة، المبلغ، مرجع البنك، تاريخ الصرف). يُسجَّل كل سطر يطابق تحويلاً في هذه الدفعة بمرجعه ومبلغه، وتُعرض الأسطر التي لا تطابق دون تخمين.
+						ملف CSV بأعمدة <bdi dir="ltr">payment_reference, amount, bank_reference, paid_on</bdi> (أو: مرجع التحويل، المبلغ، مرجع البنك، تاريخ الصرف). يُسجَّل كل سطر يطابق تحويلاً في دفعة الصرف هذه بمرجعه ومبلغه، وتُعرض الأسطر التي لا تطابق دون تخمين.
 					</p>
 					<Form method="post" encType="multipart/form-data" className="mt-3 flex flex-wrap items-end gap-3">
 						<input type="hidden" name="intent" value="reconcile" />
@@ -230,16 +230,16 @@ export default function PaymentBatch({ loaderData: b, actionData }: Route.Compon
 									</div>
 								</Form>
 							) : null}
-							{line.mine && line.status === 'in_batch' ? <p className="mt-2 text-gold-700">اعتمدتَ هذا الدعم، فيسجّل صرفه مسؤول مالي آخر.</p> : null}
+							{line.mine && line.status === 'in_batch' ? <p className="mt-2 text-gold-700">اعتُمد هذا الدعم بقرارك، فيسجّل صرفه مسؤول مالي آخر.</p> : null}
 							{line.status === 'in_batch' || line.status === 'paid' ? (
 								<details className="mt-3 rounded-lg border border-stone-200" open={actionData?.form === `reopen-${line.id}`}>
-									<summary className="flex min-h-11 cursor-pointer items-center px-3 font-semibold">أعاده البنك (إعادة الدفعة)</summary>
+									<summary className="flex min-h-11 cursor-pointer items-center px-3 font-semibold">أعاده البنك (إعادة التحويل)</summary>
 									<Form method="post" className="space-y-3 p-3">
 										<input type="hidden" name="intent" value="reopen" />
 										<input type="hidden" name="instalment" value={line.id} />
 										<Field label={<>سبب الإعادة<span className="sr-only"> لـ{line.name}</span></>} inputProps={{ id: `reopen-reason-${line.id}`, name: 'reason', required: true, maxLength: 500, defaultValue: typed(`reopen-${line.id}`, 'reason') }} />
 										<button type="submit" disabled={busy} className="btn-secondary">
-											إعادة الدفعة إلى «بانتظار الصرف»
+											إعادة التحويل إلى «بانتظار الصرف»
 										</button>
 									</Form>
 								</details>

@@ -41,7 +41,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 		reference: item.reference,
 		caseReference: item.caseReference,
 		name: item.name,
-		what: `${aidKindLabel(item.aidKind)}${item.months ? ` — الدفعة ${item.seq} من ${item.months}` : ''}`,
+		what: `${aidKindLabel(item.aidKind)}${item.months ? ` — القسط ${item.seq} من ${item.months}` : ''}`,
 		amount: formatMoney(item.amount),
 		month: formatMonth(item.dueOn.slice(0, 7)),
 		fund: item.fundName,
@@ -104,7 +104,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 			if (!ids.length) return data({ form: 'batch', errors: ['الرجاء اختيار تحويل واحد على الأقل'], refused: [], typed }, { status: 400 })
 			const made = await createBatch(db, ids, String(form.get('note') ?? '').slice(0, 500), user)
 			noteAudit(context, { data: { batch: made.batchId, lines: ids.length - made.refused.length, refused: made.refused.map((item) => item.reference) } })
-			if (made.batchId === null) return data({ form: 'batch', errors: ['لم يُضف أي تحويل إلى دفعة:'], refused: made.refused, typed }, { status: 409 })
+			if (made.batchId === null) return data({ form: 'batch', errors: ['لم يُضف أي تحويل إلى دفعة صرف:'], refused: made.refused, typed }, { status: 409 })
 			const left = made.refused.length ? ` لم يُضف ${countOf(made.refused.length, transfersNoun)}: ${made.refused.map((item) => `${item.reference} (${item.reason})`).join('؛ ')}` : ''
 			return redirectWithFlash(`/admin/payments/${made.batchId}`, { tone: made.refused.length ? 'error' : 'success', message: `أُنشئت دفعة الصرف رقم ${made.batchId}.${left}` })
 		}
@@ -174,13 +174,13 @@ export default function Payments({ loaderData: p, actionData }: Route.ComponentP
 										<p dir="ltr" className="text-start text-stone-700">
 											{line.iban || '—'}
 										</p>
-										{line.mine ? <p className="text-gold-700">اعتمدتَ هذا الدعم، فيصرفه مسؤول مالي آخر.</p> : null}
-										{!line.iban ? <p className="text-red-800">لا آيبان صحيح لهذا المستفيد: يصحّحه مسؤول الحالات أولاً.</p> : null}
+										{line.mine ? <p className="text-gold-700">اعتُمد هذا الدعم بقرارك، فيصرفه مسؤول مالي آخر.</p> : null}
+										{!line.iban ? <p className="text-red-800">لا آيبان صحيح لهذا المستفيد: يصحّحه الباحث الاجتماعي أولاً.</p> : null}
 									</div>
 								</li>
 							))}
 						</ul>
-						<Field label="ملاحظة على الدفعة (اختياري)" inputProps={{ id: 'batch-note', name: 'note', maxLength: 500, defaultValue: typed('batch', 'note') }} />
+						<Field label="ملاحظة على دفعة الصرف (اختياري)" inputProps={{ id: 'batch-note', name: 'note', maxLength: 500, defaultValue: typed('batch', 'note') }} />
 						<button type="submit" disabled={busy} className="btn-primary">
 							إنشاء دفعة صرف بالتحويلات المختارة
 						</button>
@@ -208,7 +208,7 @@ export default function Payments({ loaderData: p, actionData }: Route.ComponentP
 									</Link>
 								</p>
 								{line.mine ? (
-									<p className="mt-2 text-gold-700">اعتمدتَ هذه المساعدة، فيسجّل تسليمها مسؤول مالي آخر.</p>
+									<p className="mt-2 text-gold-700">اعتُمدت هذه المساعدة بقرارك، فيسجّل تسليمها مسؤول مالي آخر.</p>
 								) : (
 									<Form method="post" encType="multipart/form-data" className="mt-3 grid gap-3 sm:grid-cols-4">
 										<input type="hidden" name="intent" value="deliver" />
@@ -243,7 +243,7 @@ export default function Payments({ loaderData: p, actionData }: Route.ComponentP
 					دفعات الصرف
 				</h2>
 				{p.batches.length === 0 ? (
-					<p className="mt-3 rounded-xl border border-stone-200 bg-white p-4">لا دفعات بعد.</p>
+					<p className="mt-3 rounded-xl border border-stone-200 bg-white p-4">لا دفعات صرف بعد.</p>
 				) : (
 					<ul className="mt-3 divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">
 						{p.batches.map((batch) => (

@@ -4,6 +4,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { loadApplication } from './+applicant.server.ts'
 import { getIntake } from '#app/cases/intake-state.server.ts'
 import { PageTitle } from '#app/components/forms.tsx'
+import { lookupKeys } from './+lookup-keys.ts'
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	const { row, definition } = await loadApplication(request, params.token)
@@ -50,7 +51,7 @@ export default function Done({ loaderData }: Route.ComponentProps) {
 					<Link to="/apply/status" className="link">
 						صفحة الاستعلام عن طلب
 					</Link>{' '}
-					{loaderData.organisation ? 'برقم ترخيص الجهة أو تصريحها ورقم جوال ممثلها' : 'برقم هويتك ورقم جوالك'}، أو من{' '}
+					{lookupKeys(loaderData.organisation)}، أو من{' '}
 					<Link to={`/apply/r/${loaderData.token}`} className="link">
 						رابط طلبك الخاص
 					</Link>

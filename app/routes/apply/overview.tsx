@@ -13,6 +13,7 @@ import { formatDateWithHijri } from '#app/text/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { flashContext } from '#app/http/flash.server.ts'
 import { verificationOn } from '#app/verify/case-verification.server.ts'
+import { lookupKeys } from './+lookup-keys.ts'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const { db, row, definition, state, completed } = await loadApplication(request, params.token)
@@ -24,6 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		created: context.get(flashContext)?.field === 'created' ? context.get(flashContext)!.message : null,
 		// With codes on, the lookup opens the case again on a new link (app/routes/apply/status.tsx).
 		lookupOpens: verificationOn(),
+		organisation: definition.kind === 'association',
 		link: privateLink(params.token),
 		// Started from (or opening) an institution's account: the account leads back to it too.
 		fromAccount: row.accountId !== null || (definition.createsAccount !== undefined && row.submittedAt !== null),
@@ -93,7 +95,7 @@ export default function Overview({ loaderData: data }: Route.ComponentProps) {
 							، وكل فتح منه يعطي الطلب رابطاً جديداً ويوقف الرابط السابق:
 						</>
 					) : data.lookupOpens ? (
-						'رابط طلبك الخاص — احتفظ به لتعود إلى طلبك مباشرة، وإن فقدته فافتح طلبك من «الاستعلام عن طلب» برقم هويتك ورقم جوالك:'
+						`رابط طلبك الخاص — احتفظ به لتعود إلى طلبك مباشرة، وإن فقدته فافتح طلبك من «الاستعلام عن طلب» ${lookupKeys(data.organisation)}:`
 					) : (
 						'رابط طلبك الخاص — احتفظ به، فهو الطريقة الوحيدة لإكمال الطلب أو تعديله:'
 					)}

@@ -25,7 +25,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 	if (!isEditable(row) || !definition.sections.some((section) => section.files?.length)) throw redirect(base)
 	const wantsJson = request.headers.get('Accept')?.includes('application/json')
 	const maxFileBytes = getEnv().uploadMaxBytes
-	// The page says «تم إضافة الملف بنجاح» (or why not) once, beside the slot. With JavaScript the
+	// The page says «تمت إضافة الملف بنجاح» (or why not) once, beside the slot. With JavaScript the
 	// form shows an error itself; the success notice rides on the revalidation that lists the file.
 	const reply = async (error: UploadError | null, slot: string) => {
 		const notice = error ? { tone: 'error' as const, message: uploadErrorMessage(error, maxFileBytes, attachmentLimits()), field: slot } : { tone: 'success' as const, message: FILE_ADDED, field: slot }

@@ -114,7 +114,7 @@ test('two instances behind a balancer serve one journey; an edit on one shows on
 	await staff.goto('/admin/content/home/edit')
 	await staff.getByLabel('الرؤية').fill(vision)
 	const [saved] = await Promise.all([staff.waitForResponse((response) => response.request().method() === 'POST'), staff.getByRole('button', { name: 'حفظ' }).click()])
-	await expect(staff.getByRole('status')).toHaveText('تم تحديث بيانات بنجاح')
+	await expect(staff.getByRole('status')).toHaveText('تم تحديث البيانات بنجاح')
 	const editedOn = cluster.instanceOf(saved.headers()[INSTANCE_HEADER])
 	expect(editedOn).toBeDefined()
 	const other = editedOn === one ? two : one

@@ -397,7 +397,7 @@ test('codes by SMS open a case, its link is e-mailed on APP_ORIGIN, status notic
 					const failed = messagesAbout(staff, 'رسالة من الموظف إلى المتقدم').filter({ hasText: 'رسالة نصية' })
 					await expect(failed).toHaveCount(1)
 					await expect(failed).toContainText('تعذّر الإرسال')
-					await expect(failed).toContainText('السبب كما ذكره مزود الخدمة')
+					await expect(failed).toContainText('نص مزود الخدمة كما أرسله')
 					await expect(failed).toContainText('ER-07')
 					expect(fake.messages.filter((message) => message.text.includes(text))).toEqual([])
 					await failed.getByRole('button', { name: /إعادة الإرسال/ }).click()

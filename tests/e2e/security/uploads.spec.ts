@@ -102,7 +102,7 @@ const endpoints: Endpoint[] = [
 		message: (refusal, file) =>
 			refusal === 'bad-name' ? messages.badName : `«${shownName(file)}»: ${wordsFor({ 'wrong-type': messages.notPdf, empty: messages.empty, 'unsafe-pdf': messages.unsafePdf, 'too-large': messages.tooLarge(DOCUMENT_MAX) }, refusal)}`,
 		files: 20,
-		declaredTooLarge: 'مجموع الملفات أكبر من المسموح في المرة الواحدة. ارفعها على دفعات.',
+		declaredTooLarge: 'مجموع الملفات أكبر من المسموح في المرة الواحدة. ارفعها على أكثر من مرة.',
 	},
 	{
 		name: 'staff document field (content editor)',
@@ -353,7 +353,7 @@ for (const endpoint of endpoints) {
 			// The shown name, where the answer gives it.
 			if (endpoint.target === 'video') expect(json?.name, label).toBe(file.expected.shownName)
 			if (endpoint.name.startsWith('staff bulk')) expect(json?.ok, label).toBe(true)
-			if (endpoint.noticeOn) expect(text, label).toContain('تم إضافة صورة واحدة بنجاح.')
+			if (endpoint.noticeOn) expect(text, label).toContain('تمت إضافة صورة واحدة بنجاح.')
 			tally.neutralised++
 		}
 		await endpoint.afterwards?.(corpus)

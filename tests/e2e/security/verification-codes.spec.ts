@@ -324,3 +324,22 @@ test('a private link without its code gets only the page asking for it, on every
 	// And no code was sent for it: only the stranger asking for one would send one.
 	expect(fake!.messages.filter((message) => message.to === international(mobile))).toEqual([])
 })
+
+test('an association’s private link names what the lookup asks of it: its licence and its representative’s mobile, not «رقم هويتك» (issue 37 §2.6)', async () => {
+	const id = unique()
+	const started = await post(staff!, '/apply/association-support/new?paper=1', {
+		AssociationName: `جمعية الوفاء ${id}`,
+		LicenseNumber: String(Date.now()).slice(-9),
+		AssemblySpecialty: 'social',
+		DateOfEstablishment: '2015-03-01',
+		Email: `assoc-${id}@e2e.test`,
+		RepresentativeName: 'سارة عبدالرحمن العتيبي',
+		RepresentativeMobile: freshMobile(),
+	})
+	expect(started.status()).toBe(302)
+	const base = /^\/apply\/r\/[\w-]{43}/.exec(started.headers()['location'] ?? '')?.[0]
+	expect(base, `the first save leads to the private link (${started.headers()['location']})`).toBeTruthy()
+	const overview = await (await staff!.get(base!)).text()
+	expect(overview).toContain('«الاستعلام عن طلب» برقم ترخيص الجهة أو تصريحها ورقم جوال ممثلها')
+	expect(overview).not.toContain('برقم هويتك')
+})
