@@ -13,7 +13,7 @@ import { viewTag } from '#app/content/views.server.ts'
 import { VIEW_HEADER } from '#app/cache/page-cache.server.ts'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { countOf, newsItems } from '#app/text/arabic-count.ts'
-import { formatDate, formatHijri, formatMonth } from '#app/text/format.ts'
+import { formatDate, formatMonth } from '#app/text/format.ts'
 import { formatViews } from '#app/components/news-card.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
@@ -80,7 +80,6 @@ export default function NewsDetail({ loaderData }: Route.ComponentProps) {
 						<dt className="font-semibold">التاريخ</dt>
 						<dd>
 							<time dateTime={item.date}>{formatDate(item.date)}</time>
-							<span className="text-stone-600"> — {formatHijri(item.date)}</span>
 						</dd>
 						{item.author ? (
 							<>
