@@ -58,3 +58,11 @@ export function gregorianOfHijri({ year, month, day }: HijriDay): string | null 
 	if (order(hijriOfDayNumber(low)) !== target) return null
 	return new Date(low * DAY_MS).toISOString().slice(0, 10)
 }
+
+const monthNames = new Intl.DateTimeFormat('ar-SA-u-nu-latn-ca-islamic-umalqura', { timeZone: 'UTC', month: 'long' })
+
+/** The name of a month of a Hijri year, as dates are written: «جمادى الآخرة». */
+export function hijriMonthName(year: number, month: number): string {
+	const first = gregorianOfHijri({ year, month, day: 1 })
+	return first ? monthNames.format(Date.parse(`${first}T12:00:00Z`)) : String(month)
+}
