@@ -104,8 +104,9 @@ export default function NewsDetail({ loaderData }: Route.ComponentProps) {
 						</Link>
 					</p>
 				</article>
-				{/* Not an <aside>: a complementary landmark belongs outside <main>; these are regions of the page. */}
-				<div className="space-y-6">
+				{/* Not an <aside>: a complementary landmark belongs outside <main>; these are regions of the page.
+				    min-w-0: the search box's own width must not widen the one column of a phone's screen. */}
+				<div className="min-w-0 space-y-6">
 					<section aria-labelledby="latest-title" className="rounded-xl border border-stone-200 bg-white p-4">
 						<h2 id="latest-title" className="text-lg font-bold text-brand-900">
 							آخر الأخبار
