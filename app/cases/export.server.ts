@@ -9,7 +9,7 @@ import type { ApplicationDef, RowFieldDef } from '#app/forms/definition.ts'
 import { describeValue } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import type { SectionAnswers } from '#app/forms/schema.ts'
-import { formatDate, formatDateTime, formatHijri, formatSaudiMobile, todayInRiyadh } from '#app/text/format.ts'
+import { formatDate, formatDateTime, formatGregorian, formatHijri, formatSaudiMobile, todayInRiyadh } from '#app/text/format.ts'
 import { ageOn } from '#app/forms/conditions.ts'
 import { eachCaseForExport, type CaseFilter } from './case-lists.server.ts'
 import { staffStatusName } from '#app/cases/case-statuses.ts'
@@ -38,8 +38,8 @@ function cellOf(field: RowFieldDef, answers: Record<string, unknown>): Cell {
 	if (field.kind === 'age' && typeof answers[field.birthDate] === 'string' && answers[field.birthDate]) return ageOn(answers[field.birthDate] as string, todayInRiyadh())
 	const value = describeValue(field, answers)
 	if (numeric(field)) return value ? Number(answers[field.name]) : ''
-	// Dates in both calendars, as staff read them.
-	return field.kind === 'date' && value ? `${value} (${formatHijri(`${String(answers[field.name])}T12:00:00Z`)})` : value
+	// Dates in both calendars, as staff read them (describeValue).
+	return value
 }
 
 /** A header names the currency of its amounts, which are plain numbers. */
@@ -69,7 +69,7 @@ const caseColumns: Column[] = [
 	{ header: 'رقم الهوية أو الترخيص', value: ({ row }) => (row.purgedAt ? '' : row.nationalId) },
 	{ header: 'الجوال', value: ({ row }) => formatSaudiMobile(row.mobile) },
 	{ header: 'البريد الإلكتروني', value: ({ row }) => row.email },
-	{ header: 'تاريخ الإرسال (ميلادي)', value: ({ row }) => (row.submittedAt ? formatDate(row.submittedAt) : '') },
+	{ header: 'تاريخ الإرسال (ميلادي)', value: ({ row }) => (row.submittedAt ? formatGregorian(row.submittedAt) : '') },
 	{ header: 'تاريخ الإرسال (هجري)', value: ({ row }) => (row.submittedAt ? formatHijri(row.submittedAt) : '') },
 	{ header: 'آخر تغيير للحالة', value: ({ row }) => formatDateTime(row.statusChangedAt) },
 	{ header: 'الموظف المسؤول', value: ({ row }) => row.assignedName ?? '' },

@@ -1,5 +1,5 @@
 import type { ApplicationDef } from '#app/forms/definition.ts'
-import { formatClock, formatDateWithHijri, formatMoney, formatWeekday } from '#app/text/format.ts'
+import { formatClock, formatDate, formatMoney, formatWeekday } from '#app/text/format.ts'
 import { aidKindLabel } from './aid.ts'
 import { staffStatusName } from '#app/cases/case-statuses.ts'
 import { monthsCount, sensitiveDataName } from '#app/privacy/consent-rules.ts'
@@ -20,7 +20,7 @@ const slotLabel = (definition: ApplicationDef | undefined, slot: unknown) =>
 
 /** What happened, in one line (the note, when any, is shown beside it). */
 /** The day aid was given (yyyy-mm-dd), written as every other date; anything else as stored. */
-const givenOn = (value: unknown) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDateWithHijri(value) : String(value))
+const givenOn = (value: unknown) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDate(value) : String(value))
 
 export function describeEvent(event: HistoryEvent, definition: ApplicationDef | undefined): string {
 	const { data } = event

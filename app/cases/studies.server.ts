@@ -8,7 +8,7 @@ import { CaseChangeError } from './case-decisions.server.ts'
 import { markVisitsDone } from './visits.server.ts'
 import { housingSeen, proposedAidText, recommendationLabel, type StudyInput, type StudyKind } from './studies.ts'
 import { aidKindLabel } from './aid.ts'
-import { formatDateWithHijri, formatMoney } from '#app/text/format.ts'
+import { formatDate, formatMoney } from '#app/text/format.ts'
 import { monthsCount } from '#app/privacy/consent-rules.ts'
 
 export type CaseStudy = typeof caseStudies.$inferSelect & { authorName: string | null }
@@ -87,7 +87,7 @@ export function describeStudy(study: CaseStudy | undefined) {
 	}
 	return {
 		kind: study.kind === 'visit' ? 'زيارة منزلية' : 'دراسة مكتبية',
-		on: formatDateWithHijri(study.studiedOn),
+		on: formatDate(study.studiedOn),
 		by: study.authorName ?? '',
 		metWith: study.metWith,
 		housing: housingSeen.flatMap((item) => option(item.name)),

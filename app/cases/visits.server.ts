@@ -5,7 +5,7 @@ import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { caseEvents, cases, caseSections, caseVisits, users } from '#app/db/schema.ts'
 import { findDefinition } from '#app/forms/registry.ts'
-import { formatClock, formatDateWithHijri, formatWeekday, isCalendarDay, todayInRiyadh } from '#app/text/format.ts'
+import { formatClock, formatDate, formatWeekday, isCalendarDay, todayInRiyadh } from '#app/text/format.ts'
 import { CaseChangeError, caseOfficers } from './case-decisions.server.ts'
 import type { CaseRow } from './case-store.server.ts'
 import { INCOMPLETE, NEW, quotedStatus, type CaseStatus } from './case-statuses.ts'
@@ -26,11 +26,11 @@ export interface VisitInput {
 
 /** What the applicant is told of a planned visit, with the day in both calendars. */
 export function visitMessage(visit: Pick<VisitInput, 'visitOn' | 'visitAt'> & { visitorName: string }): string {
-	return `يزوركم باحث المؤسسة${visit.visitorName ? ` ${visit.visitorName}` : ''} لدراسة طلبكم يوم ${formatWeekday(visit.visitOn)} ${formatDateWithHijri(visit.visitOn)} الساعة ${formatClock(visit.visitAt)}. نرجو أن يكون أحد أفراد الأسرة البالغين في المنزل، وإن لم يناسبكم الموعد فاتصلوا بالمؤسسة.`
+	return `يزوركم باحث المؤسسة${visit.visitorName ? ` ${visit.visitorName}` : ''} لدراسة طلبكم يوم ${formatWeekday(visit.visitOn)} ${formatDate(visit.visitOn)} الساعة ${formatClock(visit.visitAt)}. نرجو أن يكون أحد أفراد الأسرة البالغين في المنزل، وإن لم يناسبكم الموعد فاتصلوا بالمؤسسة.`
 }
 
 export function visitCancelledMessage(visit: Pick<VisitInput, 'visitOn' | 'visitAt'>): string {
-	return `أُلغي موعد الزيارة الذي كان محدداً يوم ${formatWeekday(visit.visitOn)} ${formatDateWithHijri(visit.visitOn)} الساعة ${formatClock(visit.visitAt)}.`
+	return `أُلغي موعد الزيارة الذي كان محدداً يوم ${formatWeekday(visit.visitOn)} ${formatDate(visit.visitOn)} الساعة ${formatClock(visit.visitAt)}.`
 }
 
 /** A sent case of a programme where the researcher visits, not deleted, not purged, under its lock. */

@@ -85,7 +85,7 @@ export function WeeklyChart({ weeks, title }: { weeks: readonly WeekCount[]; tit
 				<DataTable label="جدول الطلبات الجديدة أسبوعياً" caption={heading} headings={['الأسبوع', 'عدد الطلبات']} className="mt-2">
 					{weeks.map((week) => (
 						<tr key={week.start} className="border-t border-stone-200">
-							<td className="p-3 whitespace-nowrap">{formatDate(`${week.start}T12:00:00Z`)}</td>
+							<td className="p-3">{formatDate(week.start)}</td>
 							<td className="p-3">{formatNumber(week.count)}</td>
 						</tr>
 					))}

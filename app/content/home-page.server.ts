@@ -2,6 +2,7 @@ import type { Database } from '#app/db/client.server.ts'
 import { withMedia } from '#app/content/public.server.ts'
 import type { ContentData } from '#app/content/definition.ts'
 import { textLines } from '#app/content/schema.ts'
+import { todayInRiyadh } from '#app/text/format.ts'
 import { getSingleton } from '#app/content/store.server.ts'
 import { announcement, homePage, slides } from '#app/content/types.ts'
 import { listEntries } from '#app/content/store.server.ts'
@@ -34,18 +35,14 @@ export async function loadSlides(db: Database) {
 	})
 }
 
-/** Today in Riyadh as yyyy-mm-dd, the calendar the announcement's window is written in. */
-export function riyadhToday(now = new Date()): string {
-	return riyadhDate.format(now)
-}
-const riyadhDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Riyadh', year: 'numeric', month: '2-digit', day: '2-digit' })
 
 /** The announcement, when it is active and today falls inside its window (both ends included). */
 export async function currentAnnouncement(db: Database, now = new Date()) {
 	const entry = await getSingleton(db, announcement)
 	if (!entry) return null
 	const { data } = entry
-	const today = riyadhToday(now)
+	// The announcement's window is written in Riyadh's days.
+	const today = todayInRiyadh(now)
 	if (!data.active || data.startDate > today || data.endDate < today) return null
 	const [shown] = await withMedia(db, announcement, [entry])
 	const image = shown?.images.image

@@ -37,6 +37,6 @@ test('the list filter takes a trimmed search and a valid month only', () => {
 })
 
 test('an archive month reads as its Arabic name and year', () => {
-	expect(formatMonth('2026-05')).toBe('مايو 2026')
-	expect(formatMonth('2025-12')).toBe('ديسمبر 2025')
+	expect(formatMonth('2026-05').replace(/\u00a0/g, ' ')).toBe('مايو 2026م (ذو القعدة–ذو الحجة 1447هـ)')
+	expect(formatMonth('2025-12').replace(/\u00a0/g, ' ')).toBe('ديسمبر 2025م (جمادى الآخرة–رجب 1447هـ)')
 })

@@ -52,6 +52,12 @@ export type FieldDef =
 			past?: boolean
 			/** Another date field of the same section or row that this one may not precede (a project's end, its start). */
 			notBefore?: string
+			/**
+			 * Typed in either calendar, the applicant choosing هجري or ميلادي (a birth date as the national
+			 * ID card shows it): app/forms/calendar-date.ts. Kept as the Gregorian day all the same. Not
+			 * with `when` or `notBefore`, which read the answer as typed.
+			 */
+			hijri?: true
 	  })
 	| (FieldBase & ChoiceDef)
 	| (FieldBase & {

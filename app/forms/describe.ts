@@ -37,7 +37,7 @@ export function describeValue(field: RowFieldDef, answers: Record<string, unknow
 		case 'newPassword':
 			return ''
 		case 'date':
-			return formatDate(`${String(value)}T12:00:00Z`)
+			return formatDate(String(value))
 		case 'select':
 		case 'radio':
 			return field.options.find((option) => option.value === value)?.label ?? String(value)

@@ -1,6 +1,8 @@
 import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react'
 import { ChoiceGroup, Field, SelectField, TextareaField, type SummaryItem } from '#app/components/forms.tsx'
-import { todayInRiyadh } from '#app/text/format.ts'
+import { formatDate, todayInRiyadh } from '#app/text/format.ts'
+import { bare } from '#app/text/messages.ts'
+import { calendarFieldName, calendarOf, calendarOptions, parseCalendarDate } from './calendar-date.ts'
 import { useHydrated } from '#app/utils/use-hydrated.ts'
 import { isAsked } from './conditions.ts'
 import type { FieldDef, RowFieldDef } from './definition.ts'
@@ -92,6 +94,7 @@ export function FieldInput({ field, meta, fieldset }: { field: RowFieldDef; meta
 			)
 		}
 		case 'date':
+			if (field.hijri) return <CalendarDateInput field={field} meta={meta} calendar={fieldset[calendarFieldName(field.name)]!} />
 			// The picker stops at today for a date of the past; the schema is what refuses a later one.
 			return (
 				<Field
@@ -165,6 +168,39 @@ export function FieldInput({ field, meta, fieldset }: { field: RowFieldDef; meta
 			)
 		}
 	}
+}
+
+/**
+ * A date typed in either calendar (a birth date as on the ID card): one box for day/month/year and
+ * the calendar beside it, radios that work without JavaScript. Under them, the date read in both
+ * calendars: drawn by the server from what was saved or sent, and as the applicant types once React runs.
+ */
+function CalendarDateInput({ field, meta, calendar }: { field: Extract<RowFieldDef, { kind: 'date' }>; meta: Meta; calendar: Meta }) {
+	const chosen = calendarOf(calendar.value)
+	const typed = typeof meta.value === 'string' ? meta.value.trim() : ''
+	const read = typed ? parseCalendarDate(typed, chosen) : null
+	const name = bare(field.label)
+	return (
+		<div className="space-y-3">
+			<Field
+				label={field.label}
+				hint={field.hint ?? 'اليوم/الشهر/السنة كما في الهوية، مثل 14/06/1405 بالهجري أو 14/03/1985 بالميلادي'}
+				errors={meta.errors}
+				inputProps={{ ...getInputProps(meta, { type: 'text' }), dir: 'ltr', autoComplete: 'off', spellCheck: false, className: 'max-w-48' }}
+			/>
+			<ChoiceGroup
+				legend={`تقويم ${name}`}
+				errorId={calendar.errorId}
+				inline
+				choices={getCollectionProps(calendar, { type: 'radio', options: calendarOptions.map((option) => option.value) }).map((props, index) => ({ props, label: calendarOptions[index]!.label }))}
+			/>
+			{read?.ok ? (
+				<output htmlFor={`${meta.id} ${calendar.id}`} className="block rounded-lg bg-stone-100 px-3 py-2 text-stone-800">
+					{name} بالتقويمين: {formatDate(read.day)}
+				</output>
+			) : null}
+		</div>
+	)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { formatSaudiMobile } from '#app/text/format.ts'
+import { calendarFieldName, calendarOf, typedDate } from './calendar-date.ts'
 import type { FieldDef, SectionDef } from './definition.ts'
 import type { SectionAnswers } from './schema.ts'
 
@@ -22,6 +23,13 @@ function rowValues(fields: readonly FieldDef[], answers: Record<string, unknown>
 	const values: Record<string, unknown> = {}
 	for (const field of fields) {
 		values[field.name] = toFormValue(field, answers?.[field.name])
+		if (field.kind === 'date' && field.hijri) {
+			// Shown back as typed, in the calendar chosen; a new one starts on Hijri, as on the ID card.
+			const kept = answers?.[field.name]
+			const calendar = typeof kept === 'string' ? calendarOf(answers?.[calendarFieldName(field.name)]) : 'hijri'
+			if (typeof kept === 'string') values[field.name] = typedDate(kept, calendar)
+			values[calendarFieldName(field.name)] = calendar
+		}
 		if (field.kind === 'checkboxes' && field.other) values[`${field.name}Other`] = answers?.[`${field.name}Other`]
 	}
 	return values

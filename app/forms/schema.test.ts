@@ -67,6 +67,54 @@ describe('schemas derived from the needy-families definition', () => {
 		}
 	})
 
+	test('a birth date typed in Hijri is kept as its Gregorian day, with the calendar to show it back', () => {
+		const schema = sectionSchema(section('basic'))
+		const basic = basicAnswers(nationalIdFrom('101234567'))
+		const kept = schema.parse({ ...basic, BirthDate: '22/06/1405', BirthDateCalendar: 'hijri' })
+		expect(kept).toMatchObject({ BirthDate: '1985-03-14', BirthDateCalendar: 'hijri' })
+		// What is kept parses to itself, so stored answers stay valid.
+		expect(schema.parse(kept)).toMatchObject({ BirthDate: '1985-03-14', BirthDateCalendar: 'hijri' })
+		// The year first, Arabic-Indic digits, any separator.
+		expect(schema.parse({ ...basic, BirthDate: '١٤٠٥/٦/٢٢', BirthDateCalendar: 'hijri' }).BirthDate).toBe('1985-03-14')
+		// Gregorian: the choice is not kept, the answer is as before.
+		const gregorian = schema.parse({ ...basic, BirthDate: '14/03/1985', BirthDateCalendar: 'gregorian' })
+		expect(gregorian.BirthDate).toBe('1985-03-14')
+		expect(gregorian).not.toHaveProperty('BirthDateCalendar')
+		// Answers kept before the choice existed (no calendar) read as they were.
+		expect(schema.parse({ ...basic, BirthDate: '1980-01-15' }).BirthDate).toBe('1980-01-15')
+		// Left blank: no date, no calendar, and the age is asked.
+		expect(schema.parse({ ...basic, BirthDate: '', BirthDateCalendar: 'hijri', age: '40' })).toMatchObject({ age: 40 })
+		expect(schema.parse({ ...basic, BirthDate: '', BirthDateCalendar: 'hijri' })).not.toHaveProperty('BirthDateCalendar')
+	})
+
+	test('a Hijri birth date that is not in Umm al-Qura, or of the other calendar, is refused in Arabic', () => {
+		const schema = sectionSchema(section('basic'))
+		const basic = basicAnswers(nationalIdFrom('101234567'))
+		const refused = (BirthDate: string, BirthDateCalendar: string) => messages(schema.safeParse({ ...basic, BirthDate, BirthDateCalendar }))
+		// Sha'ban 1447 had 29 days in Umm al-Qura (1 Ramadan was 18 February 2026).
+		expect(refused('30/08/1447', 'hijri')).toEqual(['لا يوجد يوم 30 في شهر شعبان 1447هـ بتقويم أم القرى: الشهر 29 يوماً'])
+		expect(refused('14/03/1985', 'hijri')).toEqual(['السنة 1985 ميلادية: اختر «ميلادي» أو اكتب التاريخ الهجري'])
+		expect(refused('22/06/1405', 'gregorian')).toEqual(['السنة 1405 هجرية: اختر «هجري» أو اكتب التاريخ الميلادي'])
+		expect(refused('22/13/1405', 'hijri')).toEqual(['الرجاء كتابة الشهر برقم من 1 إلى 12'])
+		expect(refused('22/06/1250', 'hijri')).toEqual(['الرجاء كتابة سنة هجرية من 1300 إلى 1600'])
+		expect(refused('31/02/1985', 'gregorian')).toEqual(['الرجاء كتابة تاريخ صحيح'])
+		expect(refused('مارس 1985', 'gregorian')).toEqual(['الرجاء كتابة التاريخ باليوم والشهر والسنة، مثل 14/03/1985'])
+		expect(refused('22/06', 'hijri')).toEqual(['الرجاء كتابة التاريخ باليوم والشهر والسنة، مثل 14/06/1405'])
+	})
+
+	test('a Hijri birth date after today in Riyadh is refused', () => {
+		const schema = sectionSchema(section('basic'))
+		const basic = basicAnswers(nationalIdFrom('101234567'))
+		vi.useFakeTimers({ toFake: ['Date'] })
+		try {
+			vi.setSystemTime(new Date('2026-02-17T12:00:00Z'))
+			expect(messages(schema.safeParse({ ...basic, BirthDate: '01/09/1447', BirthDateCalendar: 'hijri' }))).toEqual(['تاريخ الميلاد لا يمكن أن يكون بعد اليوم'])
+			expect(schema.parse({ ...basic, BirthDate: '29/08/1447', BirthDateCalendar: 'hijri' }).BirthDate).toBe('2026-02-17')
+		} finally {
+			vi.useRealTimers()
+		}
+	})
+
 	test('a feminine date label gets the feminine verb when the field says so', () => {
 		const schema = rowSchema([{ kind: 'date', name: 'Founded', label: 'سنة التأسيس', gender: 'f', past: true }])
 		expect(messages(schema.safeParse({ Founded: '2999-01-01' }))).toEqual(['سنة التأسيس لا يمكن أن تكون بعد اليوم'])

@@ -3,6 +3,7 @@ import { emailField, ibanField, licenceNumberField, nationalIdField, saudiMobile
 import { todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
 import { collectionOf, fieldsBesideCollection, isGiven, isOrphanChoice, type FieldDef, type RowFieldDef, type SectionDef } from './definition.ts'
 import { conditionOf, conditionHolds } from './conditions.ts'
+import { calendarFieldName, calendarOf, parseCalendarDate } from './calendar-date.ts'
 import * as m from '#app/text/messages.ts'
 
 // The Zod schemas of a definition. One schema per section: the browser uses it for instant
@@ -154,6 +155,10 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}, extr
 						.min(options.partial ? 0 : field.min, m.tooFewRows(field))
 						.max(field.max, m.tooManyRows(field)),
 				)
+		} else if (field.kind === 'date' && field.hijri) {
+			// Read with the calendar chosen beside it (withCalendars).
+			shape[field.name] = z.unknown().optional()
+			shape[calendarFieldName(field.name)] = z.unknown().optional()
 		} else if (conditionOf(field)) {
 			// Checked once the answers it depends on are known (withConditions).
 			shape[field.name] = z.unknown().optional()
@@ -165,7 +170,48 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}, extr
 			if (field.kind === 'newPassword') shape[`${field.name}Confirm`] = z.string().optional()
 		}
 	}
-	return withPasswords(fields, withPairedChoices(fields, withDateOrder(fields, withConditions(fields, options, z.object(shape)))))
+	return withCalendars(fields, withPasswords(fields, withPairedChoices(fields, withDateOrder(fields, withConditions(fields, options, z.object(shape))))))
+}
+
+/**
+ * Dates typed in either calendar (`hijri`): read in the calendar chosen beside them and kept as the
+ * Gregorian day, with the choice kept only when it is Hijri (to show the date back as typed).
+ */
+function withCalendars(fields: readonly FieldDef[], object: z.ZodType<Record<string, unknown>>) {
+	const dated = fields.filter((field) => field.kind === 'date' && field.hijri)
+	if (!dated.length) return object
+	const read = (field: FieldDef, values: Record<string, unknown>) => {
+		const typed = values[field.name]
+		if (typed === undefined || typed === null || (typeof typed === 'string' && !typed.trim())) return field.required ? ({ ok: false, message: requiredText(field.label) } as const) : undefined
+		if (typeof typed !== 'string') return { ok: false, message: m.invalidDate } as const
+		const parsed = parseCalendarDate(typed, calendarOf(values[calendarFieldName(field.name)]))
+		if (parsed.ok && field.kind === 'date' && field.past && parsed.day > todayInRiyadh()) return { ok: false, message: m.dateAfterToday(field.label, field.gender) } as const
+		return parsed
+	}
+	return object
+		.superRefine(
+			(values, ctx) => {
+				for (const field of dated) {
+					const result = read(field, values)
+					if (result && !result.ok) ctx.addIssue({ code: 'custom', path: [field.name], message: result.message })
+				}
+			},
+			{ when: () => true },
+		)
+		.transform((values) => {
+			const kept: Record<string, unknown> = { ...values }
+			for (const field of dated) {
+				const result = read(field, values)
+				const calendar = calendarFieldName(field.name)
+				delete kept[field.name]
+				delete kept[calendar]
+				if (result?.ok) {
+					kept[field.name] = result.day
+					if (calendarOf(values[calendar]) === 'hijri') kept[calendar] = 'hijri'
+				}
+			}
+			return kept
+		})
 }
 
 /** A date that may not precede another of the same fields (`notBefore`: a project ends on or after its start). */

@@ -1,4 +1,4 @@
-import { formatDateTime, formatHijri, formatSaudiMobile } from '#app/text/format.ts'
+import { formatDateTime, formatSaudiMobile } from '#app/text/format.ts'
 import { messageEventLabel, type Channel } from './templates.ts'
 
 // A stored message as staff read it on the case view (app/routes/admin/+case-messages.tsx): when,
@@ -41,8 +41,8 @@ export function describeDeliveryError(reason: string | null | undefined): string
 	return reasons.find(([pattern]) => pattern.test(reason))?.[1] ?? null
 }
 
-/** When, in both calendars: «2026-نوفمبر-22 10:30 ص (2 جمادى الآخرة 1448 هـ)». */
-const when = (at: Date) => `${formatDateTime(at)} (${formatHijri(at)})`
+/** When, in both calendars: «22 نوفمبر 2026م (2 جمادى الآخرة 1448هـ) الساعة 10:30 صباحاً». */
+const when = formatDateTime
 
 export interface StoredMessage {
 	id: string

@@ -183,9 +183,9 @@ test("the staff's wording of an event is used instead of the default", async () 
 	const row = await caseWithEmail()
 	await handle.db.insert(messageTemplates).values({ event: 'visit-scheduled', sms: 'زيارة لطلبك {رقم_الطلب} يوم {التاريخ} الساعة {الساعة}', emailSubject: 'زيارة {رقم_الطلب}', emailBody: 'نزوركم يوم {التاريخ}.\n{الرابط}', updatedBy: officer.id })
 	try {
-		const [sms, email] = await notifyApplicant(handle.db, row.id, 'visit-scheduled', { date: 'الأحد 2026-يناير-11', time: '10:30 صباحاً' }, officer)
-		expect(sms!.body).toBe(`زيارة لطلبك ${row.reference} يوم الأحد 2026-يناير-11 الساعة 10:30 صباحاً`)
-		expect(email).toMatchObject({ subject: `زيارة ${row.reference}`, body: `نزوركم يوم الأحد 2026-يناير-11.\n${publicOrigin()}/apply/status` })
+		const [sms, email] = await notifyApplicant(handle.db, row.id, 'visit-scheduled', { date: 'الأحد 11 يناير 2026م (22 رجب 1447هـ)', time: '10:30 صباحاً' }, officer)
+		expect(sms!.body).toBe(`زيارة لطلبك ${row.reference} يوم الأحد 11 يناير 2026م (22 رجب 1447هـ) الساعة 10:30 صباحاً`)
+		expect(email).toMatchObject({ subject: `زيارة ${row.reference}`, body: `نزوركم يوم الأحد 11 يناير 2026م (22 رجب 1447هـ).\n${publicOrigin()}/apply/status` })
 	} finally {
 		await handle.db.delete(messageTemplates).where(eq(messageTemplates.event, 'visit-scheduled'))
 	}

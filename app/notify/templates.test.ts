@@ -125,8 +125,8 @@ describe('a stored message as staff read it', () => {
 	})
 
 	test('sent, pending with its next try, failed with the reason in Arabic and as the provider said it', () => {
-		expect(messageView({ ...base, status: 'sent', sentAt: base.createdAt })).toMatchObject({ label: 'تغيير الحالة إلى «غير مكتمل»', channel: 'رسالة نصية', state: 'sent', stateText: expect.stringMatching(/^أُرسلت في 2026-يناير-10 .+ \(.+ 1447 هـ\)$/), canResend: false })
-		expect(messageView({ ...base, status: 'pending', nextAttemptAt: new Date('2026-01-10T09:01:00Z'), lastError: 'HTTP 503' }).stateText).toMatch(/^قيد الإرسال، المحاولة التالية 2026-يناير-10 .+؛ لم تنجح السابقة: خطأ لدى مزود الخدمة$/)
+		expect(messageView({ ...base, status: 'sent', sentAt: base.createdAt })).toMatchObject({ label: 'تغيير الحالة إلى «غير مكتمل»', channel: 'رسالة نصية', state: 'sent', stateText: expect.stringMatching(/^أُرسلت في 10\u00a0يناير\u00a02026م \(.+1447هـ\) الساعة 12:00\u00a0مساءً$/), canResend: false })
+		expect(messageView({ ...base, status: 'pending', nextAttemptAt: new Date('2026-01-10T09:01:00Z'), lastError: 'HTTP 503' }).stateText).toMatch(/^قيد الإرسال، المحاولة التالية 10\u00a0يناير\u00a02026م .+؛ لم تنجح السابقة: خطأ لدى مزود الخدمة$/)
 		const failed = messageView({ ...base, channel: 'email', recipient: 'family@example.org', status: 'failed', lastError: 'SMTP 550: 5.1.1 Mailbox unavailable' })
 		expect(failed).toMatchObject({ channel: 'بريد إلكتروني', recipient: 'f…@example.org', stateText: 'تعذّر الإرسال: رفض مزود الخدمة العنوان أو الرقم', technical: 'SMTP 550: 5.1.1 Mailbox unavailable', canResend: true })
 	})

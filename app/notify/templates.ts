@@ -1,7 +1,7 @@
 import { caseStatuses, type CaseStatus } from '#app/cases/case-statuses.ts'
 import { countOf, type CountedNoun } from '#app/text/arabic-count.ts'
 import { tooLong } from '#app/text/messages.ts'
-import { formatClock, formatDateWithHijri, formatMoney, formatWeekday } from '#app/text/format.ts'
+import { formatClock, formatDate, formatMoney, formatWeekday } from '#app/text/format.ts'
 import { smsSegments } from './sms-segments.ts'
 
 // What the foundation says to applicants (and to itself of a new application), and when: one entry
@@ -292,7 +292,7 @@ export function sampleValues(event: MessageEventDef, origin: string, today = new
 		programme: 'دعم الأسر المحتاجة',
 		status,
 		link: event.audience === 'foundation' ? `${origin}/admin/cases/K7M2-PX4R` : `${origin}/apply/status`,
-		date: event.event === 'visit-scheduled' ? `${formatWeekday(day)} ${formatDateWithHijri(day)}` : formatDateWithHijri(day),
+		date: event.event === 'visit-scheduled' ? `${formatWeekday(day)} ${formatDate(day)}` : formatDate(day),
 		time: formatClock('10:30'),
 		amount: formatMoney(1500),
 		sections: '«بيانات الأسرة»، «صورة الهوية الوطنية»',

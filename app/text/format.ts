@@ -5,72 +5,109 @@
 const LOCALE = 'ar-SA-u-nu-latn'
 const TIME_ZONE = 'Asia/Riyadh'
 
-const gregorianParts = new Intl.DateTimeFormat(`${LOCALE}-ca-gregory`, {
+const timeFormat = new Intl.DateTimeFormat('en-u-ca-gregory-nu-latn', {
 	timeZone: TIME_ZONE,
-	year: 'numeric',
-	month: 'long',
-	day: '2-digit',
-})
-
-const hijriFormat = new Intl.DateTimeFormat(`${LOCALE}-ca-islamic-umalqura`, {
-	timeZone: TIME_ZONE,
-	year: 'numeric',
-	month: 'long',
-	day: 'numeric',
-})
-
-const timeFormat = new Intl.DateTimeFormat(`${LOCALE}-ca-gregory`, {
-	timeZone: TIME_ZONE,
-	hour: 'numeric',
+	hour: '2-digit',
 	minute: '2-digit',
+	hourCycle: 'h23',
 })
 
 const numberFormat = new Intl.NumberFormat(LOCALE)
 const moneyFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'SAR' })
 
-function toDate(value: Date | string | number): Date {
+type DateInput = Date | string | number
+
+function toDate(value: DateInput): Date {
 	return value instanceof Date ? value : new Date(value)
 }
 
-/** Gregorian, in the old site's yyyy-MMM-dd order with the Arabic month name: «2026-نوفمبر-22» (docs/product.md#business-constants). */
-export function formatDate(value: Date | string | number): string {
-	return yearMonthDay(gregorianParts, toDate(value))
+// How dates read (docs/product.md#dates): day, month name, year, the Gregorian first and the Hijri
+// (Umm al-Qura) beside it in brackets: «29 نوفمبر 2026م (19 جمادى الآخرة 1448هـ)». Each calendar's
+// date is held together by no-break spaces, so a line may break only between the two.
+const NBSP = '\u00a0'
+const unbroken = (text: string) => text.replace(/ /g, NBSP)
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/
+
+/** The calendar day of a value: a yyyy-mm-dd string is that day; an instant is the day it falls on in Riyadh. */
+function dayOf(value: DateInput): string {
+	return typeof value === 'string' && ISO_DAY.test(value) ? value : yearMonthDay(isoDayParts, toDate(value))
+}
+
+// Days are read at noon UTC with the UTC zone: the same day on every computer.
+const atNoon = (day: string) => Date.parse(`${day}T12:00:00Z`)
+const gregorianWords = new Intl.DateTimeFormat(`${LOCALE}-ca-gregory`, { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' })
+const hijriWords = new Intl.DateTimeFormat(`${LOCALE}-ca-islamic-umalqura`, { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' })
+
+function partsOf(format: Intl.DateTimeFormat, day: string) {
+	const parts = format.formatToParts(atNoon(day))
+	const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? ''
+	return { day: get('day'), month: get('month'), year: get('year') }
+}
+
+/** The Gregorian date alone, «29 نوفمبر 2026م»: where the Hijri has a place of its own (an export's column). */
+export function formatGregorian(value: DateInput): string {
+	const { day, month, year } = partsOf(gregorianWords, dayOf(value))
+	return unbroken(`${day} ${month} ${year}م`)
+}
+
+/** The Umm al-Qura date alone, «19 جمادى الآخرة 1448هـ»: where the Gregorian has a place of its own. */
+export function formatHijri(value: DateInput): string {
+	const { day, month, year } = partsOf(hijriWords, dayOf(value))
+	return unbroken(`${day} ${month} ${year}هـ`)
+}
+
+/** A day in both calendars, the one way dates are shown: «29 نوفمبر 2026م (19 جمادى الآخرة 1448هـ)». */
+export function formatDate(value: DateInput): string {
+	return `${formatGregorian(value)} (${formatHijri(value)})`
+}
+
+/** A moment: its day in both calendars and the hour in Riyadh, «… الساعة 10:30 صباحاً». */
+export function formatDateTime(value: DateInput): string {
+	return `${formatDate(value)} الساعة ${unbroken(formatClock(timeFormat.format(toDate(value))))}`
+}
+
+const monthWords = new Intl.DateTimeFormat(`${LOCALE}-ca-gregory`, { timeZone: 'UTC', year: 'numeric', month: 'long' })
+const hijriMonthWords = new Intl.DateTimeFormat(`${LOCALE}-ca-islamic-umalqura`, { timeZone: 'UTC', year: 'numeric', month: 'long' })
+
+function hijriMonthOf(day: string) {
+	const parts = hijriMonthWords.formatToParts(atNoon(day))
+	const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? ''
+	return { month: unbroken(get('month')), year: get('year') }
+}
+
+/**
+ * A month given as yyyy-mm with the Hijri months it spans: «نوفمبر 2026م (جمادى الأولى–جمادى الآخرة 1448هـ)»,
+ * «يونيو 2026م (ذو الحجة 1447هـ–محرم 1448هـ)» (instalments, reports, the news archive); anything else as it is.
+ */
+export function formatMonth(month: string): string {
+	const match = /^(\d{4})-(\d{2})$/.exec(month)
+	if (!match) return month
+	const [year, index] = [Number(match[1]), Number(match[2])]
+	const first = `${month}-01`
+	const last = new Date(Date.UTC(year, index, 0)).toISOString().slice(0, 10)
+	const [from, to] = [hijriMonthOf(first), hijriMonthOf(last)]
+	const hijri =
+		from.year !== to.year
+			? `${from.month}${NBSP}${from.year}هـ–${to.month}${NBSP}${to.year}هـ`
+			: from.month !== to.month
+				? `${from.month}–${to.month}${NBSP}${to.year}هـ`
+				: `${to.month}${NBSP}${to.year}هـ`
+	return `${unbroken(monthWords.format(atNoon(first)))}م (${hijri})`
+}
+
+const hijriYearFormat = new Intl.DateTimeFormat(`${LOCALE}-ca-islamic-umalqura`, { timeZone: 'UTC', year: 'numeric' })
+
+/** A Gregorian year with the Hijri years it spans: «2026م (1447–1448هـ)» («أثرنا», reports by year). */
+export function formatYear(year: number): string {
+	const [first, last] = [Date.UTC(year, 0, 1, 12), Date.UTC(year, 11, 31, 12)].map((day) => hijriYearFormat.formatToParts(day).find((part) => part.type === 'year')!.value)
+	return `${year}م (${first === last ? first : `${first}–${last}`}هـ)`
 }
 
 function yearMonthDay(format: Intl.DateTimeFormat, date: Date): string {
 	const parts = format.formatToParts(date)
 	const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? ''
 	return `${get('year')}-${get('month')}-${get('day')}`
-}
-
-/** Umm al-Qura (Saudi official) Hijri date: «2 جمادى الآخرة 1448 هـ». */
-export function formatHijri(value: Date | string | number): string {
-	return hijriFormat.format(toDate(value))
-}
-
-const hijriYearFormat = new Intl.DateTimeFormat(`${LOCALE}-ca-islamic-umalqura`, { timeZone: 'UTC', year: 'numeric' })
-
-/** The Hijri years a Gregorian year spans: «1447–1448 هـ» («أثرنا»: figures per year in both calendars). */
-export function formatHijriYears(year: number): string {
-	const [first, last] = [Date.UTC(year, 0, 1), Date.UTC(year, 11, 31)].map((day) => hijriYearFormat.formatToParts(day).find((part) => part.type === 'year')!.value)
-	return first === last ? `${first} هـ` : `${first}–${last} هـ`
-}
-
-/** Gregorian with the Hijri date beside it, for dates that matter (news, cases). */
-export function formatDateWithHijri(value: Date | string | number): string {
-	return `${formatDate(value)} (${formatHijri(value)})`
-}
-
-const monthFormat = new Intl.DateTimeFormat(`${LOCALE}-ca-gregory`, { timeZone: 'UTC', year: 'numeric', month: 'long' })
-
-/** A month given as yyyy-mm, in words: «نوفمبر 2026» (the news archive); anything else as it is. */
-export function formatMonth(month: string): string {
-	const match = /^(\d{4})-(\d{2})$/.exec(month)
-	return match ? monthFormat.format(Date.UTC(Number(match[1]), Number(match[2]) - 1, 15)) : month
-}
-
-export function formatDateTime(value: Date | string | number): string {
-	return `${formatDate(value)} ${timeFormat.format(toDate(value))}`
 }
 
 export function formatNumber(value: number): string {
@@ -128,11 +165,9 @@ export function formatPhone(value: string): string {
 	return toWesternDigits(value).trim()
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/
-
 /** A real calendar day written yyyy-mm-dd (not 2026-02-30). */
 export function isCalendarDay(value: string): boolean {
-	if (!DAY.test(value)) return false
+	if (!ISO_DAY.test(value)) return false
 	const date = new Date(`${value}T00:00:00Z`)
 	return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
 }

@@ -20,7 +20,8 @@ export const characters: CountedNoun = {
 }
 
 /** A label without its «(اختياري)», for messages that quote it inside a sentence. */
-const bare = (label: string) => label.replace(/\s*\(اختياري\)$/, '')
+/** A label without its «(اختياري)», as messages quote it. */
+export const bare = (label: string) => label.replace(/\s*\(اختياري\)$/, '')
 
 /** A required text, number, amount or date is empty: «الرجاء كتابة الاسم الرباعي». */
 export const requiredText = (label: string) => `الرجاء كتابة ${label}`
@@ -68,6 +69,16 @@ export const dateBefore = (label: string, other: string, gender?: 'f') => `${bar
 export const blankRow = 'الرجاء تعبئة حقل واحد على الأقل'
 
 export const invalidDate = 'الرجاء كتابة تاريخ صحيح'
+
+// A date typed in either calendar (app/forms/calendar-date.ts).
+export const dateParts = (calendar: 'hijri' | 'gregorian') => `الرجاء كتابة التاريخ باليوم والشهر والسنة، مثل ${calendar === 'hijri' ? '14/06/1405' : '14/03/1985'}`
+export const monthOutOfRange = 'الرجاء كتابة الشهر برقم من 1 إلى 12'
+/** The year typed belongs to the other calendar than the one chosen. */
+export const yearOfOtherCalendar = (year: number, calendar: 'hijri' | 'gregorian') =>
+	calendar === 'hijri' ? `السنة ${year} هجرية: اختر «هجري» أو اكتب التاريخ الميلادي` : `السنة ${year} ميلادية: اختر «ميلادي» أو اكتب التاريخ الهجري`
+export const hijriYearOutOfRange = (first: number, last: number) => `الرجاء كتابة سنة هجرية من ${first} إلى ${last}`
+/** The 30th of a Hijri month of 29 days: «لا يوجد يوم 30 في شهر صفر 1405هـ بتقويم أم القرى: الشهر 29 يوماً». */
+export const noSuchHijriDay = (month: string, year: number) => `لا يوجد يوم 30 في شهر ${month} ${year}هـ بتقويم أم القرى: الشهر 29 يوماً`
 export const invalidWholeNumber = 'الرجاء كتابة رقم صحيح'
 export const invalidAmount = 'الرجاء كتابة المبلغ بالأرقام، مثل 1500 أو 1500.50'
 

@@ -117,7 +117,7 @@ test('an application through the engine: dates, optional choices, missing files,
 	await onStep(page, 'راجع بياناتك قبل الإرسال')
 	await expect(page.locator('dt:text-is("البنك") + dd')).toHaveText('البنك الأهلي السعودي')
 	await expect(page.locator('dt:text-is("البنك الثاني (اختياري)") + dd')).toHaveText('—')
-	await expect(page.locator('dt:text-is("تاريخ الميلاد") + dd')).toHaveText('1985-مارس-14')
+	await expect(page.locator('dt:text-is("تاريخ الميلاد") + dd')).toHaveText('14 مارس 1985م (22 جمادى الآخرة 1405هـ)')
 	const member = page.locator('div', { has: page.locator('dt', { hasText: 'فرد 1' }) }).last()
 	await expect(member).toContainText('نورة')
 	await expect(member).not.toContainText('الحالة الصحية')

@@ -44,7 +44,7 @@ export const needyFamilies: ApplicationDef = {
 				{ kind: 'text', name: 'Identify_Id', label: 'رقم الهوية أو الإقامة', hint: '10 أرقام كما في البطاقة', format: 'nationalId', required: true },
 				{ kind: 'radio', name: 'Gander', label: 'الجنس', options: genders, default: 'male', required: true },
 				{ kind: 'select', name: 'Nationalty', label: 'الجنسية', options: nationalities, default: 'saudi', required: true },
-				{ kind: 'date', name: 'BirthDate', label: 'تاريخ الميلاد', past: true },
+				{ kind: 'date', name: 'BirthDate', label: 'تاريخ الميلاد', past: true, hijri: true },
 				{ kind: 'age', name: 'age', label: 'العمر بالسنوات', hint: 'لمن لا يعرف تاريخ ميلاده؛ يُحسب العمر من تاريخ الميلاد إن كُتب', birthDate: 'BirthDate' },
 				{ kind: 'select', name: 'Social_Situation', label: 'الحالة الاجتماعية', options: socialStatuses, default: 'married', required: true },
 				{ kind: 'select', name: 'Career', label: 'العمل', options: careers, default: 'private_employee', required: true },

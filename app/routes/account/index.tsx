@@ -9,7 +9,7 @@ import { latestApplicantMessage } from '#app/cases/case-store.server.ts'
 import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { findDefinition } from '#app/forms/registry.ts'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
-import { formatDateWithHijri } from '#app/text/format.ts'
+import { formatDate } from '#app/text/format.ts'
 import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { eq } from 'drizzle-orm'
@@ -28,7 +28,7 @@ function describeCase(row: AccountCase, message: string | null) {
 		title: findDefinition(row.type)?.title ?? row.type,
 		status: applicantStatus(row),
 		draft: row.submittedAt === null,
-		date: formatDateWithHijri(row.submittedAt ?? row.createdAt),
+		date: formatDate(row.submittedAt ?? row.createdAt),
 		to: `/account/cases/${row.reference}`,
 		// What staff asked for (e.g. when the case needs completing), as the private link shows it.
 		message,

@@ -113,7 +113,7 @@ export function Files({ slots }: { slots: LoaderData['sections'][number]['files'
 							{slot.files.map((file) => (
 								<li key={file.id} className="rounded-lg border border-stone-200 p-2 text-sm">
 									<p>
-										<bdi className="font-semibold">{file.name}</bdi> — {file.photo ? 'صورة' : file.pages ? `PDF من ${countOf(file.pages, pages)}` : 'PDF'}، <bdi>{file.size}</bdi>، <bdi className="whitespace-nowrap">{file.date}</bdi>
+										<bdi className="font-semibold">{file.name}</bdi> — {file.photo ? 'صورة' : file.pages ? `PDF من ${countOf(file.pages, pages)}` : 'PDF'}، <bdi>{file.size}</bdi>، <bdi>{file.date}</bdi>
 									</p>
 									<p className="mt-1 flex flex-wrap gap-3">
 										<a href={file.href} className="link inline-flex min-h-11 items-center">
@@ -253,7 +253,7 @@ export function AidLedger({ c }: { c: Pick<LoaderData, 'ledger' | 'ledgerTotal' 
 							<tbody>
 								{c.ledger.map((entry, index) => (
 									<tr key={index} className="border-t border-stone-200">
-										<td className="p-2 whitespace-nowrap">{entry.givenOn}</td>
+										<td className="p-2">{entry.givenOn}</td>
 										<td className="p-2 whitespace-nowrap">{entry.amount}</td>
 										<td className="p-2">{entry.kind}</td>
 										<td className="p-2">{entry.programme}</td>

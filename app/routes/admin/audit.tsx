@@ -128,7 +128,7 @@ export default function Audit({ loaderData }: Route.ComponentProps) {
 				>
 					{entries.map((entry) => (
 						<tr key={entry.id} className="border-t border-stone-200 align-top">
-							<td className="p-3 whitespace-nowrap">{entry.at}</td>
+							<td className="p-3">{entry.at}</td>
 							<td className="p-3">{entry.actor}</td>
 							<td className={`p-3 ${entry.denied ? 'font-semibold text-red-800' : ''}`}>{entry.action}</td>
 							<td className="p-3 whitespace-nowrap" dir="ltr">

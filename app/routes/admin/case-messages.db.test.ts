@@ -51,7 +51,7 @@ test('a message to the applicant is sent and listed; a refused one says why in A
 	expect(shown.messages).toEqual([
 		expect.objectContaining({ label: 'رسالة من الموظف إلى المتقدم', channel: 'رسالة نصية', recipient: expect.stringMatching(/^05•+\d{3}$/), state: 'failed', stateText: 'تعذّر الإرسال: رفض مزود الخدمة العنوان أو الرقم', technical: 'invalid destination number', canResend: true }),
 	])
-	expect(shown.messages[0]!.at).toMatch(/ \(.+ هـ\)$/)
+	expect(shown.messages[0]!.at).toMatch(/^\d{1,2}\u00a0\S+\u00a0\d{4}م \(.+\d{4}هـ\) الساعة /)
 	const path = `/admin/cases/${row.reference}`
 	const Stub = createRoutesStub([{ id: 'case', path, Component: CaseView as never }])
 	const html = renderToString(createElement(Stub, { initialEntries: [path], hydrationData: { loaderData: { case: shown } } })).replaceAll('<!-- -->', '')

@@ -95,8 +95,8 @@ describe('the printable case report', () => {
 		expect(html).toContain('<title>عبدالله محمد سعد القحطاني</title>')
 		expect(html).toContain('مؤسسة عطاء الخيرية')
 		expect(html).toMatch(/<dt[^>]*>الحالة<\/dt><dd[^>]*>جديد<\/dd>/)
-		expect(html).toMatch(/<dt[^>]*>تاريخ التقديم<\/dt><dd[^>]*>\d{4}-[^<]+ الموافق [^<]+ هـ<\/dd>/)
-		expect(html).toMatch(/طُبع بواسطة سارة العتيبي في \d{4}-[^<]+ الموافق [^<]+ هـ/)
+		expect(html).toMatch(/<dt[^>]*>تاريخ التقديم<\/dt><dd[^>]*>\d{1,2}\u00a0[^<]+\u00a0\d{4}م \([^<]+\u00a0\d{4}هـ\)<\/dd>/)
+		expect(html).toMatch(/طُبع بواسطة سارة العتيبي في \d{1,2}\u00a0[^<]+\u00a0\d{4}م \([^<]+\u00a0\d{4}هـ\)/)
 		// The print button, worked by a script with the page's nonce (no inline handler), and the way back.
 		expect(html).toMatch(/<button id="print-report" type="button" hidden="" class="[^"]*">طباعة<\/button>/)
 		expect(html).toContain('window.print()')

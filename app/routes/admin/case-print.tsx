@@ -21,7 +21,7 @@ import { decisionsOf, instalmentsOf } from '#app/aid/decisions.server.ts'
 import { describeDecision, describeInstalment } from '#app/aid/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import type { SectionAnswers } from '#app/forms/schema.ts'
-import { formatDate, formatDateTime, formatFileSize, formatHijri, formatMoney } from '#app/text/format.ts'
+import { formatDate, formatDateTime, formatFileSize, formatMoney } from '#app/text/format.ts'
 import { useNonce } from '#app/utils/nonce.tsx'
 import { LogoMark } from '#app/components/logo.tsx'
 import { ErrorMessage } from '#app/components/error-message.tsx'
@@ -144,8 +144,6 @@ export function reportSections(definition: ApplicationDef, answers: Readonly<Rec
 	return sections.filter((section) => section.items.length > 0 || section.files.length > 0)
 }
 
-/** «2026-نوفمبر-22 الموافق 2 جمادى الآخرة 1448 هـ» */
-const bothCalendars = (value: Date) => `${formatDate(value)} الموافق ${formatHijri(value)}`
 
 /** Outside the back-office frame, so its own: the staff member first, then the audit trail. */
 export const middleware: Route.MiddlewareFunction[] = [
@@ -182,7 +180,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			applicantName: row.applicantName,
 			status: staffStatusName(row.status),
 			deleted: row.deletedAt !== null,
-			submitted: row.submittedAt ? bothCalendars(row.submittedAt) : null,
+			submitted: row.submittedAt ? formatDate(row.submittedAt) : null,
 			sections: reportSections(definition, state.answers, files),
 			consent: asksConsent(definition) ? { title: consentTitle(definition), answer: describeConsent(row) } : null,
 			study: studyLines(describeStudy(study), staffFiles.filter((file) => file.slot === VISIT_PHOTO_SLOT).length),
@@ -198,7 +196,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 				return { label: `القسط ${item.seq} — ${item.month}`, value: `${item.amount} — ${item.fund} — ${item.status}${receipt}` }
 			}),
 		},
-		printed: { by: user.name, at: bothCalendars(now) },
+		printed: { by: user.name, at: formatDate(now) },
 	}
 }
 

@@ -7,7 +7,7 @@ import { caseVisits } from '#app/db/schema.ts'
 import { upcomingVisit } from '#app/cases/visits.server.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { setSmsDriver } from '#app/notify/notifier.server.ts'
-import { formatDateWithHijri, todayInRiyadh } from '#app/text/format.ts'
+import { formatDate, todayInRiyadh } from '#app/text/format.ts'
 import { middleware as adminMiddleware } from '#app/routes/admin/layout.tsx'
 import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
@@ -50,7 +50,7 @@ test('a visit is planned for a researcher: the applicant is told by SMS with the
 	const [visit] = await db().select().from(caseVisits).where(eq(caseVisits.caseId, row.id))
 	expect(visit).toMatchObject({ visitOn: day, visitAt: '16:30', visitorId: officer.id, status: 'planned', createdBy: officer.id })
 
-	const said = `${formatDateWithHijri(day)} الساعة 4:30 مساءً`
+	const said = `${formatDate(day)} الساعة 4:30 مساءً`
 	expect(texts.at(-1)?.to).toBe(row.mobile)
 	expect(texts.at(-1)?.text).toContain(said)
 	expect((await latestApplicantMessage(db(), row.id))?.note).toContain(said)
@@ -89,7 +89,7 @@ test('a new appointment replaces the one planned before: one visit planned at a 
 		[inDays(1), 'cancelled'],
 		[inDays(2), 'planned'],
 	])
-	expect((await latestApplicantMessage(db(), row.id))?.note).toContain(formatDateWithHijri(inDays(2)))
+	expect((await latestApplicantMessage(db(), row.id))?.note).toContain(formatDate(inDays(2)))
 	expect((await latestApplicantMessage(db(), row.id))?.note).toContain('الباحث فهد')
 })
 
@@ -121,7 +121,7 @@ test('the applicant keeps seeing the visit they wait for after a later message, 
 	await db().update(caseVisits).set({ visitOn: inDays(-1) }).where(eq(caseVisits.caseId, row.id))
 	expect(await upcomingVisit(db(), row.id)).toBeNull()
 	await db().update(caseVisits).set({ visitOn: inDays(1) }).where(eq(caseVisits.caseId, row.id))
-	expect(await upcomingVisit(db(), row.id)).toContain(formatDateWithHijri(inDays(1)))
+	expect(await upcomingVisit(db(), row.id)).toContain(formatDate(inDays(1)))
 	// The study recorded and the case «تمت الدراسة»: nothing left to wait for.
 	await studied(db(), row, officer, { studiedOn: todayInRiyadh() })
 	await changeStatus(db(), row.id, { to: 2, note: 'دُرست' }, officer)

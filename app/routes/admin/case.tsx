@@ -27,7 +27,7 @@ import { describeSection } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { identifierLabel } from '#app/forms/definition.ts'
 import { maxCharacters } from '#app/text/messages.ts'
-import { toWesternDigits, formatClock, formatWeekday, isCalendarDay, formatDate, formatDateTime, formatDateWithHijri, formatFileSize, formatMoney, formatSaudiMobile, todayInRiyadh } from '#app/text/format.ts'
+import { toWesternDigits, formatClock, formatWeekday, isCalendarDay, formatDate, formatDateTime, formatFileSize, formatMoney, formatSaudiMobile, todayInRiyadh } from '#app/text/format.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/http/flash.server.ts'
 import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
@@ -106,7 +106,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		mobile: formatSaudiMobile(row.mobile),
 		email: row.email,
 		status: { id: row.status, name: staffStatusName(row.status), badge: statusInfo(row.status).badge },
-		submitted: formatDateWithHijri(row.submittedAt!),
+		submitted: formatDate(row.submittedAt!),
 		waited: waitedFor(row.statusChangedAt),
 		paperIntake: row.paperIntake,
 		// «الموافقة على البيانات الصحية والمالية: أُعطيت في …»; a form without health or bank data has no consent step.
@@ -124,7 +124,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		// Home visits, for the programmes where the researcher visits.
 		visits:
 			studyKindOf(row.type) === 'visit' && !row.deletedAt && !row.purgedAt
-				? visits.map((visit) => ({ id: visit.id, when: `${formatWeekday(visit.visitOn)} ${formatDateWithHijri(visit.visitOn)} الساعة ${formatClock(visit.visitAt)}`, visitor: visit.visitorName ?? '' }))
+				? visits.map((visit) => ({ id: visit.id, when: `${formatWeekday(visit.visitOn)} ${formatDate(visit.visitOn)} الساعة ${formatClock(visit.visitAt)}`, visitor: visit.visitorName ?? '' }))
 				: null,
 		me: user.id,
 		// The case officers' forms (status, visits, assignment, notes, messages, deletion); the committee and finance read.
@@ -159,7 +159,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		ledger: ledger.map((entry) => ({
 			...entry,
 			here: entry.reference === row.reference,
-			givenOn: formatDateWithHijri(entry.givenOn),
+			givenOn: formatDate(entry.givenOn),
 			amount: formatMoney(entry.amount),
 			kind: aidKindLabel(entry.kind),
 			programme: findDefinition(entry.type)?.title ?? entry.type,

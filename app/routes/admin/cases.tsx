@@ -14,7 +14,7 @@ import { waitedFor } from '#app/cases/waited.ts'
 import { areaRoles, hasRole } from '#app/db/roles.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { describeValue } from '#app/forms/describe.ts'
-import { formatDate, formatHijri, formatNumber, formatSaudiMobile } from '#app/text/format.ts'
+import { formatGregorian, formatHijri, formatNumber, formatSaudiMobile } from '#app/text/format.ts'
 import { paginate, pageParam } from '#app/utils/pagination.ts'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
 import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
@@ -82,7 +82,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 			specialty: firstAnswer(row.type, row.first, 'specialty'),
 			form: findDefinition(row.type)?.title ?? row.type,
 			status: { name: staffStatusName(row.status), badge: statusInfo(row.status).badge },
-			submitted: formatDate(row.submittedAt),
+			submitted: formatGregorian(row.submittedAt),
 			submittedHijri: formatHijri(row.submittedAt),
 			// A case nobody can move on (support provided, archived) is not waiting.
 			waited: allowedTargets(kind, row.status, 'case_officer').length ? waitedFor(row.statusChangedAt, now) : '—',

@@ -9,7 +9,7 @@ import { instalmentStatusLabels } from '#app/aid/describe.ts'
 import { aidKindLabel } from '#app/cases/aid.ts'
 import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
-import { formatDateWithHijri, formatMoney, todayInRiyadh } from '#app/text/format.ts'
+import { formatDate, formatMoney, todayInRiyadh } from '#app/text/format.ts'
 import { countOf } from '#app/text/arabic-count.ts'
 import { ErrorList, Field, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { audited, noteAudit } from '#app/audit/audit-trail.server.ts'
@@ -48,8 +48,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		notice: context.get(flashContext),
 		status: batch.status,
 		statusLabel: batchStatus[batch.status],
-		made: `${formatDateWithHijri(batch.createdAt)}${batch.createdByName ? ` — ${batch.createdByName}` : ''}`,
-		sentOn: batch.sentOn ? formatDateWithHijri(batch.sentOn) : null,
+		made: `${formatDate(batch.createdAt)}${batch.createdByName ? ` — ${batch.createdByName}` : ''}`,
+		sentOn: batch.sentOn ? formatDate(batch.sentOn) : null,
 		note: batch.note,
 		count: countOf(lines.length, linesNoun),
 		total: formatMoney(total),
@@ -66,7 +66,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			status: line.status,
 			statusLabel: instalmentStatusLabels[line.status],
 			bankReference: line.bankReference ?? '',
-			paidOn: line.paidOn ? formatDateWithHijri(line.paidOn) : '',
+			paidOn: line.paidOn ? formatDate(line.paidOn) : '',
 			mine: line.deciderId === user.id,
 		})),
 	}

@@ -4,7 +4,7 @@ import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { visitsOf } from '#app/cases/visits.server.ts'
-import { formatClock, formatDateWithHijri, formatSaudiMobile, formatWeekday, todayInRiyadh } from '#app/text/format.ts'
+import { formatClock, formatDate, formatSaudiMobile, formatWeekday, todayInRiyadh } from '#app/text/format.ts'
 import { countOf } from '#app/text/arabic-count.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { audited } from '#app/audit/audit-trail.server.ts'
@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const visits = await visitsOf(await getDb(), everyone ? null : user.id, today)
 	const days = [...new Set(visits.map((visit) => visit.visitOn))].map((day) => ({
 		day,
-		label: `${day === today ? 'اليوم — ' : ''}${formatWeekday(day)} ${formatDateWithHijri(day)}`,
+		label: `${day === today ? 'اليوم — ' : ''}${formatWeekday(day)} ${formatDate(day)}`,
 		visits: visits
 			.filter((visit) => visit.visitOn === day)
 			.map((visit) => ({

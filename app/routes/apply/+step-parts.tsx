@@ -164,7 +164,7 @@ export function FilesList({
 									<li key={file.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
 										<span>
 											<bdi className="font-semibold">{file.name}</bdi> — <bdi>{file.type}</bdi>
-											{file.pages ? <> من {countOf(file.pages, pageNoun)}</> : null}، <bdi>{formatFileSize(file.size)}</bdi>، <bdi className="whitespace-nowrap">{file.date}</bdi>
+											{file.pages ? <> من {countOf(file.pages, pageNoun)}</> : null}، <bdi>{formatFileSize(file.size)}</bdi>، <bdi>{file.date}</bdi>
 										</span>
 										<span className="flex gap-2">
 											<a href={`${file.href}?inline=1`} target="_blank" rel="noopener" className="link inline-flex min-h-11 items-center px-2">

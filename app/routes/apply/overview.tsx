@@ -9,7 +9,7 @@ import { statusInfo } from '#app/cases/case-statuses.ts'
 import { canAnswerConsent, canOpenStep, CHECK_STEP, continueStep, CONSENT_STEP, findSection, isEditable, stepAccess, stepMap } from '#app/cases/journey.ts'
 import { consentTitle } from '#app/privacy/consent-rules.ts'
 import { isOffered } from '#app/forms/conditions.ts'
-import { formatDateWithHijri } from '#app/text/format.ts'
+import { formatDate } from '#app/text/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { flashContext } from '#app/http/flash.server.ts'
 import { verificationOn } from '#app/verify/case-verification.server.ts'
@@ -32,7 +32,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		title: definition.title,
 		reference: row.reference,
 		editable: isEditable(row),
-		submitted: row.submittedAt ? formatDateWithHijri(row.submittedAt) : null,
+		submitted: row.submittedAt ? formatDate(row.submittedAt) : null,
 		status: row.submittedAt ? { ...statusInfo(row.status), id: row.status } : null,
 		visit,
 		// Staff's latest message, unless it is the visit's own (said once, above it).

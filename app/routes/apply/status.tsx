@@ -13,7 +13,7 @@ import { statusInfo } from '#app/cases/case-statuses.ts'
 import { licenceNumberField, nationalIdField, nationalIdMessages, nationalIdProblem, saudiMobileField } from '#app/domain/validators.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
-import { formatDateWithHijri } from '#app/text/format.ts'
+import { formatDate } from '#app/text/format.ts'
 import { ChoiceGroup, ErrorSummary, Field, Honeypot, isHoneypotFilled, PageTitle, TOO_MANY_TRIES, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { actionHeaders } from '#app/utils/action-headers.ts'
@@ -153,7 +153,7 @@ export async function action({ request }: Route.ActionArgs) {
 				reference: row.reference,
 				name: row.applicantName,
 				form: findDefinition(row.type)?.title ?? row.type,
-				submitted: row.submittedAt ? formatDateWithHijri(row.submittedAt) : null,
+				submitted: row.submittedAt ? formatDate(row.submittedAt) : null,
 				status,
 				visit,
 				// Staff's latest message, unless it is the visit's own (said once, above it).

@@ -1,13 +1,13 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/home'
 import { getDb } from '#app/db/database.server.ts'
-import { currentAnnouncement, loadHomeBlocks, loadSlides, riyadhToday } from '#app/content/home-page.server.ts'
+import { currentAnnouncement, loadHomeBlocks, loadSlides } from '#app/content/home-page.server.ts'
 import { memoContent } from '#app/cache/content-memo.server.ts'
 import { Slider } from '#app/components/slider.tsx'
 import { getFoundationInfo } from '#app/domain/foundation-details.server.ts'
 import { listProgrammes } from '#app/content/programmes.server.ts'
 import { ProgrammeCard } from '#app/components/programme-card.tsx'
-import { formatPhone } from '#app/text/format.ts'
+import { formatPhone, todayInRiyadh } from '#app/text/format.ts'
 import { PageTitle } from '#app/components/forms.tsx'
 import { Announcement } from '#app/components/announcement.tsx'
 import { VideoEmbed } from '#app/components/video-embed.tsx'
@@ -17,7 +17,7 @@ import { NewsCard } from '#app/components/news-card.tsx'
 export async function loader() {
 	const db = await getDb()
 	// Read once per content change; the announcement also once per day, as its dates are days.
-	const today = riyadhToday()
+	const today = todayInRiyadh()
 	return memoContent(`home:${today}`, async () => {
 		const [info, blocks, announcement, programmes, slides, news] = await Promise.all([
 			getFoundationInfo(db),

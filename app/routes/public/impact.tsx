@@ -4,7 +4,7 @@ import { getSingleton } from '#app/content/store.server.ts'
 import { impactPage } from '#app/content/types.ts'
 import { impactFigures } from '#app/aid/reports.server.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
-import { formatHijriYears, formatMoney } from '#app/text/format.ts'
+import { formatYear, formatMoney } from '#app/text/format.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
 
@@ -28,7 +28,7 @@ export async function loader() {
 			const riyals = rows.reduce((sum, row) => sum + row.riyals, 0)
 			return {
 				year,
-				label: `${year} م (${formatHijriYears(year)})`,
+				label: formatYear(year),
 				rows: rows.map((row) => ({ programme: findDefinition(row.programme)?.title ?? 'برامج سابقة', ...shown(row.families, row.riyals) })),
 				total: shown(families, riyals),
 			}

@@ -13,7 +13,7 @@ import { viewTag } from '#app/content/views.server.ts'
 import { VIEW_HEADER } from '#app/cache/page-cache.server.ts'
 import { ResponsiveImage } from '#app/images/responsive-image.tsx'
 import { countOf, newsItems } from '#app/text/arabic-count.ts'
-import { formatDate, formatHijri, formatMonth } from '#app/text/format.ts'
+import { formatDate, formatMonth } from '#app/text/format.ts'
 import { formatViews } from '#app/components/news-card.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
@@ -80,7 +80,6 @@ export default function NewsDetail({ loaderData }: Route.ComponentProps) {
 						<dt className="font-semibold">التاريخ</dt>
 						<dd>
 							<time dateTime={item.date}>{formatDate(item.date)}</time>
-							<span className="text-stone-600"> — {formatHijri(item.date)}</span>
 						</dd>
 						{item.author ? (
 							<>
@@ -105,8 +104,9 @@ export default function NewsDetail({ loaderData }: Route.ComponentProps) {
 						</Link>
 					</p>
 				</article>
-				{/* Not an <aside>: a complementary landmark belongs outside <main>; these are regions of the page. */}
-				<div className="space-y-6">
+				{/* Not an <aside>: a complementary landmark belongs outside <main>; these are regions of the page.
+				    min-w-0: the search box's own width must not widen the one column of a phone's screen. */}
+				<div className="min-w-0 space-y-6">
 					<section aria-labelledby="latest-title" className="rounded-xl border border-stone-200 bg-white p-4">
 						<h2 id="latest-title" className="text-lg font-bold text-brand-900">
 							آخر الأخبار

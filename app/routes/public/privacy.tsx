@@ -3,7 +3,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { getFoundationInfo } from '#app/domain/foundation-details.server.ts'
 import { contactChannels } from '#app/domain/foundation-details.ts'
 import { currentNotice } from '#app/privacy/notice.server.ts'
-import { formatDateWithHijri } from '#app/text/format.ts'
+import { formatDate } from '#app/text/format.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
 
@@ -18,7 +18,7 @@ export async function loader() {
 	const db = await getDb()
 	const [notice, info] = await Promise.all([currentNotice(db), getFoundationInfo(db)])
 	return {
-		notice: notice ? { version: notice.version, body: notice.body, published: formatDateWithHijri(notice.publishedAt) } : null,
+		notice: notice ? { version: notice.version, body: notice.body, published: formatDate(notice.publishedAt) } : null,
 		controller: { name: info.name, location: info.location, channels: contactChannels(info).filter((channel) => channel.value) },
 	}
 }
