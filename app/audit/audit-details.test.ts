@@ -86,4 +86,5 @@ test('every detail key the code writes into the audit trail has an Arabic label,
 	expect(unlabelled).toEqual([])
 	const unworded = written.flatMap((item) => item.values.filter((value) => !ARABIC.test(value) && !valueWords[item.key]?.[value]).map((value) => `${item.where} ${item.key}=${value}`))
 	expect(unworded).toEqual([])
-})
+	// The checker reads the routes' types (drizzle's, zod's): some 10 s of one core, more on a busy machine.
+}, 120_000)

@@ -173,6 +173,7 @@ export const valueWords: Record<string, Record<string, string>> = {
 		'four-eyes': 'من أوصى بالدعم أو أعدّ الدفعة لا يعتمدها (فصل المهام)',
 		receipt: 'إيصال التسليم غير مقبول',
 		gone: 'الصورة لم تعد في الطلب',
+		case: 'الطلب لا يقبل صوراً في حالته',
 		'too-large': 'الملف أكبر من الحد المسموح',
 		...staffFileErrors,
 		...contentRefusalMessages,
@@ -214,7 +215,7 @@ export function describeDetails(data: unknown): string {
 	// (a fund added or renamed, both «تعديل الصناديق»).
 	return Object.entries(data as Record<string, unknown>)
 		.filter(([key, value]) => key !== 'intent' || (typeof value === 'string' && Object.hasOwn(valueWords.intent!, value)))
-		.map(([key, value]) => `${detailLabels[key] ?? key}: ${describeValue(key, value)}`)
+		.map(([key, value]) => `${(detailLabels as Record<string, string>)[key] ?? key}: ${describeValue(key, value)}`)
 		.join('، ')
 }
 

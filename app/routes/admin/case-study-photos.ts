@@ -41,7 +41,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	const wantsJson = request.headers.get('Accept')?.includes('application/json')
 	const answer = async (notice: { tone: 'success' | 'error'; message: string }, status = 200, headers?: HeadersInit) =>
 		wantsJson ? data({ ok: notice.tone === 'success', message: notice.message }, { status, headers }) : redirectWithFlash(back, notice, headers)
-	const refuse = (why: 'gone' | 'no-file' | 'too-large' | keyof typeof staffFileErrors | keyof typeof contentRefusalMessages, message: string, status: number, headers?: HeadersInit) => {
+	const refuse = (why: 'case' | 'gone' | 'no-file' | 'too-large' | keyof typeof staffFileErrors | keyof typeof contentRefusalMessages, message: string, status: number, headers?: HeadersInit) => {
 		noteAudit(context, { data: { refused: why } })
 		return answer({ tone: 'error', message }, status, headers)
 	}
