@@ -8,6 +8,9 @@ import { safeCell } from '#app/cases/export.server.ts'
 import { staffStatusName } from '#app/cases/case-statuses.ts'
 import { roleLabels } from '#app/db/roles.ts'
 import type { UserRole } from '#app/db/schema.ts'
+import { staffFileErrors } from '#app/cases/staff-files.ts'
+import { contentRefusalMessages } from '#app/storage/upload-messages.ts'
+import { messageEventLabel } from '#app/notify/templates.ts'
 import { auditActions, isAuditAction, type AuditAction } from './actions.ts'
 
 // Reading the audit trail: /admin/audit and its CSV export (docs/security.md#audit-trail).
@@ -88,8 +91,12 @@ export async function listAudit(db: Database, filter: AuditFilter, page: { offse
 /** The action's words, or the stored key for one this version no longer names. */
 export const actionLabel = (action: string) => (isAuditAction(action) ? auditActions[action] : action)
 
-/** What each detail a screen records is called on /admin/audit and in its CSV. */
-const detailLabels: Record<string, string> = {
+/**
+ * What each detail a screen records is called on /admin/audit and in its CSV. Every key written is
+ * here (`AuditDetails` types what is written; app/audit/audit-details.test.ts reads every call site).
+ */
+export const detailLabels = {
+	intent: 'العملية',
 	from: 'من',
 	to: 'إلى',
 	kind: 'القائمة',
@@ -103,12 +110,15 @@ const detailLabels: Record<string, string> = {
 	active: 'الحساب فعّال',
 	passwordReset: 'كلمة مرور جديدة',
 	sessionsEnded: 'الجلسات المنتهية',
+	count: 'العدد',
 	nationalId: 'رقم الهوية',
 	cases: 'الطلبات',
 	files: 'الملفات',
+	file: 'الملف',
 	bytes: 'الحجم بالبايت',
 	sections: 'الأقسام',
 	by: 'بواسطة',
+	grouping: 'التجميع حسب',
 	version: 'الإصدار',
 	type: 'النوع',
 	id: 'المعرّف',
@@ -116,14 +126,70 @@ const detailLabels: Record<string, string> = {
 	reason: 'السبب',
 	recovery: 'برمز احتياطي',
 	accountId: 'رقم حساب المؤسسة',
-}
+	code: 'رمز التحقق',
+	on: 'رمز التحقق عند الدخول مفعّل',
+	outcome: 'القرار',
+	refused: 'رُفض',
+	approved: 'اعتُمد',
+	added: 'أُضيف',
+	message: 'رقم الرسالة',
+	event: 'الرسالة',
+	channel: 'الوسيلة',
+	reset: 'استعادة النص الافتراضي',
+	label: 'النص',
+	fund: 'الصندوق',
+	fundId: 'رقم الصندوق',
+	zakat: 'صندوق زكاة',
+	programme: 'البرنامج',
+	year: 'السنة',
+	before: 'قبل',
+	after: 'بعد',
+	instalment: 'رقم القسط',
+	batch: 'رقم دفعة الصرف',
+	layout: 'نموذج البنك',
+	lines: 'عدد التحويلات',
+	recorded: 'سُجّل',
+	unmatched: 'لم يُطابَق',
+	receiptFile: 'مع إيصال',
+	mobileVerified: 'التحقق من الجوال',
+	incompleteFirstDays: 'التذكير الأول بعد (أيام)',
+	incompleteSecondDays: 'التذكير الثاني بعد (أيام)',
+	incompleteCloseDays: 'إغلاق الطلب غير المكتمل بعد (أيام)',
+	draftDays: 'التذكير بالطلب الذي لم يُرسل بعد (أيام)',
+} as const satisfies Record<string, string>
+
+/** What a screen may write as an entry's details: only keys with a label. */
+export type AuditDetails = { [Key in keyof typeof detailLabels]?: unknown }
 
 /** Values in words where the stored value is a code: statuses, roles, yes and no, and the like. */
-const valueWords: Record<string, Record<string, string>> = {
+export const valueWords: Record<string, Record<string, string>> = {
 	kind: { individual: 'طلبات الأفراد', association: 'طلبات الجمعيات' },
 	method: { password: 'كلمة المرور', code: 'رمز التحقق', 'recovery-code': 'رمز احتياطي', enrolment: 'تفعيل التحقق بخطوتين' },
 	reason: { invalid: 'بيانات غير صحيحة', limited: 'محاولات كثيرة' },
 	by: { timer: 'التشغيل اليومي', command: 'أمر المشغّل' },
+	code: { wrong: 'رمز خاطئ', expired: 'رمز منتهي الصلاحية', locked: 'محاولات كثيرة', malformed: 'رمز غير مكتمل' },
+	outcome: { approve: 'اعتماد الدعم', reject: 'عدم الدعم', return: 'إعادة للدراسة' },
+	refused: {
+		'four-eyes': 'من أوصى بالدعم أو أعدّ الدفعة لا يعتمدها (فصل المهام)',
+		receipt: 'إيصال التسليم غير مقبول',
+		gone: 'الصورة لم تعد في الطلب',
+		case: 'الطلب لا يقبل صوراً في حالته',
+		'too-large': 'الملف أكبر من الحد المسموح',
+		...staffFileErrors,
+		...contentRefusalMessages,
+	},
+	intent: {
+		'add-fund': 'إضافة صندوق',
+		'rename-fund': 'تغيير اسم صندوق',
+		'retire-fund': 'إيقاف صندوق',
+		'restore-fund': 'إعادة صندوق موقوف',
+		add: 'إضافة',
+		rename: 'تغيير النص',
+		retire: 'إيقاف',
+		restore: 'إعادة',
+	},
+	channel: { sms: 'رسالة نصية', email: 'بريد إلكتروني' },
+	mobileVerified: { 'in-person': 'حضورياً (طلب ورقي)' },
 }
 
 function describeValue(key: string, value: unknown): string {
@@ -136,6 +202,8 @@ function describeValue(key: string, value: unknown): string {
 		if (value && typeof value === 'object' && !Array.isArray(value)) return `${names((value as { from?: unknown }).from)} ← ${names((value as { to?: unknown }).to)}`
 		return names(value)
 	}
+	if (key === 'event' && typeof value === 'string') return `«${messageEventLabel(value)}»`
+	if (Array.isArray(value)) return value.length ? value.map((item) => describeValue(key, item)).join('، ') : 'لا شيء'
 	if (typeof value === 'string' && valueWords[key]?.[value]) return valueWords[key][value]
 	return typeof value === 'object' ? JSON.stringify(value) : String(value)
 }
@@ -143,10 +211,11 @@ function describeValue(key: string, value: unknown): string {
 /** The details as one line of `name: value` pairs, in Arabic where the app knows the name. */
 export function describeDetails(data: unknown): string {
 	if (!data || typeof data !== 'object') return ''
-	// The form's intent is stored, and shown as the action itself.
+	// The form's intent is stored, and shown as the action itself unless a screen names it in words
+	// (a fund added or renamed, both «تعديل الصناديق»).
 	return Object.entries(data as Record<string, unknown>)
-		.filter(([key]) => key !== 'intent')
-		.map(([key, value]) => `${detailLabels[key] ?? key}: ${describeValue(key, value)}`)
+		.filter(([key, value]) => key !== 'intent' || (typeof value === 'string' && Object.hasOwn(valueWords.intent!, value)))
+		.map(([key, value]) => `${(detailLabels as Record<string, string>)[key] ?? key}: ${describeValue(key, value)}`)
 		.join('، ')
 }
 

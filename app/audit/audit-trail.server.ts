@@ -7,6 +7,7 @@ import { staffContext } from '#app/auth/user-context.server.ts'
 import type { PublicUser } from '#app/domain/staff-users.server.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import type { AuditAction } from '#app/audit/actions.ts'
+import type { AuditDetails } from '#app/audit/audit-log.server.ts'
 
 // The audit trail (docs/security.md#audit-trail). Every back-office route's middleware records the
 // changes and the reads of applicants' data it makes (`audited`, below); the layout refuses a route
@@ -21,7 +22,7 @@ export interface AuditEntry {
 	caseReference?: string | null
 	/** Absent for what the app does by itself (retention's daily run): no page, no address. */
 	request?: Request
-	data?: Record<string, unknown>
+	data?: AuditDetails
 }
 
 export async function recordAudit(db: Database, entry: AuditEntry): Promise<void> {
@@ -59,7 +60,7 @@ export interface AuditPlan {
 /** What a screen adds to the entry its request records: details, or a more precise action. */
 interface AuditNote {
 	action?: AuditAction
-	data?: Record<string, unknown>
+	data?: AuditDetails
 	/** The screen recorded its own entry (sign-in pages, the account screen). */
 	recorded?: boolean
 }

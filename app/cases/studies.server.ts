@@ -70,8 +70,8 @@ export async function recordStudy(db: Database, caseId: string, input: StudyInpu
 			kind: 'study_recorded',
 			data: { recommendation: input.recommendation, ...(support ? { aidKind: input.aidKind, amount: input.aidAmount, months: study!.aidMonths } : {}) },
 		})
-		// The visit it reports on (and any planned before it) is done.
-		if (study!.kind === 'visit') await markVisitsDone(tx as unknown as Database, caseId, study!.studiedOn)
+		// The visit it reports on is done (only the programmes with a visit have any planned).
+		await markVisitsDone(tx as unknown as Database, caseId)
 		await tx.update(cases).set({ updatedAt: sql`now()` }).where(eq(cases.id, caseId))
 		return { ...study!, authorName: null }
 	})

@@ -1,7 +1,7 @@
 // Home visits planned on a case (docs/product.md#the-social-study): who goes, on which day and at
 // which hour. Planning or cancelling one is a case event and a message to the applicant, who is told
 // by the notifier (the route sends it) and sees it on their private link and in the lookup.
-import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { caseEvents, cases, caseSections, caseVisits, users } from '#app/db/schema.ts'
 import { findDefinition } from '#app/forms/registry.ts'
@@ -75,6 +75,7 @@ export async function scheduleVisit(db: Database, caseId: string, input: VisitIn
 export async function cancelVisit(db: Database, caseId: string, visitId: number, actor: { id: number }): Promise<{ row: CaseRow; message: string } | null> {
 	return db.transaction(async (tx) => {
 		const row = await lockedForVisit(tx as unknown as Database, caseId)
+		if (!VISIT_STATUSES.includes(row.status as CaseStatus)) return null
 		const [visit] = await tx
 			.update(caseVisits)
 			.set({ status: 'cancelled' })
@@ -90,12 +91,17 @@ export async function cancelVisit(db: Database, caseId: string, visitId: number,
 	})
 }
 
-/** A visit study recorded: the case's planned visits up to that day are done. */
-export async function markVisitsDone(tx: Database, caseId: string, studiedOn: string): Promise<void> {
+/**
+ * A study recorded: the case's planned visits are done, whatever day was planned (the researcher came
+ * early, or the study was made on another visit). A case that leaves «جديد» and «غير مكتمل» without
+ * a study has them cancelled by the database (drizzle/0034_settled_visits.sql), whichever screen or
+ * task changed its status: no visit stays planned on a case that no longer waits for one.
+ */
+export async function markVisitsDone(tx: Database, caseId: string): Promise<void> {
 	await tx
 		.update(caseVisits)
 		.set({ status: 'done' })
-		.where(and(eq(caseVisits.caseId, caseId), eq(caseVisits.status, 'planned'), lte(caseVisits.visitOn, studiedOn)))
+		.where(and(eq(caseVisits.caseId, caseId), eq(caseVisits.status, 'planned')))
 }
 
 /** The case's planned visits, soonest first, with who goes. */

@@ -366,7 +366,8 @@ export const caseStudies = pgTable(
 
 /**
  * A home visit planned on a case (docs/product.md#the-social-study): the day, the hour and who goes.
- * The applicant is told; it is done once the visitor's study of the case is recorded.
+ * The applicant is told; it is done once the visitor's study of the case is recorded, and cancelled
+ * when the case leaves «جديد» and «غير مكتمل» without one (drizzle/0034_settled_visits.sql's trigger).
  */
 export const caseVisits = pgTable(
 	'case_visits',

@@ -1,7 +1,7 @@
 import type { Database } from '#app/db/client.server.ts'
 import type { PublicUser } from '#app/domain/staff-users.server.ts'
 import { notifyApplicant, type CaseMessageRow } from './outbox.server.ts'
-import { isMessageEvent } from './templates.ts'
+import { isMessageEvent, smsDay } from './templates.ts'
 import { formatClock, formatDate, formatMoney, formatWeekday } from '#app/text/format.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
 
@@ -22,10 +22,16 @@ export function notifyStatusChange(db: Database, row: Pick<CaseRow, 'id'>, chang
 
 /** A home visit planned (app/cases/visits.server.ts): the day in both calendars and the hour. */
 export function notifyVisitScheduled(db: Database, caseId: string, visit: { visitOn: string; visitAt: string }, actor: Pick<PublicUser, 'id'>): Promise<CaseMessageRow[]> {
-	return notifyApplicant(db, caseId, 'visit-scheduled', { date: `${formatWeekday(visit.visitOn)} ${formatDate(visit.visitOn)}`, time: formatClock(visit.visitAt) }, actor)
+	return notifyApplicant(
+		db,
+		caseId,
+		'visit-scheduled',
+		{ date: `${formatWeekday(visit.visitOn)} ${formatDate(visit.visitOn)}`, smsDate: smsDay(visit.visitOn, { weekday: true }), time: formatClock(visit.visitAt) },
+		actor,
+	)
 }
 
 /** Aid paid or delivered (app/aid/payments.server.ts): the instalment's amount and day. */
 export function notifyPaymentMade(db: Database, caseId: string, payment: { amount: number; on: string }, actor: Pick<PublicUser, 'id'>): Promise<CaseMessageRow[]> {
-	return notifyApplicant(db, caseId, 'payment-made', { amount: formatMoney(payment.amount), date: formatDate(payment.on) }, actor)
+	return notifyApplicant(db, caseId, 'payment-made', { amount: formatMoney(payment.amount), date: formatDate(payment.on), smsDate: smsDay(payment.on) }, actor)
 }

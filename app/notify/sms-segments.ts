@@ -39,3 +39,8 @@ export function smsSegments(text: string): SmsSegments {
 	const segments = characters === 0 ? 0 : characters <= single ? 1 : Math.ceil(characters / multi)
 	return { encoding: isGsm ? 'gsm-7' : 'ucs-2', characters, segments, perSegment: segments > 1 ? multi : single }
 }
+
+/** Marks that steer the direction of text (LRM, RLM, ALM, embeddings, overrides, isolates): invisible on a phone, yet each one a paid character. */
+const DIRECTION_MARKS = /[\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069]/g
+
+export const stripDirectionMarks = (text: string) => text.replace(DIRECTION_MARKS, '')

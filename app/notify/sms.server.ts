@@ -2,6 +2,7 @@
 // (it holds private links) or the full number to the log. The HTTP driver posts to a generic gateway; the Saudi
 // providers' drivers are in sms-providers.server.ts, which also chooses one from the environment.
 import { logger } from '#app/utils/log.server.ts'
+import { stripDirectionMarks } from './sms-segments.ts'
 
 export type SmsProviderName = 'log' | 'http' | 'unifonic' | 'taqnyat' | 'msegat'
 
@@ -36,7 +37,9 @@ export function internationalMobile(mobile: string): string {
 
 /** A driver from its `deliver`: `send` is whether the message was accepted. */
 export function smsDriver(name: SmsProviderName, deliver: (to: string, text: string) => Promise<SmsResult>): SmsDriver {
-	return { name, deliver, send: async (to, text) => (await deliver(to, text)).ok }
+	// Every provider sends the text without direction marks: each is a paid character (issue 37, §2.7).
+	const plain = (to: string, text: string) => deliver(to, stripDirectionMarks(text))
+	return { name, deliver: plain, send: async (to, text) => (await plain(to, text)).ok }
 }
 
 export const logSms: SmsDriver = smsDriver('log', async (to, text) => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
-import { httpSms, logSms, maskMobile } from './sms.server.ts'
+import { httpSms, logSms, maskMobile, smsDriver } from './sms.server.ts'
 import { logger } from '#app/utils/log.server.ts'
 
 interface Received {
@@ -116,4 +116,11 @@ test('the log driver sends nothing and logs neither the text nor the full number
 	expect(line).not.toContain('551234567')
 	expect(line).not.toContain('secret-token')
 	expect(line).not.toContain('تمت الدراسة')
+})
+
+test('every driver sends the text without direction marks: each is a paid character (issue 37, §2.7)', async () => {
+	const sent: string[] = []
+	const driver = smsDriver('http', async (_to, text) => (sent.push(text), { ok: true, provider: 'http' }))
+	await driver.send('+966500000001', '\u200Fصُرف لطلبك \u200E1,500.00 ر.س.\u200F \u2066K7M2\u2069 \u202Bنص\u202C\u061C')
+	expect(sent).toEqual(['صُرف لطلبك 1,500.00 ر.س. K7M2 نص'])
 })

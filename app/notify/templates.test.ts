@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import { describeDeliveryError, maskRecipient, messageView } from './message-view.ts'
 import { smsSegments } from './sms-segments.ts'
-import { MAX_SMS_SEGMENTS, messageEvent, messageEvents, renderMessage, renderSms, renderTemplate, sampleValues, templateProblems } from './templates.ts'
+import { MAX_SMS_SEGMENTS, messageEvent, messageEvents, renderMessage, renderSms, renderTemplate, sampleValues, smsDay, templateProblems, type TemplateValues } from './templates.ts'
+import { caseStatuses } from '#app/cases/case-statuses.ts'
+import { applicationDefinitions } from '#app/forms/registry.ts'
+import { formatClock, formatDate, formatMoney, formatWeekday } from '#app/text/format.ts'
 
 const origin = 'https://ataa.org.sa'
 
@@ -42,10 +45,41 @@ describe('the events and their defaults', () => {
 	test('«غير مكتمل» says what to complete and where, without a private link', () => {
 		const event = messageEvent('status:4')!
 		const rendered = renderMessage(event.defaults, { reference: 'K7M2-PX4R', status: 'غير مكتمل', sections: '«بيانات الأسرة»، «صورة الهوية»', link: `${origin}/apply/status`, staffMessage: 'أرفق الصك' })
-		expect(rendered.sms).toContain('طلبك رقم K7M2-PX4R بحاجة إلى استكمال: «بيانات الأسرة»، «صورة الهوية».')
+		expect(rendered.sms).toContain('طلبك K7M2-PX4R ينقصه: «بيانات الأسرة»، «صورة الهوية».')
 		expect(rendered.body).toContain('إلى: غير مكتمل.\nطلبك بحاجة إلى استكمال: «بيانات الأسرة»، «صورة الهوية».')
 		expect(rendered.sms).toContain('رسالة من المؤسسة: أرفق الصك')
 		expect(rendered.body).not.toContain('رابط طلبك الخاص')
+	})
+})
+
+describe('the default SMS within two parts (issue 37, §2.7)', () => {
+	const longest = (values: string[]) => values.reduce((a, b) => (b.length > a.length ? b : a), '')
+	const days = Array.from({ length: 2 * 366 }, (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString().slice(0, 10))
+	// The longest each value runs to: the foundation's domain with www, the longest status and programme names, the
+	// longest day in both calendars, an amount in six figures, two sections to complete.
+	const values = (event: string): Partial<TemplateValues> => ({
+		name: 'عبدالرحمن بن عبدالعزيز بن عبدالله آل عبدالمحسن',
+		reference: 'K7M2-PX4R',
+		programme: longest(applicationDefinitions.map((definition) => definition.title)),
+		status: longest(Object.values(caseStatuses).map((status) => status.name)),
+		link: 'https://www.ataa.org.sa/apply/status',
+		date: event === 'visit-scheduled' ? longest(days.map((day) => `${formatWeekday(day)} ${formatDate(day)}`)) : longest(days.map(formatDate)),
+		smsDate: longest(days.map((day) => smsDay(day, { weekday: event === 'visit-scheduled' }))),
+		time: longest(['10:30', '12:45', '23:59'].map(formatClock)),
+		amount: formatMoney(999_999.99),
+		sections: '«بيانات الأسرة»، «صورة الهوية الوطنية»',
+		staffMessage: '',
+	})
+
+	test.each(messageEvents.filter((event) => event.defaults.sms).map((event) => [event.event, event] as const))('%s', (event, definition) => {
+		const { sms } = renderMessage(definition.defaults, values(event))
+		expect(sms).not.toMatch(/[\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069]/)
+		expect(smsSegments(sms).segments, `${sms} (${smsSegments(sms).characters})`).toBeLessThanOrEqual(2)
+	})
+
+	test('a day in an SMS: both calendars in digits, the weekday for a visit', () => {
+		expect(smsDay('2026-11-29')).toBe('29/11/2026م (19/6/1448هـ)')
+		expect(smsDay('2026-11-29', { weekday: true })).toBe(`${formatWeekday('2026-11-29')} 29/11/2026م (19/6/1448هـ)`)
 	})
 })
 

@@ -2,7 +2,7 @@ import { caseStatuses, type CaseStatus } from '#app/cases/case-statuses.ts'
 import { countOf, type CountedNoun } from '#app/text/arabic-count.ts'
 import { tooLong } from '#app/text/messages.ts'
 import { formatClock, formatDate, formatMoney, formatWeekday } from '#app/text/format.ts'
-import { smsSegments } from './sms-segments.ts'
+import { smsSegments, stripDirectionMarks } from './sms-segments.ts'
 
 // What the foundation says to applicants (and to itself of a new application), and when: one entry
 // per event with the placeholders it offers and its default texts. Staff reword them at
@@ -28,7 +28,8 @@ export const placeholders = {
 } as const satisfies Record<string, { token: string; label: string }>
 
 export type PlaceholderKey = keyof typeof placeholders
-export type TemplateValues = Record<PlaceholderKey, string>
+/** `smsDate`: {التاريخ} as the SMS gives it, shorter than the e-mail's (`smsDay`). */
+export type TemplateValues = Record<PlaceholderKey, string> & { smsDate?: string }
 
 const keyOfToken = new Map<string, PlaceholderKey>(Object.entries(placeholders).map(([key, { token }]) => [token, key as PlaceholderKey]))
 
@@ -77,11 +78,14 @@ const APPLICANT_OFFERS = ['name', 'reference', 'programme', 'status', 'link', 's
 const nextStep = (status: CaseStatus) =>
 	status === 4 ? 'طلبك بحاجة إلى استكمال: {الأقسام}. ادخل إلى طلبك من صفحة الاستعلام، وعدّل المطلوب ثم أرسله من جديد.' : caseStatuses[status].next
 
-/** The SMS says less: each part of 67 Arabic characters is paid for. */
+/** An SMS is signed short: each part of 67 Arabic characters is paid for. */
+const SMS_SIGN = 'مؤسسة عطاء'
+
+/** The SMS says less (two parts at most with the longest values: app/notify/templates.test.ts): the lookup says the rest. */
 const smsStatusLine = (status: CaseStatus) =>
 	status === 4
-		? [`${FOUNDATION}: طلبك رقم {رقم_الطلب} بحاجة إلى استكمال: {الأقسام}.`, STAFF_LINE, 'عدّله وأرسله من جديد من: {الرابط}']
-		: [`${FOUNDATION}: تغيرت حالة طلبك رقم {رقم_الطلب} إلى «{الحالة}». ${nextStep(status)}`, STAFF_LINE, 'تابع طلبك من: {الرابط}']
+		? [`${SMS_SIGN}: طلبك {رقم_الطلب} ينقصه: {الأقسام}.`, STAFF_LINE, 'أكمله وأرسله من: {الرابط}']
+		: [`${SMS_SIGN}: تغيرت حالة طلبك {رقم_الطلب} إلى «{الحالة}».`, STAFF_LINE, 'التفاصيل: {الرابط}']
 
 function statusEvent(status: CaseStatus): MessageEventDef {
 	const next = nextStep(status)
@@ -102,7 +106,6 @@ function statusEvent(status: CaseStatus): MessageEventDef {
 const statuses = Object.keys(caseStatuses).map(Number) as CaseStatus[]
 
 const VISIT = 'يزوركم باحث المؤسسة لدراسة طلبكم رقم {رقم_الطلب} يوم {التاريخ} الساعة {الساعة}. نرجو أن يكون أحد أفراد الأسرة البالغين في المنزل، وإن لم يناسبكم الموعد فاتصلوا بالمؤسسة.'
-const PAID = 'صُرف الدعم لطلبك رقم {رقم_الطلب} بقيمة {المبلغ} بتاريخ {التاريخ}.'
 const STILL_INCOMPLETE = 'طلبك رقم {رقم_الطلب} ما زال بحاجة إلى استكمال: {الأقسام}.'
 const CLOSE_BY = 'يُغلق الطلب إن لم يُستكمل قبل {التاريخ}.'
 const DRAFT = 'طلبك «{البرنامج}» رقم {رقم_الطلب} لم يُرسل بعد. أكمله وأرسله لندرسه.'
@@ -117,7 +120,7 @@ export const messageEvents: readonly MessageEventDef[] = [
 		channels: ['sms', 'email'],
 		offers: APPLICANT_OFFERS,
 		defaults: {
-			sms: [`${FOUNDATION}: لديك رسالة جديدة بخصوص طلبك رقم {رقم_الطلب}.`, STAFF_LINE, 'تابع طلبك من: {الرابط}'].join('\n'),
+			sms: [`${SMS_SIGN}: لديك رسالة بخصوص طلبك {رقم_الطلب}.`, STAFF_LINE, 'التفاصيل: {الرابط}'].join('\n'),
 			emailSubject: `رسالة بخصوص طلبك رقم {رقم_الطلب} - ${FOUNDATION}`,
 			emailBody: applicantMail(`لديك رسالة جديدة بخصوص طلبك «{البرنامج}» رقم {رقم_الطلب} لدى ${FOUNDATION}، وحالته: {الحالة}.`, STAFF_LINE),
 		},
@@ -130,7 +133,7 @@ export const messageEvents: readonly MessageEventDef[] = [
 		offers: ['name', 'reference', 'programme', 'date', 'time', 'link'],
 		meanings: { date: 'يوم الزيارة وتاريخه بالتقويمين' },
 		defaults: {
-			sms: `${FOUNDATION}: ${VISIT}\nتابع طلبك من: {الرابط}`,
+			sms: `${SMS_SIGN}: يزوركم باحثنا لطلبكم {رقم_الطلب} {التاريخ} {الساعة}.\n{الرابط}`,
 			emailSubject: `موعد زيارة لدراسة طلبك رقم {رقم_الطلب} - ${FOUNDATION}`,
 			emailBody: applicantMail(VISIT),
 		},
@@ -143,7 +146,7 @@ export const messageEvents: readonly MessageEventDef[] = [
 		offers: ['name', 'reference', 'programme', 'amount', 'date', 'link'],
 		meanings: { date: 'تاريخ الصرف أو التسليم بالتقويمين', amount: 'مبلغ التحويل أو قيمة المساعدة العينية' },
 		defaults: {
-			sms: `${FOUNDATION}: ${PAID}\nتابع طلبك من: {الرابط}`,
+			sms: `${SMS_SIGN}: صُرف لطلبك {رقم_الطلب} {المبلغ} بتاريخ {التاريخ}.\nالتفاصيل: {الرابط}`,
 			emailSubject: `صرف الدعم لطلبك رقم {رقم_الطلب} - ${FOUNDATION}`,
 			emailBody: applicantMail('صُرف الدعم لطلبك «{البرنامج}» رقم {رقم_الطلب} بقيمة {المبلغ} بتاريخ {التاريخ}.'),
 		},
@@ -156,7 +159,7 @@ export const messageEvents: readonly MessageEventDef[] = [
 		offers: ['name', 'reference', 'programme', 'sections', 'date', 'link'],
 		meanings: { date: 'آخر يوم للاستكمال، إن كانت الطلبات غير المكتملة تُغلق' },
 		defaults: {
-			sms: [`${FOUNDATION}: تذكير: ${STILL_INCOMPLETE}`, CLOSE_BY, 'ادخل إلى طلبك برمز يصل إلى جوالك: {الرابط}'].join('\n'),
+			sms: [`${SMS_SIGN}: طلبك {رقم_الطلب} لم يكتمل.`, 'يُغلق إن لم يكتمل قبل {التاريخ}.', 'أكمله من: {الرابط}'].join('\n'),
 			emailSubject: `تذكير باستكمال طلبك رقم {رقم_الطلب} - ${FOUNDATION}`,
 			emailBody: applicantMail(`${STILL_INCOMPLETE}\nعدّل المطلوب ثم أرسل الطلب من جديد.`, CLOSE_BY),
 		},
@@ -168,7 +171,7 @@ export const messageEvents: readonly MessageEventDef[] = [
 		channels: ['sms', 'email'],
 		offers: ['name', 'reference', 'programme', 'link'],
 		defaults: {
-			sms: `${FOUNDATION}: تذكير: ${DRAFT}\nادخل إلى طلبك برمز يصل إلى جوالك: {الرابط}`,
+			sms: `${SMS_SIGN}: تذكير: طلبك {رقم_الطلب} لم يُرسل بعد، أكمله وأرسله.\nادخله برمز يصل إلى جوالك: {الرابط}`,
 			emailSubject: `تذكير بطلبك رقم {رقم_الطلب} - ${FOUNDATION}`,
 			emailBody: applicantMail(DRAFT),
 		},
@@ -180,7 +183,7 @@ export const messageEvents: readonly MessageEventDef[] = [
 		channels: ['sms', 'email'],
 		offers: ['name', 'reference', 'programme', 'link'],
 		defaults: {
-			sms: `${FOUNDATION}: ${CLOSED}\nتابع طلبك من: {الرابط}`,
+			sms: `${SMS_SIGN}: أُغلق طلبك {رقم_الطلب} لأنه لم يُستكمل في موعده، ولك التقدم بطلب جديد.\nالتفاصيل: {الرابط}`,
 			emailSubject: `إغلاق طلبك رقم {رقم_الطلب} - ${FOUNDATION}`,
 			emailBody: applicantMail(CLOSED),
 		},
@@ -257,6 +260,9 @@ const fits = (text: string) => smsSegments(text).segments <= MAX_SMS_SEGMENTS
  * MAX_SMS_SEGMENTS (left out when less than a short sentence would fit: it is on the lookup anyway).
  */
 export function renderSms(text: string, values: Partial<TemplateValues>): string {
+	// Direction marks are paid for and show as nothing on a phone (the sending driver drops them too).
+	text = stripDirectionMarks(text)
+	values = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, stripDirectionMarks(value ?? '')]))
 	const staff = values.staffMessage?.replace(/\s+/g, ' ').trim() ?? ''
 	const full = renderTemplate(text, { ...values, staffMessage: staff })
 	if (fits(full)) return full
@@ -275,11 +281,28 @@ export interface RenderedMessage {
 
 export function renderMessage(fields: TemplateFields, values: Partial<TemplateValues>): RenderedMessage {
 	return {
-		sms: renderSms(fields.sms, values),
+		sms: renderSms(fields.sms, values.smsDate ? { ...values, date: values.smsDate } : values),
 		// A subject is one line.
 		subject: renderTemplate(fields.emailSubject, values).replace(/\s+/g, ' '),
 		body: renderTemplate(fields.emailBody, values),
 	}
+}
+
+const hijriDigits = new Intl.DateTimeFormat('ar-SA-u-nu-latn-ca-islamic-umalqura', { timeZone: 'Asia/Riyadh', year: 'numeric', month: 'numeric', day: 'numeric' })
+const gregorianDigits = new Intl.DateTimeFormat('en-GB-u-ca-gregory', { timeZone: 'Asia/Riyadh', year: 'numeric', month: 'numeric', day: 'numeric' })
+
+/**
+ * A day as an SMS gives it, in both calendars but in digits: «21/10/2026م (10/5/1448هـ)», the weekday
+ * first for a visit. The e-mail and the pages write the months in words; in an SMS they cost a part.
+ */
+export function smsDay(value: Date | string, { weekday = false } = {}): string {
+	const date = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T12:00:00+03:00`) : new Date(value)
+	const digits = (format: Intl.DateTimeFormat) => {
+		const parts = format.formatToParts(date)
+		const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((part) => part.type === type)?.value)
+		return `${get('day')}/${get('month')}/${get('year')}`
+	}
+	return `${weekday && typeof value === 'string' ? `${formatWeekday(value)} ` : ''}${digits(gregorianDigits)}م (${digits(hijriDigits)}هـ)`
 }
 
 /** Values for a preview, as a real message would have them. */
@@ -293,6 +316,7 @@ export function sampleValues(event: MessageEventDef, origin: string, today = new
 		status,
 		link: event.audience === 'foundation' ? `${origin}/admin/cases/K7M2-PX4R` : `${origin}/apply/status`,
 		date: event.event === 'visit-scheduled' ? `${formatWeekday(day)} ${formatDate(day)}` : formatDate(day),
+		smsDate: smsDay(day, { weekday: event.event === 'visit-scheduled' }),
 		time: formatClock('10:30'),
 		amount: formatMoney(1500),
 		sections: '«بيانات الأسرة»، «صورة الهوية الوطنية»',

@@ -3,7 +3,7 @@ import type { Database } from '#app/db/client.server.ts'
 import { caseEvents, cases, reminderSettings } from '#app/db/schema.ts'
 import { applicationDefinitions } from '#app/forms/registry.ts'
 import { notifyApplicant } from '#app/notify/outbox.server.ts'
-import type { MessageEvent, TemplateValues } from '#app/notify/templates.ts'
+import { smsDay, type MessageEvent, type TemplateValues } from '#app/notify/templates.ts'
 import { countOf, days } from '#app/text/arabic-count.ts'
 import { formatDate } from '#app/text/format.ts'
 import { logger } from '#app/utils/log.server.ts'
@@ -144,7 +144,7 @@ async function handleIncomplete(db: Database, settings: ReminderSettings, now: D
 		await tx.insert(caseEvents).values({ caseId, actorId: null, kind: 'reminded', data: { event: 'reminder:incomplete', n } })
 		// The last day to complete it, when incomplete cases are closed: the message's «{التاريخ}» (left out otherwise).
 		const closesAt = settings.incompleteCloseDays === null ? null : new Date(state.answered.getTime() + settings.incompleteCloseDays * DAY_MS)
-		return { kind: 'reminded', event: 'reminder:incomplete', n, values: closesAt ? { date: formatDate(closesAt) } : {} }
+		return { kind: 'reminded', event: 'reminder:incomplete', n, values: closesAt ? { date: formatDate(closesAt), smsDate: smsDay(closesAt) } : {} }
 	})
 }
 

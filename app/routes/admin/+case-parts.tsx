@@ -301,7 +301,7 @@ export function VisitPhotos({ photos, remove }: { photos: readonly VisitPhoto[];
 			{photos.map((photo, index) => (
 				<li key={photo.id}>
 					<a href={`${photo.href}?inline=1`} target="_blank" rel="noopener" className="block rounded border border-stone-300 focus-visible:outline-2">
-						<img src={`${photo.href}?inline=1`} alt={`صورة الزيارة ${index + 1}`} loading="lazy" decoding="async" className="aspect-square w-full rounded object-cover" />
+						<img src={`${photo.href}?size=thumbnail`} alt={`صورة الزيارة ${index + 1}`} loading="lazy" decoding="async" className="aspect-square w-full rounded object-cover" />
 					</a>
 					{remove?.(photo, index)}
 				</li>

@@ -12,6 +12,7 @@ import { signInLimits } from '#app/auth/sign-in.server.ts'
 import { replaceRecoveryCodes, resetTwoStep, twoStepRoles, unusedRecoveryCodes } from '#app/auth/totp.server.ts'
 import { passwordHint } from '#app/text/messages.ts'
 import { noteAudit, recordAudit, audited } from '#app/audit/audit-trail.server.ts'
+import type { AuditDetails } from '#app/audit/audit-log.server.ts'
 import { userRoles, hasRole, rolesLabel } from '#app/db/roles.ts'
 import { passwordRules } from '#app/domain/user-schema.ts'
 import { passwordHashOf, setPassword } from '#app/domain/staff-users.server.ts'
@@ -98,7 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const formData = await request.formData()
 	const intent = formData.get('intent')
 	noteAudit(context, { recorded: true })
-	const audit = (action: Parameters<typeof recordAudit>[1]['action'], extra?: Record<string, unknown>) => recordAudit(db, { actor: me, action, request, data: extra })
+	const audit = (action: Parameters<typeof recordAudit>[1]['action'], extra?: AuditDetails) => recordAudit(db, { actor: me, action, request, data: extra })
 
 	switch (intent) {
 		case 'password': {

@@ -6,7 +6,8 @@ import { areaRoles } from '#app/db/roles.ts'
 import { photoUpload } from '#app/cases/attachment-upload.server.ts'
 import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
 import { findCaseByReference } from '#app/cases/case-store.server.ts'
-import { staffFileMessage } from '#app/cases/staff-files.ts'
+import { staffFileMessage, type staffFileErrors } from '#app/cases/staff-files.ts'
+import type { contentRefusalMessages } from '#app/storage/upload-messages.ts'
 import { addVisitPhotos, removeVisitPhoto } from '#app/cases/staff-files.server.ts'
 import { studyKindOf } from '#app/cases/studies.server.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
@@ -40,7 +41,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	const wantsJson = request.headers.get('Accept')?.includes('application/json')
 	const answer = async (notice: { tone: 'success' | 'error'; message: string }, status = 200, headers?: HeadersInit) =>
 		wantsJson ? data({ ok: notice.tone === 'success', message: notice.message }, { status, headers }) : redirectWithFlash(back, notice, headers)
-	const refuse = (why: string, message: string, status: number, headers?: HeadersInit) => {
+	const refuse = (why: 'case' | 'gone' | 'no-file' | 'too-large' | keyof typeof staffFileErrors | keyof typeof contentRefusalMessages, message: string, status: number, headers?: HeadersInit) => {
 		noteAudit(context, { data: { refused: why } })
 		return answer({ tone: 'error', message }, status, headers)
 	}

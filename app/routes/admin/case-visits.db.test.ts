@@ -7,6 +7,7 @@ import { caseVisits } from '#app/db/schema.ts'
 import { upcomingVisit } from '#app/cases/visits.server.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { setSmsDriver } from '#app/notify/notifier.server.ts'
+import { smsDay } from '#app/notify/templates.ts'
 import { formatDate, todayInRiyadh } from '#app/text/format.ts'
 import { middleware as adminMiddleware } from '#app/routes/admin/layout.tsx'
 import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
@@ -52,7 +53,8 @@ test('a visit is planned for a researcher: the applicant is told by SMS with the
 
 	const said = `${formatDate(day)} الساعة 4:30 مساءً`
 	expect(texts.at(-1)?.to).toBe(row.mobile)
-	expect(texts.at(-1)?.text).toContain(said)
+	// The SMS gives the day in digits, in both calendars (two parts at most: issue 37, §2.7).
+	expect(texts.at(-1)?.text).toContain(`${smsDay(day, { weekday: true })} 4:30 مساءً`)
 	expect((await latestApplicantMessage(db(), row.id))?.note).toContain(said)
 
 	const view = await runRoute([...adminMiddleware, ...caseMiddleware], caseLoader, { request: new Request(`http://localhost/admin/cases/${row.reference}`, { headers: { Cookie: cookie } }), params: { reference: row.reference } })
@@ -126,4 +128,30 @@ test('the applicant keeps seeing the visit they wait for after a later message, 
 	await studied(db(), row, officer, { studiedOn: todayInRiyadh() })
 	await changeStatus(db(), row.id, { to: 2, note: 'دُرست' }, officer)
 	expect(await upcomingVisit(db(), row.id)).toBeNull()
+})
+
+test('a planned visit is settled with its case (issue 37, §2.9): done by a study recorded before its day, cancelled by the case leaving «جديد» and «غير مكتمل» whatever moved it; the case view offers nothing on it', async () => {
+	const early = await submittedCase(db())
+	await post(early, { intent: 'visit', visitOn: inDays(3), visitAt: '10:00', visitor: String(officer.id) })
+	await studied(db(), early, officer, { studiedOn: todayInRiyadh() })
+	expect((await db().select().from(caseVisits).where(eq(caseVisits.caseId, early.id))).map((visit) => visit.status)).toEqual(['done'])
+
+	for (const to of [6, 5] as const) {
+		const row = await submittedCase(db())
+		await post(row, { intent: 'visit', visitOn: inDays(3), visitAt: '10:00', visitor: String(officer.id) })
+		await changeStatus(db(), row.id, { to, note: 'لا حاجة' }, officer)
+		const [visit] = await db().select().from(caseVisits).where(eq(caseVisits.caseId, row.id))
+		expect(visit?.status).toBe('cancelled')
+		const view = await runRoute([...adminMiddleware, ...caseMiddleware], caseLoader, {
+			request: new Request(`http://localhost/admin/cases/${row.reference}`, { headers: { Cookie: cookie } }),
+			params: { reference: row.reference },
+		})
+		expect(view.visits).toEqual([])
+		expect((await post(row, { intent: 'cancel-visit', visitId: String(visit!.id) })).init.status).toBe(409)
+	}
+	// «غير مكتمل» still waits for the study: the visit stays.
+	const incomplete = await submittedCase(db())
+	await post(incomplete, { intent: 'visit', visitOn: inDays(3), visitAt: '10:00', visitor: String(officer.id) })
+	await changeStatus(db(), incomplete.id, { to: 4, note: 'ينقصه كشف', message: 'أرفق كشف الحساب', reopened: { sections: ['financial'], slots: [] } }, officer)
+	expect((await db().select().from(caseVisits).where(eq(caseVisits.caseId, incomplete.id))).map((visit) => visit.status)).toEqual(['planned'])
 })

@@ -11,7 +11,7 @@ import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
 import { ErrorSummary, Field, FlashNotice, PageTitle, TextareaField } from '#app/components/forms.tsx'
 import { templateOf } from '#app/notify/outbox.server.ts'
 import { smsSegments } from '#app/notify/sms-segments.ts'
-import { fieldsOf, messageEvent, messageEvents, placeholders, renderMessage, sampleValues, smsParts, templateProblems, type TemplateField, type TemplateFields, type TemplateValues } from '#app/notify/templates.ts'
+import { fieldsOf, messageEvent, messageEvents, placeholders, renderMessage, sampleValues, smsParts, templateProblems, type MessageEventDef, type TemplateField, type TemplateFields, type TemplateValues } from '#app/notify/templates.ts'
 import { countOf } from '#app/text/arabic-count.ts'
 import { characters } from '#app/text/messages.ts'
 import { formatDateTime } from '#app/text/format.ts'
@@ -46,13 +46,29 @@ const schema = z.object({
 export async function loader({ request, context }: Route.LoaderArgs) {
 	requireRole(context, areaRoles.users)
 	const db = await getDb()
-	const changed = new Map((await db.select({ event: messageTemplates.event, updatedAt: messageTemplates.updatedAt }).from(messageTemplates)).map((row) => [row.event, row.updatedAt]))
+	const stored = await db.select({ event: messageTemplates.event, updatedAt: messageTemplates.updatedAt, sms: messageTemplates.sms }).from(messageTemplates)
+	const changed = new Map(stored.map((row) => [row.event, row.updatedAt]))
+	const smsOf = new Map(stored.map((row) => [row.event, row.sms]))
+	const origin = publicOrigin()
+	// How many parts each SMS goes in with the sample values (issue 37, §2.7), before the staff's
+	// message: that one is as long as they write it, and the editor's preview counts it.
+	const partsOf = (event: MessageEventDef) =>
+		event.channels.includes('sms')
+			? smsSegments(renderMessage({ ...event.defaults, sms: smsOf.get(event.event) ?? event.defaults.sms }, { ...sampleValues(event, origin), staffMessage: '' }).sms).segments
+			: null
 	const chosen = new URL(request.url).searchParams.get('event')
 	const definition = chosen ? messageEvent(chosen) : undefined
 	if (chosen && !definition) throw data('الرسالة غير موجودة', { status: 404 })
 	return {
 		notice: context.get(flashContext),
-		events: messageEvents.map((event) => ({ event: event.event, label: event.label, audience: event.audience, changed: changed.has(event.event) ? formatDateTime(changed.get(event.event)!) : null })),
+		events: messageEvents.map((event) => ({
+			event: event.event,
+			label: event.label,
+			audience: event.audience,
+			changed: changed.has(event.event) ? formatDateTime(changed.get(event.event)!) : null,
+			smsParts: partsOf(event),
+			staffLine: event.offers.includes('staffMessage'),
+		})),
 		editing: definition
 			? {
 					event: definition.event,
@@ -62,7 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 					saved: await templateOf(db, definition),
 					changed: changed.has(definition.event),
 					placeholders: definition.offers.map((key) => ({ token: `{${placeholders[key].token}}`, meaning: definition.meanings?.[key] ?? placeholders[key].label })),
-					samples: sampleValues(definition, publicOrigin()),
+					samples: sampleValues(definition, origin),
 				}
 			: null,
 	}
@@ -120,6 +136,12 @@ export default function MessageTemplates({ loaderData, actionData }: Route.Compo
 									<span className="block text-sm text-stone-600">
 										{event.audience === 'foundation' ? 'إلى المؤسسة، بالبريد الإلكتروني' : 'إلى المتقدم'} — {event.changed ? `نص معدّل (${event.changed})` : 'النص الافتراضي'}
 									</span>
+									{event.smsParts ? (
+										<span className={`block text-sm ${event.smsParts > 2 ? 'font-semibold text-amber-800' : 'text-stone-600'}`}>
+											الرسالة النصية في {countOf(event.smsParts, smsParts)}
+											{event.staffLine ? ' دون رسالة الموظف' : ''}
+										</span>
+									) : null}
 								</Link>
 							</li>
 						))}

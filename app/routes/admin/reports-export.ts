@@ -19,11 +19,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const ExcelJS = await loadExcel()
 	const workbook = new ExcelJS.Workbook()
 	const sheet = workbook.addWorksheet(`تقرير ${query.year}`, { views: [{ rightToLeft: true }] })
-	sheet.addRow([reportGroupings.find((grouping) => grouping.value === query.by)!.label, ...reportColumns.map((column) => column.header)]).font = { bold: true }
+	const grouping = reportGroupings.find((item) => item.value === query.by)!.label
+	sheet.addRow([grouping, ...reportColumns.map((column) => column.header)]).font = { bold: true }
 	for (const row of [...rows, total]) sheet.addRow([row.label, ...reportColumns.map((column) => row[column.name] ?? null)])
 	sheet.lastRow!.font = { bold: true }
 	sheet.columns.forEach((column) => (column.width = 20))
-	noteAudit(context, { data: { year: query.year, by: query.by } })
+	noteAudit(context, { data: { year: query.year, grouping } })
 	return new Response(new Uint8Array(await workbook.xlsx.writeBuffer()), {
 		headers: {
 			'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

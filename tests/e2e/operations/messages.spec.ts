@@ -22,6 +22,10 @@ import { startFakeSmtp, type FakeMail, type FakeSmtpServer } from '#tests/fakes/
 import { pdfWith, plantedApplicant, type Planted } from '../apply-journey.ts'
 import { fillReferrer, next } from '../apply-steps.ts'
 import { expect, signIn, test, unique } from '../utils.ts'
+import { smsSegments } from '#app/notify/sms-segments.ts'
+
+/** LRM, RLM, ALM, embeddings, overrides and isolates. */
+const DIRECTION_MARKS = /[\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069]/
 
 const root = process.cwd()
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -246,6 +250,16 @@ test('codes by SMS open a case, its link is e-mailed on APP_ORIGIN, status notic
 			await expect(sent).toContainText('أُرسلت')
 		})
 
+		await test.step('the messages screen gives each SMS its parts, every default within two (issue 37, §2.7)', async () => {
+			await staff.goto('/admin/messages')
+			const events = staff.getByRole('navigation', { name: 'الرسائل' }).getByRole('listitem')
+			await expect(events).toHaveCount(15)
+			// Every event to the applicant texts; the foundation's notice is e-mail only.
+			await expect(events.filter({ hasText: /الرسالة النصية في (رسالة واحدة|رسالتين)( دون رسالة الموظف)?$/ })).toHaveCount(14)
+			await staff.goto('/admin/messages?event=visit-scheduled')
+			await expect(staff.getByText(/تُرسل في (رسالة واحدة|رسالتين) \(ترميز UCS-2/)).toBeVisible()
+		})
+
 		await test.step('the private link on a second browser asks for a new code; a new SMS comes, and its code opens the case', async () => {
 			const second = await newPage(origin)
 			await second.goto(`/apply/r/${token}`)
@@ -316,12 +330,15 @@ test('codes by SMS open a case, its link is e-mailed on APP_ORIGIN, status notic
 			await form.locator('summary').click()
 			await form.getByRole('checkbox', { name: 'الوضع المالي' }).check()
 			await form.getByLabel('ملاحظة داخلية (سبب التغيير)').fill('الدخل غير موثق')
-			await form.getByLabel('رسالة إلى المتقدم (ما المطلوب منه)').fill('نرجو تحديث صافي الدخل الشهري')
+			// Direction marks, as a browser or a pasted text may carry them: none reaches the provider (issue 37, §2.7).
+			await form.getByLabel('رسالة إلى المتقدم (ما المطلوب منه)').fill('\u200Fنرجو تحديث صافي الدخل الشهري\u200E (\u20662026\u2069)\u061C')
 			await form.getByRole('button', { name: 'تغيير الحالة إلى «غير مكتمل»' }).click()
 			await expect(staff.getByRole('status')).toContainText('تم تغيير الحالة إلى «غير مكتمل»')
 
 			const sms = await waitForSms(fake, (message) => message.to === to && message.text.includes(reference), smsBefore)
-			expect(sms.text).toContain('بحاجة إلى استكمال')
+			expect(sms.text).not.toMatch(DIRECTION_MARKS)
+			expect(sms.text).toContain('نرجو تحديث صافي الدخل الشهري (2026)')
+			expect(sms.text).toContain('ينقصه')
 			expect(sms.text).toContain('«الوضع المالي»')
 			expect(sms.text).toContain('نرجو تحديث صافي الدخل الشهري')
 			expect(sms.text).toContain(`${origin}/apply/status`)
@@ -350,8 +367,9 @@ test('codes by SMS open a case, its link is e-mailed on APP_ORIGIN, status notic
 			const mailsBefore = smtp.messages.length
 			fs.writeFileSync(clockFile, String(3 * DAY_MS + 60 * 60 * 1000))
 			const reminder = await waitForSms(fake, (message) => message.to === to && message.text.includes('تذكير') && message.text.includes(reference), smsBefore)
-			expect(reminder.text).toContain('«الوضع المالي»')
 			expect(reminder.text).toContain(`${origin}/apply/status`)
+			expect(reminder.text).not.toMatch(DIRECTION_MARKS)
+			expect(smsSegments(reminder.text).segments).toBeLessThanOrEqual(2)
 			expectNothingSecret('the reminder SMS', reminder.text, planted, token)
 			const mail = await smtp.waitForMail((candidate) => smtp.messages.indexOf(candidate) >= mailsBefore && candidate.to.includes(planted.email), 30_000)
 			expect(mail.subject).toBe(`تذكير باستكمال طلبك رقم ${reference} - مؤسسة عطاء الخيرية`)
@@ -423,7 +441,7 @@ test('codes by SMS open a case, its link is e-mailed on APP_ORIGIN, status notic
 				await sendBackIncomplete(asked)
 				const notice = await waitForSms(fake, (message) => message.text.includes(asked))
 				expect(notice.to).toBe(to)
-				expect(notice.text).toContain('بحاجة إلى استكمال')
+				expect(notice.text).toContain('ينقصه')
 				expect(notice.text).toContain(`${origin}/apply/status`)
 				expectNothingSecret(`the ${kind} status SMS`, notice.text, planted, token)
 				const mail: FakeMail = await smtp.waitForMail((candidate) => smtp.messages.indexOf(candidate) >= mailsBefore && candidate.to.includes(planted.email), 30_000)

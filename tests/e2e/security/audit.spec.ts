@@ -422,6 +422,15 @@ test('every audited action of the back office leaves its entry in the trail, as 
 		expect(missing, `${role}: entries missing from the trail`).toEqual([])
 	}
 
+	// Every detail in Arabic (issue 37, §2.14): no entry of anyone shows a key as the code wrote it
+	// («outcome: approve»), and the committee's decision reads as words.
+	for (const role of Object.keys(actors) as StaffRole[]) {
+		const rows = parseCsv((await (await admin.get(`/admin/audit/export?user=${actors[role].id}`)).text()).replace(/^\uFEFF/, '')).slice(1)
+		const coded = rows.map((row) => row[7] ?? '').filter((details) => /(^|، )[A-Za-z][\w-]*: /.test(details))
+		expect(coded, `${role}: details with a key not in words`).toEqual([])
+		if (role === 'approver') expect(rows.find((row) => row[4] === third.reference && row[3] === auditActions['case.decide'])?.[7]).toContain('القرار: اعتماد الدعم')
+	}
+
 	// The admin's screen shows the case officer's reads.
 	const screen = await (await admin.get(`/admin/audit?user=${officer.id}`)).text()
 	for (const action of ['case.view', 'case.file', 'case.print', 'cases.export'] as const) expect(screen, `/admin/audit shows «${auditActions[action]}»`).toContain(auditActions[action])
