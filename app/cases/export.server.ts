@@ -13,13 +13,14 @@ import { formatDate, formatDateTime, formatHijri, formatSaudiMobile, todayInRiya
 import { ageOn } from '#app/forms/conditions.ts'
 import { eachCaseForExport, type CaseFilter } from './case-lists.server.ts'
 import { staffStatusName } from '#app/cases/case-statuses.ts'
+import { csvOptions, safeCell, type SheetCell } from '#app/utils/spreadsheet-cells.ts'
 
 // The filtered list as a spreadsheet: a fixed set of case columns, then one column per answer of
 // each programme in the filter (a repeatable list's rows share its columns, one line per row).
 // Rows are streamed batch by batch: 10,000 cases never sit in memory at once.
 
 /** Amounts, counts and ages are numbers, so a spreadsheet can sum and sort them. */
-type Cell = string | number
+type Cell = SheetCell
 
 interface Column {
 	header: string
@@ -91,14 +92,6 @@ export function exportColumns(types: readonly string[]): Column[] {
 	return [...caseColumns, ...definitions.flatMap((definition) => answerColumns(definition, definitions.length > 1 ? `${definition.title} / ` : ''))]
 }
 
-/**
- * A cell a spreadsheet will not run: text an applicant typed that starts like a formula
- * («=HYPERLINK(…)», «+…», «-…», «@…») gets a leading apostrophe (OWASP's CSV injection advice).
- */
-export function safeCell<T extends Cell>(value: T): T extends string ? string : T {
-	return (typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value) as T extends string ? string : T
-}
-
 async function* rowsOf(db: Database, filter: CaseFilter, columns: Column[]): AsyncGenerator<Cell[]> {
 	for await (const item of eachCaseForExport(db, filter)) yield columns.map((column) => safeCell(column.value(item)))
 }
@@ -106,7 +99,7 @@ async function* rowsOf(db: Database, filter: CaseFilter, columns: Column[]): Asy
 /** CSV in UTF-8 with a byte-order mark, so Excel opens the Arabic as Arabic. */
 export function csvExport(db: Database, filter: CaseFilter, types: readonly string[]): ReadableStream {
 	const columns = exportColumns(types)
-	const csv = stringify({ bom: true, header: true, columns: columns.map((column) => column.header) })
+	const csv = stringify({ ...csvOptions, header: true, columns: columns.map((column) => column.header) })
 	Readable.from(rowsOf(db, filter, columns)).on('error', (error) => csv.destroy(error)).pipe(csv)
 	return Readable.toWeb(csv) as ReadableStream
 }
