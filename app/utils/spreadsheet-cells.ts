@@ -2,8 +2,29 @@
 // reports' XLSX) goes through these, so that nothing a visitor typed runs as a formula in Excel or
 // LibreOffice (docs/security.md#escaping, OWASP's CSV injection advice).
 
-/** A cell as the writers take it: text, or a number a spreadsheet can sum. */
-export type SheetCell = string | number
+/** A cell as the writers take it: text, a number a spreadsheet can sum, or a date it can sort (see `sheetDay`, `sheetTime`). */
+export type SheetCell = string | number | Date
+
+/** Whether a date column holds days or days with the time, Riyadh time. */
+export type SheetDateKind = 'day' | 'time'
+
+/** How Excel shows each kind (a real date underneath, so it sorts and filters as one). */
+export const sheetDateFormats: Record<SheetDateKind, string> = { day: 'yyyy-mm-dd', time: 'yyyy-mm-dd hh:mm' }
+
+/** A calendar day (yyyy-mm-dd) as a date cell. */
+export const sheetDay = (day: string): Date => new Date(`${day}T00:00:00Z`)
+
+/**
+ * An instant as a date cell showing Riyadh's wall time (UTC+3 all year): a spreadsheet has no time
+ * zones, and exceljs writes a date's UTC fields.
+ */
+export const sheetTime = (instant: Date): Date => new Date(instant.getTime() + 3 * 3_600_000)
+
+/** A date cell in a CSV: ISO 8601 (2026-11-29, 2026-11-29 14:05), which Excel reads as a date in every locale. */
+export function sheetDateText(value: Date, kind: SheetDateKind): string {
+	const iso = value.toISOString()
+	return kind === 'day' ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`
+}
 
 // A formula starts a cell, or starts after a character that Excel or LibreOffice may split a CSV line
 // at on import (the list separator of the reader's locale is `,` or `;`; tab and the line ends are
