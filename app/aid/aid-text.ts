@@ -8,5 +8,4 @@ export function aidText(aid: { aidKind: string; amount: number; months: number |
 	return `${aidKindLabel(aid.aidKind)}: ${formatMoney(aid.amount)}${aid.months ? ` شهرياً لمدة ${monthsCount(aid.months)}` : ''}`
 }
 
-/** «صندوق الزكاة (زكاة)»: a fund's name as every list shows it. */
-export const fundLabel = (fund: { name: string; zakat: boolean }) => (fund.zakat ? `${fund.name} (زكاة)` : fund.name)
+export { fundLabel } from '#app/cases/aid.ts'

@@ -1,9 +1,8 @@
 // The committee's decisions and the instalments they give, in words, for the case view and the print.
 import { formatDateTime, formatMoney, formatMonth } from '#app/text/format.ts'
 import type { CaseDecision } from './decisions.server.ts'
+import { outcomeLabels } from '#app/cases/aid.ts'
 import { aidText, fundLabel } from './aid-text.ts'
-
-export const outcomeLabels = { approve: 'اعتماد الدعم', reject: 'رفض الطلب', return: 'إعادة الطلب لدراسة أكثر' } as const
 
 export const instalmentStatusLabels = { approved: 'بانتظار الصرف', in_batch: 'في دفعة صرف', paid: 'صُرفت', delivered: 'سُلِّمت', cancelled: 'أُلغيت' } as const
 

@@ -71,8 +71,9 @@ test('a batch is made by someone other than the approver, its file carries each 
 	const file = { paymentReference: lines[0]!.reference, caseReference: row.reference, name: row.applicantName, iban: validIban, amount: 1000, purpose: 'دعم نقدي' }
 	const csv = transferCsv(commonLayout, [file])
 	expect(csv.startsWith('\uFEFF')).toBe(true)
-	expect(csv.split('\n')[1]).toBe(`1,${file.paymentReference},${row.reference},${row.applicantName},${validIban},1000,دعم نقدي`)
-	expect(transferCsv(exampleBankLayout, [file]).split('\n')[1]).toBe(`${validIban},${row.applicantName},1000.00,SAR,${file.paymentReference},${file.paymentReference} ${row.reference}`)
+	// Every cell quoted (app/utils/spreadsheet-cells.ts), as a bank's reader in any locale splits it.
+	expect(csv.split('\n')[1]).toBe(`"1","${file.paymentReference}","${row.reference}","${row.applicantName}","${validIban}","1000","دعم نقدي"`)
+	expect(transferCsv(exampleBankLayout, [file]).split('\n')[1]).toBe(`"${validIban}","${row.applicantName}","1000.00","SAR","${file.paymentReference}","${file.paymentReference} ${row.reference}"`)
 	// A formula typed as a name stays text in the file.
 	expect(transferCsv(commonLayout, [{ ...file, name: '=HYPERLINK("x")' }])).toContain(`'=HYPERLINK`)
 

@@ -1,5 +1,5 @@
-// The accounts the foundation owes its board and the ministry (docs/product.md#reports), and the
-// public «أثرنا» page: every figure summed from the records themselves.
+// The accounts the foundation owes its board and the ministry (docs/product.md#reports): every
+// figure summed from the records themselves (the public «أثرنا» page, by the same rules: ./impact.server.ts).
 // - received: cases sent in the period; studied: cases with a study recorded in it;
 // - approved, rejected, riyals approved (every month of a monthly aid): the committee's decisions;
 // - families helped, individuals in them, riyals given, aid in kind delivered: the aid ledger
@@ -120,16 +120,4 @@ async function labeller(db: Database, by: ReportGrouping): Promise<(key: string)
 	const funds = rowsOf<{ id: number; name: string }>(await db.execute(sql`select id, name from funds`)).map((row) => [String(row.id), row.name] as const)
 	const names = new Map(funds)
 	return (key) => names.get(key) ?? 'بلا صندوق (قبل القرار أو مسجل يدوياً)'
-}
-
-/**
- * «أثرنا» (the public impact page): families helped and riyals given per programme and year, from
- * the same ledger; no personal data. The page shows any count of families under 5 as «أقل من 5».
- */
-export async function impactFigures(db: Database): Promise<{ year: number; programme: string; families: number; riyals: number }[]> {
-	const result = await db.execute(sql`
-		select year, type as programme, sum(families)::int as families, sum(given_riyals) as riyals
-		from report_figures where grain = 'year'
-		group by 1, 2 having sum(families) > 0 order by 1 desc, 2`)
-	return rowsOf<{ year: number; programme: string; families: number; riyals: string | number }>(result).map((row) => ({ year: Number(row.year), programme: row.programme, families: Number(row.families), riyals: Number(row.riyals) }))
 }

@@ -1,13 +1,13 @@
 // A batch's transfer file in a bank's layout (./bank-layouts), as CSV (UTF-8 with a byte-order mark,
 // so Excel reads the Arabic) or XLSX (right to left, amounts as numbers). Cells that a spreadsheet
-// would run as a formula are made harmless, as in every export (app/cases/export.server.ts).
+// would run as a formula are made harmless, as in every export (app/utils/spreadsheet-cells.ts).
 import { stringify } from 'csv-stringify/sync'
 import { loadExcel } from '#app/utils/lazy-modules.server.ts'
-import { safeCell } from '#app/cases/export.server.ts'
+import { csvOptions, safeCell } from '#app/utils/spreadsheet-cells.ts'
 import type { BankLayout, TransferLine } from './bank-layouts/index.ts'
 
 export function transferCsv(layout: BankLayout, lines: readonly TransferLine[]): string {
-	return stringify([layout.headers, ...lines.map((line, index) => layout.row(line, index).map(safeCell))], { bom: true })
+	return stringify([layout.headers, ...lines.map((line, index) => layout.row(line, index).map(safeCell))], csvOptions)
 }
 
 export async function transferXlsx(layout: BankLayout, lines: readonly TransferLine[]): Promise<Buffer> {

@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify'
 import type { Database } from '#app/db/client.server.ts'
 import { auditLog, users } from '#app/db/schema.ts'
 import { formatDateTime } from '#app/text/format.ts'
-import { safeCell } from '#app/cases/export.server.ts'
+import { csvOptions, safeCell } from '#app/utils/spreadsheet-cells.ts'
 import { staffStatusName } from '#app/cases/case-statuses.ts'
 import { roleLabels } from '#app/db/roles.ts'
 import type { UserRole } from '#app/db/schema.ts'
@@ -243,7 +243,7 @@ async function* linesOf(db: Database, filter: AuditFilter): AsyncGenerator<strin
 
 /** The filtered trail as CSV, with a byte-order mark so that Excel reads the Arabic. */
 export function auditCsv(db: Database, filter: AuditFilter): ReadableStream {
-	const csv = stringify({ bom: true, header: true, columns: ['الرقم', 'الوقت (الرياض، UTC+3)', 'المستخدم', 'الإجراء', 'رقم الطلب', 'الصفحة', 'عنوان IP', 'التفاصيل'] })
+	const csv = stringify({ ...csvOptions, header: true, columns: ['الرقم', 'الوقت (الرياض، UTC+3)', 'المستخدم', 'الإجراء', 'رقم الطلب', 'الصفحة', 'عنوان IP', 'التفاصيل'] })
 	Readable.from(linesOf(db, filter))
 		.on('error', (error) => csv.destroy(error))
 		.pipe(csv)

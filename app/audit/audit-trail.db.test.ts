@@ -84,9 +84,9 @@ describe('the audit trail', () => {
 			.replace(/^\uFEFF/, '')
 			.trim()
 			.split('\n')
-		expect(lines[0]).toBe('الرقم,الوقت (الرياض، UTC+3),المستخدم,الإجراء,رقم الطلب,الصفحة,عنوان IP,التفاصيل')
+		expect(lines[0]).toBe('"الرقم","الوقت (الرياض، UTC+3)","المستخدم","الإجراء","رقم الطلب","الصفحة","عنوان IP","التفاصيل"')
 		expect(lines).toHaveLength(2)
-		expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"")@x.org",محاولة دخول فاشلة,,/login,203.0.113.9,السبب: بيانات غير صحيحة`)
+		expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"")@x.org","محاولة دخول فاشلة","","/login","203.0.113.9","السبب: بيانات غير صحيحة"`)
 
 		const response = await runRoute([...adminMiddleware, ...auditExportMiddleware], auditExport, { request: request('/admin/audit/export?action=auth.sign-in-failed', staff.admin.cookie) })
 		expect(response.headers.get('Content-Disposition')).toMatch(/^attachment; filename="audit-\d{4}-\d{2}-\d{2}\.csv"$/)

@@ -42,3 +42,9 @@ export const riyals = (missing: string) =>
 export const inKindAid: readonly AidKind[] = ['food_basket', 'eid_clothing', 'devices', 'restoration', 'medical']
 
 export const isInKind = (kind: string) => (inKindAid as readonly string[]).includes(kind)
+
+/** The committee's decisions, as staff read them (the case view, the print, the export). */
+export const outcomeLabels = { approve: 'اعتماد الدعم', reject: 'رفض الطلب', return: 'إعادة الطلب لدراسة أكثر' } as const
+
+/** «صندوق الزكاة (زكاة)»: a fund's name as every list shows it. */
+export const fundLabel = (fund: { name: string; zakat: boolean }) => (fund.zakat ? `${fund.name} (زكاة)` : fund.name)

@@ -1,7 +1,7 @@
 import { isCalendarDay } from '#app/text/format.ts'
 import { and, asc, desc, eq, inArray, isNotNull, isNull, like, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { caseSections, cases, caseStudies, users } from '#app/db/schema.ts'
+import { aidInstalments, caseAid, caseDecisions, caseSections, cases, caseStudies, funds, users } from '#app/db/schema.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import type { SectionAnswers } from '#app/forms/schema.ts'
 import { normaliseSaudiMobile, toWesternDigits } from '#app/text/format.ts'
@@ -192,6 +192,21 @@ async function firstSections(db: Database, rows: readonly { id: string; type: st
  * The filtered list in pages of `batch`, by keyset (never OFFSET), for exports: memory stays at
  * one batch however many cases there are.
  */
+export interface ExportDecision {
+	outcome: (typeof caseDecisions.$inferSelect)['outcome']
+	decidedAt: Date
+	/** The fund an approval is charged to; null for a rejection or a return. */
+	fund: string | null
+	zakat: boolean | null
+}
+
+export interface ExportGiven {
+	riyals: number
+	/** yyyy-mm-dd */
+	lastOn: string
+	bankReferences: string[]
+}
+
 export async function* eachCaseForExport(
 	db: Database,
 	filter: CaseFilter,
@@ -201,6 +216,10 @@ export async function* eachCaseForExport(
 	answers: Record<string, SectionAnswers>
 	/** The case's study (the newest), if any. */
 	study: typeof caseStudies.$inferSelect | undefined
+	/** The committee's newest decision, with its fund, if any. */
+	decision: ExportDecision | undefined
+	/** The aid ledger's sum, its last day, and the bank's references of the transfers paid (in the order paid). */
+	given: ExportGiven | undefined
 }> {
 	// The last row's id: its submitted_at is compared as the database holds it (microseconds), never
 	// through a JavaScript Date (milliseconds), which would skip rows in the same millisecond.
@@ -242,6 +261,26 @@ export async function* eachCaseForExport(
 			)
 			.orderBy(caseStudies.caseId, desc(caseStudies.createdAt), desc(caseStudies.id))
 		const studyOf = new Map(studies.map((study) => [study.caseId, study]))
+		const ids = rows.map((item) => item.row.id)
+		const decisions = await db
+			.selectDistinctOn([caseDecisions.caseId], { caseId: caseDecisions.caseId, outcome: caseDecisions.outcome, decidedAt: caseDecisions.createdAt, fund: funds.name, zakat: funds.zakat })
+			.from(caseDecisions)
+			.leftJoin(funds, eq(funds.id, caseDecisions.fundId))
+			.where(inArray(caseDecisions.caseId, ids))
+			.orderBy(caseDecisions.caseId, desc(caseDecisions.createdAt), desc(caseDecisions.id))
+		const decisionOf = new Map(decisions.map(({ caseId, ...decision }) => [caseId, decision]))
+		const given = await db
+			.select({
+				caseId: caseAid.caseId,
+				riyals: sql<string>`sum(${caseAid.amount})`,
+				lastOn: sql<string>`max(${caseAid.givenOn})::text`,
+				bankReferences: sql<string[]>`array_remove(array_agg(${aidInstalments.bankReference} order by ${caseAid.givenOn}, ${caseAid.id}), null)`,
+			})
+			.from(caseAid)
+			.leftJoin(aidInstalments, eq(aidInstalments.id, caseAid.instalmentId))
+			.where(inArray(caseAid.caseId, ids))
+			.groupBy(caseAid.caseId)
+		const givenOf = new Map(given.map((item) => [item.caseId, { riyals: Number(item.riyals), lastOn: item.lastOn, bankReferences: item.bankReferences }]))
 		const byCase = new Map<string, Record<string, SectionAnswers>>()
 		for (const section of sections) {
 			const answers = byCase.get(section.caseId) ?? {}
@@ -253,6 +292,8 @@ export async function* eachCaseForExport(
 				row: { ...item.row, assignedName: item.assignedName },
 				answers: byCase.get(item.row.id) ?? {},
 				study: studyOf.get(item.row.id),
+				decision: decisionOf.get(item.row.id),
+				given: givenOf.get(item.row.id),
 			}
 		if (rows.length < batch) return
 		after = rows.at(-1)!.row.id

@@ -606,6 +606,20 @@ export const reportFigures = pgTable(
 )
 
 /**
+ * «أثرنا» as published (docs/product.md#our-impact): families helped and riyals given per year and
+ * programme, from the aid ledger as it stood through `through` (the last day of a month, Riyadh
+ * time), taken once a month by the scheduler (app/aid/impact.server.ts). The public page shows the
+ * newest, so a payment shows there only at the next month's snapshot. Its trigger raises the content
+ * version (drizzle/0035_impact_snapshots.sql), so cached pages show a new snapshot at once.
+ */
+export const impactSnapshots = pgTable('impact_snapshots', {
+	through: date('through', { mode: 'string' }).primaryKey(),
+	takenAt: timestamp('taken_at', { withTimezone: true }).notNull().defaultNow(),
+	/** Every year and programme with aid given, before suppression: the page applies it (app/aid/impact-disclosure.ts). */
+	figures: jsonb('figures').$type<{ year: number; programme: string; families: number; riyals: number }[]>().notNull(),
+})
+
+/**
  * What each case adds to `report_figures`, per year, grain and group (the same columns): recomputed
  * from the case's records by the same triggers whenever one of them changes, and the difference
  * added to `report_figures`. A family helped or a case studied twice in a group is one here.

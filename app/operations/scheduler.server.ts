@@ -7,12 +7,13 @@ import { runReminders } from '#app/operations/reminders.server.ts'
 import { retentionTask } from '#app/operations/retention-schedule.server.ts'
 import { removeOldCodes } from '#app/verify/codes.server.ts'
 import { deliverDue } from '#app/notify/outbox.server.ts'
+import { takeImpactSnapshot } from '#app/aid/impact.server.ts'
 import { now as clockNow } from '#app/utils/clock.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { logger } from '#app/utils/log.server.ts'
 
 // Work one instance does for all, every SCHEDULER_INTERVAL_SECONDS (docs/operations.md#scheduler-and-reminders):
-// the applicants' reminders, then the messages due to be tried again, and once a day retention. Every instance starts a scheduler
+// the applicants' reminders, then the messages due to be tried again, old codes removed, «أثرنا»'s monthly figures, and once a day retention. Every instance starts a scheduler
 // (app/bootstrap.server.ts); the one holding the lease `scheduler` in `scheduler_leases` runs the tasks,
 // the others only try to take the lease at their next tick. Whoever holds it renews it each tick for
 // three intervals; an instance that stops gives it up, so another takes over at its next tick, and one
@@ -35,6 +36,8 @@ export const defaultTasks: readonly SchedulerTask[] = [
 	{ name: 'outbox', run: deliverDue },
 	// Codes a day old prove nothing: their rows go (docs/security.md#verified-mobile).
 	{ name: 'codes', run: removeOldCodes },
+	// «أثرنا»'s figures, once a month (docs/product.md#our-impact): the first tick of a month takes them.
+	{ name: 'impact', run: takeImpactSnapshot },
 	// Closed cases' data past RETENTION_MONTHS, once a day (docs/operations.md#retention).
 	retentionTask,
 ]

@@ -53,6 +53,8 @@ export function tryAgainAfter(seconds: number): string {
 export const days: CountedNoun = { one: 'يوم واحد', two: 'يومين', few: 'أيام', many: 'يوماً', other: 'يوم' }
 
 /** As a standalone count («صورتان», not «صورتين»): a gallery's photos, a page's news. */
+/** «أثرنا»: families helped. */
+export const families: CountedNoun = { one: 'أسرة واحدة', two: 'أسرتين', few: 'أسر', many: 'أسرةً', other: 'أسرة' }
 export const photos: CountedNoun = { one: 'صورة واحدة', two: 'صورتان', few: 'صور', many: 'صورةً', other: 'صورة' }
 export const applications: CountedNoun = { one: 'طلب واحد', two: 'طلبان', few: 'طلبات', many: 'طلباً', other: 'طلب' }
 export const newsItems: CountedNoun = { one: 'خبر واحد', two: 'خبران', few: 'أخبار', many: 'خبراً', other: 'خبر', none: 'لا أخبار' }

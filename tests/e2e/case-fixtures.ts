@@ -44,11 +44,11 @@ async function upload(request: APIRequestContext, token: string, slot: string, f
  * `submit: false` the case is complete but not sent: a draft whose check page would send it.
  * `consent`: the answer on the consent step (default «أوافق»); `basic`: more answers of the first step.
  */
-export async function submitCaseAsStaff(request: APIRequestContext, options: { name?: string; mobile?: string; email?: string; submit?: boolean; consent?: 'given' | 'declined'; basic?: Record<string, string> } = {}): Promise<SubmittedCase> {
+export async function submitCaseAsStaff(request: APIRequestContext, options: { name?: string; mobile?: string; email?: string; city?: string; submit?: boolean; consent?: 'given' | 'declined'; basic?: Record<string, string> } = {}): Promise<SubmittedCase> {
 	const name = options.name ?? 'عبدالله محمد سعد القحطاني'
 	const nationalId = randomNationalId()
 	const mobile = options.mobile ?? `05${String(Date.now() % 1e7).padStart(7, '0')}${counter++ % 10}`
-	const started = await post(request, '/apply/needy-families/new?paper=1', { ...basicAnswers(nationalId, mobile), Full_Name: name, ...(options.email ? { Email: options.email } : {}), ...options.basic })
+	const started = await post(request, '/apply/needy-families/new?paper=1', { ...basicAnswers(nationalId, mobile), Full_Name: name, ...(options.email ? { Email: options.email } : {}), ...(options.city ? { city: options.city } : {}), ...options.basic })
 	const token = /\/apply\/r\/([A-Za-z0-9_-]{43})/.exec(started.url())?.[1]
 	expect(token, 'the private link after the first step').toBeTruthy()
 	const base = `/apply/r/${token}`

@@ -1,3 +1,5 @@
+import ExcelJS from 'exceljs'
+import { parse } from 'csv-parse/sync'
 import type { Page } from '@playwright/test'
 import { expectNoAxeViolations, expect, staffState, test, unique } from './utils.ts'
 import { recordStudyAs, submitCaseAsStaff } from './case-fixtures.ts'
@@ -190,10 +192,17 @@ test('the CSV export opens as Arabic in Excel and is recorded', async ({ page })
 	const bytes = await response.body()
 	expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
 	expect(bytes.toString('utf8')).toContain(submitted.name)
+	// Dates in ISO 8601, which Excel sorts as dates; the decision and payment columns are there (app/cases/export.db.test.ts fills them).
+	const [headers, row] = parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as string[][]
+	expect(row![headers!.indexOf('تاريخ الإرسال (ميلادي)')]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)
+	expect(headers).toEqual(expect.arrayContaining(['قرار اللجنة', 'تاريخ القرار', 'الصندوق', 'المبلغ المصروف (ريال)', 'تاريخ آخر صرف', 'مرجع البنك']))
 	const xlsx = await page.request.get(`/admin/cases/export/xlsx?q=${submitted.reference}`)
 	expect(xlsx.status()).toBe(200)
-	// An XLSX file is a zip archive.
-	expect((await xlsx.body()).subarray(0, 2).toString()).toBe('PK')
+	const workbook = new ExcelJS.Workbook()
+	await workbook.xlsx.load((await xlsx.body()) as unknown as ArrayBuffer)
+	const sheet = workbook.worksheets[0]!
+	const sent = sheet.getRow(2).getCell((sheet.getRow(1).values as unknown[]).indexOf('تاريخ الإرسال (ميلادي)'))
+	expect(sent.type).toBe(ExcelJS.ValueType.Date)
 })
 
 test('a content editor gets 403 on a case, its files, its report and the export', async ({ page, pageAs }) => {

@@ -71,14 +71,16 @@ export default function Reports({ loaderData: r }: Route.ComponentProps) {
 				) : (
 					<ul className="mt-3 space-y-2">
 						{r.bars.map((bar) => (
-							<li key={bar.key} className="grid grid-cols-[minmax(0,10rem)_1fr] items-center gap-3 text-sm">
-								<span className="truncate">{bar.label}</span>
-								<span className="flex items-center gap-2">
+							// On a phone the group's name takes its own line, whole, above its bar; from sm up, a column
+							// of its own. The bar shrinks to the room left (an SVG is 300 px wide unless told).
+							<li key={bar.key} className="grid gap-1 text-sm sm:grid-cols-[minmax(0,14rem)_minmax(0,1fr)] sm:items-center sm:gap-3">
+								<span className="break-words">{bar.label}</span>
+								<span className="flex min-w-0 items-center gap-2">
 									{/* An SVG bar: attributes, not an inline style the page's CSP would refuse. */}
-									<svg aria-hidden="true" viewBox="0 0 100 4" preserveAspectRatio="none" className="h-4 flex-1 -scale-x-100 rtl:scale-x-100">
+									<svg aria-hidden="true" viewBox="0 0 100 4" preserveAspectRatio="none" className="h-4 w-0 min-w-0 flex-1 -scale-x-100 rtl:scale-x-100">
 										<rect x={0} y={0} width={Math.max(1, Math.round(bar.share * 100))} height={4} rx={0.5} className="fill-brand-700" />
 									</svg>
-									<span className="shrink-0">{bar.amount}</span>
+									<span className="shrink-0 whitespace-nowrap">{bar.amount}</span>
 								</span>
 							</li>
 						))}

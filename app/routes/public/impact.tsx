@@ -2,35 +2,44 @@ import type { Route } from './+types/impact'
 import { getDb } from '#app/db/database.server.ts'
 import { getSingleton } from '#app/content/store.server.ts'
 import { impactPage } from '#app/content/types.ts'
-import { impactFigures } from '#app/aid/reports.server.ts'
+import { latestImpact } from '#app/aid/impact.server.ts'
+import { FEWEST, publishYear, type PublishedFigures } from '#app/aid/impact-disclosure.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
-import { formatYear, formatMoney } from '#app/text/format.ts'
+import { formatDate, formatMoney, formatNumber, formatYear } from '#app/text/format.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
+import { countOf, families } from '#app/text/arabic-count.ts'
 
-// «أثرنا» (docs/product.md#our-impact): families helped and riyals given per programme and year,
-// from the aid ledger; no personal data. Fewer than 5 families is said so, and their riyals are not
-// shown: a small figure could point to a family. Kept by the page cache, refreshed when aid is recorded.
+// «أثرنا» (docs/product.md#our-impact): families helped and riyals given per programme and year, as
+// the aid ledger stood at the end of last month (the scheduler's monthly snapshot, app/aid/impact.server.ts);
+// no personal data. A figure that could point to a family, or that subtraction from the total would
+// reveal, is withheld (app/aid/impact-disclosure.ts). Kept by the page cache; a new snapshot refreshes it.
 
-const FEWEST = 5
+const WITHHELD = 'لا يُنشر'
 const DEFAULT_INTRO = '<p>تصل تبرعاتكم وزكواتكم إلى الأسر المحتاجة والمرضى والجمعيات عبر برامج المؤسسة. هذه أرقام ما صُرف فعلاً، من سجل الصرف نفسه.</p>'
+
+const shown = (figures: PublishedFigures) => ({
+	families: figures.families === null ? WITHHELD : formatNumber(figures.families),
+	riyals: figures.riyals === null ? WITHHELD : formatMoney(figures.riyals),
+})
 
 export async function loader() {
 	const db = await getDb()
-	const [intro, figures] = await Promise.all([getSingleton(db, impactPage), impactFigures(db)])
+	const [intro, snapshot] = await Promise.all([getSingleton(db, impactPage), latestImpact(db)])
+	const figures = snapshot?.figures ?? []
 	const years = [...new Set(figures.map((row) => row.year))].sort((a, b) => b - a)
-	const shown = (families: number, riyals: number) => (families < FEWEST ? { families: `أقل من ${FEWEST}`, riyals: '—' } : { families: String(families), riyals: formatMoney(riyals) })
+	const order = (programme: string) => applicationDefinitions.findIndex((item) => item.type === programme)
 	return {
 		intro: (intro?.data.intro as string | undefined) ?? DEFAULT_INTRO,
+		through: snapshot ? formatDate(`${snapshot.through}T12:00:00Z`) : null,
 		years: years.map((year) => {
-			const rows = figures.filter((row) => row.year === year).sort((a, b) => applicationDefinitions.findIndex((item) => item.type === a.programme) - applicationDefinitions.findIndex((item) => item.type === b.programme))
-			const families = rows.reduce((sum, row) => sum + row.families, 0)
-			const riyals = rows.reduce((sum, row) => sum + row.riyals, 0)
+			const published = publishYear(figures.filter((row) => row.year === year).sort((a, b) => order(a.programme) - order(b.programme)))
 			return {
 				year,
 				label: formatYear(year),
-				rows: rows.map((row) => ({ programme: findDefinition(row.programme)?.title ?? 'برامج سابقة', ...shown(row.families, row.riyals) })),
-				total: shown(families, riyals),
+				rows: published.rows.map((row) => ({ programme: findDefinition(row.programme)?.title ?? 'برامج سابقة', ...shown(row) })),
+				total: shown(published.total),
+				withheld: published.rows.some((row) => row.families === null) || published.total.families === null,
 			}
 		}),
 	}
@@ -44,6 +53,11 @@ export default function Impact({ loaderData }: Route.ComponentProps) {
 			<div className="mx-auto max-w-5xl space-y-8 px-4 py-8">
 				{/* Sanitised on save (app/utils/sanitize-html.server.ts). */}
 				<div className="space-y-4 text-lg leading-9" dangerouslySetInnerHTML={{ __html: loaderData.intro }} />
+				{loaderData.through ? (
+					<p className="rounded-xl border border-stone-200 bg-white p-4">
+						الأرقام كما في سجل الصرف حتى <span className="whitespace-nowrap">{loaderData.through}</span>، وتُحدَّث مرة في أول كل شهر.
+					</p>
+				) : null}
 				{loaderData.years.length === 0 ? <p className="rounded-xl border border-stone-200 bg-white p-4">لا أرقام منشورة بعد.</p> : null}
 				{loaderData.years.map((year) => (
 					<section key={year.year} aria-labelledby={`year-${year.year}`}>
@@ -85,6 +99,11 @@ export default function Impact({ loaderData }: Route.ComponentProps) {
 								</tbody>
 							</table>
 						</div>
+						{year.withheld ? (
+							<p className="mt-2 text-sm text-stone-600">
+								«{WITHHELD}»: رقم برنامج ساعد أقل من {countOf(FEWEST, families)}، أو رقم يُعرف منه ذلك الرقم بالطرح من المجموع؛ حمايةً لخصوصية الأسر.
+							</p>
+						) : null}
 					</section>
 				))}
 			</div>
