@@ -366,7 +366,7 @@ test('codes by SMS open a case, its link is e-mailed on APP_ORIGIN, status notic
 			const smsBefore = fake.messages.length
 			const mailsBefore = smtp.messages.length
 			fs.writeFileSync(clockFile, String(3 * DAY_MS + 60 * 60 * 1000))
-			const reminder = await waitForSms(fake, (message) => message.to === to && message.text.includes('تذكير') && message.text.includes(reference), smsBefore)
+			const reminder = await waitForSms(fake, (message) => message.to === to && message.text.includes('لم يكتمل.') && message.text.includes(reference), smsBefore)
 			expect(reminder.text).toContain(`${origin}/apply/status`)
 			expect(reminder.text).not.toMatch(DIRECTION_MARKS)
 			expect(smsSegments(reminder.text).segments).toBeLessThanOrEqual(2)
@@ -379,7 +379,7 @@ test('codes by SMS open a case, its link is e-mailed on APP_ORIGIN, status notic
 			await expect(staff.getByRole('region', { name: 'سجل الطلب' })).toContainText('تذكير المتقدم باستكمال طلبه (التذكير الأول)')
 			await expect(messagesAbout(staff, 'تذكير بطلب غير مكتمل').filter({ hasText: 'رسالة نصية' })).toContainText('أُرسلت')
 			// Once: the scheduler ticks every second, and the first reminder is not sent again.
-			expect(fake.messages.filter((message) => message.text.includes('تذكير'))).toHaveLength(1)
+			expect(fake.messages.filter((message) => message.text.includes('لم يكتمل.'))).toHaveLength(1)
 		})
 
 		/** «غير مكتمل» again from the case page's status form, asking for the financial section with `text`. */
