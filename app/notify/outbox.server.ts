@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, lte } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { caseEvents, caseMessages, cases, messageTemplates, type Reopened } from '#app/db/schema.ts'
+import { caseEvents, caseMessages, cases, type Reopened } from '#app/db/schema.ts'
 import { statusInfo } from '#app/cases/case-statuses.ts'
 import { getFoundationInfo } from '#app/domain/foundation-details.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
@@ -11,7 +11,8 @@ import { deliverMail, type MailResult } from './mail.server.ts'
 import { templateMail } from './messages.ts'
 import { getNotifier, getSmsDriver } from './notifier.server.ts'
 import { maskMobile, type SmsResult } from './sms.server.ts'
-import { messageEvent, renderMessage, type Channel, type MessageEvent, type MessageEventDef, type TemplateFields, type TemplateValues } from './templates.ts'
+import { templateOf } from './template-store.server.ts'
+import { messageEvent, renderMessage, type Channel, type MessageEvent, type TemplateValues } from './templates.ts'
 
 // The outbox (docs/decisions/016-messages-and-verified-mobile.md, docs/product.md#messages): every
 // message about a case is a `case_messages` row with its delivery state. It is tried at once; a
@@ -92,12 +93,6 @@ async function queueAndSend(db: Database, caseId: string, event: MessageEvent, d
 		.values(drafts.map((draft) => ({ caseId, event, ...draft, status: 'pending' as const, nextAttemptAt: held, createdBy: actor?.id ?? null })))
 		.returning()
 	return Promise.all(rows.map((row) => attempt(db, row, clockNow())))
-}
-
-/** The staff's wording of an event, or the default. */
-export async function templateOf(db: Database, definition: MessageEventDef): Promise<TemplateFields> {
-	const [saved] = await db.select().from(messageTemplates).where(eq(messageTemplates.event, definition.event))
-	return saved ? { sms: saved.sms, emailSubject: saved.emailSubject, emailBody: saved.emailBody } : definition.defaults
 }
 
 type CaseRow = typeof cases.$inferSelect

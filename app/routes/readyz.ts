@@ -1,5 +1,4 @@
-import { sql } from 'drizzle-orm'
-import { getDb } from '#app/db/database.server.ts'
+import { pingDatabase } from '#app/db/database.server.ts'
 import { getFileStorage } from '#app/storage/file-storage.server.ts'
 import { isDraining } from '#app/utils/draining.server.ts'
 import { describeError, logger } from '#app/utils/log.server.ts'
@@ -13,8 +12,7 @@ const plain = (body: string, status: number) => new Response(body, { status, hea
 export async function loader() {
 	if (isDraining()) return plain('draining', 503)
 	try {
-		const db = await getDb()
-		await db.execute(sql`select 1`)
+		await pingDatabase()
 	} catch (error) {
 		logger.error({ error: describeError(error) }, 'readyz: database unreachable')
 		return plain('database unreachable', 503)

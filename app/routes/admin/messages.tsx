@@ -4,19 +4,17 @@ import { z } from 'zod'
 import type { Route } from './+types/messages'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
-import { messageTemplates } from '#app/db/schema.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/http/flash.server.ts'
 import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
 import { ErrorSummary, Field, FlashNotice, PageTitle, TextareaField } from '#app/components/forms.tsx'
-import { templateOf } from '#app/notify/outbox.server.ts'
+import { resetTemplate, rewordedTemplates, saveTemplate, templateOf } from '#app/notify/template-store.server.ts'
 import { smsSegments } from '#app/notify/sms-segments.ts'
 import { fieldsOf, messageEvent, messageEvents, placeholders, renderMessage, sampleValues, smsParts, templateProblems, type MessageEventDef, type TemplateField, type TemplateFields, type TemplateValues } from '#app/notify/templates.ts'
 import { countOf } from '#app/text/arabic-count.ts'
 import { characters } from '#app/text/messages.ts'
 import { formatDateTime } from '#app/text/format.ts'
 import { publicOrigin } from '#app/utils/env.server.ts'
-import { eq } from 'drizzle-orm'
 import type { AdminHandle } from './layout.tsx'
 
 // The words of every message the foundation sends (docs/product.md#messages): an admin rewords an
@@ -46,7 +44,7 @@ const schema = z.object({
 export async function loader({ request, context }: Route.LoaderArgs) {
 	requireRole(context, areaRoles.users)
 	const db = await getDb()
-	const stored = await db.select({ event: messageTemplates.event, updatedAt: messageTemplates.updatedAt, sms: messageTemplates.sms }).from(messageTemplates)
+	const stored = await rewordedTemplates(db)
 	const changed = new Map(stored.map((row) => [row.event, row.updatedAt]))
 	const smsOf = new Map(stored.map((row) => [row.event, row.sms]))
 	const origin = publicOrigin()
@@ -93,18 +91,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const fields: TemplateFields = { ...typed, sms: definition.channels.includes('sms') ? typed.sms : '' }
 	const db = await getDb()
 	if (intent === 'reset') {
-		await db.delete(messageTemplates).where(eq(messageTemplates.event, event))
+		await resetTemplate(db, event)
 		noteAudit(context, { data: { event, reset: true } })
 		return redirectWithFlash(editorPath(event), { tone: 'success', message: 'تمت استعادة النص الافتراضي' })
 	}
 	const problems = templateProblems(definition, fields)
 	if (intent === 'preview') return { event, values: fields, errors: problems, previewed: true }
 	if (Object.keys(problems).length) return data({ event, values: fields, errors: problems, previewed: false }, { status: 400 })
-	const row = { ...fields, updatedAt: new Date(), updatedBy: user.id }
-	await db
-		.insert(messageTemplates)
-		.values({ event, ...row })
-		.onConflictDoUpdate({ target: messageTemplates.event, set: row })
+	await saveTemplate(db, event, fields, user.id)
 	noteAudit(context, { data: { event } })
 	return redirectWithFlash(editorPath(event), notices.updated)
 }
