@@ -8,7 +8,7 @@
 // no /OpenAction, /AA, /Names, /AcroForm, outline or annotation (link, form field) comes along,
 // and nothing the new file does not reach from its catalog is written.
 import type { PDFDocument, PDFEmbeddedPage, PDFImage, PDFPage } from 'pdf-lib'
-import { inspectPdf } from '#app/storage/pdf-active-content.server.ts'
+import { isActiveName } from '#app/storage/pdf-active-content.server.ts'
 import { loadPdfLib } from '#app/utils/lazy-modules.server.ts'
 
 /** pdf-lib's PageSizes.A4, in points. */
@@ -141,16 +141,26 @@ async function newPdf(title: string): Promise<PDFDocument> {
 	return document
 }
 
-/** `document`'s bytes, with only what it reaches; refused if anything active is found in them all the same. */
+/**
+ * `document`'s bytes, with only what it reaches. Every name in its objects is looked at first, as
+ * the first refusal would (app/storage/pdf-active-content.server.ts), the pictures' and drawings'
+ * bytes aside: nothing that acts may have come along with a page's resources.
+ */
 async function finish(document: PDFDocument): Promise<{ pdf: Buffer; pages: number }> {
-	const { PDFName } = await loadPdfLib()
+	const { PDFArray, PDFDict, PDFName, PDFStream } = await loadPdfLib()
 	await document.flush()
 	// pdf-lib gives each page it draws on an empty annotation array: none is needed.
 	for (const page of document.getPages()) page.node.delete(PDFName.of('Annots'))
 	await dropUnreachable(document)
+	const pending: unknown[] = document.context.enumerateIndirectObjects().map(([, object]) => object)
+	while (pending.length) {
+		const value = pending.pop()
+		if (value instanceof PDFName && isActiveName(value.decodeText())) throw new Error('A PDF made again still carries an active part')
+		if (value instanceof PDFDict) for (const [key, inner] of value.entries()) pending.push(key, inner)
+		else if (value instanceof PDFArray) pending.push(...value.asArray())
+		else if (value instanceof PDFStream) pending.push(value.dict)
+	}
 	const pdf = Buffer.from(await document.save({ updateFieldAppearances: false }))
-	// What is kept passes the first refusal too, read whole: nothing that acts reached it.
-	if (!inspectPdf(pdf).ok) throw new Error('A PDF made again still carries an active part')
 	return { pdf, pages: document.getPageCount() }
 }
 

@@ -4,6 +4,7 @@ import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
 import { inspectPdf } from '#app/storage/pdf-active-content.server.ts'
 import { encodedVariants } from '#tests/fixtures/pdf-encoded-variants.ts'
+import { buildPdf, streamObject } from '#tests/fixtures/attack-files.ts'
 import { makeDocument, remakePdf } from './page-pdf.server.ts'
 
 const jpeg = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#0f6251' } }).jpeg().toBuffer()
@@ -48,6 +49,18 @@ test('a PDF given is made again: its pages of their own size and turn, refused w
 	// An encryption dictionary in the trailer: a PDF locked by a password.
 	const locked = Buffer.from(Buffer.from(await three.save({ useObjectStreams: false })).toString('latin1').replace('trailer\n<<\n', 'trailer\n<<\n/Encrypt << /Filter /Standard /V 1 /R 2 /O (x) /U (x) /P -4 >>'), 'latin1')
 	expect(await remakePdf(locked, 'x')).toBe('pdf-locked')
+})
+
+test('a script in what draws a page (a form in its resources) does not come along: the PDF is refused as unreadable', async () => {
+	const drawing = 'q /X1 Do Q'
+	const bytes = buildPdf([
+		'<< /Type /Catalog /Pages 2 0 R >>',
+		'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+		'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 400] /Resources << /XObject << /X1 4 0 R >> >> /Contents 5 0 R >>',
+		streamObject('/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Hidden << /S /JavaScript /JS (app.alert\\(1\\)) >>', '0 0 10 10 re f'),
+		streamObject('', drawing),
+	])
+	expect(await remakePdf(bytes, 'x')).toBe('pdf-unreadable')
 })
 
 /** Every dictionary of `pdf`'s objects (a stream's too), as pdf-lib writes it out. */

@@ -32,6 +32,9 @@ const SNIFFED_BYTES = 1024
 /** Names of parts that act: scripts, programs to launch, files carried inside, forms that send or fetch data. */
 const activeNames = new Set(['javascript', 'rendition', 'launch', 'embeddedfile', 'embeddedfiles', 'richmedia', 'xfa', 'gotoe', 'submitform', 'importdata'])
 
+/** Whether a PDF name (decoded, without its slash) names a part that acts, in any case of letters. */
+export const isActiveName = (name: string) => activeNames.has(name.toLowerCase())
+
 /** Filters this check unpacks, by their names and abbreviations. */
 const decoders: Record<string, (data: Buffer, budget: number) => Buffer> = {
 	flatedecode: inflate,
