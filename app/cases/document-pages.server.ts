@@ -3,9 +3,11 @@
 // like every applicant file) and the applicant is answered at once; then, off the request, it is
 // decoded under a pixel limit, turned upright by its EXIF orientation, made at most 2,000 px on its
 // long side and encoded again as a JPEG that holds nothing of the phone's metadata (no GPS position,
-// no device, no time), and the original is removed. Each time a slot's pages change, its document
-// is made again: every page, in the order the applicant chose, on an A4 page, as one PDF (pdf-lib).
-// Once the application is sent only the documents are kept; their pages go.
+// no device, no time), and the original is removed. A PDF is kept only made again (app/runner/files.server.ts,
+// docs/security.md#uploads). Each time a slot's pages change, its document is made again: every
+// page, in the order the applicant chose, on an A4 page, as one PDF (pdf-lib); one PDF alone is
+// that PDF made again, its pages of their own size. Once the application is sent only the
+// documents are kept; their pages go.
 import { createHash } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import { buffer } from 'node:stream/consumers'
