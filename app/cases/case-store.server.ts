@@ -14,7 +14,7 @@ import { canTransition } from './workflow.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { STAFF_SLOT_PREFIX } from './staff-files.ts'
-import { PAGE_SLOT_PREFIX } from './document-pages.ts'
+import { caseHoldings, PAGE_SLOT_PREFIX, slotOfPage } from './document-pages.ts'
 
 // The case store: every write is one transaction that also appends to the case's history.
 
@@ -334,12 +334,18 @@ export async function addAttachment(db: Database, definition: ApplicationDef, ro
 		// the lock also keeps two uploads at once from both passing the limits below.
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.id)).for('update')
 		if (!locked || !canEditSlot(locked, definition, file.slot)) throw new CaseLockedError()
-		const live = await tx.select().from(attachments).where(and(eq(attachments.caseId, row.id), isNull(attachments.deletedAt), applicantFile))
+		// Every file the case holds counts, the pages of its documents and the documents made of them too.
+		const held = await tx
+			.select()
+			.from(attachments)
+			.where(and(eq(attachments.caseId, row.id), isNull(attachments.deletedAt), notLike(attachments.slot, `${STAFF_SLOT_PREFIX}%`)))
+		const live = held.filter((kept) => !slotOfPage(kept.slot))
 		const replaced = multiple ? [] : live.filter((kept) => kept.slot === file.slot)
 		const remaining = live.filter((kept) => !replaced.includes(kept))
 		if (multiple && remaining.filter((kept) => kept.slot === file.slot).length >= limits.perSlot) throw new AttachmentLimitError('slot-full', limits)
-		if (remaining.length >= limits.perCase) throw new AttachmentLimitError('case-full', limits)
-		if (remaining.reduce((sum, kept) => sum + kept.size, 0) + file.size > limits.caseBytes) throw new AttachmentLimitError('case-too-large', limits)
+		const after = caseHoldings([...held.filter((kept) => !replaced.includes(kept)), file])
+		if (after.files > limits.perCase) throw new AttachmentLimitError('case-full', limits)
+		if (after.bytes > limits.caseBytes) throw new AttachmentLimitError('case-too-large', limits)
 		for (const old of replaced) {
 			await tx.update(attachments).set({ deletedAt: sql`now()` }).where(eq(attachments.id, old.id))
 			await tx.insert(caseEvents).values({ caseId: row.id, kind: 'file_removed', data: { slot: old.slot, name: old.originalName } })

@@ -3,29 +3,31 @@
 // like every applicant file) and the applicant is answered at once; then, off the request, it is
 // decoded under a pixel limit, turned upright by its EXIF orientation, made at most 2,000 px on its
 // long side and encoded again as a JPEG that holds nothing of the phone's metadata (no GPS position,
-// no device, no time), and the original is removed. Each time a slot's pages change, its document
-// is made again: every page, in the order the applicant chose, on an A4 page, as one PDF (pdf-lib).
-// Once the application is sent only the documents are kept; their pages go.
+// no device, no time), and the original is removed. A PDF is kept only made again (app/runner/files.server.ts,
+// docs/security.md#uploads). Each time a slot's pages change, its document is made again: every
+// page, in the order the applicant chose, on an A4 page, as one PDF (pdf-lib); one PDF alone is
+// that PDF made again, its pages of their own size. Once the application is sent only the
+// documents are kept; their pages go.
 import { createHash } from 'node:crypto'
 import fsp from 'node:fs/promises'
 import { buffer } from 'node:stream/consumers'
 import { and, asc, eq, inArray, isNull, like, notLike, or, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { attachments, caseEvents, cases } from '#app/db/schema.ts'
-import { makeDocument } from '#app/documents/page-pdf.server.ts'
+import { makeDocument, remakePdf } from '#app/documents/page-pdf.server.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
 import { cleanPhoto } from '#app/images/page-photo.server.ts'
 import { getCaseFileStorage, type FileStorage } from '#app/storage/file-storage.server.ts'
 import type { ReceivedFile } from '#app/storage/upload-stream.server.ts'
 import { describeError, logger } from '#app/utils/log.server.ts'
 import { canEditSlot } from './journey.ts'
-import { PAGE_SLOT_PREFIX, pageSlot, slotOfPage } from './document-pages.ts'
+import { caseHoldings, PAGE_SLOT_PREFIX, pageSlot, slotOfPage } from './document-pages.ts'
 import { STAFF_SLOT_PREFIX } from './staff-files.ts'
 
 type AttachmentRow = typeof attachments.$inferSelect
 
 /** Why a page is refused; each has its message (app/forms/upload-form.tsx). */
-export type PageRefusal = 'too-many-pixels' | 'unreadable-photo' | 'heic-unreadable' | 'pdf-locked' | 'pdf-unreadable' | 'too-many-pages' | 'case-too-large'
+export type PageRefusal = 'too-many-pixels' | 'unreadable-photo' | 'heic-unreadable' | 'pdf-locked' | 'pdf-unreadable' | 'too-many-pages' | 'case-full' | 'case-too-large'
 
 export class PageRefusedError extends Error {
 	constructor(readonly reason: PageRefusal) {
@@ -38,6 +40,8 @@ export class PageLockedError extends Error {}
 export interface PageLimits {
 	/** DOCUMENT_MAX_PAGES: the pages of one document, a PDF's pages included. */
 	pages: number
+	/** CASE_MAX_FILES: every file the case holds, pages and the documents made of them together. */
+	files: number
 	/** CASE_MAX_MB in bytes: every file the case holds, pages and documents together. */
 	caseBytes: number
 }
@@ -107,7 +111,10 @@ export async function addPage(
 		const earlier = pages.length ? [] : live.filter((row) => row.slot === slot)
 		const pageCount = [...pages, ...earlier].reduce((sum, row) => sum + (row.pages ?? 1), 0) + file.pages
 		if (pageCount > limits.pages) throw new PageRefusedError('too-many-pages')
-		if (live.reduce((sum, row) => sum + row.size, 0) + file.size > limits.caseBytes) throw new PageRefusedError('case-too-large')
+		// What the case will hold with this page, and the slot's document made again with it.
+		const after = caseHoldings([...live.map((row) => (earlier.includes(row) ? { ...row, slot: pageSlot(slot) } : row)), { slot: pageSlot(slot), size: file.size }])
+		if (after.files > limits.files) throw new PageRefusedError('case-full')
+		if (after.bytes > limits.caseBytes) throw new PageRefusedError('case-too-large')
 		let position = pages.reduce((last, row) => Math.max(last, row.position ?? 0), 0)
 		for (const row of earlier) {
 			position += 1
@@ -233,9 +240,12 @@ async function buildDocument(db: Database, storage: FileStorage, caseId: string,
 	if (pages.length === 0 || pages.some((page) => page.status === 'processing')) return
 	const usable = pages.filter((page) => page.status === 'ready')
 	const items = await Promise.all(usable.map(async (page) => ({ kind: page.contentType === 'application/pdf' ? ('pdf' as const) : ('photo' as const), bytes: await readStored(storage, page.storageKey) })))
-	// A document given whole as one PDF is that PDF, under its own name: nothing to join it to.
+	// A document given whole as one PDF is that PDF's pages, each of its own size, under its own name.
+	// Made again here too, though its page was made again when it was given: a page kept before that
+	// (a document sent earlier, become the first page when staff reopened it) was not.
 	const single = usable.length === 1 && items[0]!.kind === 'pdf' ? usable[0]! : undefined
-	const made = single ? { pdf: Buffer.from(items[0]!.bytes), pages: single.pages ?? 1 } : items.length ? await makeDocument(title, items) : null
+	const made = single ? await remakePdf(items[0]!.bytes, single.originalName.replace(/\.pdf$/i, '')) : items.length ? await makeDocument(title, items) : null
+	if (typeof made === 'string') throw new Error(`The document's one PDF could not be made again: ${made}`)
 	const kept = made ? await keep(storage, made.pdf) : null
 	const name = single ? single.originalName : `${title}.pdf`
 	const replaced = await db.transaction(async (tx) => {

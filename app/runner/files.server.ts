@@ -1,6 +1,7 @@
 // A file received for one of a case's slots, judged and kept: the runner's side of an upload. The
 // route (app/routes/apply/upload.ts) streams the request's body into storage and answers; this
 // decides, from the file's bytes and the case, whether the slot takes it, and stores it.
+import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
 import { addAttachment, AttachmentLimitError, CaseLockedError, type CaseRow } from '#app/cases/case-store.server.ts'
 import { canEditSlot, type SavedState } from '#app/cases/journey.ts'
@@ -10,7 +11,7 @@ import type { ApplicationDef } from '#app/forms/definition.ts'
 import { isDocumentSlot } from '#app/cases/document-pages.ts'
 import { addPage, PageLockedError, PageRefusedError, scheduleDocuments } from '#app/cases/document-pages.server.ts'
 import { inspectPhoto } from '#app/images/page-photo.server.ts'
-import { pdfPages } from '#app/documents/page-pdf.server.ts'
+import { remakePdf, type PdfRefusal } from '#app/documents/page-pdf.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { isOffered } from '#app/forms/conditions.ts'
 import type { UploadError } from '#app/forms/upload-form.tsx'
@@ -53,7 +54,11 @@ export async function addFile(run: { db: Database; definition: ApplicationDef; r
 	if (!kind) return refuse('not-accepted')
 	if (isDocumentSlot(slot)) return addDocumentPage(run, slot.slot, received.file, kind, refuse)
 	let file: ReceivedFile = received.file
-	if (kind === 'photo') {
+	if (kind === 'pdf') {
+		const remade = await remadeFile(received.file, getEnv().DOCUMENT_MAX_PAGES)
+		if (typeof remade === 'string') return refuse(remade)
+		file = remade.file
+	} else {
 		try {
 			file = await reencodePhoto(storage, received.file)
 		} catch (error) {
@@ -76,19 +81,41 @@ export async function addFile(run: { db: Database; definition: ApplicationDef; r
 }
 
 /**
+ * A received PDF made again (app/documents/page-pdf.server.ts) into a new temp file, which replaces
+ * it: no applicant's PDF is kept as sent. Refused when locked, unreadable or of more than `maxPages` pages.
+ */
+async function remadeFile(file: ReceivedFile, maxPages: number): Promise<{ file: ReceivedFile; pages: number } | PdfRefusal> {
+	const storage = getCaseFileStorage()
+	const remade = await remakePdf(await fs.readFile(file.tempPath), file.originalName.replace(/\.pdf$/i, ''), maxPages)
+	if (typeof remade === 'string') return remade
+	const tempPath = storage.tempPath()
+	await fs.writeFile(tempPath, remade.pdf, { flag: 'wx' })
+	await fs.rm(file.tempPath, { force: true })
+	return { file: { ...file, tempPath, size: remade.pdf.length, sha256: createHash('sha256').update(remade.pdf).digest('hex') }, pages: remade.pages }
+}
+
+/**
  * A document's next page(s). A photo's header is read (its size, never its pixels: a decompression
- * bomb is refused here), a PDF's pages counted; then the file is kept as sent, encrypted, and the
- * applicant answered. Cleaning the photo and making the document come after, in the background.
+ * bomb is refused here) and the photo kept as sent, encrypted, to be cleaned in the background; a
+ * PDF is made again at once (its pages counted first: no more than a document holds are drawn).
+ * Then the applicant is answered, and the document is made in the background.
  */
 async function addDocumentPage(run: { db: Database; definition: ApplicationDef; row: CaseRow }, slot: string, file: ReceivedFile, kind: 'pdf' | 'photo', refuse: (error: UploadError) => Promise<FileOutcome>): Promise<FileOutcome> {
 	const { db, definition, row } = run
 	const storage = getCaseFileStorage()
-	const judged = kind === 'photo' ? await inspectPhoto(file.tempPath) : await pdfPages(file.tempPath)
-	if (typeof judged === 'string') return refuse(judged)
-	const key = await storage.adopt(file.tempPath)
 	const env = getEnv()
+	let pages = 1
+	if (kind === 'photo') {
+		const judged = await inspectPhoto(file.tempPath)
+		if (typeof judged === 'string') return refuse(judged)
+	} else {
+		const remade = await remadeFile(file, env.DOCUMENT_MAX_PAGES)
+		if (typeof remade === 'string') return refuse(remade)
+		;({ file, pages } = remade)
+	}
+	const key = await storage.adopt(file.tempPath)
 	try {
-		await addPage(db, definition, row.id, slot, { originalName: file.originalName, contentType: file.mime, size: file.size, sha256: file.sha256, storageKey: key, pages: judged ?? 1, status: kind === 'photo' ? 'processing' : 'ready' }, { pages: env.DOCUMENT_MAX_PAGES, caseBytes: env.caseMaxBytes })
+		await addPage(db, definition, row.id, slot, { originalName: file.originalName, contentType: file.mime, size: file.size, sha256: file.sha256, storageKey: key, pages, status: kind === 'photo' ? 'processing' : 'ready' }, { pages: env.DOCUMENT_MAX_PAGES, files: env.CASE_MAX_FILES, caseBytes: env.caseMaxBytes })
 	} catch (error) {
 		await storage.remove(key)
 		if (error instanceof PageLockedError) return { kind: 'file-refused', error: 'locked-slot', slot }

@@ -21,8 +21,8 @@ import { loader as staffCaseFile } from '#app/routes/admin/case-file.ts'
 import { action as bulkUpload } from '#app/routes/admin/content-upload.ts'
 import { action as albumPhotos } from '#app/routes/admin/album-photos.tsx'
 import { encryptedLength, FileKeyring, headerKeyId, keyId, rotateFileKeys } from '#app/storage/encryption.server.ts'
-import { encryptedFileStorage, getFileStorage } from '#app/storage/file-storage.server.ts'
-import { multipartBody } from '#tests/fixtures/attack-files.ts'
+import { encryptedFileStorage, getCaseFileStorage, getFileStorage } from '#app/storage/file-storage.server.ts'
+import { buildPdf, multipartBody, streamObject } from '#tests/fixtures/attack-files.ts'
 import { randomNationalId } from '#tests/fixtures/needy-families.ts'
 import { pdfOfSize } from '#tests/fixtures/pdf.ts'
 import { withAppDatabase } from '#tests/db.ts'
@@ -46,11 +46,24 @@ const onDisk = (key: string) => fs.readFileSync(local().filePath(key))
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
 const MARKER = 'ATAA-PLAINTEXT-MARKER-7f3c'
-/** A PDF of three 64 KiB chunks and a bit, with a marker in a comment: were it stored as sent, the marker would be on disk. */
+/**
+ * A PDF of one page showing a picture of 150,000 bytes kept unpacked, a marker in its pixels: the
+ * PDF made again of it (app/documents/page-pdf.server.ts) holds the picture as it is, in three
+ * 64 KiB chunks and a bit; were it stored unencrypted, the marker would be on disk.
+ */
 const pdf = (() => {
-	const bytes = Buffer.from(pdfOfSize(150_000))
-	bytes.write(MARKER, 10, 'latin1')
-	return bytes
+	const pixels = randomBytes(250 * 200 * 3)
+	pixels.write(MARKER, 10, 'latin1')
+	const drawing = 'q 250 0 0 200 0 0 cm /Im1 Do Q'
+	return Buffer.from(
+		buildPdf([
+			'<< /Type /Catalog /Pages 2 0 R >>',
+			'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+			'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 250 200] /Resources << /XObject << /Im1 4 0 R >> >> /Contents 5 0 R >>',
+			streamObject('/Type /XObject /Subtype /Image /Width 250 /Height 200 /ColorSpace /DeviceRGB /BitsPerComponent 8', pixels.toString('latin1')),
+			streamObject('', drawing),
+		]),
+	)
 })()
 
 let officer: PublicUser
@@ -93,12 +106,16 @@ async function upload(slot: string, file: { name: string; type: string; bytes: U
 describe("an applicant's files", () => {
 	test('a PDF is stored encrypted under FILE_ENCRYPTION_KEY and downloads byte for byte, whole or in part', async () => {
 		const row = await upload('other', { name: 'تقرير.pdf', type: 'application/pdf', bytes: pdf })
-		expect(row).toMatchObject({ size: pdf.length, sha256: sha256(pdf) })
+		// What is kept is the PDF made again, its picture (and the marker) as it was.
+		const made = await buffer(await getCaseFileStorage().read(row.storageKey))
+		expect(made.equals(pdf)).toBe(false)
+		expect(made.includes(MARKER)).toBe(true)
+		expect(row).toMatchObject({ size: made.length, sha256: sha256(made) })
 
 		const stored = onDisk(row.storageKey)
 		expect(stored.subarray(0, 8).toString('latin1')).toBe('ATAAENC1')
 		expect(headerKeyId(stored)).toBe(keyId(KEY))
-		expect(stored.length).toBe(encryptedLength(pdf.length))
+		expect(stored.length).toBe(encryptedLength(made.length))
 		expect(stored.includes(MARKER)).toBe(false)
 		expect(stored.includes('%PDF')).toBe(false)
 		// No plaintext copy left in the temp dir either.
@@ -106,15 +123,15 @@ describe("an applicant's files", () => {
 
 		const response = (await applicantFile({ params: { token, fileId: row.id }, request: new Request(`http://localhost/apply/r/${token}/files/${row.id}`) } as never)) as Response
 		expect(response.status).toBe(200)
-		expect(response.headers.get('Content-Length')).toBe(String(pdf.length))
-		expect(Buffer.from(await response.arrayBuffer()).equals(pdf)).toBe(true)
+		expect(response.headers.get('Content-Length')).toBe(String(made.length))
+		expect(Buffer.from(await response.arrayBuffer()).equals(made)).toBe(true)
 
 		// The staff preview asks for ranges (a PDF viewer does): one across the first chunk boundary.
 		const request = new Request(`http://localhost/admin/cases/${reference}/files/${row.id}?inline=1`, { headers: { range: 'bytes=65530-65545' } })
 		const part = (await staffCaseFile({ params: { reference, fileId: row.id }, request, context: as(officer) } as never)) as Response
 		expect(part.status).toBe(206)
-		expect(part.headers.get('Content-Range')).toBe(`bytes 65530-65545/${pdf.length}`)
-		expect(Buffer.from(await part.arrayBuffer()).equals(pdf.subarray(65530, 65546))).toBe(true)
+		expect(part.headers.get('Content-Range')).toBe(`bytes 65530-65545/${made.length}`)
+		expect(Buffer.from(await part.arrayBuffer()).equals(made.subarray(65530, 65546))).toBe(true)
 	})
 
 	test('a photo is re-encoded, then stored encrypted; what comes back is the WebP', async () => {

@@ -14,6 +14,7 @@ import {
 	streamObject,
 } from '#tests/fixtures/attack-files.ts'
 import { minimalPdf, pdfOfSize } from '#tests/fixtures/pdf.ts'
+import { encodedVariants } from '#tests/fixtures/pdf-encoded-variants.ts'
 
 const latin1 = (bytes: Uint8Array | Buffer) => Buffer.from(bytes).toString('latin1')
 
@@ -101,5 +102,23 @@ describe('inspectPdf keeps ordinary PDFs', () => {
 	test('a word such as <html> deep inside a PDF, past where a browser sniffs, is page text: kept', () => {
 		const bytes = pdfWith('', [streamObject('', `${'q Q\n'.repeat(400)}BT (<html> and <script> as words) Tj ET`)])
 		expect(inspectPdf(bytes)).toEqual({ ok: true })
+	})
+})
+
+describe('inspectPdf reads an object stream through every encoding a reader does', () => {
+	test.each(encodedVariants().map((variant) => [variant.id, variant] as const))('%s', (_, variant) => {
+		expect(inspectPdf(variant.bytes)).toEqual(variant.refused ? { ok: false, reason: 'active', name: 'javascript' } : { ok: true })
+	})
+
+	test('an object stream packed inside an object stream is unpacked too', () => {
+		const inner = latin1(deflateSync(Buffer.from(`4 0 ${'<< /S /JavaScript /JS (1) >>'}`, 'latin1')))
+		const nested = streamObject(`/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode`, inner)
+		const bytes = buildPdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>', 'null', objectStream([`<< /Wrapped true >>\n5 0 obj\n${nested}`])], '1.5')
+		expect(inspectPdf(bytes)).toEqual({ ok: false, reason: 'active', name: 'javascript' })
+	})
+
+	test('a stream naming two different chains is unreadable: no reader is sure which it takes', () => {
+		const bytes = buildPdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>', 'null', objectStream(['<< >>'], '/Filter /FlateDecode /Filter [/FlateDecode /FlateDecode]')], '1.5')
+		expect(inspectPdf(bytes)).toEqual({ ok: false, reason: 'unreadable' })
 	})
 })

@@ -42,9 +42,13 @@ async function upload(request: APIRequestContext, token: string, slot: string, f
 /**
  * Starts, fills, uploads and submits a case; `request` must carry a staff session. With
  * `submit: false` the case is complete but not sent: a draft whose check page would send it.
- * `consent`: the answer on the consent step (default «أوافق»); `basic`: more answers of the first step.
+ * `consent`: the answer on the consent step (default «أوافق»); `basic`: more answers of the first step;
+ * `beforeSubmit`: more done with the private link before it is sent.
  */
-export async function submitCaseAsStaff(request: APIRequestContext, options: { name?: string; mobile?: string; email?: string; city?: string; submit?: boolean; consent?: 'given' | 'declined'; basic?: Record<string, string> } = {}): Promise<SubmittedCase> {
+export async function submitCaseAsStaff(
+	request: APIRequestContext,
+	options: { name?: string; mobile?: string; email?: string; city?: string; submit?: boolean; consent?: 'given' | 'declined'; basic?: Record<string, string>; beforeSubmit?: (token: string) => Promise<void> } = {},
+): Promise<SubmittedCase> {
 	const name = options.name ?? 'عبدالله محمد سعد القحطاني'
 	const nationalId = randomNationalId()
 	const mobile = options.mobile ?? `05${String(Date.now() % 1e7).padStart(7, '0')}${counter++ % 10}`
@@ -74,6 +78,7 @@ export async function submitCaseAsStaff(request: APIRequestContext, options: { n
 	await upload(request, token!, 'identity', 'هوية-المتقدم.pdf')
 	await upload(request, token!, 'family_report', 'سجل-الأسرة.pdf')
 	await post(request, `${base}/files`, { PatientMassage: 'نرجو النظر في حالتنا.' })
+	await options.beforeSubmit?.(token!)
 	if (options.submit !== false) {
 		const done = await post(request, `${base}/check`, { acknowledge: 'on' })
 		expect(done.url()).toContain('/done')

@@ -143,6 +143,24 @@ test.describe('how many files a case holds', () => {
 		expect(await pagesOn(draft.token)).toEqual(full)
 		expect(page).not.toContain('مرفق-11.pdf')
 	})
+
+	test('a case holds at most CASE_MAX_FILES (40) files, the documents made of pages counted with the pages', async () => {
+		test.setTimeout(240_000)
+		const draft = await submitCaseAsStaff(admin, { submit: false })
+		// The fixture gave the identity and the family record a page each: two pages, two documents.
+		// Ten pages to each of three more slots: 32 pages and five documents, 37 files.
+		for (const slot of ['other', 'proof_of_residence', 'referrer_form']) for (let index = 1; index <= 10; index++) expect((await upload(draft.token, slot, `${slot}-${index}.pdf`)).status(), `${slot} ${index}`).toBe(200)
+		// A sixth document: its first page makes 39 files, its second 40.
+		for (const index of [1, 2]) expect((await upload(draft.token, 'bank_statement', `كشف-${index}.pdf`)).status(), `bank ${index}`).toBe(200)
+		const full = await pagesOn(draft.token)
+		expect(full).toHaveLength(34)
+		const refused = await upload(draft.token, 'bank_statement', 'كشف-3.pdf')
+		expect(refused.status()).toBe(400)
+		expect(await refused.json()).toMatchObject({ ok: false, error: 'case-full', message: 'لا يتسع الطلب لأكثر من 40 ملفاً. احذف ملفاً لم يعد لازماً ثم ارفع الملف الجديد.' })
+		expect(await pagesOn(draft.token)).toEqual(full)
+		// What is stored once the documents are made: 34 pages and their six documents, no more than the cap.
+		await expect.poll(async () => (await filesOn(draft.token)).length, { timeout: 60_000 }).toBe(6)
+	})
 })
 
 test.describe('odd requests a scanner sends', () => {
