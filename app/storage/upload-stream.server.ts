@@ -216,6 +216,9 @@ async function receiveParts(
 		const name = partName === multiple ? `${partName}:${incoming.size}` : partName
 		// An empty file input arrives as a part without a file name; a second file of one name is not ours to keep.
 		if (!info.filename || !kind || incoming.has(name)) {
+			// busboy breaks the part's stream when the body stops short (a client gone, a body past its
+			// limit): an error nobody listened for would stop the server.
+			stream.on('error', () => {})
 			stream.resume()
 			return
 		}
