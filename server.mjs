@@ -173,7 +173,10 @@ function withBody(req, body) {
 		},
 	})
 }
-/** What @react-router/node's createReadableStreamFromReadable uses of the request's stream. */
+/**
+ * What @react-router/node's createReadableStreamFromReadable uses of the request's stream.
+ * @type {Set<string | symbol>}
+ */
 const replayedKeys = new Set(['on', 'once', 'off', 'addListener', 'removeListener', 'pause', 'resume', 'destroy', 'readable', 'readableHighWaterMark', 'pipe', 'read'])
 
 // One log line per request, kept pages included: its id (X-Request-Id), method, route, status and
