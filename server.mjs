@@ -13,6 +13,8 @@ const { fileURLToPath } = await import('node:url')
 const { default: express } = await import('express')
 const { default: compression } = await import('compression')
 const { default: onHeaders } = await import('on-headers')
+const { default: getRawBody } = await import('raw-body')
+const { PassThrough } = await import('node:stream')
 
 const root = path.dirname(fileURLToPath(import.meta.url))
 const build = await import(path.join(root, 'build/server/index.js'))
@@ -25,6 +27,10 @@ const build = await import(path.join(root, 'build/server/index.js'))
  *   securityHeaders: (path: string) => Record<string, string>,
  *   ALLOWED_METHODS: readonly string[],
  *   METHOD_NOT_ALLOWED_PAGE: string,
+ *   NOT_A_FORM: string,
+ *   BODY_TOO_LARGE: string,
+ *   bodyTooLargePage: (back: string) => string,
+ *   bodyLimit: (path: string, contentType: string | undefined) => number | undefined,
  *   FALLBACK_POLICY: string,
  *   startDraining: () => void,
  *   serveCachedPage: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean,
@@ -95,7 +101,83 @@ app.use((req, res, next) => {
 	}
 	otherFiles(req, res, next)
 })
-app.use(lifecycle.createRequestHandler({ build, mode: 'production' }))
+const handleRequest = lifecycle.createRequestHandler({ build, mode: 'production' })
+// A form's body is read here, before React Router, at most its route's limit (app/http/body-limits.server.ts):
+// counted as it arrives, announced by Content-Length or chunked, and past the limit answered 413
+// without reading on (docs/security.md#input). The upload endpoints stream their files themselves.
+app.use(async (req, res, next) => {
+	const limit = req.method === 'POST' ? lifecycle.bodyLimit(req.path, req.get('content-type')) : undefined
+	if (limit === undefined) return handleRequest(req, res, next)
+	/** @param {number} status @param {string} text */
+	const refuse = (status, text) => {
+		res.status(status).set('Cache-Control', 'no-store')
+		res.once('finish', () => lingerThenClose(req))
+		// A form sent by a page's script is shown its Arabic message by the route's error boundary (app/components/error-message.tsx).
+		if (req.path.endsWith('.data') || status !== 413) res.type('text/plain; charset=utf-8').send(text)
+		else res.type('text/html; charset=utf-8').send(lifecycle.bodyTooLargePage(req.path))
+	}
+	// Compressed bodies are not inflated: no page sends one.
+	if ((req.get('content-encoding') ?? 'identity').toLowerCase() !== 'identity') return refuse(415, lifecycle.NOT_A_FORM)
+	/** @type {Buffer} */
+	let body
+	try {
+		body = await getRawBody(req, { limit, length: req.get('content-length') })
+	} catch (error) {
+		const type = /** @type {{ type?: string }} */ (error).type
+		// The client went away: nobody to answer.
+		if (type === 'request.aborted') return
+		if (type === 'entity.too.large') return refuse(413, lifecycle.BODY_TOO_LARGE)
+		// A body shorter or longer than its Content-Length, or a broken chunked encoding.
+		return refuse(400, 'لم نستطع قراءة هذا الطلب. ارجع إلى الصفحة السابقة وحاول مرة أخرى.')
+	}
+	handleRequest(withBody(req, body), res, next)
+})
+
+/**
+ * Ends the connection of a request whose body was refused unread, unless the rest arrives soon. A
+ * socket closed with bytes still coming is reset, and a reset can reach the client before it has read
+ * the answer: what it still sends is read and dropped for a moment first (nginx's lingering close),
+ * never kept.
+ * @param {import('express').Request} req
+ */
+function lingerThenClose(req) {
+	if (req.readableEnded) return
+	let dropped = 0
+	const close = () => req.socket.destroy()
+	const timer = setTimeout(close, 2000)
+	timer.unref()
+	// A body that does end in time leaves the connection as it was, for the client's next request.
+	req.once('end', () => clearTimeout(timer))
+	req.on('data', (/** @type {Buffer} */ chunk) => {
+		dropped += chunk.length
+		if (dropped > 4 * 1024 * 1024) close()
+	})
+	req.resume()
+}
+
+/**
+ * The request as React Router's adapter reads it (its address, headers, method), with the body
+ * read above in place of the socket's stream, which is spent.
+ * @param {import('express').Request} req
+ * @param {Buffer} body
+ * @returns {import('express').Request}
+ */
+function withBody(req, body) {
+	const replay = new PassThrough()
+	replay.end(body)
+	return new Proxy(req, {
+		get(target, key) {
+			if (!replayedKeys.has(key)) return Reflect.get(target, key)
+			const value = Reflect.get(replay, key)
+			return typeof value === 'function' ? value.bind(replay) : value
+		},
+	})
+}
+/**
+ * What @react-router/node's createReadableStreamFromReadable uses of the request's stream.
+ * @type {Set<string | symbol>}
+ */
+const replayedKeys = new Set(['on', 'once', 'off', 'addListener', 'removeListener', 'pause', 'resume', 'destroy', 'readable', 'readableHighWaterMark', 'pipe', 'read'])
 
 // One log line per request, kept pages included: its id (X-Request-Id), method, route, status and
 // duration (app/utils/log.server.ts, docs/operations.md#logs).

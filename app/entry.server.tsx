@@ -4,7 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Writable } from 'node:stream'
 import { renderToPipeableStream, renderToString } from 'react-dom/server'
-import { ServerRouter, type EntryContext } from 'react-router'
+import { ServerRouter, isRouteErrorResponse, type EntryContext } from 'react-router'
 import { NonceContext } from '#app/utils/nonce.tsx'
 import { getEnv } from '#app/utils/env.server.ts'
 import { isSameOriginRequest } from '#app/utils/origin.server.ts'
@@ -21,7 +21,8 @@ import publicStylesUrl from './public.css?url'
 export { prepare, shutdown } from '#app/bootstrap.server.ts'
 export { getEnv } from '#app/utils/env.server.ts'
 export { FALLBACK_POLICY, securityHeaders } from '#app/utils/security-headers.ts'
-export { ALLOWED_METHODS, METHOD_NOT_ALLOWED_PAGE } from '#app/utils/request-guards.ts'
+export { ALLOWED_METHODS, BODY_TOO_LARGE, METHOD_NOT_ALLOWED_PAGE, NOT_A_FORM, bodyTooLargePage } from '#app/utils/request-guards.ts'
+export { bodyLimit } from '#app/http/body-limits.server.ts'
 export { serveCachedPage } from '#app/cache/page-cache.server.ts'
 export { startDraining } from '#app/utils/draining.server.ts'
 // server.mjs logs every request through these, with the app's logger (docs/operations.md#logs).
@@ -191,10 +192,15 @@ function hydrates(routerContext: EntryContext): boolean {
 
 /**
  * Errors thrown while answering a request. A failed query's message lists its parameters (national
- * IDs, mobiles, amounts): log what failed and why, never the values. Aborted requests are not errors.
+ * IDs, mobiles, amounts): log what failed and why, never the values. Aborted requests are not errors,
+ * nor are a client's mistakes (docs/security.md#errors).
  */
 export function handleError(error: unknown, { request, pattern }: { request: Request; pattern?: string }) {
 	if (request.signal.aborted) return
 	// The route's pattern, not the address: an address may hold a private link's token or a query.
-	logger.error({ reqId: requestIdOf(request), method: request.method, route: pattern ?? new URL(request.url).pathname, error: describeError(error) }, 'request error')
+	const fields = { reqId: requestIdOf(request), method: request.method, route: pattern ?? new URL(request.url).pathname }
+	// React Router's own answer to what the client asked (no such page, a POST where no action is): the
+	// client's doing, logged as such with its status; only what failed on our side is an error.
+	if (isRouteErrorResponse(error) && error.status < 500) logger.info({ ...fields, status: error.status, error: describeError(error) }, 'client error')
+	else logger.error({ ...fields, error: describeError(error) }, 'request error')
 }

@@ -12,7 +12,7 @@ import { isUniqueViolation } from '#app/db/errors.ts'
 import { caseEvents, cases, institutionAccounts, institutionSessions } from '#app/db/schema.ts'
 import { readCookie, serializeCookie } from '#app/utils/cookies.server.ts'
 import { safeRedirect } from '#app/auth/session.server.ts'
-import { checkSignIn, signInLimits } from '#app/auth/sign-in.server.ts'
+import { checkSignIn, passwordAgainProblem, signInLimits } from '#app/auth/sign-in.server.ts'
 import { loadSavedState, startCase, type CaseRow } from '#app/cases/case-store.server.ts'
 import { hashResumeToken, newResumeToken, normaliseReference } from '#app/cases/tokens.server.ts'
 import { normaliseEmail } from '#app/domain/staff-users.server.ts'
@@ -154,6 +154,22 @@ export async function attemptAccountSignIn(db: Database, input: { name: string; 
 		.where(eq(institutionAccounts.id, result.account.id))
 		.returning(accountColumns)
 	return { ok: true, account: account! }
+}
+
+/**
+ * The account's sign-in code turned on, or off once its password is typed again: a session alone (a
+ * computer left signed in) does not lower the account's guard (docs/security.md#sessions). Wrong
+ * passwords count against the sign-in limit of its user name. The refusal's words, or null once done.
+ */
+export async function setAccountSignInCode(db: Database, account: InstitutionAccount, on: boolean, password: string): Promise<string | null> {
+	if (!on) {
+		if (!password) return 'الرجاء كتابة كلمة المرور الحالية'
+		const [row] = await db.select({ passwordHash: institutionAccounts.passwordHash }).from(institutionAccounts).where(eq(institutionAccounts.id, account.id))
+		const problem = await passwordAgainProblem(db, accountSignInLimits.name, account.userName.toLowerCase(), password, row?.passwordHash)
+		if (problem) return problem
+	}
+	await db.update(institutionAccounts).set({ signInCode: on }).where(eq(institutionAccounts.id, account.id))
+	return null
 }
 
 // ---------------------------------------------------------------------------------------------

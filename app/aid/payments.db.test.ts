@@ -13,7 +13,7 @@ import { commonLayout } from './bank-layouts/common.ts'
 import { exampleBankLayout } from './bank-layouts/example-bank.ts'
 import { decide } from './decisions.server.ts'
 import { budgetsOf, listFunds, setBudget } from './funds.server.ts'
-import { APPROVER_MAY_NOT_PAY, batchOf, createBatch, dueInstalments, markBatchSent, paymentReference, reconcile, recordDelivery, recordPayment, reopenPayment } from './payments.server.ts'
+import { APPROVER_MAY_NOT_PAY, batchOf, createBatch, dueInstalments, markBatchSent, paymentReference, plainAmount, reconcile, recordDelivery, recordPayment, reopenPayment } from './payments.server.ts'
 import { transferCsv } from './transfer-file.server.ts'
 
 // Paying approved aid (docs/product.md#payment): batches, the bank's file, references typed or
@@ -123,6 +123,31 @@ test('the bank\'s confirmation is matched on reference and amount; whatever does
 	expect(before.recorded).toEqual([])
 	expect(before.unmatched.map((line) => line.reference)).toEqual([paymentReference(ids[1]!)])
 	await expect(reconcile(db(), batchId!, 'hello\nworld', finance)).rejects.toThrow('ملف البنك بلا أعمدة')
+})
+
+test('a confirmation amount is read only as a plain decimal: «0x5DC» or «1e3» is named by its line, never taken for 1,500', async () => {
+	const [hex, exponent, grouped] = [await approved({ amount: 1500 }), await approved({ amount: 1000 }), await approved({ amount: 1500 })]
+	const ids = (await Promise.all([hex, exponent, grouped].map(instalmentsOf))).map((items) => items[0]!.id)
+	const { batchId } = await createBatch(db(), ids, '', finance)
+	await markBatchSent(db(), batchId!, today, finance)
+	const csv = [
+		'payment_reference,amount,bank_reference,paid_on',
+		`${paymentReference(ids[0]!)},0x5DC,BNK-3001,${today}`,
+		`${paymentReference(ids[1]!)},1e3,BNK-3002,${today}`,
+		`${paymentReference(ids[2]!)},"١٬٥٠٠٫٠٠",BNK-3003,${today}`,
+	].join('\n')
+	const result = await reconcile(db(), batchId!, csv, finance)
+	expect(result.recorded).toEqual([paymentReference(ids[2]!)])
+	expect(result.unmatched).toEqual([
+		{ line: 2, reference: paymentReference(ids[0]!), reason: 'المبلغ «0x5DC» ليس رقماً عشرياً: اكتبه بالأرقام وحدها، مثل 1500 أو 1,500.00' },
+		{ line: 3, reference: paymentReference(ids[1]!), reason: 'المبلغ «1e3» ليس رقماً عشرياً: اكتبه بالأرقام وحدها، مثل 1500 أو 1,500.00' },
+	])
+	expect((await instalmentsOf(hex)).map((item) => item.status)).toEqual(['in_batch'])
+})
+
+test('plainAmount: digits, thousands separators and a fraction, in either digits; nothing else', () => {
+	expect(['1500', '1500.00', '1,500.50', '١٥٠٠', '١٬٥٠٠٫٥'].map(plainAmount)).toEqual([1500, 1500, 1500.5, 1500, 1500.5])
+	expect(['0x5DC', '1e3', '', ' ', 'Infinity', '+1500', '-1500', '1500.', '.5', '15,00', '0b101', '1 500'].map(plainAmount)).toEqual(Array(12).fill(null))
 })
 
 test('a transfer the bank returned is reopened: out of its batch, off the ledger, the case back to «معتمد بانتظار الصرف», payable again', async () => {

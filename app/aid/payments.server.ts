@@ -324,6 +324,17 @@ const confirmationColumns = {
  * its reference and its amount (to the halala). A line that matches nothing, or whose amount,
  * reference or day does not fit, is listed with why and changes nothing.
  */
+/**
+ * An amount as a bank's file writes it: digits, with or without thousands separators, and a
+ * fraction (Arabic-Indic digits and separators too). Anything else is null, never read some other
+ * way: JavaScript's Number() would take «0x5DC» for 1,500, «1e3» for 1,000 and « » for 0.
+ */
+export function plainAmount(written: string): number | null {
+	const western = toWesternDigits(written.trim()).replace(/٫/g, '.').replace(/٬/g, ',')
+	if (!/^(?:\d+|\d{1,3}(?:,\d{3})+)(?:\.\d+)?$/.test(western)) return null
+	return Number(western.replace(/,/g, ''))
+}
+
 export async function reconcile(db: Database, batchId: number, csv: string, actor: Actor): Promise<Reconciled> {
 	let records: Record<string, string>[]
 	try {
@@ -340,7 +351,8 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 		const id = instalmentOfReference(reference)
 		const bankReference = toWesternDigits(pick(record, confirmationColumns.bankReference))
 		const paidOn = toWesternDigits(pick(record, confirmationColumns.paidOn))
-		const amount = Number(toWesternDigits(pick(record, confirmationColumns.amount)).replace(/[,٬\s]/g, ''))
+		const writtenAmount = pick(record, confirmationColumns.amount)
+		const amount = plainAmount(writtenAmount)
 		if (id === null) {
 			result.unmatched.push({ line, reference, reason: 'مرجع تحويل غير معروف' })
 			continue
@@ -350,10 +362,14 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 			result.unmatched.push({ line, reference, reason: problem })
 			continue
 		}
+		if (amount === null) {
+			result.unmatched.push({ line, reference, reason: `المبلغ «${writtenAmount}» ليس رقماً عشرياً: اكتبه بالأرقام وحدها، مثل 1500 أو 1,500.00` })
+			continue
+		}
 		try {
 			const instalment = await db.transaction(async (tx) => {
 				const instalment = await lockedLine(tx as unknown as Database, batchId, id, actor)
-				if (!Number.isFinite(amount) || Math.round(amount * 100) !== Math.round(instalment.amount * 100)) throw new CaseChangeError('المبلغ لا يطابق مبلغ التحويل')
+				if (Math.round(amount * 100) !== Math.round(instalment.amount * 100)) throw new CaseChangeError('المبلغ لا يطابق مبلغ التحويل')
 				await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: paidOn, bankReference }, actor)
 				return instalment
 			})

@@ -40,6 +40,22 @@ export type SignInCheck<Account> =
  * name is checked against a dummy hash so that a failure takes as long either way; each failure
  * counts against both; a success clears the name's counter.
  */
+/** The words for a password typed again that is not the account's. */
+export const WRONG_CURRENT_PASSWORD = 'كلمة المرور الحالية غير صحيحة'
+
+/**
+ * A signed-in person's password, typed again before a change a session alone must not make (a new
+ * password, a sign-in code turned off): null when it is theirs, else why not. A wrong one counts
+ * against the sign-in limit of `key` (the account's sign-in name), so it cannot be guessed here either.
+ */
+export async function passwordAgainProblem(db: Database, rule: RateLimitRule, key: string, typed: string, passwordHash: string | undefined): Promise<string | null> {
+	const limit = await peek(db, rule, key)
+	if (limit.limited) return `محاولات كثيرة بكلمة مرور خاطئة. ${tryAgainAfter(limit.retryAfter)}`
+	if (await verifyPassword(typed, passwordHash ?? '')) return null
+	await hit(db, rule, key)
+	return WRONG_CURRENT_PASSWORD
+}
+
 export async function checkSignIn<Account extends { passwordHash: string; active: boolean }>(
 	db: Database,
 	rules: { name: RateLimitRule; ip: RateLimitRule },

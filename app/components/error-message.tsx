@@ -1,6 +1,6 @@
 import { isRouteErrorResponse } from 'react-router'
 import { PageTitle, TOO_MANY_TRIES } from './forms.tsx'
-import { NOT_A_FORM } from '#app/utils/request-guards.ts'
+import { BODY_TOO_LARGE, BODY_TOO_LARGE_TITLE, NOT_A_FORM } from '#app/utils/request-guards.ts'
 
 /** The Arabic title and explanation of an error a visitor can reach. */
 export function ErrorMessage({ error }: { error: unknown }) {
@@ -22,6 +22,9 @@ export function ErrorMessage({ error }: { error: unknown }) {
 		} else if (error.status === 405) {
 			title = 'طلب غير مدعوم'
 			text = 'لا تقبل هذه الصفحة هذا النوع من الطلبات.'
+		} else if (error.status === 413) {
+			title = BODY_TOO_LARGE_TITLE
+			text = typeof error.data === 'string' && error.data ? error.data : BODY_TOO_LARGE
 		} else if (error.status === 415) {
 			title = 'طلب غير مدعوم'
 			text = typeof error.data === 'string' && error.data ? error.data : NOT_A_FORM

@@ -1,5 +1,6 @@
 import type { InquiryMessage, ResumeLinkMessage } from './notifier.server.ts'
 import { FOUNDATION, NOT_YOURS } from './templates.ts'
+import { unlinkable } from './unlinkable.ts'
 
 // The e-mails that are not kept (the private link, a contact message) and the HTML part of every
 // e-mail, as pure functions so they can be read and tested without a mail server. What is said to
@@ -44,8 +45,9 @@ export function resumeLinkMail(message: ResumeLinkMessage): MailContent {
 }
 
 export function inquiryMail(message: InquiryMessage): MailContent {
-	const text = [`من: ${message.name}`, `البريد: ${message.email}`, `الجوال: ${message.mobile}`, `الموضوع: ${message.subject}`, '', message.message].join('\n')
-	return { subject: `رسالة من نموذج التواصل: ${message.subject}`, text, replyTo: message.email }
+	// All of it typed by a visitor: no address in it becomes a link (the reply goes to their e-mail by Reply-To).
+	const text = [`من: ${unlinkable(message.name)}`, `البريد: ${message.email}`, `الجوال: ${message.mobile}`, `الموضوع: ${unlinkable(message.subject)}`, '', unlinkable(message.message)].join('\n')
+	return { subject: `رسالة من نموذج التواصل: ${unlinkable(message.subject)}`, text, replyTo: message.email }
 }
 
 /** A bare address in a text: its lookup link, a case's link in the back office. */

@@ -3,6 +3,7 @@ import { countOf, type CountedNoun } from '#app/text/arabic-count.ts'
 import { tooLong } from '#app/text/messages.ts'
 import { formatClock, formatDate, formatMoney, formatWeekday } from '#app/text/format.ts'
 import { smsSegments, stripDirectionMarks } from './sms-segments.ts'
+import { unlinkable } from './unlinkable.ts'
 
 // What the foundation says to applicants (and to itself of a new application), and when: one entry
 // per event with the placeholders it offers and its default texts. Staff reword them at
@@ -280,11 +281,14 @@ export interface RenderedMessage {
 }
 
 export function renderMessage(fields: TemplateFields, values: Partial<TemplateValues>): RenderedMessage {
+	// The e-mail links every address it holds (templateMail in messages.ts), and mail programs link bare
+	// ones: the name the applicant typed is made unlinkable first.
+	const mailValues = values.name ? { ...values, name: unlinkable(values.name) } : values
 	return {
 		sms: renderSms(fields.sms, values.smsDate ? { ...values, date: values.smsDate } : values),
 		// A subject is one line.
-		subject: renderTemplate(fields.emailSubject, values).replace(/\s+/g, ' '),
-		body: renderTemplate(fields.emailBody, values),
+		subject: renderTemplate(fields.emailSubject, mailValues).replace(/\s+/g, ' '),
+		body: renderTemplate(fields.emailBody, mailValues),
 	}
 }
 

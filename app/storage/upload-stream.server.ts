@@ -216,6 +216,9 @@ async function receiveParts(
 		const name = partName === multiple ? `${partName}:${incoming.size}` : partName
 		// An empty file input arrives as a part without a file name; a second file of one name is not ours to keep.
 		if (!info.filename || !kind || incoming.has(name)) {
+			// busboy breaks the part's stream when the body stops short (a client gone, a body past its
+			// limit): an error nobody listened for would stop the server.
+			stream.on('error', () => {})
 			stream.resume()
 			return
 		}
@@ -248,7 +251,13 @@ async function receiveParts(
 	let broken = false
 	let badName = false
 	try {
-		await pipeline(Readable.from(bodyChunks(request.body as NodeReadableStream<Uint8Array>, () => requestTooLarge)), parser)
+		// The whole body is bounded too: bytes in parts nobody keeps (a field past its size, a part of
+		// another name, a preamble) are read and dropped, and a chunked body of them could go on for ever.
+		const bodyMaxBytes = limits.maxFileBytes * maxFiles + MULTIPART_OVERHEAD_BYTES
+		const tooLong = () => {
+			requestTooLarge = true
+		}
+		await pipeline(Readable.from(bodyChunks(request.body as NodeReadableStream<Uint8Array>, () => requestTooLarge, bodyMaxBytes, tooLong)), parser)
 	} catch (error) {
 		// The client went away, or the body is not well-formed multipart.
 		broken = true
@@ -302,12 +311,15 @@ async function receiveParts(
  * Stopping early releases the body rather than cancelling it: cancelling would destroy the socket
  * too, and then no answer (413) could reach the client.
  */
-async function* bodyChunks(body: NodeReadableStream<Uint8Array>, stopped: () => boolean): AsyncGenerator<Uint8Array> {
+async function* bodyChunks(body: NodeReadableStream<Uint8Array>, stopped: () => boolean, maxBytes: number, tooLong: () => void): AsyncGenerator<Uint8Array> {
 	const reader = body.getReader()
+	let read = 0
 	try {
 		while (!stopped()) {
 			const { done, value } = await reader.read()
 			if (done) return
+			read += value.byteLength
+			if (read > maxBytes) return tooLong()
 			yield value
 		}
 	} finally {

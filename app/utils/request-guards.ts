@@ -14,3 +14,18 @@ export const METHOD_NOT_ALLOWED_PAGE = `<!DOCTYPE html>
 /** What a page's form sends (a file upload's too); the refusal of anything else (415). */
 export const FORM_BODY = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i
 export const NOT_A_FORM = 'لم نستطع قراءة هذا الطلب: أرسل النموذج من صفحته في الموقع.'
+
+/** A form larger than its page takes (app/http/body-limits.server.ts): what the 413 says. */
+export const BODY_TOO_LARGE_TITLE = 'ما أُرسل أكبر من المسموح'
+export const BODY_TOO_LARGE =
+	'ما أرسلته أكبر مما تقبله هذه الصفحة، فلم يُحفظ منه شيء. ارجع إلى الصفحة السابقة بزر الرجوع في متصفحك تجد ما كتبته فيها، واختصر أطول ما فيه ثم أرسله مرة أخرى.'
+
+/** The 413 page server.mjs sends itself, before React Router reads the body; `back` links to the form's page. */
+export function bodyTooLargePage(back: string): string {
+	// Only a path of this site, and nothing that would need escaping in the attribute.
+	const href = /^\/(?![/\\])[\w\-./~%]*$/.test(back) ? back : '/'
+	return `<!DOCTYPE html>
+<html lang="ar" dir="rtl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${BODY_TOO_LARGE_TITLE} | مؤسسة عطاء الخيرية</title></head>
+<body><main><h1>${BODY_TOO_LARGE_TITLE}</h1><p>${BODY_TOO_LARGE}</p><p><a href="${href}">العودة إلى الصفحة</a> · <a href="/">الصفحة الرئيسية</a></p></main></body></html>
+`
+}

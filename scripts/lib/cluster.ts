@@ -84,27 +84,32 @@ async function hasIpv6Loopback(): Promise<boolean> {
 /**
  * nginx in front of the instances: round robin, kept-alive upstream connections, the client's
  * address and scheme passed on (the instances run with TRUST_PROXY=true), bodies streamed to the
- * app (which enforces its own size limits), answers never spooled to the balancer's disk (an
- * applicant's file leaves the instance decrypted), and a GET that an instance failed retried on the
- * next one. A POST already sent is never sent twice (nginx retries one only with non_idempotent).
+ * app, answers never spooled to the balancer's disk (an applicant's file leaves the instance
+ * decrypted), and a GET that an instance failed retried on the next one. A POST already sent is never
+ * sent twice (nginx retries one only with non_idempotent). Bodies are limited per location, above
+ * the app's own limits (app/http/body-limits.server.ts and the upload limits at their defaults): a
+ * form 2 MB, an applicant's file 11 MB, staff's uploads 420 MB, a video 510 MB. The same as
+ * docs/deployment.md#the-balancer.
  */
 export function balancerConfig(upstream: string, port: number, ipv6: boolean): string {
+	const pass = `proxy_pass http://${upstream};`
 	return [
 		...(ipv6 ? [`listen [::1]:${port};`] : []),
-		'client_max_body_size 0;',
+		'client_max_body_size 2m;',
 		'proxy_request_buffering off;',
 		'proxy_max_temp_file_size 0;',
-		'location / {',
-		`  proxy_pass http://${upstream};`,
-		'  proxy_http_version 1.1;',
-		'  proxy_set_header Connection "";',
-		'  proxy_set_header Host $http_host;',
-		'  proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
-		'  proxy_set_header X-Forwarded-Proto $scheme;',
-		'  proxy_next_upstream error timeout http_502 http_503;',
-		'  proxy_read_timeout 300s;',
-		`  add_header ${INSTANCE_HEADER} $upstream_addr always;`,
-		'}',
+		'proxy_http_version 1.1;',
+		'proxy_set_header Connection "";',
+		'proxy_set_header Host $http_host;',
+		'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+		'proxy_set_header X-Forwarded-Proto $scheme;',
+		'proxy_next_upstream error timeout http_502 http_503;',
+		'proxy_read_timeout 300s;',
+		`add_header ${INSTANCE_HEADER} $upstream_addr always;`,
+		`location / { ${pass} }`,
+		`location ~ ^/apply/r/[^/]+/files/upload$ { client_max_body_size 11m; ${pass} }`,
+		`location ~ ^/admin/(content/[^/]+(/upload|/new|/edit|/[^/]+/edit)?|content/albums/[^/]+/photos|cases/[^/]+/study/photos|payments)(\\.data)?$ { client_max_body_size 420m; ${pass} }`,
+		`location ~ ^/admin/content/[^/]+/video-upload$ { client_max_body_size 510m; ${pass} }`,
 	].join('\n')
 }
 

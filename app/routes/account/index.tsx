@@ -1,7 +1,7 @@
 import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/index'
 import { getDb } from '#app/db/database.server.ts'
-import { accountCases, deleteAccountDraft, requireInstitution, type AccountCase } from '#app/accounts/institution-accounts.server.ts'
+import { accountCases, deleteAccountDraft, requireInstitution, setAccountSignInCode, type AccountCase } from '#app/accounts/institution-accounts.server.ts'
 import { applicantStatus, StatusBadge } from '#app/accounts/status-badge.tsx'
 import { getIntake } from '#app/cases/intake-state.server.ts'
 import { OPEN_STATUSES, type CaseStatus } from '#app/cases/case-statuses.ts'
@@ -10,10 +10,8 @@ import { ApplicantMessage } from '#app/cases/applicant-message.tsx'
 import { findDefinition } from '#app/forms/registry.ts'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
 import { formatDate } from '#app/text/format.ts'
-import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
+import { Field, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { PageHeader } from '#app/components/page-header.tsx'
-import { eq } from 'drizzle-orm'
-import { institutionAccounts } from '#app/db/schema.ts'
 import { recordAudit } from '#app/audit/audit-trail.server.ts'
 import { maskedLocalMobile } from '#app/verify/case-verification.server.ts'
 
@@ -68,15 +66,16 @@ export async function action({ request }: Route.ActionArgs) {
 	if (formData.get('intent') === 'sign-in-code') {
 		const on = formData.get('on') === 'on'
 		const db = await getDb()
-		await db.update(institutionAccounts).set({ signInCode: on }).where(eq(institutionAccounts.id, account.id))
+		const codeError = await setAccountSignInCode(db, account, on, String(formData.get('password') ?? ''))
+		if (codeError) return data({ codeError, error: null, reference: null }, { status: 400 })
 		await recordAudit(db, { actorName: account.name, action: 'account.sign-in-code', request, data: { accountId: account.id, on } })
 		return redirectWithFlash('/account', { tone: 'success', message: on ? 'فُعّل رمز التحقق عند الدخول.' : 'أُوقف رمز التحقق عند الدخول.' })
 	}
 	if (formData.get('intent') !== 'delete-draft') throw data('طلب غير صالح', { status: 400 })
 	const reference = String(formData.get('reference') ?? '')
-	if (formData.get('confirm') !== 'on') return data({ error: 'لم يُحذف الطلب: الرجاء تأكيد الحذف بوضع علامة في المربع.', reference }, { status: 400 })
+	if (formData.get('confirm') !== 'on') return data({ codeError: null, error: 'لم يُحذف الطلب: الرجاء تأكيد الحذف بوضع علامة في المربع.', reference }, { status: 400 })
 	const deleted = await deleteAccountDraft(await getDb(), account.id, reference)
-	if (!deleted) return data({ error: 'لم يُحذف الطلب: لا يُحذف إلا طلب لم يُرسل بعد من طلبات مؤسستك.', reference }, { status: 409 })
+	if (!deleted) return data({ codeError: null, error: 'لم يُحذف الطلب: لا يُحذف إلا طلب لم يُرسل بعد من طلبات مؤسستك.', reference }, { status: 409 })
 	return redirectWithFlash('/account', { tone: 'success', message: `تم حذف الطلب ${reference} الذي لم يُرسل.` })
 }
 
@@ -84,7 +83,7 @@ export default function Account({ loaderData: account, actionData }: Route.Compo
 	const registration = account.registration
 	return (
 		<>
-			<PageTitle title="حساب المؤسسة" />
+			<PageTitle title="حساب المؤسسة" error={Boolean(actionData?.codeError ?? actionData?.error)} />
 			<PageHeader title="حساب المؤسسة" lead={account.name} />
 			<div className="mx-auto max-w-4xl space-y-8 px-4 py-8">
 				<div className="flex flex-wrap items-center justify-between gap-3">
@@ -214,6 +213,14 @@ export default function Account({ loaderData: account, actionData }: Route.Compo
 					<Form method="post" className="mt-3">
 						<input type="hidden" name="intent" value="sign-in-code" />
 						<input type="hidden" name="on" value={account.signInCode ? 'off' : 'on'} />
+						{account.signInCode ? (
+							<Field
+								label="كلمة المرور الحالية"
+								hint="لا يُوقف الرمز إلا بكلمة مرور الحساب."
+								errors={actionData?.codeError ? [actionData.codeError] : undefined}
+								inputProps={{ id: 'sign-in-code-password', name: 'password', type: 'password', autoComplete: 'current-password', required: true }}
+							/>
+						) : null}
 						<button type="submit" className={account.signInCode ? 'btn-secondary' : 'btn-primary'}>
 							{account.signInCode ? 'إيقاف رمز التحقق عند الدخول' : 'تفعيل رمز التحقق عند الدخول'}
 						</button>

@@ -6,9 +6,8 @@ import type { Route } from './+types/account'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { deleteUserSessions, endOwnSession, getStaffSession, listSessions, rotateSession } from '#app/auth/session.server.ts'
-import { verifyPassword } from '#app/utils/password.server.ts'
 import { passwordRefusal } from '#app/utils/common-passwords.server.ts'
-import { signInLimits } from '#app/auth/sign-in.server.ts'
+import { passwordAgainProblem, signInLimits } from '#app/auth/sign-in.server.ts'
 import { replaceRecoveryCodes, resetTwoStep, twoStepRoles, unusedRecoveryCodes } from '#app/auth/totp.server.ts'
 import { passwordHint } from '#app/text/messages.ts'
 import { noteAudit, recordAudit, audited } from '#app/audit/audit-trail.server.ts'
@@ -16,8 +15,7 @@ import type { AuditDetails } from '#app/audit/audit-log.server.ts'
 import { userRoles, hasRole, rolesLabel } from '#app/db/roles.ts'
 import { passwordRules } from '#app/domain/user-schema.ts'
 import { passwordHashOf, setPassword } from '#app/domain/staff-users.server.ts'
-import { hit, peek } from '#app/http/rate-limit.server.ts'
-import { countOf, recoveryCodes, tryAgainAfter } from '#app/text/arabic-count.ts'
+import { countOf, recoveryCodes } from '#app/text/arabic-count.ts'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
 import { formatDateTime } from '#app/text/format.ts'
 import { ErrorSummary, Field, FlashNotice, PageTitle, useSubmitCount, validationTiming } from '#app/components/forms.tsx'
@@ -45,7 +43,6 @@ const passwordSchema = z
 		if (value.password === value.currentPassword) ctx.addIssue({ code: 'custom', path: ['password'], message: 'اختر كلمة مرور غير الحالية' })
 	})
 
-const WRONG_CURRENT = 'كلمة المرور الحالية غير صحيحة'
 
 /** A browser's user agent in a few words staff recognise. */
 function deviceOf(userAgent: string): string {
@@ -85,11 +82,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Checks the current password, counting wrong ones against the sign-in limit of the user's e-mail. */
 async function currentPasswordProblem(db: Awaited<ReturnType<typeof getDb>>, me: { id: number; email: string }, typed: string): Promise<string | null> {
-	const limit = await peek(db, signInLimits.email, me.email)
-	if (limit.limited) return `محاولات كثيرة بكلمة مرور خاطئة. ${tryAgainAfter(limit.retryAfter)}`
-	if (await verifyPassword(typed, (await passwordHashOf(db, me.id)) ?? '')) return null
-	await hit(db, signInLimits.email, me.email)
-	return WRONG_CURRENT
+	return passwordAgainProblem(db, signInLimits.email, me.email, typed, await passwordHashOf(db, me.id))
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

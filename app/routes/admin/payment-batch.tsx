@@ -1,4 +1,5 @@
 import { data, Form, useNavigation } from 'react-router'
+import { CONFIRMATION_MAX_BYTES } from '#app/http/body-limits.server.ts'
 import type { Route } from './+types/payment-batch'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
@@ -28,8 +29,6 @@ export const middleware = [audited({ read: false, write: { byIntent: { sent: 'pa
 const batchStatus = { open: 'قيد الإعداد: نزّل الملف وأرسله إلى البنك، ثم سجّل إرساله', sent: 'أُرسلت إلى البنك: سجّل مرجع كل تحويل', closed: 'مكتملة' } as const
 const transfersNoun = { one: 'تحويل واحد', two: 'تحويلين', few: 'تحويلات', many: 'تحويلاً', other: 'تحويل' }
 const linesNoun = { one: 'سطر واحد', two: 'سطران', few: 'أسطر', many: 'سطراً', other: 'سطر', none: 'لا أسطر' }
-/** The bank's confirmation file is small: a line per transfer. */
-const CONFIRMATION_MAX_BYTES = 1_000_000
 
 async function openBatch(id: string | undefined) {
 	const batchId = Number(id)

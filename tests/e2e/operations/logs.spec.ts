@@ -144,6 +144,12 @@ for (const database of databases) {
 			await study.getByRole('button', { name: 'تغيير الحالة إلى «تمت الدراسة»' }).click()
 			await expect(reviewer.getByRole('status')).toContainText('تم تغيير الحالة إلى «تمت الدراسة»')
 
+			// A client's mistakes: an address no page has (a newline in it), a POST to a page without a form.
+			const strange = await applicant.request.get('/%0a/x')
+			expect(strange.status()).toBe(404)
+			const posted = await applicant.request.post('/about', { form: { a: '1' }, headers: { Origin: server.origin } })
+			expect(posted.status()).toBe(405)
+
 			const secrets: Record<string, string> = {
 				'the national ID': planted.nationalId,
 				'the IBAN': planted.iban,
@@ -199,6 +205,11 @@ for (const database of databases) {
 			expect(requests.find((entry) => entry.reqId === traced)).toMatchObject({ method: 'GET', route: '/apply/r/:token', status: 200 })
 			// Three sign-ins by password (the wrong one, the admin, the officer): three lines.
 			expect(requests.filter((entry) => entry.route === '/login' && entry.method === 'POST').length).toBeGreaterThanOrEqual(3)
+			// The client's mistakes are logged as theirs, with their status; only our own failures are errors.
+			const clientErrors = entries.filter((entry) => entry.route === '/%0a/x' || (entry.route === '/about' && entry.method === 'POST'))
+			expect(clientErrors.filter((entry) => entry.level === 'error' || entry.level === 'fatal'), 'no client error at error level').toEqual([])
+			expect(clientErrors.find((entry) => entry.route === '/%0a/x' && entry.msg === 'client error')).toMatchObject({ level: 'info', status: 404 })
+			expect(clientErrors.find((entry) => entry.route === '/about' && entry.msg === 'client error')).toMatchObject({ level: 'info', status: 405 })
 			// No request line carries headers, a query string or a body.
 			for (const entry of requests) expect(Object.keys(entry).sort()).toEqual(expect.arrayContaining(['method', 'reqId', 'route', 'status']))
 			expect(requests.some((entry) => 'headers' in entry || 'req' in entry || 'res' in entry || String(entry.route).includes('?'))).toBe(false)

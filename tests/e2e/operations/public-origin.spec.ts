@@ -51,7 +51,7 @@ async function mailTo(received: Mail[], to: string, since: number): Promise<Mail
 
 const forged = { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' }
 
-test('a forged Host or X-Forwarded-Host never reaches a link we e-mail: the private link and the staff notice use APP_ORIGIN', async () => {
+test('a forged Host or X-Forwarded-Host never reaches a link we e-mail: the private link and the staff notice use APP_ORIGIN; a name typed as an address is linked by nobody', async () => {
 	test.setTimeout(600_000)
 	const mail = await startMailCatcher()
 	const { dataDir } = await preparedInstance('pglite', 'ataa-public-origin-')
@@ -68,7 +68,8 @@ test('a forged Host or X-Forwarded-Host never reaches a link we e-mail: the priv
 	try {
 		const email = `family-${randomBytes(4).toString('hex')}@e2e.test`
 		// A whole application, each request with the forged headers; the first step e-mails the private link.
-		const applicant = await submitCaseAsStaff(attacker, { email })
+		// An address typed as the name: the staff's notice shows it, but no mail program may make a link of it.
+		const applicant = await submitCaseAsStaff(attacker, { email, name: 'https://phish.example/login عبدالله' })
 		const first = await mailTo(mail.received, email, 0)
 		expect(first.text).toContain(`${origin}/apply/r/${applicant.token}`)
 		expect(first.text).not.toContain('evil.example')
@@ -76,6 +77,10 @@ test('a forged Host or X-Forwarded-Host never reaches a link we e-mail: the priv
 		const notice = await mailTo(mail.received, 'cases@e2e.test', 0)
 		expect(notice.text).toContain(`${origin}/admin/cases/${applicant.reference}`)
 		expect(notice.text).not.toContain('evil.example')
+		// Both parts (plain and HTML, as received): the case's address linked, the name typed not.
+		expect(notice.text).toContain(`href="${origin}/admin/cases/${applicant.reference}"`)
+		expect(notice.text).toContain('https[:]//phish[.]example/login')
+		expect(notice.text).not.toContain('phish.example')
 
 		// «أرسل رابط الطلب إلى بريدي» on the lookup: a fresh link, on our origin; the old one stops working, as designed.
 		const before = mail.received.length

@@ -218,11 +218,15 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	const batchUrl = made.headers()['location']!.split('?')[0]!
 	await act('finance', { route: 'routes/admin/payment-file', action: 'payments.file', path: `${batchUrl}/file/common/csv` }, get('finance', `${batchUrl}/file/common/csv`))
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.sent', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'sent', sentOn: today() } }), [302])
-	await act(
-		'finance',
-		{ route: 'routes/admin/payment-batch', action: 'payments.reconcile', path: batchUrl },
-		post('finance', batchUrl, { multipart: { intent: 'reconcile', file: { name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(`payment_reference,amount,bank_reference,paid_on\nATAA-999999,1,X-1,${today()}`) } } }),
-	)
+	// The transfer's own line with its 1,000 written «0x3E8»: not read as 1,000 (JavaScript's Number()
+	// would), its line named; the transfer is still to record.
+	const confirmation = await post('finance', batchUrl, {
+		multipart: { intent: 'reconcile', file: { name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(`payment_reference,amount,bank_reference,paid_on\nATAA-999999,1,X-1,${today()}\nATAA-${line},0x3E8,X-2,${today()}`) } },
+	})
+	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.reconcile', path: batchUrl }, Promise.resolve(confirmation))
+	const reconciled = await confirmation.text()
+	expect(reconciled).toContain('لم يُسجَّل صرف أي تحويل.')
+	expect(reconciled).toMatch(/السطر (?:<!-- -->)?3(?:<!-- -->)? \(<bdi dir="ltr">ATAA-\d+<\/bdi>\): (?:<!-- -->)?المبلغ «0x3E8» ليس رقماً عشرياً/)
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.record', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'record', instalment: line, bankReference: `FT${marker}`.slice(0, 30), paidOn: today() } }), [302])
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.reopen', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'reopen', instalment: line, reason: 'أعاده البنك' } }), [302])
 	await act('finance', { route: 'routes/admin/reports-export', action: 'reports.export', path: '/admin/reports/export' }, get('finance', `/admin/reports/export?year=${today().slice(0, 4)}&by=fund`))

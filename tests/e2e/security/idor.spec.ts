@@ -137,6 +137,27 @@ test("an institution's account opens its own cases only; another's, or none, is 
 	}
 })
 
+test("an institution's sign-in code is turned off only with its password: its session alone is not enough", async () => {
+	const [, second] = members
+	const account = institutions[1]!
+	const codeIs = async () => (await (await account.get('/account')).text()).includes('مفعّل: بعد كلمة المرور نرسل رمزاً')
+	const turn = (form: Record<string, string>) => account.post('/account', { form: { intent: 'sign-in-code', ...form }, maxRedirects: 0 })
+	expect((await turn({ on: 'on' })).status()).toBe(302)
+	expect(await codeIs()).toBe(true)
+	// The session alone, then a wrong password: refused beside the password field, the code still on.
+	for (const [password, said] of [
+		[undefined, 'الرجاء كتابة كلمة المرور الحالية'],
+		['Not-The-Password-1', 'كلمة المرور الحالية غير صحيحة'],
+	] as const) {
+		const refused = await turn({ on: 'off', ...(password ? { password } : {}) })
+		expect(refused.status(), `password ${password ?? 'not typed'}`).toBe(400)
+		expect(await refused.text()).toContain(said)
+		expect(await codeIs()).toBe(true)
+	}
+	expect((await turn({ on: 'off', password: second.password })).status()).toBe(302)
+	expect(await codeIs()).toBe(false)
+})
+
 test('staff whose role does not handle cases get 403 on every address of a case, the same for a case that does not exist', async () => {
 	const casePaths = (reference: string, section: string, fileId: string) => [
 		`/admin/cases/${reference}`,

@@ -191,12 +191,13 @@ function cookieOf(role: 'content_editor' | 'case_officer' | null): string {
 }
 
 /**
- * Sends the opening of a multipart body and then `total` bytes of one file, a chunk at a time,
+ * Sends the opening of a multipart body and then `total` bytes of one file (in the endpoint's file
+ * input, or in `input`), a chunk at a time,
  * saying its size in Content-Length or not (chunked), and stops as soon as an answer comes: the
  * answer, and how much had been sent by then.
  */
-function sendOversized(endpoint: Endpoint, total: number, declared: boolean): Promise<{ status: number; body: string; sentWhenAnswered: number }> {
-	const { body: whole, contentType } = multipartBody(endpoint.fields({ id: 'oversized' } as AttackFile), { field: endpoint.input, name: 'كبير.bin', type: 'application/octet-stream', bytes: new Uint8Array(0) })
+function sendOversized(endpoint: Endpoint, total: number, declared: boolean, input = endpoint.input): Promise<{ status: number; body: string; sentWhenAnswered: number }> {
+	const { body: whole, contentType } = multipartBody(endpoint.fields({ id: 'oversized' } as AttackFile), { field: input, name: 'كبير.bin', type: 'application/octet-stream', bytes: new Uint8Array(0) })
 	const closing = Buffer.from(`\r\n--${contentType.split('boundary=')[1]}--\r\n`)
 	const opening = whole.subarray(0, whole.length - closing.length)
 	const url = new URL(endpoint.path(), baseURL)
@@ -381,6 +382,17 @@ test('a file too large sent without its size is not read to its end: 413 once th
 		if (answer.status === 0) expect((await visitor.get('/healthz')).status(), endpoint.name).toBe(200)
 		// The limit, and what the socket's buffers held when the server stopped reading: far from all of it.
 		expect(answer.sentWhenAnswered, endpoint.name).toBeLessThan(endpoint.maxBytes + 8_000_000)
+	}
+})
+
+test('a chunked body that never ends is not read to its end either, when its bytes go to no file the endpoint keeps', async () => {
+	// A file in a part of another name is dropped as it arrives, never stored: only the whole body's
+	// own limit (its files' limits and 64 KiB) stops it.
+	for (const endpoint of endpoints.filter((candidate) => candidate.maxBytes * (candidate.files + 1) <= 25_000_000)) {
+		const answer = await sendOversized(endpoint, 40_000_000, false, 'not-an-input')
+		expect([413, 0], endpoint.name).toContain(answer.status)
+		if (answer.status === 0) expect((await visitor.get('/healthz')).status(), endpoint.name).toBe(200)
+		expect(answer.sentWhenAnswered, endpoint.name).toBeLessThan(endpoint.maxBytes * (endpoint.files + 1) + 8_000_000)
 	}
 })
 
