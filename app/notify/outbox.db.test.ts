@@ -78,7 +78,7 @@ test('a status change: an SMS and an e-mail stored with the Arabic text and the 
 	const [sms, email] = sent
 	const lookup = `${publicOrigin()}/apply/status`
 	expect(sms).toMatchObject({ caseId: row.id, event: 'status:4', recipient: row.mobile, provider: 'fake', providerRef: expect.stringMatching(/^sms-/), createdBy: officer.id, sentAt: expect.any(Date) })
-	expect(sms!.body).toContain(`طلبك رقم ${row.reference} بحاجة إلى استكمال: «أفراد الأسرة»`)
+	expect(sms!.body).toContain(`طلبك ${row.reference} ينقصه: «أفراد الأسرة»`)
 	expect(sms!.body).toContain('رسالة من المؤسسة: أرفق صك الإعالة')
 	expect(sms!.body).toContain(lookup)
 	expect(texts.at(-1)).toEqual({ to: row.mobile, text: sms!.body })
