@@ -1,5 +1,6 @@
 import { insertDemoCases } from '#app/cases/demo-cases.server.ts'
 import { insertDemoCycle } from '#app/aid/demo-cycle.server.ts'
+import { takeDemoImpactSnapshot } from '#app/aid/impact.server.ts'
 import { foundationInfo } from '#app/db/schema.ts'
 import type { Database } from '#app/db/client.server.ts'
 
@@ -39,6 +40,8 @@ export async function seedDemoContent(db: Database, options: { cases: boolean } 
 			await insertDemoCases(tx, DEMO_CASE_COUNT, { seed: DEMO_CASE_SEED })
 			// The committee's decisions on some studied cases, within this year's budgets (docs/product.md#the-decision).
 			await insertDemoCycle(tx as unknown as Database)
+			// «أثرنا» with the demo's aid at once, not from next month's snapshot (docs/product.md#our-impact).
+			await takeDemoImpactSnapshot(tx as unknown as Database)
 		}
 	})
 }

@@ -56,6 +56,15 @@ export async function takeImpactSnapshot(db: Database, now: Date): Promise<boole
 	return written.length > 0
 }
 
+/**
+ * The demo's snapshot (app/seed.server.ts): its payments are dated this month, which the first
+ * monthly snapshot would leave out, so a first start shows «أثرنا» with them, through today.
+ */
+export async function takeDemoImpactSnapshot(db: Database, now: Date = new Date()): Promise<void> {
+	const through = todayInRiyadh(now)
+	await db.insert(impactSnapshots).values({ through, takenAt: now, figures: await impactFigures(db, through) }).onConflictDoNothing()
+}
+
 /** The newest snapshot, or undefined before the first. */
 export async function latestImpact(db: Database): Promise<{ through: string; figures: ImpactFigure[] } | undefined> {
 	const [row] = await db.select({ through: impactSnapshots.through, figures: impactSnapshots.figures }).from(impactSnapshots).orderBy(desc(impactSnapshots.through)).limit(1)

@@ -167,7 +167,7 @@ test('«أثرنا» changes only at the monthly snapshot, not with a payment, a
 					{ timeout: 60_000 },
 				)
 				.not.toBe(before)
-			await expect(main.getByRole('heading', { level: 2, name: new RegExp(`^${riyadh.getUTCFullYear()} م`) })).toBeVisible()
+			await expect(main.getByRole('heading', { level: 2, name: new RegExp(`^${riyadh.getUTCFullYear()}م`) })).toBeVisible()
 		})
 
 		await test.step('no withheld figure can be worked out from the totals and the programmes shown', async () => {
