@@ -50,6 +50,8 @@ interface CodeStep {
 	sent: boolean
 	logged: boolean
 	error: string | null
+	/** The ID typed fails the checksum: said whether or not a case has it (staff may have accepted one). */
+	mistyped: boolean
 }
 
 /** A refusal for too many tries says when to come back (Retry-After), on the page as in the answer. */
@@ -68,17 +70,18 @@ export async function action({ request }: Route.ActionArgs) {
 		return data({ result: submission.reply(), cases: null, sent: null }, { status: 400 })
 	}
 	const { who, nationalId, mobile, intent, reference, code } = submission.value
-	// Counted once per lookup typed, not per code: the code's own tries and sends have their limits.
-	if (intent === 'lookup') {
-		const guessed = await countHits(db, [
-			{ rule: publicLimits.lookupPerId, key: nationalId, reason: 'استعلامات كثيرة بهذا الرقم في الساعة الأخيرة.' },
-			{ rule: publicLimits.lookupPerMobile, key: mobile, reason: 'استعلامات كثيرة برقم الجوال هذا في الساعة الأخيرة.' },
-		])
-		if (guessed) return refuse(guessed)
-	}
+	// Every post that names an ID and a mobile counts against both, whatever it asks (a code, a check,
+	// a link): guessing either half through any of them runs into the same limits.
+	const guessed = await countHits(db, [
+		{ rule: publicLimits.lookupPerId, key: nationalId, reason: 'استعلامات كثيرة بهذا الرقم في الساعة الأخيرة.' },
+		{ rule: publicLimits.lookupPerMobile, key: mobile, reason: 'استعلامات كثيرة برقم الجوال هذا في الساعة الأخيرة.' },
+	])
+	if (guessed) return refuse(guessed)
 	const rows = await lookupCases(db, nationalId, mobile, who === 'person' ? personTypes : organisationTypes)
 	// An ID that fails the checksum finds the cases staff accepted it on; otherwise it was mistyped.
-	if (!rows.length && who === 'person' && nationalIdProblem(nationalId) === 'checksum') {
+	// With codes on, the page says so either way (beside the code's step): it must not tell whether one exists.
+	const mistyped = who === 'person' && nationalIdProblem(nationalId) === 'checksum'
+	if (!rows.length && mistyped && !verificationOn()) {
 		return data({ result: submission.reply({ fieldErrors: { nationalId: [nationalIdMessages.checksum] } }), cases: null, sent: null }, { status: 400 })
 	}
 	// Nothing about a case before a code sent to its mobile proves who asks (docs/security.md#verified-mobile).
@@ -92,7 +95,7 @@ export async function action({ request }: Route.ActionArgs) {
 						result: submission.reply(),
 						cases: null,
 						sent: null,
-						code: { mobile: maskedLocalMobile(mobile), sent: extra.sent ?? true, logged: codesGoToLog(), error: extra.error ?? null } satisfies CodeStep,
+						code: { mobile: maskedLocalMobile(mobile), sent: extra.sent ?? true, logged: codesGoToLog(), error: extra.error ?? null, mistyped } satisfies CodeStep,
 					},
 					{ status, headers },
 				)
@@ -101,12 +104,12 @@ export async function action({ request }: Route.ActionArgs) {
 				if (!checked.ok) return ask({ error: codeProblem(checked) }, 400)
 				proof = await proveLookup(db, subject)
 			} else if (intent === 'lookup' || intent === 'send-code') {
-				// Sent only when a case matches; the page says the same either way, so it tells no stranger whether one does.
-				if (rows.length) {
-					const sent = await sendCode(db, { purpose: 'lookup', subject, mobile, nationalId })
-					if (!sent.ok && (sent.reason !== 'too-soon' || intent === 'send-code'))
-						return ask({ error: sendProblem(sent), sent: sent.reason === 'too-soon' }, sent.reason === 'not-sent' ? 503 : 429, sent.reason === 'limited' ? sent.headers : undefined)
-				}
+				// Texted only when a case matches; otherwise a stand-in code nobody receives is kept, counted
+				// and refused as a real one, and the SMS never holds the answer up: the page says, answers and
+				// takes the same either way, so it tells no stranger whether a case matches.
+				const sent = await sendCode(db, { purpose: 'lookup', subject, mobile, nationalId }, new Date(), rows.length ? 'background' : 'none')
+				if (!sent.ok && (sent.reason !== 'too-soon' || intent === 'send-code'))
+					return ask({ error: sendProblem(sent), sent: sent.reason === 'too-soon' }, sent.reason === 'not-sent' ? 503 : 429, sent.reason === 'limited' ? sent.headers : undefined)
 				return ask({})
 			} else return ask({ error: 'انتهت مدة التحقق. اطلب رمزاً جديداً.', sent: false }, 400)
 		}
@@ -249,6 +252,7 @@ export default function Status({ actionData }: Route.ComponentProps) {
 							إن كان لدينا طلب بهذه البيانات فقد أرسلنا رمز تحقق برسالة نصية إلى الجوال <span dir="ltr">{codeStep.mobile}</span>. لا تظهر حالة الطلب إلا بعد كتابة الرمز. إن لم يصلك خلال دقائق فتأكد من
 							رقم الهوية أو الترخيص ومن رقم الجوال، ومن اختيار «فرد أو أسرة» أو «جمعية أو مؤسسة».
 						</p>
+						{codeStep.mistyped ? <p className="mb-4 rounded-lg bg-amber-50 p-3 text-amber-950">{nationalIdMessages.checksum}</p> : null}
 						<CodeForm mobile={codeStep.mobile} sent={codeStep.sent} logged={codeStep.logged} error={codeStep.error} hidden={typed} sendLabel="أرسل رمز التحقق" />
 					</section>
 				) : null}
