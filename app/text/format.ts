@@ -69,6 +69,11 @@ export function formatMonth(month: string): string {
 	return match ? monthFormat.format(Date.UTC(Number(match[1]), Number(match[2]) - 1, 15)) : month
 }
 
+/** The time of day in Riyadh: «٣:٤٥ م». */
+export function formatTime(value: Date | string | number): string {
+	return timeFormat.format(toDate(value))
+}
+
 export function formatDateTime(value: Date | string | number): string {
 	return `${formatDate(value)} ${timeFormat.format(toDate(value))}`
 }

@@ -14,8 +14,9 @@ import { recordAudit } from '#app/audit/audit-trail.server.ts'
 import { addressCheck, countDone, countHits, publicLimits, reachedLimit, type IpLimited } from '#app/http/ip-limit.server.ts'
 import { getIntake } from '#app/cases/intake-state.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
-import { isolatedMobile, sendCaseCode, verificationOn } from '#app/verify/case-verification.server.ts'
+import { codeSentMessage, sendCaseCode, verificationOn } from '#app/verify/case-verification.server.ts'
 import { sendProblem } from '#app/verify/codes.server.ts'
+import { clientIp } from '#app/utils/origin.server.ts'
 import { redirectWithFlash } from '#app/http/flash.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { identifierLabel } from '#app/forms/definition.ts'
@@ -120,8 +121,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 		if (paper) await recordAudit(db, { actor: paper, action: 'case.create', caseReference: row.reference, request, data: { type: definition.type, mobileVerified: 'in-person' } })
 		if (codeFirst) {
 			// The mobile is proven before the link is issued: a code now, the link (and its e-mail) once it is typed.
-			const sent = await sendCaseCode(db, row)
-			const said = sent.ok ? `أرسلنا رمز تحقق برسالة نصية إلى جوالك ${isolatedMobile(row.mobile)}: اكتبه هنا لتكمل طلبك.` : sendProblem(sent)
+			const sent = await sendCaseCode(db, row, clientIp(request))
+			const said = sent.ok ? codeSentMessage(sent, row.mobile) : sendProblem(sent)
 			return redirectWithFlash(`/apply/r/${token}/verify`, { tone: sent.ok ? 'success' : 'error', message: `تم حفظ بياناتك وإنشاء طلبك. ${said}` })
 		}
 		const emailed = row.email

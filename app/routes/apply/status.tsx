@@ -19,7 +19,8 @@ import { PageHeader } from '#app/components/page-header.tsx'
 import { actionHeaders } from '#app/utils/action-headers.ts'
 import { maskedLocalMobile, proveMobile, verificationOn } from '#app/verify/case-verification.server.ts'
 import { redirectWithFlash } from '#app/http/flash.server.ts'
-import { checkCode, codeProblem, lookupSubject, sendCode, sendProblem, codesGoToLog } from '#app/verify/codes.server.ts'
+import { checkCode, codeComesBy, codeProblem, lookupSubject, sendCode, sendProblem, codesGoToLog } from '#app/verify/codes.server.ts'
+import { clientIp } from '#app/utils/origin.server.ts'
 import { CodeForm } from '#app/verify/code-form.tsx'
 import { provenLookup, proveLookup, rememberCase } from '#app/verify/remembered.server.ts'
 
@@ -52,6 +53,8 @@ interface CodeStep {
 	error: string | null
 	/** The ID typed fails the checksum: said whether or not a case has it (staff may have accepted one). */
 	mistyped: boolean
+	/** Past the SMS budgets: when the code comes at the latest. */
+	comesBy: string | null
 }
 
 /** A refusal for too many tries says when to come back (Retry-After), on the page as in the answer. */
@@ -89,13 +92,13 @@ export async function action({ request }: Route.ActionArgs) {
 	if (verificationOn()) {
 		const subject = await lookupSubject(db, nationalId, mobile)
 		if (!(await provenLookup(db, request, subject))) {
-			const ask = (extra: { error?: string; sent?: boolean }, status = 200, headers?: Record<string, string>) =>
+			const ask = (extra: { error?: string; sent?: boolean; comesBy?: string }, status = 200, headers?: Record<string, string>) =>
 				data(
 					{
 						result: submission.reply(),
 						cases: null,
 						sent: null,
-						code: { mobile: maskedLocalMobile(mobile), sent: extra.sent ?? true, logged: codesGoToLog(), error: extra.error ?? null, mistyped } satisfies CodeStep,
+						code: { mobile: maskedLocalMobile(mobile), sent: extra.sent ?? true, logged: codesGoToLog(), error: extra.error ?? null, mistyped, comesBy: extra.comesBy ?? null } satisfies CodeStep,
 					},
 					{ status, headers },
 				)
@@ -107,10 +110,10 @@ export async function action({ request }: Route.ActionArgs) {
 				// Texted only when a case matches; otherwise a stand-in code nobody receives is kept, counted
 				// and refused as a real one, and the SMS never holds the answer up: the page says, answers and
 				// takes the same either way, so it tells no stranger whether a case matches.
-				const sent = await sendCode(db, { purpose: 'lookup', subject, mobile, nationalId }, new Date(), rows.length ? 'background' : 'none')
+				const sent = await sendCode(db, { purpose: 'lookup', subject, mobile, nationalId, address: clientIp(request) }, new Date(), rows.length ? 'background' : 'none')
 				if (!sent.ok && (sent.reason !== 'too-soon' || intent === 'send-code'))
 					return ask({ error: sendProblem(sent), sent: sent.reason === 'too-soon' }, sent.reason === 'not-sent' ? 503 : 429, sent.reason === 'limited' ? sent.headers : undefined)
-				return ask({})
+				return ask(sent.ok && sent.by ? { comesBy: `${codeComesBy(sent.by)}، إن كان لدينا طلب بهذه البيانات. إن لم يصلك حتى ذلك الوقت فاطلب رمزاً جديداً.` } : {})
 			} else return ask({ error: 'انتهت مدة التحقق. اطلب رمزاً جديداً.', sent: false }, 400)
 		}
 	}
@@ -252,6 +255,11 @@ export default function Status({ actionData }: Route.ComponentProps) {
 							إن كان لدينا طلب بهذه البيانات فقد أرسلنا رمز تحقق برسالة نصية إلى الجوال <span dir="ltr">{codeStep.mobile}</span>. لا تظهر حالة الطلب إلا بعد كتابة الرمز. إن لم يصلك خلال دقائق فتأكد من
 							رقم الهوية أو الترخيص ومن رقم الجوال، ومن اختيار «فرد أو أسرة» أو «جمعية أو مؤسسة».
 						</p>
+						{codeStep.comesBy ? (
+							<p role="status" className="mb-4 rounded-lg border-s-4 border-gold-500 bg-gold-100 p-3 font-semibold text-gold-700">
+								{codeStep.comesBy}
+							</p>
+						) : null}
 						{codeStep.mistyped ? <p className="mb-4 rounded-lg bg-amber-50 p-3 text-amber-950">{nationalIdMessages.checksum}</p> : null}
 						<CodeForm mobile={codeStep.mobile} sent={codeStep.sent} logged={codeStep.logged} error={codeStep.error} hidden={typed} sendLabel="أرسل رمز التحقق" />
 					</section>
