@@ -96,7 +96,7 @@ export default function Verify({ loaderData, actionData }: Route.ComponentProps)
 							</>
 						)}
 					</p>
-					{loaderData.comesBy ? (
+					{loaderData.comesBy && !loaderData.flash ? (
 						<p role="status" className="mb-6 rounded-lg border-s-4 border-gold-500 bg-gold-100 p-4 font-semibold text-gold-700">
 							{loaderData.comesBy}
 						</p>
