@@ -55,6 +55,7 @@ export const auditActions = {
 	'cases.export': 'تصدير الطلبات',
 	'intake.change': 'تغيير استقبال الطلبات',
 	'reminders.change': 'تغيير إعدادات التذكيرات',
+	'sms-budget.change': 'تغيير ميزانية رسائل رموز التحقق',
 	'messages.template': 'تعديل نص رسالة أو استعادة نصها الافتراضي',
 	'foundation.change': 'تعديل بيانات المؤسسة',
 	'privacy.publish': 'نشر إصدار من إشعار الخصوصية',

@@ -156,6 +156,9 @@ export const detailLabels = {
 	incompleteSecondDays: 'التذكير الثاني بعد (أيام)',
 	incompleteCloseDays: 'إغلاق الطلب غير المكتمل بعد (أيام)',
 	draftDays: 'التذكير بالطلب الذي لم يُرسل بعد (أيام)',
+	perHour: 'رسائل الرموز في الساعة',
+	perDay: 'رسائل الرموز في اليوم',
+	perAddressHour: 'رسائل الرموز لعنوان واحد في الساعة',
 } as const satisfies Record<string, string>
 
 /** What a screen may write as an entry's details: only keys with a label. */

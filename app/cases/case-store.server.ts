@@ -69,7 +69,15 @@ export function applicantColumns(definition: ApplicationDef, sectionKey: string,
 	return columns
 }
 
-async function hasOpenCase(db: Database, type: string, nationalId: string, exceptId?: string): Promise<boolean> {
+/**
+ * Who may learn that a national ID already has an open case (docs/security.md#verified-mobile):
+ * `any` (staff, an institution's own account), `mobile` only whoever holds that case's mobile (an
+ * applicant, once their mobile is proven or, with codes off, as typed: the lookup tells them as
+ * much), `none` (a draft whose mobile is not proven yet: asked again once it is).
+ */
+export type DuplicateCheck = { kind: 'any' } | { kind: 'mobile'; mobile: string } | { kind: 'none' }
+
+async function hasOpenCase(db: Database, type: string, nationalId: string, exceptId?: string, mobile?: string): Promise<boolean> {
 	const rows = await db
 		.select({ id: cases.id })
 		.from(cases)
@@ -81,10 +89,35 @@ async function hasOpenCase(db: Database, type: string, nationalId: string, excep
 				isNull(cases.deletedAt),
 				inArray(cases.status, [...OPEN_STATUSES]),
 				exceptId ? sql`${cases.id} <> ${exceptId}` : undefined,
+				mobile === undefined ? undefined : eq(cases.mobile, mobile),
 			),
 		)
 		.limit(1)
 	return rows.length > 0
+}
+
+function isDuplicate(db: Database, type: string, nationalId: string, check: DuplicateCheck, exceptId?: string): Promise<boolean> {
+	if (check.kind === 'none' || !nationalId) return Promise.resolve(false)
+	return hasOpenCase(db, type, nationalId, exceptId, check.kind === 'mobile' ? check.mobile : undefined)
+}
+
+/**
+ * A draft whose mobile was just proven, for a national ID that already has an open case with that
+ * same mobile: its owner is told, and the draft goes (docs/product.md#one-open-application-per-programme).
+ * True when it went.
+ */
+export async function withdrawDuplicateDraft(db: Database, row: Pick<CaseRow, 'id' | 'type' | 'nationalId' | 'mobile' | 'submittedAt'>): Promise<boolean> {
+	if (row.submittedAt || !(await hasOpenCase(db, row.type, row.nationalId, row.id, row.mobile))) return false
+	const reason = 'مسودة مكررة: للمستفيد طلب مفتوح في البرنامج نفسه.'
+	await db.transaction(async (tx) => {
+		const [gone] = await tx
+			.update(cases)
+			.set({ deletedAt: sql`now()`, deletedReason: reason, updatedAt: sql`now()` })
+			.where(and(eq(cases.id, row.id), isNull(cases.deletedAt)))
+			.returning({ id: cases.id })
+		if (gone) await tx.insert(caseEvents).values({ caseId: row.id, kind: 'deleted', note: reason })
+	})
+	return true
 }
 
 /** A staff member accepts a national ID that fails the checksum, saying why (kept as an internal note). */
@@ -100,6 +133,8 @@ export interface StartOptions {
 	paperIntake?: { actorId: number }
 	/** An institution signed in to its account starts its own request: the case belongs to the account. */
 	account?: { id: number; name: string; mobile: string; email: string }
+	/** Whom an open case of the same national ID is told to: `any` unless given; `same-mobile` is the mobile typed. */
+	duplicates?: 'any' | 'same-mobile' | 'none'
 }
 
 const overrideNote = (note: string) => `قبول رقم الهوية رغم عدم اجتياز التحقق: ${note}`
@@ -111,7 +146,7 @@ const overrideNote = (note: string) => `قبول رقم الهوية رغم عد
  * (tied to its account, which also names an empty draft started without answers).
  */
 export async function startCase(db: Database, definition: ApplicationDef, input: unknown, options: StartOptions = {}): Promise<{ row: CaseRow; token: string }> {
-	const { override, paperIntake, account } = options
+	const { override, paperIntake, account, duplicates = 'any' } = options
 	const firstKey = definition.sections[0]!.key
 	if (input === undefined && !account) throw new Error('a case starts from its first answers, or empty from an institution account')
 	const answers = input === undefined ? undefined : validate(definition, firstKey, input, override !== undefined)
@@ -122,7 +157,8 @@ export async function startCase(db: Database, definition: ApplicationDef, input:
 		email: account?.email ?? '',
 		...(answers ? applicantColumns(definition, firstKey, answers) : {}),
 	}
-	if (columns.nationalId && (await hasOpenCase(db, definition.type, columns.nationalId))) throw new DuplicateApplicantError()
+	const check: DuplicateCheck = duplicates === 'same-mobile' ? { kind: 'mobile', mobile: columns.mobile } : { kind: duplicates }
+	if (await isDuplicate(db, definition.type, columns.nationalId, check)) throw new DuplicateApplicantError()
 	const token = newResumeToken()
 	for (let attempt = 0; ; attempt++) {
 		try {
@@ -244,12 +280,21 @@ function sectionWrite(db: Database, caseId: string, sectionKey: string, answers:
 }
 
 /** Saves one section (validated again here: the store never holds answers its definition rejects). */
-export async function saveSection(db: Database, definition: ApplicationDef, row: CaseRow, sectionKey: string, input: unknown, override?: IdChecksumOverride): Promise<SectionAnswers> {
+export async function saveSection(
+	db: Database,
+	definition: ApplicationDef,
+	row: CaseRow,
+	sectionKey: string,
+	input: unknown,
+	override?: IdChecksumOverride,
+	/** Whom a new national ID's open case is told to (DuplicateCheck): any unless given. */
+	duplicates: (columns: { mobile?: string }) => DuplicateCheck = () => ({ kind: 'any' }),
+): Promise<SectionAnswers> {
 	if (!canEditSection(row, sectionKey)) throw new CaseLockedError()
 	const allowIdChecksumFailure = row.idChecksumOverride || override !== undefined
 	const answers = validate(definition, sectionKey, input, allowIdChecksumFailure)
 	const columns = applicantColumns(definition, sectionKey, answers)
-	if (columns.nationalId !== undefined && columns.nationalId !== row.nationalId && (await hasOpenCase(db, definition.type, columns.nationalId, row.id))) {
+	if (columns.nationalId !== undefined && columns.nationalId !== row.nationalId && (await isDuplicate(db, definition.type, columns.nationalId, duplicates(columns), row.id))) {
 		throw new DuplicateApplicantError()
 	}
 	const events: NewCaseEvent[] = [

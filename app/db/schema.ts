@@ -939,6 +939,14 @@ export const verificationCodes = pgTable(
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 		usedAt: timestamp('used_at', { withTimezone: true }),
+		/** The address that asked for it, for its hourly SMS budget (docs/security.md#sms-budgets); null for an account's code. */
+		address: text('address'),
+		/** Waiting for the SMS budget: sent by the scheduler (the code is made then), or never if it waits an hour. */
+		queued: boolean('queued').notNull().default(false),
+		/** When its SMS went (or was due, for a stand-in); null for a queued one, and for codes from before the budgets (their createdAt). */
+		sentAt: timestamp('sent_at', { withTimezone: true }),
+		/** False for a lookup's stand-in code that nobody receives: it takes no SMS budget. */
+		texted: boolean('texted').notNull().default(true),
 	},
 	(table) => [index('verification_codes_subject_idx').on(table.purpose, table.subject, table.createdAt), index('verification_codes_mobile_idx').on(table.mobile, table.createdAt)],
 )
@@ -1010,6 +1018,23 @@ export const reminderSettings = pgTable(
 		updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
 	},
 	(table) => [check('reminder_settings_one_row', sql`${table.id} = 1`)],
+)
+
+/**
+ * The SMS budgets of the codes the public can ask for (docs/operations.md#sms-budgets), set by staff on
+ * /admin/intake; without a row, the environment's (SMS_BUDGET_*).
+ */
+export const smsBudget = pgTable(
+	'sms_budget',
+	{
+		id: smallint('id').primaryKey().default(1),
+		perHour: integer('per_hour').notNull(),
+		perDay: integer('per_day').notNull(),
+		perAddressHour: integer('per_address_hour').notNull(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+	},
+	(table) => [check('sms_budget_one_row', sql`${table.id} = 1`)],
 )
 
 /** Work one instance does for all (the scheduler): the instance holding an unexpired lease does it. */

@@ -9,6 +9,7 @@ import { formatDate } from '#app/text/format.ts'
 import { logger } from '#app/utils/log.server.ts'
 import { ARCHIVED, INCOMPLETE } from '#app/cases/case-statuses.ts'
 import { canTransition } from '#app/cases/workflow.ts'
+import { verificationOn } from '#app/verify/case-verification.server.ts'
 
 // The applicants' reminders (docs/product.md#reminders), run by the scheduler each tick
 // (app/operations/scheduler.server.ts) with the server's time (app/utils/clock.server.ts):
@@ -103,6 +104,8 @@ function draftDue(settings: ReminderSettings, now: Date): SQL | undefined {
 		isNull(cases.purgedAt),
 		// A walk-in's case staff are typing in is theirs, not the applicant's, to finish.
 		eq(cases.paperIntake, false),
+		// Only to a mobile a code proved: a stranger's drafts text nobody (docs/security.md#verified-mobile).
+		verificationOn() ? isNotNull(cases.mobileVerifiedAt) : undefined,
 		sql`${cases.createdAt} <= ${iso(dueAt)}`,
 		sql`${cases.createdAt} > ${iso(oldest)}`,
 		sql`not exists (select 1 from case_events e where e.case_id = ${caseIdColumn} and e.kind = 'reminded' and e.data->>'event' = 'reminder:draft')`,

@@ -5,7 +5,8 @@ import type { Database } from '#app/db/client.server.ts'
 import { schedulerLeases } from '#app/db/schema.ts'
 import { runReminders } from '#app/operations/reminders.server.ts'
 import { retentionTask } from '#app/operations/retention-schedule.server.ts'
-import { removeOldCodes } from '#app/verify/codes.server.ts'
+import { drainQueuedCodes, removeOldCodes } from '#app/verify/codes.server.ts'
+import { removeUnprovenDrafts } from '#app/verify/case-verification.server.ts'
 import { deliverDue } from '#app/notify/outbox.server.ts'
 import { takeImpactSnapshot } from '#app/aid/impact.server.ts'
 import { now as clockNow } from '#app/utils/clock.server.ts'
@@ -33,6 +34,9 @@ export interface SchedulerTask {
 /** What the holder runs each tick, in order: reminders first, so the messages they add are tried in the same tick. */
 export const defaultTasks: readonly SchedulerTask[] = [
 	{ name: 'reminders', run: runReminders },
+	// Codes that waited for the SMS budget (docs/operations.md#sms-budgets), then drafts no code ever proved.
+	{ name: 'queued codes', run: drainQueuedCodes },
+	{ name: 'unproven drafts', run: removeUnprovenDrafts },
 	{ name: 'outbox', run: deliverDue },
 	// Codes a day old prove nothing: their rows go (docs/security.md#verified-mobile).
 	{ name: 'codes', run: removeOldCodes },

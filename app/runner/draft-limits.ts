@@ -7,17 +7,24 @@ import { applications, countOf } from '#app/text/arabic-count.ts'
 
 /**
  * The limits on new drafts per applicant (publicLimits): its national ID or licence number and its
- * e-mail, as typed on the first step. Checked before a draft is made and counted once it is: a
- * refused or mistyped post never uses up a family's allowance.
+ * e-mail, as typed on the first step. Checked before a draft is made and counted once it is the
+ * applicant's: at the first save with codes off, once its mobile is proven with codes on (a stranger
+ * who knows an ID cannot use up its owner's allowance with drafts nobody proved). A refused or
+ * mistyped post never uses up a family's allowance.
  */
 export function newDraftChecks(definition: ApplicationDef, values: SectionAnswers): LimitCheck[] {
+	const { nationalId, email } = definition.applicant
+	const value = (name: string | undefined) => (name ? String(values[name] ?? '') : '')
+	return draftChecks(definition, { nationalId: value(nationalId), email: value(email) })
+}
+
+/** The same limits for a draft already made, from its columns. */
+export function draftChecks(definition: ApplicationDef, applicant: { nationalId: string; email: string }): LimitCheck[] {
 	const first = definition.sections[0]!
 	const label = (name: string | undefined, fallback: string) => first.fields.find((field) => field.name === name)?.label ?? fallback
-	const value = (name: string | undefined) => (name ? String(values[name] ?? '').trim().toLowerCase() : '')
 	const reason = (subject: string, rule: RateLimitRule) => `بلغ ${subject} الحد المسموح به من الطلبات الجديدة: ${countOf(rule.limit, applications)} في اليوم.`
-	const { nationalId, email } = definition.applicant
 	return [
-		{ rule: publicLimits.startPerId, key: value(nationalId), reason: reason(`${label(nationalId, 'رقم الهوية')} هذا`, publicLimits.startPerId) },
-		{ rule: publicLimits.startPerEmail, key: value(email), reason: reason('هذا البريد الإلكتروني', publicLimits.startPerEmail) },
+		{ rule: publicLimits.startPerId, key: applicant.nationalId.trim().toLowerCase(), reason: reason(`${label(definition.applicant.nationalId, 'رقم الهوية')} هذا`, publicLimits.startPerId) },
+		{ rule: publicLimits.startPerEmail, key: applicant.email.trim().toLowerCase(), reason: reason('هذا البريد الإلكتروني', publicLimits.startPerEmail) },
 	]
 }

@@ -17,6 +17,7 @@ import {
 	TooManyRowsError,
 	applyRowEdit,
 	type CaseRow,
+	type DuplicateCheck,
 	type IdChecksumOverride,
 	type RowEdit,
 } from '#app/cases/case-store.server.ts'
@@ -32,6 +33,23 @@ import { requiredFile, tooFewRows, tooFewToRemove, tooManyRows } from '#app/text
 import { commonPasswordErrors, sealPasswords, secretFields } from './answers.server.ts'
 import { savedPasswords, withoutPasswords } from './corrections.ts'
 import { accountNameErrors } from './institution.server.ts'
+import { verificationOn } from '#app/verify/case-verification.server.ts'
+
+/**
+ * Whom an applicant's new national ID's open case is told to (docs/security.md#verified-mobile):
+ * only the holder of that case's mobile, or the institution's account that owns the case. With
+ * codes on, that is this case's mobile once proven and unchanged; with codes off, the mobile as
+ * typed (the lookup shows as much to whoever types both).
+ */
+function applicantDuplicates(row: CaseRow) {
+	return (columns: { mobile?: string }): DuplicateCheck => {
+		// An institution's own account is told, as when it starts one (startAccountCase).
+		if (row.accountId !== null) return { kind: 'any' }
+		const mobile = columns.mobile ?? row.mobile
+		if (!verificationOn()) return { kind: 'mobile', mobile }
+		return row.mobileVerifiedAt && mobile === row.mobile ? { kind: 'mobile', mobile } : { kind: 'none' }
+	}
+}
 
 /** A step being run: the case, its programme, what is saved, and the step's section (with the file slots offered). */
 export interface StepRun {
@@ -99,7 +117,7 @@ export async function runStep(run: StepRun, formData: FormData, caller: Caller):
 	const override = caller.override === 'no-note' ? undefined : (caller.override ?? undefined)
 	let stored
 	try {
-		stored = await saveSection(run.db, run.definition, run.row, section.key, await sealPasswords(section, checked.values, run.state.answers[section.key]), override)
+		stored = await saveSection(run.db, run.definition, run.row, section.key, await sealPasswords(section, checked.values, run.state.answers[section.key]), override, applicantDuplicates(run.row))
 	} catch (error) {
 		if (!(error instanceof DuplicateApplicantError)) throw error
 		return invalid('section', checked.reply({ formErrors: [DUPLICATE_APPLICANT] }), 409)
@@ -235,7 +253,7 @@ async function saveBesideList(run: StepRun, collection: GroupDef, formData: Form
 		if (submission.status !== 'success') return invalid('section', submission.reply())
 		if (caller.kind === 'applicant') {
 			const rows = (state.answers[section.key]?.[collection.name] ?? []) as unknown[]
-			answers = { ...answers, [section.key]: await saveSection(db, definition, row, section.key, { ...submission.value, [collection.name]: rows }) }
+			answers = { ...answers, [section.key]: await saveSection(db, definition, row, section.key, { ...submission.value, [collection.name]: rows }, undefined, applicantDuplicates(row)) }
 			changed = true
 		} else {
 			const cleared = Object.fromEntries(beside.map((field) => [field.name, undefined]))

@@ -67,6 +67,11 @@ export function formatDateTime(value: DateInput): string {
 	return `${formatDate(value)} الساعة ${unbroken(formatClock(timeFormat.format(toDate(value))))}`
 }
 
+/** The time of day in Riyadh: «3:45 مساءً». */
+export function formatTime(value: DateInput): string {
+	return unbroken(formatClock(timeFormat.format(toDate(value))))
+}
+
 const monthWords = new Intl.DateTimeFormat(`${LOCALE}-ca-gregory`, { timeZone: 'UTC', year: 'numeric', month: 'long' })
 const hijriMonthWords = new Intl.DateTimeFormat(`${LOCALE}-ca-islamic-umalqura`, { timeZone: 'UTC', year: 'numeric', month: 'long' })
 

@@ -119,6 +119,14 @@ const envSchema = z.object({
 	 * months after closing; then retention destroys them (docs/operations.md#retention).
 	 */
 	RETENTION_MONTHS: z.coerce.number({ error: 'must be a whole number of months (1-120)' }).int().min(1).max(120).default(24),
+	/**
+	 * The SMS budgets of verification codes (docs/operations.md#sms-budgets) until staff set their own on
+	 * /admin/intake: codes per hour and per day in all, and per address per hour sent at once (past it,
+	 * a code waits for the scheduler, within the hourly budget).
+	 */
+	SMS_BUDGET_PER_HOUR: z.coerce.number({ error: 'must be a whole number (1-1000000)' }).int().min(1).max(1_000_000).default(600),
+	SMS_BUDGET_PER_DAY: z.coerce.number({ error: 'must be a whole number (1-1000000)' }).int().min(1).max(1_000_000).default(5000),
+	SMS_BUDGET_PER_ADDRESS_HOUR: z.coerce.number({ error: 'must be a whole number (1-1000000)' }).int().min(1).max(1_000_000).default(30),
 	SCHEDULER_INTERVAL_SECONDS: z.coerce.number({ error: 'must be a whole number of seconds (1-3600)' }).int().min(1).max(3600).default(60),
 	/**
 	 * The key applicants' files are encrypted with (AES-256-GCM): 64 hexadecimal characters. Required

@@ -1,11 +1,12 @@
 // A case's private link opens only on a browser that proved the case's mobile with a code
 // (docs/security.md#verified-mobile): a link forwarded, leaked or read over a shoulder is not enough.
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, isNull, lt, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { caseEvents, cases } from '#app/db/schema.ts'
+import { attachments, caseEvents, cases } from '#app/db/schema.ts'
+import { logger } from '#app/utils/log.server.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { checkCode, sendCode, type CodeChecked, type CodeSent } from './codes.server.ts'
+import { checkCode, codeComesBy, sendCode, type CodeChecked, type CodeSent } from './codes.server.ts'
 
 /** On unless the operator turned it off (APPLICANT_VERIFICATION=off, with its risk documented). */
 export function verificationOn(): boolean {
@@ -21,8 +22,18 @@ export function maskedLocalMobile(mobile: string): string {
 /** The same, isolated left to right for a plain-text message in Arabic (otherwise drawn «234•••••05»). */
 export const isolatedMobile = (mobile: string) => `\u2066${maskedLocalMobile(mobile)}\u2069`
 
-export function sendCaseCode(db: Database, row: Pick<CaseRow, 'id' | 'mobile' | 'nationalId'>): Promise<CodeSent> {
-	return sendCode(db, { purpose: 'case', subject: row.id, mobile: row.mobile, nationalId: row.nationalId })
+/** What a case's code sent says, in Arabic: sent now, or waiting for the SMS budget and coming by a time said. */
+export function codeSentMessage(sent: Extract<CodeSent, { ok: true }>, mobile: string): string {
+	if (sent.by) return `${codeComesBy(sent.by)} إلى جوالك ${isolatedMobile(mobile)}: اكتبه هنا حين يصل لتكمل طلبك.`
+	return `أرسلنا رمز تحقق برسالة نصية إلى جوالك ${isolatedMobile(mobile)}: اكتبه هنا لتكمل طلبك.`
+}
+
+/**
+ * A case's code goes to its own mobile, limited per mobile only: a per-ID limit would let whoever
+ * knows an ID use up its owner's codes with drafts of their own (docs/security.md#rate-limits).
+ */
+export function sendCaseCode(db: Database, row: Pick<CaseRow, 'id' | 'mobile'>, address: string): Promise<CodeSent> {
+	return sendCode(db, { purpose: 'case', subject: row.id, mobile: row.mobile, nationalId: '', address })
 }
 
 /**
@@ -51,4 +62,32 @@ export async function proveMobile(db: Database, row: Pick<CaseRow, 'id' | 'mobil
 		if (proven) await tx.insert(caseEvents).values({ caseId: row.id, kind: 'mobile_verified', data: { how: 'code' } })
 		return Boolean(proven)
 	})
+}
+
+/** A draft whose mobile no code proved goes this long after it was started (docs/security.md#verified-mobile). */
+export const UNPROVEN_DRAFT_HOURS = 48
+
+/**
+ * Drafts started by visitors whose mobile no code proved within 48 hours, with no file (nothing can be
+ * added before the code): deleted with their answers and history, a task of the scheduler. Nobody
+ * owned them, and they held someone's ID and a mobile never shown to be theirs. With codes off no
+ * draft is ever proven, so none goes. Resolves with how many went.
+ */
+export async function removeUnprovenDrafts(db: Database, now: Date): Promise<number> {
+	if (!verificationOn()) return 0
+	const gone = await db
+		.delete(cases)
+		.where(
+			and(
+				isNull(cases.submittedAt),
+				isNull(cases.mobileVerifiedAt),
+				eq(cases.paperIntake, false),
+				isNull(cases.accountId),
+				lt(cases.createdAt, new Date(now.getTime() - UNPROVEN_DRAFT_HOURS * 3600_000)),
+				sql`not exists (select 1 from ${attachments} where ${attachments.caseId} = ${cases.id})`,
+			),
+		)
+		.returning({ id: cases.id })
+	if (gone.length) logger.info(`[verify] ${gone.length} draft(s) whose mobile was never proven removed after ${UNPROVEN_DRAFT_HOURS} hours`)
+	return gone.length
 }

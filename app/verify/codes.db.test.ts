@@ -118,13 +118,13 @@ test('a code the provider did not take is not kept, and does not hold the next t
 test('the first right code proves the case’s mobile once; a browser remembered before a new mobile is forgotten', async () => {
 	const { row } = await startCase(db(), needyFamilies, basicAnswers(randomNationalId(), `05${freshMobile().slice(-8)}`))
 	expect(row.mobileVerifiedAt).toBeNull()
-	await sendCaseCode(db(), row)
+	await sendCaseCode(db(), row, '192.0.2.1')
 	expect(await confirmCaseCode(db(), row, lastCode())).toEqual({ ok: true, first: true })
 	const [proven] = await db().select().from(cases).where(eq(cases.id, row.id))
 	expect(proven!.mobileVerifiedHow).toBe('code')
 	expect((await db().select().from(caseEvents).where(eq(caseEvents.caseId, row.id))).map((event) => event.kind)).toContain('mobile_verified')
 	// A second browser: another code, not the first proof again.
-	await sendCaseCode(db(), row).catch(() => undefined)
+	await sendCaseCode(db(), row, '192.0.2.1').catch(() => undefined)
 	const cookie = await rememberCase(db(), new Request('http://x/'), row.id)
 	const browser = new Request('http://x/', { headers: { Cookie: cookie.split(';')[0]! } })
 	expect(await isRemembered(db(), browser, proven!)).toBe(true)

@@ -12,11 +12,14 @@ import { ErrorList, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import type { AdminHandle } from './layout.tsx'
 import { audited, noteAudit } from '#app/audit/audit-trail.server.ts'
 import { describeReminderSettings, getReminderSettings, saveReminderSettings } from '#app/operations/reminders.server.ts'
+import { fieldsOfBudget, fieldsOfBudgetPayload, SMS_BUDGET_INTENT, SmsBudgetSection, smsBudgetSchema } from './+sms-budget.tsx'
+import { getSmsBudget, saveSmsBudget, smsUse } from '#app/verify/sms-budget.server.ts'
+import { now as clockNow } from '#app/utils/clock.server.ts'
 import { fieldsOfPayload, fieldsOfSettings, REMINDERS_INTENT, ReminderSettingsSection, reminderSettingsOf, reminderSettingsSchema } from './+reminder-settings.tsx'
 
 export const handle: AdminHandle = { breadcrumb: 'استقبال الطلبات' }
 
-export const middleware = [audited({ read: false, write: { byIntent: { [REMINDERS_INTENT]: 'reminders.change' }, otherwise: 'intake.change' } })]
+export const middleware = [audited({ read: false, write: { byIntent: { [REMINDERS_INTENT]: 'reminders.change', [SMS_BUDGET_INTENT]: 'sms-budget.change' }, otherwise: 'intake.change' } })]
 
 const states = [
 	{ value: 'open', label: 'مفتوح: يستقبل الطلبات' },
@@ -38,6 +41,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 	return {
 		notice: context.get(flashContext),
 		reminders: { settings: reminders, summary: describeReminderSettings(reminders) },
+		sms: { budget: await getSmsBudget(db), use: await smsUse(db, clockNow()) },
 		programmes: await Promise.all(applicationDefinitions.map(async (definition) => ({ type: definition.type, title: definition.title, intake: await getIntake(db, definition.type) }))),
 	}
 }
@@ -52,6 +56,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 		await saveReminderSettings(await getDb(), settings, user.id)
 		noteAudit(context, { data: settings })
 		return redirectWithFlash('/admin/intake#reminders-title', { tone: 'success', message: 'تم حفظ إعدادات التذكيرات.', field: REMINDERS_INTENT })
+	}
+	if (formData.get('intent') === SMS_BUDGET_INTENT) {
+		const budget = parseWithZod(formData, { schema: smsBudgetSchema })
+		if (budget.status !== 'success') return data({ result: budget.reply(), type: SMS_BUDGET_INTENT }, { status: 400 })
+		const { intent: _intent, ...saved } = budget.value
+		await saveSmsBudget(await getDb(), saved, user.id)
+		noteAudit(context, { data: saved })
+		return redirectWithFlash('/admin/intake#sms-budget-title', { tone: 'success', message: 'تم حفظ ميزانية رسائل رموز التحقق.', field: SMS_BUDGET_INTENT })
 	}
 	const submission = parseWithZod(formData, { schema: intakeSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply(), type: String(submission.payload.type ?? '') }, { status: 400 })
@@ -117,6 +129,13 @@ export default function Intake({ loaderData, actionData }: Route.ComponentProps)
 					fields={actionData?.type === REMINDERS_INTENT ? fieldsOfPayload(actionData.result.initialValue ?? {}) : fieldsOfSettings(loaderData.reminders.settings)}
 					errors={actionData?.type === REMINDERS_INTENT ? (actionData.result.error ?? {}) : {}}
 					notice={loaderData.notice?.field === REMINDERS_INTENT ? loaderData.notice : null}
+				/>
+				<SmsBudgetSection
+					use={loaderData.sms.use}
+					budget={loaderData.sms.budget}
+					fields={actionData?.type === SMS_BUDGET_INTENT ? fieldsOfBudgetPayload(actionData.result.initialValue ?? {}) : fieldsOfBudget(loaderData.sms.budget)}
+					errors={actionData?.type === SMS_BUDGET_INTENT ? (actionData.result.error ?? {}) : {}}
+					notice={loaderData.notice?.field === SMS_BUDGET_INTENT ? loaderData.notice : null}
 				/>
 			</div>
 		</>

@@ -14,8 +14,9 @@ import { recordAudit } from '#app/audit/audit-trail.server.ts'
 import { addressCheck, countDone, countHits, publicLimits, reachedLimit, type IpLimited } from '#app/http/ip-limit.server.ts'
 import { getIntake } from '#app/cases/intake-state.server.ts'
 import { getNotifier } from '#app/notify/notifier.server.ts'
-import { isolatedMobile, sendCaseCode, verificationOn } from '#app/verify/case-verification.server.ts'
+import { codeSentMessage, sendCaseCode, verificationOn } from '#app/verify/case-verification.server.ts'
 import { sendProblem } from '#app/verify/codes.server.ts'
+import { clientIp } from '#app/utils/origin.server.ts'
 import { redirectWithFlash } from '#app/http/flash.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { identifierLabel } from '#app/forms/definition.ts'
@@ -65,8 +66,13 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 		// From the account (/account): filled in from the registration; nothing is stored until saved.
 		prefilled: institution ? await accountPrefill(await getDb(), definition, institution.id, definition.sections[0]!.key) : null,
 		fromAccount: Boolean(institution),
+		// Sent here once a proven mobile turned out to have an open case of this programme already (verify.tsx).
+		duplicate: new URL(request.url).searchParams.get('duplicate') === '1' ? provenDuplicate(identifierLabel(definition)) : null,
 	}
 }
+
+/** Said on a proven mobile whose holder already has an open case of the programme: the draft just started went. */
+const provenDuplicate = (idLabel: string) => `${DUPLICATE_APPLICANT}: تم تأكيد رقم جوالك، ولك طلب مفتوح في هذا البرنامج ب${idLabel} نفسه، فلم نُبقِ الطلب الجديد.`
 
 /** What the applicant is told once the case exists: only what is true about the e-mail. */
 function createdMessage(emailed: boolean | null): string {
@@ -97,6 +103,10 @@ export async function action({ request, params }: Route.ActionArgs) {
 	if (reached) return refuse(reached)
 	const paper = await paperIntakeBy(request)
 	const institution = paper ? null : await institutionFor(request, definition)
+	// With codes on, a visitor's draft is the applicant's only once its mobile is proven: then it
+	// counts against its ID and e-mail, and an open case of the same ID is told to that mobile's
+	// holder only (app/routes/apply/verify.tsx; docs/security.md#verified-mobile).
+	const codeFirst = !paper && verificationOn()
 	try {
 		if (institution) {
 			const { token } = await startAccountCase(db, institution.id, definition, checked.values)
@@ -105,13 +115,14 @@ export async function action({ request, params }: Route.ActionArgs) {
 		const { row, token } = await startCase(db, definition, await sealPasswords(first, checked.values, undefined), {
 			override: override && override !== 'no-note' ? override : undefined,
 			paperIntake: paper ? { actorId: paper.id } : undefined,
+			duplicates: paper ? 'any' : codeFirst ? 'none' : 'same-mobile',
 		})
-		await countDone(db, perApplicant)
+		if (!codeFirst) await countDone(db, perApplicant)
 		if (paper) await recordAudit(db, { actor: paper, action: 'case.create', caseReference: row.reference, request, data: { type: definition.type, mobileVerified: 'in-person' } })
-		if (!paper && verificationOn()) {
+		if (codeFirst) {
 			// The mobile is proven before the link is issued: a code now, the link (and its e-mail) once it is typed.
-			const sent = await sendCaseCode(db, row)
-			const said = sent.ok ? `أرسلنا رمز تحقق برسالة نصية إلى جوالك ${isolatedMobile(row.mobile)}: اكتبه هنا لتكمل طلبك.` : sendProblem(sent)
+			const sent = await sendCaseCode(db, row, clientIp(request))
+			const said = sent.ok ? codeSentMessage(sent, row.mobile) : sendProblem(sent)
 			return redirectWithFlash(`/apply/r/${token}/verify`, { tone: sent.ok ? 'success' : 'error', message: `تم حفظ بياناتك وإنشاء طلبك. ${said}` })
 		}
 		const emailed = row.email
@@ -161,6 +172,14 @@ export default function NewApplication({ loaderData, actionData }: Route.Compone
 					{loaderData.pausedNotice ? (
 						<p role="status" className="mt-4 rounded-lg border-s-4 border-gold-500 bg-gold-100 p-4 font-semibold text-gold-700">
 							{loaderData.pausedNotice}
+						</p>
+					) : null}
+					{loaderData.duplicate && !actionData ? (
+						<p role="status" className="mt-4 rounded-lg bg-red-50 p-4 text-red-900">
+							{`${loaderData.duplicate} `}
+							<Link to="/apply/status" className="font-semibold underline">
+								استعلم عن حالة طلبك
+							</Link>
 						</p>
 					) : null}
 					{actionData?.duplicate ? (

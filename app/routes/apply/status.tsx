@@ -19,7 +19,8 @@ import { PageHeader } from '#app/components/page-header.tsx'
 import { actionHeaders } from '#app/utils/action-headers.ts'
 import { maskedLocalMobile, proveMobile, verificationOn } from '#app/verify/case-verification.server.ts'
 import { redirectWithFlash } from '#app/http/flash.server.ts'
-import { checkCode, codeProblem, lookupSubject, sendCode, sendProblem, codesGoToLog } from '#app/verify/codes.server.ts'
+import { checkCode, codeComesBy, codeProblem, lookupSubject, sendCode, sendProblem, codesGoToLog } from '#app/verify/codes.server.ts'
+import { clientIp } from '#app/utils/origin.server.ts'
 import { CodeForm } from '#app/verify/code-form.tsx'
 import { provenLookup, proveLookup, rememberCase } from '#app/verify/remembered.server.ts'
 
@@ -50,6 +51,10 @@ interface CodeStep {
 	sent: boolean
 	logged: boolean
 	error: string | null
+	/** The ID typed fails the checksum: said whether or not a case has it (staff may have accepted one). */
+	mistyped: boolean
+	/** Past the SMS budgets: when the code comes at the latest. */
+	comesBy: string | null
 }
 
 /** A refusal for too many tries says when to come back (Retry-After), on the page as in the answer. */
@@ -68,17 +73,18 @@ export async function action({ request }: Route.ActionArgs) {
 		return data({ result: submission.reply(), cases: null, sent: null }, { status: 400 })
 	}
 	const { who, nationalId, mobile, intent, reference, code } = submission.value
-	// Counted once per lookup typed, not per code: the code's own tries and sends have their limits.
-	if (intent === 'lookup') {
-		const guessed = await countHits(db, [
-			{ rule: publicLimits.lookupPerId, key: nationalId, reason: 'استعلامات كثيرة بهذا الرقم في الساعة الأخيرة.' },
-			{ rule: publicLimits.lookupPerMobile, key: mobile, reason: 'استعلامات كثيرة برقم الجوال هذا في الساعة الأخيرة.' },
-		])
-		if (guessed) return refuse(guessed)
-	}
+	// Every post that names an ID and a mobile counts against both, whatever it asks (a code, a check,
+	// a link): guessing either half through any of them runs into the same limits.
+	const guessed = await countHits(db, [
+		{ rule: publicLimits.lookupPerId, key: nationalId, reason: 'استعلامات كثيرة بهذا الرقم في الساعة الأخيرة.' },
+		{ rule: publicLimits.lookupPerMobile, key: mobile, reason: 'استعلامات كثيرة برقم الجوال هذا في الساعة الأخيرة.' },
+	])
+	if (guessed) return refuse(guessed)
 	const rows = await lookupCases(db, nationalId, mobile, who === 'person' ? personTypes : organisationTypes)
 	// An ID that fails the checksum finds the cases staff accepted it on; otherwise it was mistyped.
-	if (!rows.length && who === 'person' && nationalIdProblem(nationalId) === 'checksum') {
+	// With codes on, the page says so either way (beside the code's step): it must not tell whether one exists.
+	const mistyped = who === 'person' && nationalIdProblem(nationalId) === 'checksum'
+	if (!rows.length && mistyped && !verificationOn()) {
 		return data({ result: submission.reply({ fieldErrors: { nationalId: [nationalIdMessages.checksum] } }), cases: null, sent: null }, { status: 400 })
 	}
 	// Nothing about a case before a code sent to its mobile proves who asks (docs/security.md#verified-mobile).
@@ -86,13 +92,13 @@ export async function action({ request }: Route.ActionArgs) {
 	if (verificationOn()) {
 		const subject = await lookupSubject(db, nationalId, mobile)
 		if (!(await provenLookup(db, request, subject))) {
-			const ask = (extra: { error?: string; sent?: boolean }, status = 200, headers?: Record<string, string>) =>
+			const ask = (extra: { error?: string; sent?: boolean; comesBy?: string }, status = 200, headers?: Record<string, string>) =>
 				data(
 					{
 						result: submission.reply(),
 						cases: null,
 						sent: null,
-						code: { mobile: maskedLocalMobile(mobile), sent: extra.sent ?? true, logged: codesGoToLog(), error: extra.error ?? null } satisfies CodeStep,
+						code: { mobile: maskedLocalMobile(mobile), sent: extra.sent ?? true, logged: codesGoToLog(), error: extra.error ?? null, mistyped, comesBy: extra.comesBy ?? null } satisfies CodeStep,
 					},
 					{ status, headers },
 				)
@@ -101,13 +107,13 @@ export async function action({ request }: Route.ActionArgs) {
 				if (!checked.ok) return ask({ error: codeProblem(checked) }, 400)
 				proof = await proveLookup(db, subject)
 			} else if (intent === 'lookup' || intent === 'send-code') {
-				// Sent only when a case matches; the page says the same either way, so it tells no stranger whether one does.
-				if (rows.length) {
-					const sent = await sendCode(db, { purpose: 'lookup', subject, mobile, nationalId })
-					if (!sent.ok && (sent.reason !== 'too-soon' || intent === 'send-code'))
-						return ask({ error: sendProblem(sent), sent: sent.reason === 'too-soon' }, sent.reason === 'not-sent' ? 503 : 429, sent.reason === 'limited' ? sent.headers : undefined)
-				}
-				return ask({})
+				// Texted only when a case matches; otherwise a stand-in code nobody receives is kept, counted
+				// and refused as a real one, and the SMS never holds the answer up: the page says, answers and
+				// takes the same either way, so it tells no stranger whether a case matches.
+				const sent = await sendCode(db, { purpose: 'lookup', subject, mobile, nationalId, address: clientIp(request) }, new Date(), rows.length ? 'background' : 'none')
+				if (!sent.ok && (sent.reason !== 'too-soon' || intent === 'send-code'))
+					return ask({ error: sendProblem(sent), sent: sent.reason === 'too-soon' }, sent.reason === 'not-sent' ? 503 : 429, sent.reason === 'limited' ? sent.headers : undefined)
+				return ask(sent.ok && sent.by ? { comesBy: `${codeComesBy(sent.by)}، إن كان لدينا طلب بهذه البيانات. إن لم يصلك حتى ذلك الوقت فاطلب رمزاً جديداً.` } : {})
 			} else return ask({ error: 'انتهت مدة التحقق. اطلب رمزاً جديداً.', sent: false }, 400)
 		}
 	}
@@ -249,6 +255,12 @@ export default function Status({ actionData }: Route.ComponentProps) {
 							إن كان لدينا طلب بهذه البيانات فقد أرسلنا رمز تحقق برسالة نصية إلى الجوال <span dir="ltr">{codeStep.mobile}</span>. لا تظهر حالة الطلب إلا بعد كتابة الرمز. إن لم يصلك خلال دقائق فتأكد من
 							رقم الهوية أو الترخيص ومن رقم الجوال، ومن اختيار «فرد أو أسرة» أو «جمعية أو مؤسسة».
 						</p>
+						{codeStep.comesBy ? (
+							<p role="status" className="mb-4 rounded-lg border-s-4 border-gold-500 bg-gold-100 p-3 font-semibold text-gold-700">
+								{codeStep.comesBy}
+							</p>
+						) : null}
+						{codeStep.mistyped ? <p className="mb-4 rounded-lg bg-amber-50 p-3 text-amber-950">{nationalIdMessages.checksum}</p> : null}
 						<CodeForm mobile={codeStep.mobile} sent={codeStep.sent} logged={codeStep.logged} error={codeStep.error} hidden={typed} sendLabel="أرسل رمز التحقق" />
 					</section>
 				) : null}

@@ -1,11 +1,15 @@
 import { data, redirect } from 'react-router'
 import type { Route } from './+types/verify'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
-import { publicLimits } from '#app/http/ip-limit.server.ts'
+import { countDone, publicLimits } from '#app/http/ip-limit.server.ts'
+import { withdrawDuplicateDraft } from '#app/cases/case-store.server.ts'
+import { draftChecks } from '#app/runner/draft-limits.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { FlashNotice, isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
 import { getNotifier } from '#app/notify/notifier.server.ts'
-import { codeProblem, hasLiveCode, sendProblem, codesGoToLog } from '#app/verify/codes.server.ts'
+import { codeComesBy, codeProblem, codeWaitingUntil, hasLiveCode, sendProblem, codesGoToLog } from '#app/verify/codes.server.ts'
+import type { Database } from '#app/db/client.server.ts'
+import { clientIp } from '#app/utils/origin.server.ts'
 import { CodeForm } from '#app/verify/code-form.tsx'
 import { confirmCaseCode, maskedLocalMobile, sendCaseCode } from '#app/verify/case-verification.server.ts'
 import { rememberCase } from '#app/verify/remembered.server.ts'
@@ -27,9 +31,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		// Right after the first save: this is the family's own phone, not a new one.
 		first: row.mobileVerifiedAt === null,
 		sent: await hasLiveCode(db, 'case', row.id),
+		comesBy: await comesBy(db, row.id),
 		logged: codesGoToLog(),
 		flash: context.get(flashContext),
 	}
+}
+
+/** A code waiting for the SMS budget: when it comes at the latest, said on the page. */
+async function comesBy(db: Database, caseId: string): Promise<string | null> {
+	const by = await codeWaitingUntil(db, 'case', caseId)
+	return by ? `${codeComesBy(by)}. إن لم يصلك حتى ذلك الوقت فاطلب رمزاً جديداً.` : null
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -40,13 +51,19 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const formData = await request.formData()
 	if (isHoneypotFilled(formData) || !row.mobile) return data({ error: null, sent: false }, { status: 400 })
 	if (formData.get('intent') === 'send-code') {
-		const sent = await sendCaseCode(db, row)
+		const sent = await sendCaseCode(db, row, clientIp(request))
 		if (!sent.ok) return data({ error: sendProblem(sent), sent: false }, { status: sent.reason === 'not-sent' ? 503 : 429, headers: sent.reason === 'limited' ? sent.headers : undefined })
 		return { error: null, sent: true }
 	}
 	const confirmed = await confirmCaseCode(db, row, String(formData.get('code') ?? ''))
 	if (!confirmed.ok) return data({ error: codeProblem(confirmed), sent: false }, { status: 400 })
 	const first = 'first' in confirmed && confirmed.first
+	if (first && !row.submittedAt) {
+		// Only now is the draft its applicant's (docs/security.md#verified-mobile): an open case of the
+		// same ID with this very mobile is told to them, and the draft counts against its ID and e-mail.
+		if (await withdrawDuplicateDraft(db, row)) return redirect(`/apply/${row.type}/new?duplicate=1`)
+		await countDone(db, draftChecks(definition, row))
+	}
 	// The link is issued once the mobile is proven: e-mailed now, not at the first save.
 	const emailed = first && row.email && getNotifier().emails ? await getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition.title, link: privateLink(params.token) }) : null
 	const message = first
@@ -79,6 +96,11 @@ export default function Verify({ loaderData, actionData }: Route.ComponentProps)
 							</>
 						)}
 					</p>
+					{loaderData.comesBy && !loaderData.flash ? (
+						<p role="status" className="mb-6 rounded-lg border-s-4 border-gold-500 bg-gold-100 p-4 font-semibold text-gold-700">
+							{loaderData.comesBy}
+						</p>
+					) : null}
 					<CodeForm mobile={loaderData.mobile} sent={sent} logged={loaderData.logged} error={actionData?.error} />
 					<p className="mt-8 text-sm text-stone-700">تغيّر رقم جوالك أو فقدته؟ تواصل مع المؤسسة: يتحقق الموظف من هويتك ويسجل رقمك الجديد، ثم تؤكده برمز يصلك عليه.</p>
 				</>

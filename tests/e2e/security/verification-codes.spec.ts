@@ -17,6 +17,7 @@ import { basicAnswers, randomNationalId, validIban } from '#tests/fixtures/needy
 import { jpeg } from '#tests/fixtures/attack-files.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { codeLimits } from '#app/verify/codes.server.ts'
+import { publicLimits } from '#app/http/ip-limit.server.ts'
 import { submitCaseAsStaff } from '../case-fixtures.ts'
 import { signIn, unique } from '../utils.ts'
 import { manifest } from './route-table.ts'
@@ -45,7 +46,8 @@ test.beforeAll(async ({ browser }) => {
 		dataDir: instance.dataDir,
 		databaseUrl: undefined,
 		settle: false,
-		env: { ...fake.env, APPLICANT_VERIFICATION: 'on', COOKIE_SECURE: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
+		// The scheduler ticks each second: a code waiting for the SMS budget goes at once when there is room.
+		env: { ...fake.env, SCHEDULER_INTERVAL_SECONDS: '1', APPLICANT_VERIFICATION: 'on', COOKIE_SECURE: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, FILE_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
 	})
 	origin = server.origin
 	const context = await browser.newContext({ baseURL: origin })
@@ -342,4 +344,148 @@ test('an association’s private link names what the lookup asks of it: its lice
 	const overview = await (await staff!.get(base!)).text()
 	expect(overview).toContain('«الاستعلام عن طلب» برقم ترخيص الجهة أو تصريحها ورقم جوال ممثلها')
 	expect(overview).not.toContain('برقم هويتك')
+})
+
+/** The page as anyone else would get it: without the ID typed (sent back in the form) and the CSP nonce. */
+const comparable = (html: string, typed: string) => html.replaceAll(typed, '«typed»').replace(/nonce="[^"]*"/g, 'nonce=""')
+
+/** A draft entered by staff for a walk-in (no code is sent for it): a case the lookup finds. */
+async function paperDraft(nationalId: string, mobile: string): Promise<void> {
+	const entered = await staff!.post('/apply/needy-families/new?paper=1', { form: basicAnswers(nationalId, mobile), headers: { Origin: origin }, maxRedirects: 0 })
+	expect(entered.status()).toBe(302)
+}
+
+test('the lookup answers the same whether or not a case matches: status and page of the lookup, a second code and a wrong one; an SMS only for the case', async () => {
+	const mobile = freshMobile()
+	const to = international(mobile)
+	const withCase = randomNationalId()
+	const withoutCase = randomNationalId()
+	await paperDraft(withCase, mobile)
+
+	const answers: Record<string, { status: number; body: string }[]> = { [withCase]: [], [withoutCase]: [] }
+	for (const nationalId of [withCase, withoutCase]) {
+		const visitor = await browserContext()
+		const typed = { who: 'person', nationalId, mobile }
+		// The lookup, asking for a code again at once, and a wrong code: each as the page's forms send them.
+		for (const form of [
+			{ ...typed, intent: 'lookup' },
+			{ ...typed, intent: 'send-code' },
+			{ ...typed, intent: 'check-code', code: '000000' },
+		]) {
+			const response = await post(visitor, '/apply/status', form)
+			answers[nationalId]!.push({ status: response.status(), body: comparable(await response.text(), nationalId) })
+		}
+	}
+	const [matching, other] = [answers[withCase]!, answers[withoutCase]!]
+	expect(matching.map((answer) => answer.status)).toEqual([200, 429, 400])
+	expect(other.map((answer) => answer.status)).toEqual([200, 429, 400])
+	for (const [index, answer] of matching.entries()) expect(other[index]!.body, `answer ${index + 1}`).toBe(answer.body)
+	expect(matching[1]!.body).toContain('أرسلنا إليك رمزاً قبل قليل')
+	expect(matching[2]!.body).toContain('الرمز غير صحيح. بقيت لك')
+	// Only the case's mobile got a code: one SMS, for the lookup that matched.
+	await expect.poll(() => fake!.messages.filter((message) => message.to === to).length, { timeout: 30_000 }).toBe(1)
+})
+
+test('the lookup’s time does not wait for the SMS: a provider that never answers holds up no page', async () => {
+	const mobile = freshMobile()
+	const nationalId = randomNationalId()
+	await paperDraft(nationalId, mobile)
+	fake!.stallNext(1)
+	const started = performance.now()
+	const response = await post(await browserContext(), '/apply/status', { who: 'person', nationalId, mobile, intent: 'lookup' })
+	expect(response.status()).toBe(200)
+	expect(await response.text()).toContain('تأكيد رقم الجوال')
+	// The provider's own timeout is 10 s: an answer that waited for it would take that long.
+	expect(performance.now() - started).toBeLessThan(5_000)
+})
+
+test('every intent naming an ID counts against its limit: codes asked and checked on the lookup run into it as lookups do', async () => {
+	const nationalId = randomNationalId()
+	const visitor = await browserContext()
+	const statuses: number[] = []
+	let last = ''
+	// Each post with another mobile: only the ID's own limit can stop them.
+	for (let i = 0; i < publicLimits.lookupPerId.limit + 1; i++) {
+		const response = await post(visitor, '/apply/status', { who: 'person', nationalId, mobile: freshMobile(), intent: i % 2 ? 'check-code' : 'send-code', code: '000000' })
+		statuses.push(response.status())
+		last = await response.text()
+	}
+	expect(statuses.slice(0, -1)).not.toContain(429)
+	expect(statuses.at(-1)).toBe(429)
+	expect(last).toContain('استعلامات كثيرة بهذا الرقم في الساعة الأخيرة.')
+})
+
+test('a new draft for an ID with an open case is told to nobody but the holder of that case’s mobile, once a code proves it', async () => {
+	test.setTimeout(120_000)
+	const owner = freshMobile()
+	const { nationalId } = await submitCaseAsStaff(staff!, { mobile: owner })
+	// A stranger who knows the ID, with a mobile of his own, gets what a new applicant gets: the code's page.
+	const stranger = await browserContext()
+	const strangerMobile = freshMobile()
+	const { token, code } = await startApplication(stranger, nationalId, strangerMobile)
+	await startApplication(await browserContext(), randomNationalId(), freshMobile())
+	// Proving his own mobile tells him nothing either: his draft goes on.
+	const proven = await post(stranger, `/apply/r/${token}/verify`, { intent: 'check-code', code })
+	expect(proven.status()).toBe(302)
+	expect(proven.headers()['location']).toBe(`/apply/r/${token}`)
+	const draft = await (await stranger.get(`/apply/r/${token}`)).text()
+	expect(draft).not.toContain('مسجل مسبقاً')
+	expect(draft).not.toContain('طلب مفتوح')
+
+	// The owner, with the case's own mobile, is told once the code proves it, and the new draft goes.
+	const ownerBrowser = await browserContext()
+	const mine = await startApplication(ownerBrowser, nationalId, owner)
+	const told = await post(ownerBrowser, `/apply/r/${mine.token}/verify`, { intent: 'check-code', code: mine.code })
+	expect(told.status()).toBe(302)
+	expect(told.headers()['location']).toBe('/apply/needy-families/new?duplicate=1')
+	const page = await (await ownerBrowser.get('/apply/needy-families/new?duplicate=1')).text()
+	expect(page).toContain('المستفيد مسجل مسبقاً: تم تأكيد رقم جوالك، ولك طلب مفتوح في هذا البرنامج برقم الهوية أو الإقامة نفسه')
+	expect((await ownerBrowser.get(`/apply/r/${mine.token}`, { maxRedirects: 0 })).status()).toBe(404)
+})
+
+test('drafts nobody proved do not lock an ID’s owner out: only drafts whose mobile is proven count against the ID', async () => {
+	test.setTimeout(120_000)
+	const nationalId = randomNationalId()
+	// Strangers start more drafts with the ID than its daily limit, each with a mobile of their own, and prove none.
+	for (let i = 0; i <= publicLimits.startPerId.limit; i++) {
+		const response = await post(await browserContext(), '/apply/needy-families/new', basicAnswers(nationalId, freshMobile()))
+		expect(response.status(), `a stranger’s draft ${i + 1}`).toBe(302)
+	}
+	// The owner still starts, gets a code for and proves as many as the limit; the next one is refused.
+	for (let i = 0; i < publicLimits.startPerId.limit; i++) {
+		const owner = await browserContext()
+		const { token, code } = await startApplication(owner, nationalId, freshMobile())
+		expect((await post(owner, `/apply/r/${token}/verify`, { intent: 'check-code', code })).status(), `the owner’s draft ${i + 1}`).toBe(302)
+	}
+	const refused = await post(await browserContext(), '/apply/needy-families/new', basicAnswers(nationalId, freshMobile()))
+	expect(refused.status()).toBe(429)
+	expect(await refused.text()).toContain('الحد المسموح به من الطلبات الجديدة')
+})
+
+test('past the per-address SMS budget a draft is still saved, its page says by when the code comes, and the scheduler sends it within the hourly budget', async () => {
+	// Staff see the use and set the budgets: one code at once per address in the hour, already spent by the tests before.
+	const intake = await staff!.get('/admin/intake')
+	expect(await intake.text()).toContain('ميزانية رسائل رموز التحقق')
+	const set = (perAddressHour: string) => staff!.post('/admin/intake', { form: { intent: 'sms-budget', perHour: '600', perDay: '5000', perAddressHour }, headers: { Origin: origin }, maxRedirects: 0 })
+	expect((await set('1')).status()).toBe(302)
+	try {
+		const family = await browserContext()
+		const mobile = freshMobile()
+		const since = fake!.messages.length
+		const started = await post(family, '/apply/needy-families/new', basicAnswers(randomNationalId(), mobile))
+		expect(started.status()).toBe(302)
+		const verify = started.headers()['location']!
+		expect(verify).toMatch(/^\/apply\/r\/[\w-]{43}\/verify$/)
+		// Not texted with the answer: it waits for the scheduler, and the page says by when it comes.
+		const page = await (await family.get(verify)).text()
+		expect(page).toContain('كثرت طلبات الرموز الآن، فيصلك رمز التحقق برسالة نصية قبل الساعة')
+		expect(page).toContain('رمز التحقق المرسل إلى الجوال')
+		// The scheduler's next tick sends it (the hourly budget has room), and it opens the draft.
+		const code = await codeTexted(mobile, since)
+		const proven = await post(family, verify, { intent: 'check-code', code })
+		expect(proven.status()).toBe(302)
+		expect(proven.headers()['location']).toBe(verify.replace(/\/verify$/, ''))
+	} finally {
+		expect((await set(String(100_000))).status()).toBe(302)
+	}
 })
