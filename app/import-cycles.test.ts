@@ -108,3 +108,11 @@ test('the README names every folder of app/ in its layout, and links every decis
 	const records = fs.readdirSync(path.join(root, 'docs/decisions')).filter((name) => /^\d{3}-/.test(name) && !name.startsWith('000-'))
 	expect(records.filter((name) => !readme.includes(`(docs/decisions/${name})`)), 'decision records the README does not link').toEqual([])
 })
+
+test('routes hold no SQL: they call the folders that own the tables (docs/architecture.md)', async () => {
+	const fs = await import('node:fs')
+	const routes = sourceFiles(path.join(appDir, 'routes')).filter((file) => !file.endsWith('.test.ts'))
+	expect(routes.length).toBeGreaterThan(50)
+	const querying = routes.filter((file) => /from '(drizzle-orm|#app\/db\/schema\.ts)'/.test(fs.readFileSync(file, 'utf8')))
+	expect(querying.map((file) => path.relative(root, file))).toEqual([])
+})

@@ -112,6 +112,13 @@ export async function createInstitutionAccount(db: Database, input: NewInstituti
 	}
 }
 
+/** Whether the case is the institution's own: made under its account, or the registration that made the account. */
+export async function institutionOwnsCase(db: Database, accountId: number, row: Pick<CaseRow, 'id' | 'accountId'>): Promise<boolean> {
+	if (row.accountId === accountId) return true
+	const [owner] = await db.select({ id: institutionAccounts.id }).from(institutionAccounts).where(and(eq(institutionAccounts.id, accountId), eq(institutionAccounts.registrationCaseId, row.id)))
+	return Boolean(owner)
+}
+
 export async function findInstitutionAccount(db: Database, id: number): Promise<InstitutionAccount | undefined> {
 	const [row] = await db.select(accountColumns).from(institutionAccounts).where(eq(institutionAccounts.id, id))
 	return row

@@ -1,11 +1,9 @@
 // The HTTP side of an application for the routes under /apply: the case behind a private link, the
 // staff member asking, and the visitors' limits. What the steps do with the answers is in app/runner/;
 // the case store (app/cases/) knows nothing of requests or responses.
-import { and, eq } from 'drizzle-orm'
 import { data, redirect } from 'react-router'
 import type { Database } from '#app/db/client.server.ts'
-import { institutionAccounts } from '#app/db/schema.ts'
-import { getInstitution } from '#app/accounts/institution-accounts.server.ts'
+import { getInstitution, institutionOwnsCase } from '#app/accounts/institution-accounts.server.ts'
 import { verificationOn } from '#app/verify/case-verification.server.ts'
 import { isRemembered } from '#app/verify/remembered.server.ts'
 import { getDb } from '#app/db/database.server.ts'
@@ -47,10 +45,7 @@ export async function mayOpen(db: Database, request: Request, row: CaseRow): Pro
 	if (await isRemembered(db, request, row)) return true
 	if (await getCaseStaff(request)) return true
 	const institution = row.accountId !== null || row.type === 'institution-registration' ? await getInstitution(request) : null
-	if (!institution) return false
-	if (row.accountId === institution.id) return true
-	const [owner] = await db.select({ id: institutionAccounts.id }).from(institutionAccounts).where(and(eq(institutionAccounts.id, institution.id), eq(institutionAccounts.registrationCaseId, row.id)))
-	return Boolean(owner)
+	return institution ? institutionOwnsCase(db, institution.id, row) : false
 }
 
 /**
