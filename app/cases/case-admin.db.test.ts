@@ -273,7 +273,7 @@ describe('corrections, deletion and export', () => {
 			const sent = await notifyStatusChange(handle.db, started, { to: 4, message: 'أرفق السجل' }, officer)
 			expect(sent.map((message) => [message.channel, message.status])).toEqual([['sms', 'sent']])
 			expect(texts).toEqual([{ to: '+966557778899', text: sent[0]!.body }])
-			expect(sent[0]!.body).toContain('بحاجة إلى استكمال')
+			expect(sent[0]!.body).toContain(`طلبك ${started.reference} ينقصه: ما تطلبه المؤسسة.`)
 			expect(sent[0]!.body).toContain('رسالة من المؤسسة: أرفق السجل')
 			expect(sent[0]!.body).toContain(`${publicOrigin()}/apply/status`)
 			expect(sent[0]!.body).not.toContain('/apply/r/')

@@ -100,11 +100,13 @@ type CaseRow = typeof cases.$inferSelect
 /** «بيانات الأسرة»، «صورة الهوية»: what a case sent back as incomplete asks for, by title. */
 function reopenedTitles(row: CaseRow): string {
 	const reopened: Reopened | null = row.reopened
-	if (!reopened) return ''
+	if (!reopened) return 'ما تطلبه المؤسسة'
 	const definition = findDefinition(row.type)
 	const sections = reopened.sections.map((key) => definition?.sections.find((section) => section.key === key)?.title ?? key)
 	const slots = reopened.slots.map((slot) => definition?.sections.flatMap((section) => section.files ?? []).find((file) => file.slot === slot)?.label ?? slot)
-	return [...sections, ...slots].map((title) => `«${title}»`).join('، ')
+	const titles = [...sections, ...slots]
+	// A case sent back with a message alone names no part: the message says what.
+	return titles.length ? titles.map((title) => `«${title}»`).join('، ') : 'ما تطلبه المؤسسة'
 }
 
 /** What a case says of itself in a message: no more than the message needs (never its ID, health or bank data). */

@@ -100,7 +100,9 @@ describe('reminders', () => {
 		])
 		expect(texts).toHaveLength(2)
 		expect(texts[0]!.text).toContain(row.reference)
-		expect(texts[0]!.text).toContain('«الوضع المالي»')
+		// Two parts at most (issue 37 §2.7): it says the case is incomplete and links to where it is completed.
+		expect(texts[0]!.text).toContain('لم يكتمل')
+		expect(texts[0]!.text).toContain('أكمله من: http')
 		// No closing date: incomplete cases are not closed.
 		expect(texts[0]!.text).not.toContain('يُغلق')
 
@@ -148,7 +150,7 @@ describe('reminders', () => {
 		const row = await incompleteCase()
 		const sentBack = row.statusChangedAt
 		expect(await runReminders(db(), daysAfter(sentBack, 3))).toEqual({ incomplete: 1, drafts: 0, closed: 0 })
-		expect(texts[0]!.text).toContain('يُغلق الطلب إن لم يُستكمل قبل')
+		expect(texts[0]!.text).toContain('يُغلق إن لم يكتمل قبل')
 		expect(await runReminders(db(), daysAfter(sentBack, 9.9))).toEqual({ incomplete: 1, drafts: 0, closed: 0 })
 		expect(await runReminders(db(), daysAfter(sentBack, 10))).toEqual({ incomplete: 0, drafts: 0, closed: 1 })
 		expect(await runReminders(db(), daysAfter(sentBack, 11))).toEqual({ incomplete: 0, drafts: 0, closed: 0 })
@@ -164,7 +166,7 @@ describe('reminders', () => {
 		expect(closing[0]!.note).toContain('10 أيام')
 		const told = await messagesOf(row.id, 'closed-unanswered')
 		expect(told.map((message) => [message.channel, message.status])).toEqual([['sms', 'sent']])
-		expect(texts.at(-1)!.text).toContain(`أُغلق طلبك رقم ${row.reference}`)
+		expect(texts.at(-1)!.text).toContain(`أُغلق طلبك ${row.reference} لأنه لم يُستكمل`)
 	})
 
 	test('an applicant who changed the case since it was sent back gets the full time again before it is closed', async () => {
