@@ -6,7 +6,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'driz
 import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, caseDecisions, caseEvents, cases, caseStudies, funds, users } from '#app/db/schema.ts'
 import type { UserRole } from '#app/db/roles.ts'
-import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
+import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
 import { APPROVED, NEW, quotedStatus, REJECTED, STUDIED } from '#app/cases/case-statuses.ts'
 import { transitionRefusal } from '#app/cases/workflow.ts'

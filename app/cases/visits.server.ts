@@ -6,7 +6,7 @@ import type { Database } from '#app/db/client.server.ts'
 import { caseEvents, cases, caseSections, caseVisits, users } from '#app/db/schema.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formatClock, formatDate, formatWeekday, isCalendarDay, todayInRiyadh } from '#app/text/format.ts'
-import { CaseChangeError, caseOfficers } from './case-decisions.server.ts'
+import { CaseChangeError, caseOfficers } from './status-changes.server.ts'
 import type { CaseRow } from './case-store.server.ts'
 import { INCOMPLETE, NEW, quotedStatus, type CaseStatus } from './case-statuses.ts'
 

@@ -25,7 +25,7 @@ interface Transition {
 
 export const transitions: readonly Transition[] = [
 	{ kind: 'individual', from: [1, 4, 5], to: [2, 4, 5, 6], by: 'officer' },
-	// Support recorded by hand: a case studied before the aid cycle existed (case-decisions.server.ts refuses it for one with a study).
+	// Support recorded by hand: a case studied before the aid cycle existed (status-changes.server.ts refuses it for one with a study).
 	{ kind: 'individual', from: [2], to: [3], by: 'officer' },
 	{ kind: 'individual', from: [8], to: [6], by: 'officer' },
 	{ kind: 'association', from: [1], to: [2, 4, 5, 6], by: 'officer' },

@@ -127,7 +127,7 @@ async function handleIncomplete(db: Database, settings: ReminderSettings, now: D
 			.where(and(eq(cases.id, caseId), due.where))
 		if (!state) return null
 		if (state.close) {
-			// As a staff member's change to «مغلق» (app/cases/case-decisions.server.ts changeStatus), by the
+			// As a staff member's change to «مغلق» (app/cases/status-changes.server.ts changeStatus), by the
 			// system: no actor, no message typed; the applicant is told by the outbox's own text.
 			const closeDays = settings.incompleteCloseDays!
 			await tx

@@ -11,8 +11,9 @@ import { applicantColumns, unprovenIfMobileChanged, type CaseRow } from './case-
 import { INCOMPLETE, quotedStatus, STUDIED, SUPPORT_PROVIDED, type CaseStatus } from './case-statuses.ts'
 import { transitionRefusal, type CaseKind } from './workflow.ts'
 
-// The back office's decisions on a case (status, assignment, notes and messages, aid, corrections,
-// deletion) and its history. Every change is one transaction with its history rows.
+// The case officer's changes to a case (status, assignment, bulk changes, notes and messages, aid by
+// hand, corrections, deletion) and its history. Every change is one transaction with its history rows.
+// The committee's decisions are app/aid/decisions.server.ts.
 
 export class CaseChangeError extends Error {}
 
