@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { beforeAll, expect, test } from 'vitest'
 import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
-import { changeStatus, RESTUDY_MISSING } from '#app/cases/case-decisions.server.ts'
+import { changeStatus, RESTUDY_MISSING } from '#app/cases/status-changes.server.ts'
 import { findCaseByReference, type CaseRow } from '#app/cases/case-store.server.ts'
 import { listReasons } from '#app/cases/reasons.server.ts'
 import { aidInstalments, auditLog, caseDecisions, caseEvents } from '#app/db/schema.ts'

@@ -6,9 +6,9 @@ import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'driz
 import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, caseDecisions, caseEvents, cases, caseStudies, funds, users } from '#app/db/schema.ts'
 import type { UserRole } from '#app/db/roles.ts'
-import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
+import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
-import { APPROVED, NEW, quotedStatus, REJECTED, STUDIED } from '#app/cases/case-statuses.ts'
+import { quotedStatus, Status } from '#app/cases/case-statuses.ts'
 import { transitionRefusal } from '#app/cases/workflow.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
@@ -27,7 +27,7 @@ export const RECOMMENDER_MAY_NOT_DECIDE = 'لا يقرر في الطلب من أ
 export const ZAKAT_NOT_ELIGIBLE = 'لا تُصرف أموال الزكاة إلا لحالة أثبتت دراستها استحقاقها للزكاة. اختر صندوقاً آخر، أو يعدّل الباحث الدراسة.'
 
 /** A decision's target status. */
-const outcomeStatus = { approve: APPROVED, reject: REJECTED, return: NEW } as const
+const outcomeStatus = { approve: Status.Approved, reject: Status.Rejected, return: Status.New } as const
 
 /** The first day of the month `offset` months after `day`'s. */
 function monthStart(day: string, offset: number): string {
@@ -58,7 +58,7 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 		if (locked.purgedAt) throw new CaseChangeError('أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ')
 		const definition = findDefinition(locked.type)
 		const to = outcomeStatus[decision.outcome]
-		if (locked.status !== STUDIED) throw new CaseChangeError(`لا ينتظر هذا الطلب قراراً: ${locked.status === APPROVED || locked.status === REJECTED ? `حالته ${quotedStatus(locked.status)}` : 'لم تكتمل دراسته'}`)
+		if (locked.status !== Status.Studied) throw new CaseChangeError(`لا ينتظر هذا الطلب قراراً: ${locked.status === Status.Approved || locked.status === Status.Rejected ? `حالته ${quotedStatus(locked.status)}` : 'لم تكتمل دراسته'}`)
 		const refusal = transitionRefusal(definition?.kind ?? 'individual', locked.status, to, actor.roles, 'committee')
 		if (refusal) throw new CaseChangeError(refusal)
 		const studies = await tx.select().from(caseStudies).where(eq(caseStudies.caseId, caseId)).orderBy(desc(caseStudies.createdAt), desc(caseStudies.id))
@@ -162,7 +162,7 @@ export const QUEUE_PAGE_SIZE = 25
 
 export async function decisionQueue(db: Database, filter: QueueFilter) {
 	const where = and(
-		eq(cases.status, STUDIED),
+		eq(cases.status, Status.Studied),
 		isNotNull(cases.submittedAt),
 		isNull(cases.deletedAt),
 		isNull(cases.purgedAt),
@@ -205,7 +205,7 @@ export async function queueCities(db: Database): Promise<string[]> {
 	const rows = await db
 		.selectDistinct({ city: cases.city })
 		.from(cases)
-		.where(and(eq(cases.status, STUDIED), isNull(cases.deletedAt), sql`${cases.city} <> ''`))
+		.where(and(eq(cases.status, Status.Studied), isNull(cases.deletedAt), sql`${cases.city} <> ''`))
 		.orderBy(asc(cases.city))
 		.limit(200)
 	return rows.map((row) => row.city)

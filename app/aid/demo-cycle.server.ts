@@ -12,7 +12,7 @@ import { findDefinition } from '#app/forms/registry.ts'
 import { visitMessage } from '#app/cases/visits.server.ts'
 import { createUser } from '#app/domain/staff-users.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
-import { STUDIED } from '#app/cases/case-statuses.ts'
+import { Status } from '#app/cases/case-statuses.ts'
 import { listReasons } from '#app/cases/reasons.server.ts'
 import { decide } from './decisions.server.ts'
 import { listFunds, setBudget } from './funds.server.ts'
@@ -43,7 +43,7 @@ export async function insertDemoCycle(db: Database): Promise<void> {
 	// A zakat fund's own ceiling for the families' programme: the budgets screen shows both kinds.
 	await setBudget(db, { programme: 'needy-families', year, fundId: zakat.id, allocated: 200_000 }, approver)
 
-	const waiting = await db.select({ id: cases.id }).from(cases).where(eq(cases.status, STUDIED)).orderBy(asc(cases.reference))
+	const waiting = await db.select({ id: cases.id }).from(cases).where(eq(cases.status, Status.Studied)).orderBy(asc(cases.reference))
 	const studies = waiting.length ? await db.select().from(caseStudies).where(inArray(caseStudies.caseId, waiting.map((row) => row.id))) : []
 	const [reason] = await listReasons(db, 'decision-reject')
 	// Most approved as the researcher proposed, one rejected and one returned; the rest wait for the committee.
@@ -78,7 +78,7 @@ async function insertDemoVisits(db: Database, researcher: { id: number; name: st
 	const waiting = await db
 		.select({ id: cases.id, type: cases.type })
 		.from(cases)
-		.where(and(eq(cases.status, 1), isNull(cases.deletedAt), isNotNull(cases.submittedAt)))
+		.where(and(eq(cases.status, Status.New), isNull(cases.deletedAt), isNotNull(cases.submittedAt)))
 		.orderBy(asc(cases.reference))
 	// One visit planned at a time: not a family whose researcher already planned one.
 	const planned = new Set((await db.select({ caseId: caseVisits.caseId }).from(caseVisits).where(eq(caseVisits.status, 'planned'))).map((row) => row.caseId))

@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, budgets, funds } from '#app/db/schema.ts'
-import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
+import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { isUniqueViolation } from '#app/db/errors.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formatMoney } from '#app/text/format.ts'

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { recordAid } from '#app/cases/case-decisions.server.ts'
+import { recordAid } from '#app/cases/status-changes.server.ts'
 import { contentVersion } from '#app/db/schema.ts'
 import { createUser } from '#app/domain/staff-users.server.ts'
 import { submittedCase } from '#tests/fixtures/needy-families.ts'

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, expect, test } from 'vitest'
-import { changeStatus } from '#app/cases/case-decisions.server.ts'
+import { changeStatus } from '#app/cases/status-changes.server.ts'
 import { findCaseByReference, type CaseRow } from '#app/cases/case-store.server.ts'
 import { aidInstalments, caseAid, caseDecisions, caseStudies, paymentBatches } from '#app/db/schema.ts'
 import { PURGED_NAME, runRetention } from '#app/operations/retention-purge.server.ts'

@@ -9,8 +9,8 @@ import { parse } from 'csv-parse/sync'
 import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, caseAid, caseDecisions, caseEvents, caseSections, cases, funds, paymentBatches, users } from '#app/db/schema.ts'
 import type { UserRole } from '#app/db/roles.ts'
-import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
-import { APPROVED, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
+import { CaseChangeError } from '#app/cases/status-changes.server.ts'
+import { Status } from '#app/cases/case-statuses.ts'
 import { notifyPaymentMade } from '#app/notify/case-notices.server.ts'
 import { inKindAid, isInKind } from '#app/cases/aid.ts'
 import { transitionRefusal } from '#app/cases/workflow.ts'
@@ -252,9 +252,9 @@ async function recordGiven(tx: Database, instalment: typeof aidInstalments.$infe
 		data: { instalment: instalment.id, seq: instalment.seq, amount: instalment.amount, kind: instalment.aidKind, on: given.on, delivered: given.status === 'delivered' },
 	})
 	const [row] = await tx.select().from(cases).where(eq(cases.id, instalment.caseId)).for('update')
-	if (row?.status === APPROVED && !transitionRefusal(findDefinition(row.type)?.kind ?? 'individual', APPROVED, SUPPORT_PROVIDED, actor.roles, 'finance')) {
-		await tx.update(cases).set({ status: SUPPORT_PROVIDED, statusChangedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(cases.id, row.id))
-		await tx.insert(caseEvents).values({ caseId: row.id, actorId: actor.id, kind: 'status_changed', note, data: { from: APPROVED, to: SUPPORT_PROVIDED } })
+	if (row?.status === Status.Approved && !transitionRefusal(findDefinition(row.type)?.kind ?? 'individual', Status.Approved, Status.SupportProvided, actor.roles, 'finance')) {
+		await tx.update(cases).set({ status: Status.SupportProvided, statusChangedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(cases.id, row.id))
+		await tx.insert(caseEvents).values({ caseId: row.id, actorId: actor.id, kind: 'status_changed', note, data: { from: Status.Approved, to: Status.SupportProvided } })
 	}
 }
 
@@ -407,9 +407,9 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 			.from(aidInstalments)
 			.where(and(eq(aidInstalments.caseId, row.caseId), inArray(aidInstalments.status, ['paid', 'delivered'])))
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, row.caseId)).for('update')
-		if (locked?.status === SUPPORT_PROVIDED && !given?.n) {
-			await tx.update(cases).set({ status: APPROVED, statusChangedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(cases.id, row.caseId))
-			await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'status_changed', note: why, data: { from: SUPPORT_PROVIDED, to: APPROVED } })
+		if (locked?.status === Status.SupportProvided && !given?.n) {
+			await tx.update(cases).set({ status: Status.Approved, statusChangedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(cases.id, row.caseId))
+			await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'status_changed', note: why, data: { from: Status.SupportProvided, to: Status.Approved } })
 		}
 		// A sent batch whose last waiting line left it is done; a closed one stays closed.
 		await closeIfDone(tx as unknown as Database, batchId)

@@ -1,6 +1,6 @@
 import { sql, TransactionRollbackError } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { changeStatus, recordAid, restoreCase, softDeleteCase } from '#app/cases/case-decisions.server.ts'
+import { changeStatus, recordAid, restoreCase, softDeleteCase } from '#app/cases/status-changes.server.ts'
 import { listReasons } from '#app/cases/reasons.server.ts'
 import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, caseAid, caseDecisions, cases, caseStudies } from '#app/db/schema.ts'

@@ -11,7 +11,7 @@ import { attachmentRow, basicAnswers, randomNationalId, sectionAnswers, studied,
 import { createTestDatabase } from '#tests/db.ts'
 import { foldArabic } from '#app/utils/arabic-search.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
-import { aidLedger, assignCases, bulkChangeStatus, CaseChangeError, changeStatus, correctSection, restoreCase, softDeleteCase, STUDY_MISSING } from './case-decisions.server.ts'
+import { aidLedger, assignCases, bulkChangeStatus, CaseChangeError, changeStatus, correctSection, restoreCase, softDeleteCase, STUDY_MISSING } from './status-changes.server.ts'
 import { countCases, listCases, readCaseFilter } from './case-lists.server.ts'
 import { addAttachment, CaseLockedError, findCaseByReference, lookupCases, NothingChangedError, saveSection, startCase, submitCase } from './case-store.server.ts'
 import { canEditSection, canEditSlot } from './journey.ts'

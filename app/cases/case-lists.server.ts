@@ -6,7 +6,7 @@ import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import type { SectionAnswers } from '#app/forms/schema.ts'
 import { normaliseSaudiMobile, toWesternDigits } from '#app/text/format.ts'
 import { containsPattern, foldArabic } from '#app/utils/arabic-search.ts'
-import { ARCHIVED, type CaseStatus } from './case-statuses.ts'
+import { Status, type CaseStatus } from './case-statuses.ts'
 import { normaliseReference, referencePrefix } from './tokens.server.ts'
 import type { CaseKind } from './workflow.ts'
 
@@ -46,7 +46,7 @@ export function readCaseFilter(params: URLSearchParams, kind: CaseKind, me: numb
 	}
 	return {
 		kind,
-		status: Number.isInteger(status) && status >= 1 && status <= 6 ? (status as CaseStatus) : null,
+		status: Number.isInteger(status) && status >= Status.New && status <= Status.Closed ? (status as CaseStatus) : null,
 		type: type && typesOfKind(kind).includes(type) ? type : null,
 		assignedTo: assigned === 'me' ? me : assigned && /^\d+$/.test(assigned) ? Number(assigned) : null,
 		from: day('from'),
@@ -106,7 +106,7 @@ export function caseListWhere(filter: CaseFilter): SQL {
 		isNotNull(cases.submittedAt),
 		filter.deleted ? isNotNull(cases.deletedAt) : isNull(cases.deletedAt),
 		types.length ? inArray(cases.type, types) : sql`false`,
-		filter.status ? eq(cases.status, filter.status) : filter.deleted ? undefined : ne(cases.status, ARCHIVED),
+		filter.status ? eq(cases.status, filter.status) : filter.deleted ? undefined : ne(cases.status, Status.Closed),
 		filter.assignedTo ? eq(cases.assignedTo, filter.assignedTo) : undefined,
 		filter.from ? sql`${cases.submittedAt} >= ${riyadhDay(filter.from, 0)}` : undefined,
 		filter.to ? sql`${cases.submittedAt} < ${riyadhDay(filter.to, 1)}` : undefined,

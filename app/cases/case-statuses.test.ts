@@ -1,12 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { expect, test } from 'vitest'
-import { ARCHIVED, caseStatuses, staffStatusName, statusFilterOptions, statusInfo, type CaseStatus } from '#app/cases/case-statuses.ts'
+import { caseStatuses, staffStatusName, Status, statusFilterOptions, statusInfo, type CaseStatus } from '#app/cases/case-statuses.ts'
 
 test('status 6 has one name, «مغلق», for staff, applicants and the list filter (issue 24 §5.13)', () => {
-	expect(statusInfo(ARCHIVED).name).toBe('مغلق')
-	expect(staffStatusName(ARCHIVED)).toBe('مغلق')
-	expect(statusFilterOptions.find((option) => option.value === ARCHIVED)?.label).toBe('مغلق')
+	expect(statusInfo(Status.Closed).name).toBe('مغلق')
+	expect(staffStatusName(Status.Closed)).toBe('مغلق')
+	expect(statusFilterOptions.find((option) => option.value === Status.Closed)?.label).toBe('مغلق')
 })
 
 test('every status has a name of its own, and each filter option is named as the status it selects (issue 37 §2.1)', () => {

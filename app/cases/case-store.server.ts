@@ -9,7 +9,7 @@ import { journeyConsent } from '#app/privacy/consent-rules.ts'
 import { listSchema, sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { randomBytes } from 'node:crypto'
 import { hashResumeToken, isWellFormedToken, newReference, newResumeToken } from './tokens.server.ts'
-import { OPEN_STATUSES } from '#app/cases/case-statuses.ts'
+import { OPEN_STATUSES, Status } from '#app/cases/case-statuses.ts'
 import { canTransition } from './workflow.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -460,7 +460,7 @@ export async function submitCase(db: Database, definition: ApplicationDef, row: 
 		if (!locked || !isEditable(locked)) throw new CaseLockedError()
 		const resubmitted = locked.submittedAt !== null
 		// Sending an incomplete case again is a status change too, and the workflow table allows it.
-		if (resubmitted && !canTransition(definition.kind, locked.status, 1, 'applicant')) throw new CaseLockedError()
+		if (resubmitted && !canTransition(definition.kind, locked.status, Status.New, 'applicant')) throw new CaseLockedError()
 		if (resubmitted && locked.reopened) {
 			const [changed] = await tx
 				.select({ id: caseEvents.id })
@@ -475,7 +475,7 @@ export async function submitCase(db: Database, definition: ApplicationDef, row: 
 			.update(cases)
 			.set({
 				submittedAt: sql`coalesce(${cases.submittedAt}, now())`,
-				status: 1,
+				status: Status.New,
 				statusChangedAt: sql`now()`,
 				reopened: null,
 				updatedAt: sql`now()`,
@@ -487,7 +487,7 @@ export async function submitCase(db: Database, definition: ApplicationDef, row: 
 			kind: 'submitted',
 			data: {
 				resubmitted,
-				...(resubmitted ? { from: locked.status, to: 1 } : {}),
+				...(resubmitted ? { from: locked.status, to: Status.New } : {}),
 			},
 		})
 		if (alongside) await alongside(tx as unknown as Database, updated!)

@@ -6,7 +6,7 @@ import { caseAid, caseEvents, caseSections, cases, caseStudies, caseVisits, priv
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import type { AidKind } from './aid.ts'
-import type { CaseStatus } from '#app/cases/case-statuses.ts'
+import { Status, type CaseStatus } from '#app/cases/case-statuses.ts'
 import { hashResumeToken, newResumeToken, REFERENCE_ALPHABET } from './tokens.server.ts'
 
 // Realistic demo cases of needy families, made by the same rules as real ones: answers that their
@@ -247,12 +247,15 @@ const applicantMessages = [
 	'انتهى عقد عملي قبل أشهر وما زلت أبحث عن عمل.',
 ]
 
-const statusNotes: Record<Exclude<CaseStatus, 1 | 7 | 8>, readonly string[]> = {
-	2: ['تمت زيارة الأسرة ودراسة الحالة، والأسرة مستحقة للدعم.', 'اكتملت الدراسة الميدانية والمستندات مطابقة.', 'تم التحقق من الدخل والسكن، وترفع للجنة.'],
-	3: ['اعتمدت اللجنة صرف الدعم.', 'صرف الدعم حسب قرار لجنة المساعدات.', 'تم الصرف بعد اعتماد المدير التنفيذي.'],
-	4: ['سجل الأسرة غير واضح ويحتاج إلى إعادة إرفاق.', 'رقم الآيبان لا يطابق اسم المتقدم.', 'بيانات أفراد الأسرة ناقصة.'],
-	5: ['تحسن دخل الأسرة بعد توظيف رب الأسرة.', 'انتقلت الأسرة خارج منطقة خدمة المؤسسة.', 'تبين استفادة الأسرة من جهة أخرى بالدعم نفسه.'],
-	6: ['إغلاق الطلب لعدم استكمال المتطلبات خلال المهلة.', 'طلب مكرر، أُغلق والاعتماد على الطلب الأحدث.', 'تعذر التواصل مع المتقدم بعد عدة محاولات.'],
+/** The statuses a demo case is moved to by an officer's note (not «جديد», nor the committee's). */
+type NoteStatus = Exclude<CaseStatus, typeof Status.New | typeof Status.Approved | typeof Status.Rejected>
+
+const statusNotes: Record<NoteStatus, readonly string[]> = {
+	[Status.Studied]: ['تمت زيارة الأسرة ودراسة الحالة، والأسرة مستحقة للدعم.', 'اكتملت الدراسة الميدانية والمستندات مطابقة.', 'تم التحقق من الدخل والسكن، وترفع للجنة.'],
+	[Status.SupportProvided]: ['اعتمدت اللجنة صرف الدعم.', 'صرف الدعم حسب قرار لجنة المساعدات.', 'تم الصرف بعد اعتماد المدير التنفيذي.'],
+	[Status.Incomplete]: ['سجل الأسرة غير واضح ويحتاج إلى إعادة إرفاق.', 'رقم الآيبان لا يطابق اسم المتقدم.', 'بيانات أفراد الأسرة ناقصة.'],
+	[Status.SupportStopped]: ['تحسن دخل الأسرة بعد توظيف رب الأسرة.', 'انتقلت الأسرة خارج منطقة خدمة المؤسسة.', 'تبين استفادة الأسرة من جهة أخرى بالدعم نفسه.'],
+	[Status.Closed]: ['إغلاق الطلب لعدم استكمال المتطلبات خلال المهلة.', 'طلب مكرر، أُغلق والاعتماد على الطلب الأحدث.', 'تعذر التواصل مع المتقدم بعد عدة محاولات.'],
 }
 
 const incompleteMessages = [
@@ -593,22 +596,22 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 	// Where the case is now, reached as the workflow table allows (app/cases/workflow.ts).
 	const recent = ageDays < 10
 	const status: CaseStatus = recent
-		? weighted(rng, [[1, 85], [2, 6], [4, 6], [6, 3]] as const)
-		: weighted(rng, [[1, 40], [2, 16], [3, 18], [4, 8], [5, 7], [6, 11]] as const)
+		? weighted(rng, [[Status.New, 85], [Status.Studied, 6], [Status.Incomplete, 6], [Status.Closed, 3]] as const)
+		: weighted(rng, [[Status.New, 40], [Status.Studied, 16], [Status.SupportProvided, 18], [Status.Incomplete, 8], [Status.SupportStopped, 7], [Status.Closed, 11]] as const)
 	const pathOf = (): ({ to: CaseStatus } | { resubmitted: true })[] => {
 		switch (status) {
-			case 1:
-				return !recent && chance(rng, 0.1) ? [{ to: 4 }, { resubmitted: true }] : []
-			case 2:
-				return [{ to: 2 }]
-			case 3:
-				return [{ to: 2 }, { to: 3 }]
-			case 4:
-				return [{ to: 4 }]
-			case 5:
-				return chance(rng, 0.2) ? [{ to: 4 }, { to: 5 }] : [{ to: 5 }]
-			case 6:
-				return chance(rng, 0.25) ? [{ to: 5 }, { to: 6 }] : [{ to: 6 }]
+			case Status.New:
+				return !recent && chance(rng, 0.1) ? [{ to: Status.Incomplete }, { resubmitted: true }] : []
+			case Status.Studied:
+				return [{ to: Status.Studied }]
+			case Status.SupportProvided:
+				return [{ to: Status.Studied }, { to: Status.SupportProvided }]
+			case Status.Incomplete:
+				return [{ to: Status.Incomplete }]
+			case Status.SupportStopped:
+				return chance(rng, 0.2) ? [{ to: Status.Incomplete }, { to: Status.SupportStopped }] : [{ to: Status.SupportStopped }]
+			case Status.Closed:
+				return chance(rng, 0.25) ? [{ to: Status.SupportStopped }, { to: Status.Closed }] : [{ to: Status.Closed }]
 		}
 	}
 	const path = pathOf()
@@ -621,7 +624,7 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 	const officerOf = (draw: number) => (officers.length ? officers[Math.floor(draw * officers.length)] : undefined)
 	const assignDraw = rng()
 	const assignee = officerOf(rng())
-	const assigned = assignDraw < (status === 1 ? 0.3 : 0.75) ? assignee : undefined
+	const assigned = assignDraw < (status === Status.New ? 0.3 : 0.75) ? assignee : undefined
 	const actor = () => {
 		const other = officerOf(rng())
 		return (assigned ?? other)?.id ?? null
@@ -643,27 +646,27 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 	let reopened: Reopened | null = null
 	const aid: (typeof caseAid.$inferInsert)[] = []
 	const studies: (typeof caseStudies.$inferInsert)[] = []
-	let from: CaseStatus = 1
+	let from: CaseStatus = Status.New
 	path.forEach((step, i) => {
 		const at = new Date(moments[i]!)
 		if ('resubmitted' in step) {
-			events.push({ caseId: id, at, actorId: null, kind: 'submitted', data: { resubmitted: true, from, to: 1 } })
-			from = 1
+			events.push({ caseId: id, at, actorId: null, kind: 'submitted', data: { resubmitted: true, from, to: Status.New } })
+			from = Status.New
 			reopened = null
 			return
 		}
 		const by = actor()
 		const to = step.to
 		// «تمت الدراسة» follows the researcher's visit and study (drawn from the case's own number, not the random stream, so the rest of the seed stays as it was).
-		if (to === 2) {
+		if (to === Status.Studied) {
 			const [kind, , min, max] = aidRanges[index % aidRanges.length]!
 			const amount = Math.round((min + ((max - min) * ((index * 37) % 100)) / 100) / 50) * 50 || min
 			const months = kind === 'rent' ? 6 : null
 			studies.push({ caseId: id, kind: 'visit', studiedOn: riyadhDay(at.getTime() - HOUR), metWith: studyMet[index % studyMet.length]!, housing: { condition: ['good', 'medium', 'dilapidated'][index % 3]!, needsMaintenance: index % 2 ? 'yes' : 'no' }, needs: '', summary: studySummaries[index % studySummaries.length]!, recommendation: 'support', zakatEligible: index % 4 !== 0, aidKind: kind, aidAmount: amount, aidMonths: months, authorId: by, createdAt: new Date(at.getTime() - HOUR) })
 			events.push({ caseId: id, at: new Date(at.getTime() - HOUR), actorId: by, kind: 'study_recorded', data: { recommendation: 'support', aidKind: kind, amount, months } })
 		}
-		const note = pick(rng, statusNotes[to as Exclude<CaseStatus, 1 | 7 | 8>])
-		if (to === 4) {
+		const note = pick(rng, statusNotes[to as NoteStatus])
+		if (to === Status.Incomplete) {
 			reopened = pick(rng, reopenedChoices)
 			events.push({ caseId: id, at, actorId: by, kind: 'status_changed', note, data: { from, to, reopened } })
 			events.push({ caseId: id, at, actorId: by, kind: 'applicant_message', note: pick(rng, incompleteMessages) })
@@ -671,7 +674,7 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 			reopened = null
 			events.push({ caseId: id, at, actorId: by, kind: 'status_changed', note, data: { from, to } })
 		}
-		if (to === 3) {
+		if (to === Status.SupportProvided) {
 			const gifts = chance(rng, 0.2) ? 2 : 1
 			for (let g = 0; g < gifts; g++) {
 				const [kind, , min, max] = weighted(
@@ -729,7 +732,7 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 			submittedAt: new Date(submittedAt),
 			statusChangedAt: new Date(statusChangedAt),
 			assignedTo: assigned?.id ?? null,
-			reopened: status === 4 ? reopened : null,
+			reopened: status === Status.Incomplete ? reopened : null,
 			paperIntake,
 			createdBy,
 			deletedAt: deletedAt === null ? null : new Date(deletedAt),
@@ -742,7 +745,7 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 		studies,
 		// A few new cases held by a researcher have their home visit planned in the coming days («زياراتي»).
 		visits:
-			status === 1 && assigned && deletedAt === null && index % 6 === 0
+			status === Status.New && assigned && deletedAt === null && index % 6 === 0
 				? [{ caseId: id, visitOn: riyadhDay(now + ((index / 6) % 4) * DAY), visitAt: ['09:30', '11:00', '16:30', '18:00'][(index / 6) % 4]!, visitorId: assigned.id, createdBy: assigned.id, createdAt: new Date(statusChangedAt + MINUTE) }]
 				: [],
 	}

@@ -8,7 +8,7 @@ import sharp from 'sharp'
 import { afterAll, expect, test } from 'vitest'
 import { findApplicationByToken, listAttachments, loadSavedState, saveSection, startCase, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
 import { attachments, cases } from '#app/db/schema.ts'
-import { INCOMPLETE } from './case-statuses.ts'
+import { Status } from './case-statuses.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { saveConsent } from '#app/privacy/consent-store.server.ts'
 import { addFile } from '#app/runner/files.server.ts'
@@ -196,7 +196,7 @@ test('once sent, the documents are kept and their pages go, rows and bytes; a do
 	expect((await documentOf(row, 'identity'))!.pdf.getPageCount()).toBe(2)
 
 	// Staff ask for the identity again: the document as sent becomes page 1, the new photo page 2.
-	await db().update(cases).set({ status: INCOMPLETE, reopened: { sections: [], slots: ['identity'] } }).where(eq(cases.id, row.id))
+	await db().update(cases).set({ status: Status.Incomplete, reopened: { sections: [], slots: ['identity'] } }).where(eq(cases.id, row.id))
 	expect(await give(token, 'identity', await phonePhoto(300, 200, '#333333'), 'clearer.jpg')).toEqual({ kind: 'file-added', slot: 'identity' })
 	await settle(token)
 	const live = await db()

@@ -1,7 +1,7 @@
 import type { ApplicationDef } from '#app/forms/definition.ts'
 import { formatClock, formatDate, formatMoney, formatWeekday } from '#app/text/format.ts'
 import { aidKindLabel } from './aid.ts'
-import { staffStatusName } from '#app/cases/case-statuses.ts'
+import { staffStatusName, Status } from '#app/cases/case-statuses.ts'
 import { monthsCount, sensitiveDataName } from '#app/privacy/consent-rules.ts'
 import { recommendationLabel } from './studies.ts'
 import { staffSlotLabel } from './staff-files.ts'
@@ -39,7 +39,7 @@ export function describeEvent(event: HistoryEvent, definition: ApplicationDef | 
 		case 'file_removed':
 			return `حذف المرفق «${String(data.name ?? '')}» من «${slotLabel(definition, data.slot)}»`
 		case 'submitted':
-			return data.resubmitted ? `أعاد المتقدم إرسال الطلب بعد الاستكمال: من «${staffStatusName(Number(data.from ?? 4))}» إلى «${staffStatusName(1)}»` : 'إرسال الطلب'
+			return data.resubmitted ? `أعاد المتقدم إرسال الطلب بعد الاستكمال: من «${staffStatusName(Number(data.from ?? Status.Incomplete))}» إلى «${staffStatusName(Status.New)}»` : 'إرسال الطلب'
 		case 'status_changed': {
 			const reopened = data.reopened as { sections?: string[]; slots?: string[] } | undefined
 			const asked = reopened ? [...(reopened.sections ?? []).map((key) => sectionTitle(definition, key)), ...(reopened.slots ?? []).map((slot) => slotLabel(definition, slot))] : []

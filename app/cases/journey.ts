@@ -1,6 +1,6 @@
 import type { ApplicationDef, SectionDef } from '#app/forms/definition.ts'
 import type { cases } from '#app/db/schema.ts'
-import { INCOMPLETE } from './case-statuses.ts'
+import { Status } from './case-statuses.ts'
 import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { askedSections, consentAnchor, isOffered, isSectionAsked, offeredSlots, type Consent } from '#app/forms/conditions.ts'
 
@@ -116,7 +116,7 @@ export function findSection(definition: ApplicationDef, key: string): SectionDef
 
 /** Whether the applicant may still change the case: a draft, or sent back by staff as incomplete. */
 export function isEditable(row: Pick<CaseRow, 'submittedAt' | 'status' | 'deletedAt'>): boolean {
-	return row.deletedAt === null && (row.submittedAt === null || row.status === INCOMPLETE)
+	return row.deletedAt === null && (row.submittedAt === null || row.status === Status.Incomplete)
 }
 
 type Reopenable = Pick<CaseRow, 'submittedAt' | 'status' | 'deletedAt' | 'reopened'>

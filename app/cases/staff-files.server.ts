@@ -9,7 +9,7 @@ import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
 import { isUuid } from '#app/utils/uuid.ts'
 import type { ContentRefusal, PartResult, ReceivedFile, RequestRefusal } from '#app/storage/upload-stream.server.ts'
 import { reencodePhoto, UnreadablePhotoError } from './attachment-upload.server.ts'
-import { CaseChangeError } from './case-decisions.server.ts'
+import { CaseChangeError } from './status-changes.server.ts'
 import type { AttachmentRow } from './case-store.server.ts'
 import { MAX_VISIT_PHOTOS, STAFF_SLOT_PREFIX, VISIT_PHOTO_SLOT, type staffFileErrors } from './staff-files.ts'
 

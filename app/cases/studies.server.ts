@@ -1,10 +1,10 @@
 // The social study's store (docs/product.md#the-social-study): each study recorded is kept, the
-// newest is the case's; recording one is a case event. «تمت الدراسة» needs one (case-decisions.server.ts).
+// newest is the case's; recording one is a case event. «تمت الدراسة» needs one (status-changes.server.ts).
 import { desc, eq, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { caseEvents, cases, caseStudies, users } from '#app/db/schema.ts'
 import { findDefinition } from '#app/forms/registry.ts'
-import { CaseChangeError } from './case-decisions.server.ts'
+import { CaseChangeError } from './status-changes.server.ts'
 import { markVisitsDone } from './visits.server.ts'
 import { housingSeen, proposedAidText, recommendationLabel, type StudyInput, type StudyKind } from './studies.ts'
 import { aidKindLabel } from './aid.ts'

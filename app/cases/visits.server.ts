@@ -6,12 +6,12 @@ import type { Database } from '#app/db/client.server.ts'
 import { caseEvents, cases, caseSections, caseVisits, users } from '#app/db/schema.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formatClock, formatDate, formatWeekday, isCalendarDay, todayInRiyadh } from '#app/text/format.ts'
-import { CaseChangeError, caseOfficers } from './case-decisions.server.ts'
+import { CaseChangeError, caseOfficers } from './status-changes.server.ts'
 import type { CaseRow } from './case-store.server.ts'
-import { INCOMPLETE, NEW, quotedStatus, type CaseStatus } from './case-statuses.ts'
+import { quotedStatus, Status, type CaseStatus } from './case-statuses.ts'
 
 /** The statuses in which a case waits for its study, and a visit may be planned. */
-const VISIT_STATUSES: readonly CaseStatus[] = [1, INCOMPLETE]
+const VISIT_STATUSES: readonly CaseStatus[] = [Status.New, Status.Incomplete]
 
 /** HH:MM now in Riyadh (UTC+3, no daylight saving). */
 const riyadhClock = (now = new Date()) => new Date(now.getTime() + 3 * 3600_000).toISOString().slice(11, 16)
@@ -45,7 +45,7 @@ async function lockedForVisit(tx: Database, caseId: string): Promise<CaseRow> {
 
 /** A visit is planned while the case waits for its study: new, or sent back to complete. */
 function refuseUnlessStudying(row: CaseRow) {
-	if (!VISIT_STATUSES.includes(row.status as CaseStatus)) throw new CaseChangeError(`تُحدَّد الزيارة لطلب بانتظار الدراسة: ${quotedStatus(NEW)} أو ${quotedStatus(INCOMPLETE)}`)
+	if (!VISIT_STATUSES.includes(row.status as CaseStatus)) throw new CaseChangeError(`تُحدَّد الزيارة لطلب بانتظار الدراسة: ${quotedStatus(Status.New)} أو ${quotedStatus(Status.Incomplete)}`)
 }
 
 /** Plans a visit: the visit, its event, and the message to the applicant, all or nothing. Returns the case and the message to send. */

@@ -2,7 +2,7 @@
 // and by the case view to offer only what is allowed (docs/product.md#status-transitions).
 import { areaRoles, hasRole, type UserRole } from '#app/db/roles.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
-import { caseStatuses, INCOMPLETE, type CaseStatus } from '#app/cases/case-statuses.ts'
+import { caseStatuses, Status, type CaseStatus } from '#app/cases/case-statuses.ts'
 
 export type CaseKind = ApplicationDef['kind']
 /** A staff member's roles (or one role), or the applicant sending their case again. */
@@ -24,24 +24,24 @@ interface Transition {
 }
 
 export const transitions: readonly Transition[] = [
-	{ kind: 'individual', from: [1, 4, 5], to: [2, 4, 5, 6], by: 'officer' },
-	// Support recorded by hand: a case studied before the aid cycle existed (case-decisions.server.ts refuses it for one with a study).
-	{ kind: 'individual', from: [2], to: [3], by: 'officer' },
-	{ kind: 'individual', from: [8], to: [6], by: 'officer' },
-	{ kind: 'association', from: [1], to: [2, 4, 5, 6], by: 'officer' },
-	{ kind: 'association', from: [2], to: [3], by: 'officer' },
-	{ kind: 'association', from: [8], to: [6], by: 'officer' },
+	{ kind: 'individual', from: [Status.New, Status.Incomplete, Status.SupportStopped], to: [Status.Studied, Status.Incomplete, Status.SupportStopped, Status.Closed], by: 'officer' },
+	// Support recorded by hand: a case studied before the aid cycle existed (status-changes.server.ts refuses it for one with a study).
+	{ kind: 'individual', from: [Status.Studied], to: [Status.SupportProvided], by: 'officer' },
+	{ kind: 'individual', from: [Status.Rejected], to: [Status.Closed], by: 'officer' },
+	{ kind: 'association', from: [Status.New], to: [Status.Studied, Status.Incomplete, Status.SupportStopped, Status.Closed], by: 'officer' },
+	{ kind: 'association', from: [Status.Studied], to: [Status.SupportProvided], by: 'officer' },
+	{ kind: 'association', from: [Status.Rejected], to: [Status.Closed], by: 'officer' },
 	// The committee approves, rejects, or sends the case back to «جديد» for more study.
-	{ kind: 'individual', from: [2], to: [7, 8, 1], by: 'committee' },
-	{ kind: 'association', from: [2], to: [7, 8, 1], by: 'committee' },
+	{ kind: 'individual', from: [Status.Studied], to: [Status.Approved, Status.Rejected, Status.New], by: 'committee' },
+	{ kind: 'association', from: [Status.Studied], to: [Status.Approved, Status.Rejected, Status.New], by: 'committee' },
 	// Finance records the first payment or delivery («تم تقديم الدعم»); a bounced one, the only one, reopens it.
-	{ kind: 'individual', from: [7], to: [3], by: 'finance' },
-	{ kind: 'individual', from: [3], to: [7], by: 'finance' },
-	{ kind: 'association', from: [7], to: [3], by: 'finance' },
-	{ kind: 'association', from: [3], to: [7], by: 'finance' },
+	{ kind: 'individual', from: [Status.Approved], to: [Status.SupportProvided], by: 'finance' },
+	{ kind: 'individual', from: [Status.SupportProvided], to: [Status.Approved], by: 'finance' },
+	{ kind: 'association', from: [Status.Approved], to: [Status.SupportProvided], by: 'finance' },
+	{ kind: 'association', from: [Status.SupportProvided], to: [Status.Approved], by: 'finance' },
 	// The applicant fixes what staff asked for and sends the case again.
-	{ kind: 'individual', from: [4], to: [1], by: 'applicant' },
-	{ kind: 'association', from: [4], to: [1], by: 'applicant' },
+	{ kind: 'individual', from: [Status.Incomplete], to: [Status.New], by: 'applicant' },
+	{ kind: 'association', from: [Status.Incomplete], to: [Status.New], by: 'applicant' },
 ]
 
 function holds(actor: Actor, by: Stage): boolean {
@@ -58,7 +58,7 @@ const defaultStage = (actor: Actor): Stage => (actor === 'applicant' ? 'applican
  */
 export function canTransition(kind: CaseKind, from: number, to: number, actor: Actor, by: Stage = defaultStage(actor)): boolean {
 	if (!holds(actor, by)) return false
-	if (from === to && to !== INCOMPLETE) return false
+	if (from === to && to !== Status.Incomplete) return false
 	return transitions.some((t) => t.kind === kind && t.by === by && t.from.includes(from as CaseStatus) && t.to.includes(to as CaseStatus))
 }
 

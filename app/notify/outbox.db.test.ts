@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
-import { changeStatus } from '#app/cases/case-decisions.server.ts'
+import { changeStatus } from '#app/cases/status-changes.server.ts'
 import { notifyStatusChange } from '#app/notify/case-notices.server.ts'
 import { caseEvents, caseMessages, cases, messageTemplates } from '#app/db/schema.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'

@@ -1,4 +1,4 @@
-import { caseStatuses, type CaseStatus } from '#app/cases/case-statuses.ts'
+import { caseStatuses, Status, type CaseStatus } from '#app/cases/case-statuses.ts'
 import { countOf, type CountedNoun } from '#app/text/arabic-count.ts'
 import { tooLong } from '#app/text/messages.ts'
 import { formatClock, formatDate, formatMoney, formatWeekday } from '#app/text/format.ts'
@@ -77,14 +77,14 @@ const APPLICANT_OFFERS = ['name', 'reference', 'programme', 'status', 'link', 's
 
 /** What happens next, as a status notice says it; «غير مكتمل» names what to complete and where, with no private link. */
 const nextStep = (status: CaseStatus) =>
-	status === 4 ? 'طلبك بحاجة إلى استكمال: {الأقسام}. ادخل إلى طلبك من صفحة الاستعلام، وعدّل المطلوب ثم أرسله من جديد.' : caseStatuses[status].next
+	status === Status.Incomplete ? 'طلبك بحاجة إلى استكمال: {الأقسام}. ادخل إلى طلبك من صفحة الاستعلام، وعدّل المطلوب ثم أرسله من جديد.' : caseStatuses[status].next
 
 /** An SMS is signed short: each part of 67 Arabic characters is paid for. */
 const SMS_SIGN = 'مؤسسة عطاء'
 
 /** The SMS says less (two parts at most with the longest values: app/notify/templates.test.ts): the lookup says the rest. */
 const smsStatusLine = (status: CaseStatus) =>
-	status === 4
+	status === Status.Incomplete
 		? [`${SMS_SIGN}: طلبك {رقم_الطلب} ينقصه: {الأقسام}.`, STAFF_LINE, 'أكمله وأرسله من: {الرابط}']
 		: [`${SMS_SIGN}: تغيرت حالة طلبك {رقم_الطلب} إلى «{الحالة}».`, STAFF_LINE, 'التفاصيل: {الرابط}']
 
@@ -95,7 +95,7 @@ function statusEvent(status: CaseStatus): MessageEventDef {
 		label: `تغيير الحالة إلى «${caseStatuses[status].name}»`,
 		audience: 'applicant',
 		channels: ['sms', 'email'],
-		offers: status === 4 ? [...APPLICANT_OFFERS, 'sections'] : APPLICANT_OFFERS,
+		offers: status === Status.Incomplete ? [...APPLICANT_OFFERS, 'sections'] : APPLICANT_OFFERS,
 		defaults: {
 			sms: smsStatusLine(status).join('\n'),
 			emailSubject: `تحديث حالة طلبك رقم {رقم_الطلب} - ${FOUNDATION}`,
@@ -311,7 +311,7 @@ export function smsDay(value: Date | string, { weekday = false } = {}): string {
 
 /** Values for a preview, as a real message would have them. */
 export function sampleValues(event: MessageEventDef, origin: string, today = new Date()): TemplateValues {
-	const status = event.event.startsWith('status:') ? caseStatuses[Number(event.event.slice(7)) as CaseStatus].name : caseStatuses[1].name
+	const status = event.event.startsWith('status:') ? caseStatuses[Number(event.event.slice(7)) as CaseStatus].name : caseStatuses[Status.New].name
 	const day = today.toISOString().slice(0, 10)
 	return {
 		name: 'عبدالله محمد القحطاني',

@@ -7,7 +7,7 @@ import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { setSmsDriver } from '#app/notify/notifier.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { basicAnswers, randomNationalId, sectionAnswers, submittedCase } from '#tests/fixtures/needy-families.ts'
-import { changeStatus } from '#app/cases/case-decisions.server.ts'
+import { changeStatus } from '#app/cases/status-changes.server.ts'
 import { saveSection, startCase, type CaseRow } from '#app/cases/case-store.server.ts'
 import { DEFAULT_REMINDER_SETTINGS, getReminderSettings, runReminders, saveReminderSettings } from './reminders.server.ts'
 

@@ -7,7 +7,7 @@ import { smsDay, type MessageEvent, type TemplateValues } from '#app/notify/temp
 import { countOf, days } from '#app/text/arabic-count.ts'
 import { formatDate } from '#app/text/format.ts'
 import { logger } from '#app/utils/log.server.ts'
-import { ARCHIVED, INCOMPLETE } from '#app/cases/case-statuses.ts'
+import { Status } from '#app/cases/case-statuses.ts'
 import { canTransition } from '#app/cases/workflow.ts'
 import { verificationOn } from '#app/verify/case-verification.server.ts'
 
@@ -76,7 +76,7 @@ const caseIdColumn = sql.raw('"cases"."id"')
 const changedAtColumn = sql.raw('"cases"."status_changed_at"')
 
 /** Programmes whose incomplete cases staff may not close (the workflow table): the system does not either. */
-const unclosableTypes = () => applicationDefinitions.filter((definition) => !canTransition(definition.kind, INCOMPLETE, ARCHIVED, 'admin')).map((definition) => definition.type)
+const unclosableTypes = () => applicationDefinitions.filter((definition) => !canTransition(definition.kind, Status.Incomplete, Status.Closed, 'admin')).map((definition) => definition.type)
 
 /** What is due for incomplete cases at `now`: the reminder's number (0, 1, 2), the one already sent since the case was sent back, whether it is to be closed. */
 function incompleteDue(settings: ReminderSettings, now: Date) {
@@ -90,7 +90,7 @@ function incompleteDue(settings: ReminderSettings, now: Date) {
 		settings.incompleteCloseDays === null
 			? sql<boolean>`false`
 			: sql<boolean>`(${answered} <= ${before(settings.incompleteCloseDays)}${unclosable.length ? sql` and ${notInArray(cases.type, unclosable)}` : sql``})`
-	const where = and(eq(cases.status, INCOMPLETE), isNotNull(cases.submittedAt), isNull(cases.deletedAt), isNull(cases.purgedAt), sql`(${due} > ${sent} or ${close})`)
+	const where = and(eq(cases.status, Status.Incomplete), isNotNull(cases.submittedAt), isNull(cases.deletedAt), isNull(cases.purgedAt), sql`(${due} > ${sent} or ${close})`)
 	return { due, sent, answered: answered.mapWith(cases.statusChangedAt), close, where }
 }
 
@@ -130,15 +130,15 @@ async function handleIncomplete(db: Database, settings: ReminderSettings, now: D
 			.where(and(eq(cases.id, caseId), due.where))
 		if (!state) return null
 		if (state.close) {
-			// As a staff member's change to «مغلق» (app/cases/case-decisions.server.ts changeStatus), by the
+			// As a staff member's change to «مغلق» (app/cases/status-changes.server.ts changeStatus), by the
 			// system: no actor, no message typed; the applicant is told by the outbox's own text.
 			const closeDays = settings.incompleteCloseDays!
 			await tx
 				.update(cases)
-				.set({ status: ARCHIVED, statusChangedAt: sql`now()`, updatedAt: sql`now()`, reopened: null })
+				.set({ status: Status.Closed, statusChangedAt: sql`now()`, updatedAt: sql`now()`, reopened: null })
 				.where(eq(cases.id, caseId))
 			await tx.insert(caseEvents).values([
-				{ caseId, actorId: null, kind: 'status_changed', note: `أُغلق تلقائياً: لم يستكمل المتقدم الطلب خلال ${countOf(closeDays, days)}.`, data: { from: state.status, to: ARCHIVED } },
+				{ caseId, actorId: null, kind: 'status_changed', note: `أُغلق تلقائياً: لم يستكمل المتقدم الطلب خلال ${countOf(closeDays, days)}.`, data: { from: state.status, to: Status.Closed } },
 				{ caseId, actorId: null, kind: 'closed_unanswered', data: { days: closeDays } },
 			])
 			return { kind: 'closed' }

@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, notLike, sql
 import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, attachments, caseAid, caseDecisions, caseEvents, caseMessages, cases, caseSections, caseStudies, retentionRegister } from '#app/db/schema.ts'
 import { recordAudit } from '#app/audit/audit-trail.server.ts'
-import { ARCHIVED, REJECTED, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
+import { Status } from '#app/cases/case-statuses.ts'
 import { RECEIPT_SLOT_PREFIX } from '#app/cases/staff-files.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 
@@ -15,7 +15,7 @@ import type { FileStorage } from '#app/storage/file-storage.server.ts'
 // the audit trail. «Support stopped» (5) is not closed for good: staff may take such a case up again.
 
 /** The statuses retention destroys: closed, with nothing left to decide (a rejected case among them). */
-export const RETAINED_STATUSES = [SUPPORT_PROVIDED, ARCHIVED, REJECTED] as const
+export const RETAINED_STATUSES = [Status.SupportProvided, Status.Closed, Status.Rejected] as const
 
 /** What a purged case's applicant name becomes: every screen shows it where the name was. */
 export const PURGED_NAME = 'بيانات مُتلفة'

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Database } from '#app/db/client.server.ts'
 import { attachments, caseAid, caseEvents, cases, caseSections } from '#app/db/schema.ts'
+import { Status } from '#app/cases/case-statuses.ts'
 import { newReference } from '#app/cases/tokens.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 import { basicAnswers, randomNationalId, sectionAnswers } from '#tests/fixtures/needy-families.ts'
@@ -65,7 +66,7 @@ export async function insertClosedCase(db: Database, storage: FileStorage, optio
 		{ caseId: id, kind: 'submitted', at: submittedAt, data: {} },
 		{ caseId: id, kind: 'file_added', at: submittedAt, data: { slot: 'identity', name: names[0] } },
 		{ caseId: id, kind: 'internal_note', note: 'زوجته نورة مريضة', data: {} },
-		{ caseId: id, kind: 'status_changed', note: 'دُرست الحالة', at: options.closedAt, data: { from: 2, to: options.status } },
+		{ caseId: id, kind: 'status_changed', note: 'دُرست الحالة', at: options.closedAt, data: { from: Status.Studied, to: options.status } },
 	])
 	return { id, reference: row!.reference, type: row!.type, nationalId, applicantName: row!.applicantName, mobile, submittedAt, resumeTokenHash: row!.resumeTokenHash, keys, files, sections: Object.keys(answers).sort() }
 }

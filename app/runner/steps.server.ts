@@ -21,7 +21,7 @@ import {
 	type IdChecksumOverride,
 	type RowEdit,
 } from '#app/cases/case-store.server.ts'
-import { correctSection } from '#app/cases/case-decisions.server.ts'
+import { correctSection } from '#app/cases/status-changes.server.ts'
 import { canEditSection, nextOpenStep, type SavedState } from '#app/cases/journey.ts'
 import { collectionOf, fieldsBesideCollection, uploadInputId, type ApplicationDef, type GroupDef, type SectionDef } from '#app/forms/definition.ts'
 import { besideListSchema, isPasswordHash, rowSchema, sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
@@ -63,7 +63,7 @@ export interface StepRun {
 /**
  * Who fills the step in. An applicant's answers are checked as the step is saved and the journey
  * goes on; a staff member's change to a sent case is a correction, kept in the case's history with
- * each field before and after (app/cases/case-decisions.server.ts `correctSection`).
+ * each field before and after (app/cases/status-changes.server.ts `correctSection`).
  */
 export type Caller = { kind: 'applicant'; override: IdChecksumOverride | null | 'no-note' } | { kind: 'staff'; user: { id: number } }
 

@@ -2,6 +2,7 @@
 // internal notes and messages to the applicant, the applicant's contact details, and deleting it.
 import { Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/case'
+import { Status } from '#app/cases/case-statuses.ts'
 import { ErrorList } from '#app/components/forms.tsx'
 import { AidFields, NotesList, Panel, ReopenChoices, type ActionErrors } from './+case-parts.tsx'
 
@@ -39,8 +40,8 @@ export function CaseActions({ c, actionData }: { c: LoaderData; actionData: Rout
 										<input type="hidden" name="to" value={target.id} />
 										<input type="hidden" name="from" value={c.status.id} />
 										<ErrorList errors={errors['']} />
-										{target.id === 4 ? <ReopenChoices choices={c.reopenChoices} errors={errors} idPrefix={form} /> : null}
-										{target.id === 2 && c.studies && !c.study && c.status.id !== 2 ? (
+										{target.id === Status.Incomplete ? <ReopenChoices choices={c.reopenChoices} errors={errors} idPrefix={form} /> : null}
+										{target.id === Status.Studied && c.studies && !c.study && c.status.id !== Status.Studied ? (
 											<p className="rounded-lg border-s-4 border-gold-500 bg-gold-100 p-3 text-sm">
 												سجّل الدراسة وتوصيتها أولاً:{' '}
 												{c.studyHref ? (
@@ -50,7 +51,7 @@ export function CaseActions({ c, actionData }: { c: LoaderData; actionData: Rout
 												) : null}
 											</p>
 										) : null}
-										{target.id === 3 ? <AidFields kinds={c.aidKinds} today={c.today} errors={errors} idPrefix={form} typed={typedIn(form)} /> : null}
+										{target.id === Status.SupportProvided ? <AidFields kinds={c.aidKinds} today={c.today} errors={errors} idPrefix={form} typed={typedIn(form)} /> : null}
 										<div>
 											<label htmlFor={`${form}-note`} className="block font-semibold">
 												ملاحظة داخلية (سبب التغيير)
@@ -60,11 +61,11 @@ export function CaseActions({ c, actionData }: { c: LoaderData; actionData: Rout
 										</div>
 										<div>
 											<label htmlFor={`${form}-message`} className="block font-semibold">
-												رسالة إلى المتقدم {target.id === 4 ? '(ما المطلوب منه)' : '(اختياري)'}
+												رسالة إلى المتقدم {target.id === Status.Incomplete ? '(ما المطلوب منه)' : '(اختياري)'}
 											</label>
 											<p className="text-sm text-stone-600">تظهر للمتقدم في رابط طلبه وفي الاستعلام، وتصله مع إشعار تغيير الحالة.</p>
 											<ErrorList errors={errors.message} />
-											<textarea id={`${form}-message`} name="message" rows={2} maxLength={2000} required={target.id === 4} defaultValue={typedIn(form)('message')} className="field-input mt-1" />
+											<textarea id={`${form}-message`} name="message" rows={2} maxLength={2000} required={target.id === Status.Incomplete} defaultValue={typedIn(form)('message')} className="field-input mt-1" />
 										</div>
 										<button type="submit" disabled={busy} className="btn-primary">
 											تغيير الحالة إلى «{target.name}»
@@ -172,7 +173,7 @@ export function CaseActions({ c, actionData }: { c: LoaderData; actionData: Rout
 						</Form>
 					</Panel>
 
-					{c.status.id === 3 ? (
+					{c.status.id === Status.SupportProvided ? (
 						<Panel title="تسجيل دعم إضافي" id="aid">
 							<Form method="post" className="mt-2 space-y-3">
 								<input type="hidden" name="intent" value="aid" />

@@ -4,7 +4,7 @@
 import { Form, useNavigation } from 'react-router'
 import type { Route } from './+types/case'
 import { ErrorList, Field, SelectField, TextareaField } from '#app/components/forms.tsx'
-import { NEW, quotedStatus } from '#app/cases/case-statuses.ts'
+import { quotedStatus, Status } from '#app/cases/case-statuses.ts'
 import { Panel, type ActionErrors } from './+case-parts.tsx'
 
 type LoaderData = Route.ComponentProps['loaderData']
@@ -148,7 +148,7 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 						<Form method="post" className="space-y-3 p-3">
 							<input type="hidden" name="intent" value="decide" />
 							<input type="hidden" name="outcome" value="return" />
-							<p className="text-sm text-stone-600">يعود الطلب إلى {quotedStatus(NEW)} حتى يسجل الباحث دراسة جديدة.</p>
+							<p className="text-sm text-stone-600">يعود الطلب إلى {quotedStatus(Status.New)} حتى يسجل الباحث دراسة جديدة.</p>
 							<ErrorList errors={errorsFor('decide-return')['']} />
 							<DecisionNote form="decide-return" label="ما الذي يحتاج إلى دراسة أكثر" required errors={errorsFor('decide-return')} typed={typed} />
 							<button type="submit" disabled={busy} className="btn-secondary">

@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { countOf, pages } from '#app/text/arabic-count.ts'
-import { quotedStatus, STUDIED } from '#app/cases/case-statuses.ts'
+import { quotedStatus, Status } from '#app/cases/case-statuses.ts'
 import type { Route } from './+types/case'
 import { ErrorList } from '#app/components/forms.tsx'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
@@ -345,7 +345,7 @@ export function StudyPanel({ c }: { c: Pick<LoaderData, 'study' | 'studyHref' | 
 					</dl>
 				</>
 			) : (
-				<p className="mt-2 text-stone-700">لم تُسجَّل دراسة بعد. لا يُنقل الطلب إلى {quotedStatus(STUDIED)} قبلها.</p>
+				<p className="mt-2 text-stone-700">لم تُسجَّل دراسة بعد. لا يُنقل الطلب إلى {quotedStatus(Status.Studied)} قبلها.</p>
 			)}
 			{c.visitPhotos.length ? (
 				<>

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, expect, test } from 'vitest'
 import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
-import { changeStatus, STUDY_MISSING } from '#app/cases/case-decisions.server.ts'
+import { changeStatus, STUDY_MISSING } from '#app/cases/status-changes.server.ts'
 import { findCaseByReference, startCase, submitCase, type CaseRow } from '#app/cases/case-store.server.ts'
 import { auditLog, caseEvents, caseStudies } from '#app/db/schema.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'

@@ -4,7 +4,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import type { Route } from './+types/case'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { addApplicantMessage, addInternalNote, aidLedger, assignCases, CaseChangeError, caseHistory, caseOfficers, changeStatus, recordAid, restoreCase, softDeleteCase } from '#app/cases/case-decisions.server.ts'
+import { addApplicantMessage, addInternalNote, aidLedger, assignCases, CaseChangeError, caseHistory, caseOfficers, changeStatus, recordAid, restoreCase, softDeleteCase } from '#app/cases/status-changes.server.ts'
 import { findCaseByReference, listAttachments, loadSavedState } from '#app/cases/case-store.server.ts'
 import { askedSections, isOffered, offeredSlots } from '#app/forms/conditions.ts'
 import { asksConsent, consentTitle, describeConsent } from '#app/privacy/consent-rules.ts'
@@ -18,7 +18,7 @@ import { receiptInstalment, VISIT_PHOTO_SLOT } from '#app/cases/staff-files.ts'
 import { listStaffFiles } from '#app/cases/staff-files.server.ts'
 import { cancelVisit, plannedVisits, scheduleVisit } from '#app/cases/visits.server.ts'
 import { aidKindLabel, aidKinds, riyals } from '#app/cases/aid.ts'
-import { INCOMPLETE, quotedStatus, staffStatusName, statusInfo, STUDIED, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
+import { quotedStatus, staffStatusName, Status, statusInfo } from '#app/cases/case-statuses.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
 import { waitedFor } from '#app/cases/waited.ts'
@@ -72,7 +72,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	const user = requireRole(context, areaRoles.caseReading)
 	const { db, row, definition } = await openCase(params.reference, user)
 	// The committee decides on a studied case (docs/product.md#the-decision).
-	const decides = hasRole(user, ...areaRoles.decisions) && row.status === STUDIED && !row.deletedAt && !row.purgedAt
+	const decides = hasRole(user, ...areaRoles.decisions) && row.status === Status.Studied && !row.deletedAt && !row.purgedAt
 	const [state, files, staffFiles, history, flags, ledger, officers, study, visits, decisions, instalments, funds, rejectReasons] = await Promise.all([
 		loadSavedState(db, row.id),
 		listAttachments(db, row.id),
@@ -145,7 +145,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 				}
 			: null,
 		// A visit is planned while the case waits for its study.
-		canPlanVisit: row.status === 1 || row.status === INCOMPLETE,
+		canPlanVisit: row.status === Status.New || row.status === Status.Incomplete,
 		officers,
 		targets: row.deletedAt || !hasRole(user, ...areaRoles.cases) ? [] : allowedTargets(definition.kind, row.status, user.roles).map((status) => ({ id: status, name: staffStatusName(status) })),
 		reopenChoices: {
@@ -236,7 +236,7 @@ const actionSchema = z.discriminatedUnion('intent', [
 			aidNote: aidFields.aidNote,
 		})
 		.superRefine((value, ctx) => {
-			if (value.to !== SUPPORT_PROVIDED) return
+			if (value.to !== Status.SupportProvided) return
 			for (const name of ['amount', 'aidKind', 'givenOn'] as const) if (value[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: AID_MISSING[name] })
 		}),
 	z.object({ intent: z.literal('assign'), officer: z.string().regex(/^(none|\d+)$/, 'الرجاء اختيار الموظف') }),
@@ -346,10 +346,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 			}
 			case 'status': {
 				if (value.from !== undefined && value.from !== row.status) return refused(STALE_STATUS_FORM, { '': [staleStatusMessage(definition.kind, row.status, user.roles)] }, 409, typed)
-				const aid = value.to === SUPPORT_PROVIDED ? { amount: value.amount!, kind: value.aidKind!, givenOn: value.givenOn!, note: value.aidNote ?? '' } : undefined
+				const aid = value.to === Status.SupportProvided ? { amount: value.amount!, kind: value.aidKind!, givenOn: value.givenOn!, note: value.aidNote ?? '' } : undefined
 				const known = (items: string[], allowed: string[]) => items.filter((item) => allowed.includes(item))
 				const reopened =
-					value.to === INCOMPLETE
+					value.to === Status.Incomplete
 						? {
 								sections: known(
 									value.reopenSections,
@@ -378,7 +378,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				await notifyStatusChange(db, row, { to: row.status, message: value.message, messageOnly: true }, user)
 				return redirectWithFlash(base, { tone: 'success', message: 'تم إرسال الرسالة بنجاح' })
 			case 'aid':
-				if (row.status !== SUPPORT_PROVIDED) return refused('aid', { '': [`يُسجَّل الدعم على طلب حالته ${quotedStatus(SUPPORT_PROVIDED)}`] }, 409)
+				if (row.status !== Status.SupportProvided) return refused('aid', { '': [`يُسجَّل الدعم على طلب حالته ${quotedStatus(Status.SupportProvided)}`] }, 409)
 				await recordAid(db, row.id, { amount: value.amount, kind: value.aidKind, givenOn: value.givenOn, note: value.aidNote ?? '' }, user)
 				return redirectWithFlash(base, notices.added)
 			case 'visit': {

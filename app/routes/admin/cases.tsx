@@ -4,11 +4,11 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import type { Route } from './+types/cases'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { assignCases, bulkChangeStatus, BULK_STATUSES, CaseChangeError, caseIdsByReference, caseOfficers } from '#app/cases/case-decisions.server.ts'
+import { assignCases, bulkChangeStatus, BULK_STATUSES, CaseChangeError, caseIdsByReference, caseOfficers } from '#app/cases/status-changes.server.ts'
 import { CASE_LIST_PAGE_SIZE, countCases, filterParams, listCases, readCaseFilter, typesOfKind } from '#app/cases/case-lists.server.ts'
 import { notifyStatusChange } from '#app/notify/case-notices.server.ts'
 import { bulkAssignMessage, bulkStatusMessage } from '#app/cases/bulk-messages.ts'
-import { INCOMPLETE, quotedStatus, staffStatusName, statusFilterOptions, statusInfo, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
+import { quotedStatus, staffStatusName, Status, statusFilterOptions, statusInfo } from '#app/cases/case-statuses.ts'
 import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
 import { waitedFor } from '#app/cases/waited.ts'
 import { areaRoles, hasRole } from '#app/db/roles.ts'
@@ -356,7 +356,7 @@ export default function Cases({ loaderData }: Route.ComponentProps) {
 								ملاحظة تغيير الحالة (داخلية)
 							</label>
 							<textarea id="bulk-note" name="note" rows={2} maxLength={2000} className={selectClass} />
-							<p className="text-sm text-stone-600">{quotedStatus(INCOMPLETE)} و{quotedStatus(SUPPORT_PROVIDED)} تُضبطان من صفحة كل طلب، لأنهما تحتاجان تفاصيل خاصة به.</p>
+							<p className="text-sm text-stone-600">{quotedStatus(Status.Incomplete)} و{quotedStatus(Status.SupportProvided)} تُضبطان من صفحة كل طلب، لأنهما تحتاجان تفاصيل خاصة به.</p>
 							<button type="submit" name="intent" value="bulk-status" className="btn-primary">
 								تغيير حالة المحدد
 							</button>

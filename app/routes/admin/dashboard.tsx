@@ -3,7 +3,7 @@ import type { Route } from './+types/dashboard'
 import { staffContext } from '#app/auth/user-context.server.ts'
 import { typesOfKind } from '#app/cases/case-lists.server.ts'
 import { countsByStatusAndType, longestWaiting, newCasesPerWeek } from '#app/cases/case-statistics.server.ts'
-import { caseStatuses, staffStatusName, statusInfo, type CaseStatus } from '#app/cases/case-statuses.ts'
+import { caseStatuses, staffStatusName, Status, statusInfo, type CaseStatus } from '#app/cases/case-statuses.ts'
 import { waitedFor } from '#app/cases/waited.ts'
 import type { CaseKind } from '#app/cases/workflow.ts'
 import { getDb } from '#app/db/database.server.ts'
@@ -86,7 +86,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 			newWaiting: kinds.map((kind) => ({
 				label: newWaitingLabels[kind],
 				count: typesOfKind(kind).reduce((sum, type) => sum + tally(type, 1), 0),
-				to: `${listBase[kind]}?status=1`,
+				to: `${listBase[kind]}?status=${Status.New}`,
 			})),
 			statuses: statuses.map((status) => ({ status, name: staffStatusName(status) })),
 			programmes: applicationDefinitions.map((definition) => {

@@ -8,7 +8,7 @@ import { batchOf, markBatchSent, PaymentFourEyesError, reconcile, recordPayment,
 import { bankLayouts } from '#app/aid/bank-layouts/index.ts'
 import { instalmentStatusLabels } from '#app/aid/describe.ts'
 import { aidKindLabel } from '#app/cases/aid.ts'
-import { CaseChangeError } from '#app/cases/case-decisions.server.ts'
+import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
 import { formatDate, formatMoney, todayInRiyadh } from '#app/text/format.ts'
 import { countOf } from '#app/text/arabic-count.ts'

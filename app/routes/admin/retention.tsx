@@ -2,7 +2,7 @@ import type { Route } from './+types/retention'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
-import { ARCHIVED, quotedStatus, staffStatusName, SUPPORT_PROVIDED } from '#app/cases/case-statuses.ts'
+import { quotedStatus, staffStatusName, Status } from '#app/cases/case-statuses.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { monthsCount } from '#app/privacy/consent-rules.ts'
 import { countDue, countRegister, lastPurgeAt, listRegister } from '#app/operations/retention-purge.server.ts'
@@ -65,7 +65,7 @@ export default function Retention({ loaderData }: Route.ComponentProps) {
 			<PageTitle title="سجل الإتلاف" />
 			<h1 className="text-2xl font-bold text-brand-900">سجل الإتلاف (مدة الاحتفاظ)</h1>
 			<p className="mt-1 max-w-3xl text-stone-700">
-				الطلب المغلق نهائياً ({quotedStatus(SUPPORT_PROVIDED)} أو {quotedStatus(ARCHIVED)}) تُتلف مرفقاته وإجابات أقسامه وبيانات مقدمه الشخصية (الاسم، ورقم الهوية، والجوال، والبريد) بعد مرور مدة الاحتفاظ على آخر تغيير
+				الطلب المغلق نهائياً ({quotedStatus(Status.SupportProvided)} أو {quotedStatus(Status.Closed)}) تُتلف مرفقاته وإجابات أقسامه وبيانات مقدمه الشخصية (الاسم، ورقم الهوية، والجوال، والبريد) بعد مرور مدة الاحتفاظ على آخر تغيير
 				لحالته، ولا يبقى منه إلا سجل مختصر: رقمه، والبرنامج، والتواريخ، والحالة، والدعم المقدم. الطلب الذي أُوقف دعمه لا يُتلف لأنه قد يُستأنف. يجري الإتلاف مرة كل يوم، ويُسجَّل كل طلب
 				أُتلف هنا وفي سجل التدقيق، ولا يمكن التراجع عنه.
 			</p>

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { changeStatus } from '#app/cases/case-decisions.server.ts'
+import { changeStatus } from '#app/cases/status-changes.server.ts'
 import { startCase } from '#app/cases/case-store.server.ts'
 import { createUser } from '#app/domain/staff-users.server.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'

@@ -8,16 +8,17 @@ import { describeSection } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { applicantColumns, unprovenIfMobileChanged, type CaseRow } from './case-store.server.ts'
-import { INCOMPLETE, quotedStatus, STUDIED, SUPPORT_PROVIDED, type CaseStatus } from './case-statuses.ts'
+import { quotedStatus, Status, type CaseStatus } from './case-statuses.ts'
 import { transitionRefusal, type CaseKind } from './workflow.ts'
 
-// The back office's decisions on a case (status, assignment, notes and messages, aid, corrections,
-// deletion) and its history. Every change is one transaction with its history rows.
+// The case officer's changes to a case (status, assignment, bulk changes, notes and messages, aid by
+// hand, corrections, deletion) and its history. Every change is one transaction with its history rows.
+// The committee's decisions are app/aid/decisions.server.ts.
 
 export class CaseChangeError extends Error {}
 
-export const STUDY_MISSING = `لا يُنقل الطلب إلى ${quotedStatus(STUDIED)} قبل تسجيل الدراسة وتوصيتها.`
-export const RESTUDY_MISSING = `أعادت لجنة الصرف الطلب لدراسة أكثر: سجّل دراسة جديدة قبل نقله إلى ${quotedStatus(STUDIED)}.`
+export const STUDY_MISSING = `لا يُنقل الطلب إلى ${quotedStatus(Status.Studied)} قبل تسجيل الدراسة وتوصيتها.`
+export const RESTUDY_MISSING = `أعادت لجنة الصرف الطلب لدراسة أكثر: سجّل دراسة جديدة قبل نقله إلى ${quotedStatus(Status.Studied)}.`
 
 export interface AidInput {
 	/** Saudi riyals. */
@@ -59,14 +60,14 @@ export async function changeStatus(db: Database, caseId: string, change: StatusC
 		const refusal = transitionRefusal(kindOf(locked), locked.status, change.to, actor.roles)
 		if (refusal) throw new CaseChangeError(refusal)
 		const message = change.message?.trim() ?? ''
-		if (change.to === INCOMPLETE) {
+		if (change.to === Status.Incomplete) {
 			if (!change.reopened || change.reopened.sections.length + change.reopened.slots.length === 0) throw new CaseChangeError('الرجاء اختيار ما يحتاج إلى استكمال: قسم أو مرفق على الأقل')
 			if (!message) throw new CaseChangeError('الرجاء كتابة رسالة للمتقدم توضح المطلوب')
 		}
-		if (change.to === SUPPORT_PROVIDED && !change.aid) throw new CaseChangeError('الرجاء تسجيل الدعم المقدم')
+		if (change.to === Status.SupportProvided && !change.aid) throw new CaseChangeError('الرجاء تسجيل الدعم المقدم')
 		// «تمت الدراسة» follows a study with its recommendation (docs/product.md#the-social-study); cases studied before keep their status.
 		// An institution's registration is reviewed, not studied for aid: it needs none.
-		if (change.to === STUDIED && locked.status !== STUDIED && !findDefinition(locked.type)?.createsAccount) {
+		if (change.to === Status.Studied && locked.status !== Status.Studied && !findDefinition(locked.type)?.createsAccount) {
 			const [study] = await tx.select({ at: caseStudies.createdAt }).from(caseStudies).where(eq(caseStudies.caseId, caseId)).orderBy(desc(caseStudies.createdAt)).limit(1)
 			if (!study) throw new CaseChangeError(STUDY_MISSING)
 			// Sent back by the committee for more study (app/aid/decisions.server.ts): a new study first.
@@ -83,7 +84,7 @@ export async function changeStatus(db: Database, caseId: string, change: StatusC
 				status: change.to,
 				statusChangedAt: sql`now()`,
 				updatedAt: sql`now()`,
-				reopened: change.to === INCOMPLETE ? change.reopened! : null,
+				reopened: change.to === Status.Incomplete ? change.reopened! : null,
 			})
 			.where(eq(cases.id, caseId))
 			.returning()
@@ -95,7 +96,7 @@ export async function changeStatus(db: Database, caseId: string, change: StatusC
 			data: {
 				from: locked.status,
 				to: change.to,
-				...(change.to === INCOMPLETE ? { reopened: change.reopened } : {}),
+				...(change.to === Status.Incomplete ? { reopened: change.reopened } : {}),
 			},
 		})
 		if (message)
@@ -124,7 +125,7 @@ export async function changeStatus(db: Database, caseId: string, change: StatusC
 }
 
 /** Statuses a bulk change may set: the others need per-case details (what to fix, what was given). */
-export const BULK_STATUSES: readonly CaseStatus[] = [2, 5, 6]
+export const BULK_STATUSES: readonly CaseStatus[] = [Status.Studied, Status.SupportStopped, Status.Closed]
 
 export interface BulkResult {
 	changed: CaseRow[]
