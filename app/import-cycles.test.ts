@@ -19,8 +19,8 @@ const floors: readonly (readonly string[])[] = [
 	// The database (schema, client, roles), and files.
 	['db', 'storage'],
 	// Services on the database: users, foundation details and contact messages; limits and flash
-	// notices; pictures; the documents library.
-	['domain', 'http', 'images', 'documents'],
+	// notices; pictures; the documents library; PDFs made of pages, and an applicant's PDF made again.
+	['domain', 'http', 'images', 'documents', 'pdf'],
 	// Sessions and sign-in; shared React components.
 	['auth', 'components'],
 	// The form engine and programme definitions; content and the gallery.

@@ -1,7 +1,7 @@
 // Benchmark for documents given as photos (docs/decisions/015-documents-from-photos.md): a phone's
 // 12-megapixel JPEG, stored sideways with EXIF orientation 6, a GPS position and the phone's make,
 // cleaned as a page is (app/images/page-photo.server.ts) and made one PDF with nine others
-// (app/documents/page-pdf.server.ts). It prints the CPU time per photo, the resident memory growth
+// (app/pdf/page-pdf.server.ts). It prints the CPU time per photo, the resident memory growth
 // with 10 photos cleaned at once (the server cleans one at a time; this is the worst case of ten
 // servers' worth in one process), and bytes in and out. The reference, measured in the same run,
 // is sharp decoding the same photo to raw pixels and nothing else: what any handling of it costs.
@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util'
 import sharp from 'sharp'
 import { cleanPhoto } from '#app/images/page-photo.server.ts'
-import { makeDocument } from '#app/documents/page-pdf.server.ts'
+import { makeDocument } from '#app/pdf/page-pdf.server.ts'
 import { positiveInt } from './lib/bench-options.ts'
 
 const { values } = parseArgs({ options: { photos: { type: 'string' }, runs: { type: 'string' } } })

@@ -100,6 +100,9 @@ describe('the staff list', () => {
 		await handle.db.update(cases).set({ statusChangedAt: sql`now() - interval '30 days'` }).where(eq(cases.id, mine.id))
 		expect((await references('sort=waiting'))[0]).toBe(mine.reference)
 		expect(await countCases(handle.db, filter('status=1'))).toBeGreaterThan(0)
+		// Every status the filter offers is one it reads, «معتمد بانتظار الصرف» and «مرفوض» too; anything else is no filter.
+		for (const status of [1, 2, 3, 4, 5, 6, 7, 8]) expect(filter(`status=${status}`).status).toBe(status)
+		for (const query of ['status=0', 'status=9', 'status=x']) expect(filter(query).status).toBeNull()
 	})
 })
 

@@ -6,7 +6,7 @@ import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import type { SectionAnswers } from '#app/forms/schema.ts'
 import { normaliseSaudiMobile, toWesternDigits } from '#app/text/format.ts'
 import { containsPattern, foldArabic } from '#app/utils/arabic-search.ts'
-import { Status, type CaseStatus } from './case-statuses.ts'
+import { caseStatuses, Status, type CaseStatus } from './case-statuses.ts'
 import { normaliseReference, referencePrefix } from './tokens.server.ts'
 import type { CaseKind } from './workflow.ts'
 
@@ -46,7 +46,7 @@ export function readCaseFilter(params: URLSearchParams, kind: CaseKind, me: numb
 	}
 	return {
 		kind,
-		status: Number.isInteger(status) && status >= Status.New && status <= Status.Closed ? (status as CaseStatus) : null,
+		status: Number.isInteger(status) && status in caseStatuses ? (status as CaseStatus) : null,
 		type: type && typesOfKind(kind).includes(type) ? type : null,
 		assignedTo: assigned === 'me' ? me : assigned && /^\d+$/.test(assigned) ? Number(assigned) : null,
 		from: day('from'),

@@ -11,7 +11,7 @@ import type { ApplicationDef } from '#app/forms/definition.ts'
 import { isDocumentSlot } from '#app/cases/document-pages.ts'
 import { addPage, PageLockedError, PageRefusedError, scheduleDocuments } from '#app/cases/document-pages.server.ts'
 import { inspectPhoto } from '#app/images/page-photo.server.ts'
-import { remakePdf, type PdfRefusal } from '#app/documents/page-pdf.server.ts'
+import { remakePdf, type PdfRefusal } from '#app/pdf/page-pdf.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { isOffered } from '#app/forms/conditions.ts'
 import type { UploadError } from '#app/forms/upload-form.tsx'
@@ -81,7 +81,7 @@ export async function addFile(run: { db: Database; definition: ApplicationDef; r
 }
 
 /**
- * A received PDF made again (app/documents/page-pdf.server.ts) into a new temp file, which replaces
+ * A received PDF made again (app/pdf/page-pdf.server.ts) into a new temp file, which replaces
  * it: no applicant's PDF is kept as sent. Refused when locked, unreadable or of more than `maxPages` pages.
  */
 async function remadeFile(file: ReceivedFile, maxPages: number): Promise<{ file: ReceivedFile; pages: number } | PdfRefusal> {

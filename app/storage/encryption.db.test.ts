@@ -48,7 +48,7 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 const MARKER = 'ATAA-PLAINTEXT-MARKER-7f3c'
 /**
  * A PDF of one page showing a picture of 150,000 bytes kept unpacked, a marker in its pixels: the
- * PDF made again of it (app/documents/page-pdf.server.ts) holds the picture as it is, in three
+ * PDF made again of it (app/pdf/page-pdf.server.ts) holds the picture as it is, in three
  * 64 KiB chunks and a bit; were it stored unencrypted, the marker would be on disk.
  */
 const pdf = (() => {

@@ -20,7 +20,7 @@ import zlib from 'node:zlib'
 // changes nothing: a file really encrypted has object streams that cannot be unpacked, and is refused.
 //
 // This check is the first refusal only: what is kept of an applicant's PDF is never the file as
-// sent but its pages drawn again (app/documents/page-pdf.server.ts), whatever this check missed.
+// sent but its pages drawn again (app/pdf/page-pdf.server.ts), whatever this check missed.
 
 /**
  * HTML where a browser sniffing the file's type would look for it: a PDF that is also a web page (a

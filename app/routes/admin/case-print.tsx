@@ -333,7 +333,8 @@ function FilesTable({ reference, files }: { reference: string; files: readonly R
 						<td className={`${cell} whitespace-nowrap`}>
 							<bdi>{file.size}</bdi>
 						</td>
-						<td className={`${cell} whitespace-nowrap`}>
+						{/* The date in both calendars may take two lines on a phone; each calendar's date never breaks inside (app/text/format.ts). */}
+						<td className={cell}>
 							<bdi>{file.at}</bdi>
 						</td>
 					</tr>
