@@ -15,6 +15,8 @@ import { decide } from './decisions.server.ts'
 import { budgetsOf, listFunds, setBudget } from './funds.server.ts'
 import { APPROVER_MAY_NOT_PAY, batchOf, createBatch, dueInstalments, markBatchSent, paymentReference, plainAmount, reconcile, recordDelivery, recordPayment, reopenPayment } from './payments.server.ts'
 import { transferCsv } from './transfer-file.server.ts'
+import { caseFlags, flagLabel, runningMonthlyAid } from '#app/cases/flags.server.ts'
+import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 
 // Paying approved aid (docs/product.md#payment): batches, the bank's file, references typed or
 // matched from the bank's confirmation, a bounced payment reopened, aid in kind delivered; four
@@ -209,4 +211,28 @@ test('retention destroys a paid case\'s answers and study but keeps its financia
 	} finally {
 		files.remove()
 	}
+})
+
+test('a monthly aid still being paid is flagged on a new case of the same ID in the same programme, with what is left, and gone once paid', async () => {
+	const monthly = await approved({ aidKind: 'rent', amount: 800, months: 3 })
+	const [first] = await instalmentsOf(monthly)
+	const { batchId } = await createBatch(db(), [first!.id], '', finance)
+	await markBatchSent(db(), batchId!, today, finance)
+	await recordPayment(db(), batchId!, { instalmentId: first!.id, bankReference: 'FT-RUNNING-1', paidOn: today }, finance)
+	// «تم تقديم الدعم» after the first payment: no longer open, so a new application goes through.
+	expect((await findCaseByReference(db(), monthly.reference))?.status).toBe(3)
+	const again = await submittedCase(db(), { nationalId: monthly.nationalId })
+	const flags = await caseFlags(db(), needyFamilies, again)
+	const running = flags.filter((flag) => flag.kind === 'monthly_aid_running')
+	expect(running).toEqual([{ kind: 'monthly_aid_running', reference: monthly.reference, applicantName: monthly.applicantName, remaining: 2 }])
+	expect(flagLabel(running[0]!)).toBe('للأسرة دعم شهري قائم في هذا البرنامج (بقي منه قسطان)')
+	// Another ID is not flagged; the running case itself is not flagged by its own instalments.
+	expect((await caseFlags(db(), needyFamilies, await submittedCase(db()))).some((flag) => flag.kind === 'monthly_aid_running')).toBe(false)
+	expect((await caseFlags(db(), needyFamilies, monthly)).some((flag) => flag.kind === 'monthly_aid_running')).toBe(false)
+	// The family's own mobile, as the application's page compares it.
+	expect((await runningMonthlyAid(db(), again)).map((item) => [item.reference, item.mobile])).toEqual([[monthly.reference, monthly.mobile]])
+
+	// Paid to the end: nothing left to flag.
+	await db().update(aidInstalments).set({ status: 'paid', paidOn: today }).where(eq(aidInstalments.caseId, monthly.id))
+	expect(await runningMonthlyAid(db(), again)).toEqual([])
 })

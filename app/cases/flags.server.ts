@@ -1,23 +1,66 @@
-import { and, eq, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm'
+import { and, count, eq, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { caseSections, cases } from '#app/db/schema.ts'
+import { aidInstalments, caseDecisions, caseSections, cases } from '#app/db/schema.ts'
+import { countOf, type CountedNoun } from '#app/text/arabic-count.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
 import type { CaseRow } from './case-store.server.ts'
 
 // Signs for staff that one family may be applying twice under different names (never blocking):
 // the applicant's ID listed as a family member elsewhere, or the same IBAN or mobile on another
-// applicant.
+// applicant; or a monthly aid still being paid on another case of the same ID in the same
+// programme (docs/product.md#one-open-application-per-programme).
 
 export interface CaseFlag {
-	kind: 'id_in_family' | 'same_iban' | 'same_mobile'
+	kind: 'id_in_family' | 'same_iban' | 'same_mobile' | 'monthly_aid_running'
 	reference: string
 	applicantName: string
+	/** monthly_aid_running: the instalments still to pay. */
+	remaining?: number
 }
 
-export const flagLabels: Record<CaseFlag['kind'], string> = {
-	id_in_family: 'رقم هوية المتقدم مسجل فرداً في أسرة طلب آخر',
-	same_iban: 'رقم الآيبان نفسه في طلب متقدم آخر',
-	same_mobile: 'رقم الجوال نفسه في طلب متقدم آخر',
+const instalments: CountedNoun = { one: 'قسط واحد', two: 'قسطان', few: 'أقساط', many: 'قسطاً', other: 'قسط' }
+
+export function flagLabel(flag: CaseFlag): string {
+	switch (flag.kind) {
+		case 'id_in_family':
+			return 'رقم هوية المتقدم مسجل فرداً في أسرة طلب آخر'
+		case 'same_iban':
+			return 'رقم الآيبان نفسه في طلب متقدم آخر'
+		case 'same_mobile':
+			return 'رقم الجوال نفسه في طلب متقدم آخر'
+		case 'monthly_aid_running':
+			return `للأسرة دعم شهري قائم في هذا البرنامج (بقي منه ${countOf(flag.remaining ?? 0, instalments)})`
+	}
+}
+
+/**
+ * The other cases of this national ID in this programme with a monthly aid still being paid:
+ * instalments of a monthly decision not yet paid (approved, or in a batch). Such a case has moved
+ * on from the open statuses after its first payment, so it does not count as an open application.
+ */
+export async function runningMonthlyAid(
+	db: Database,
+	row: Pick<CaseRow, 'id' | 'type' | 'nationalId'>,
+): Promise<{ reference: string; applicantName: string; mobile: string | null; remaining: number }[]> {
+	if (!row.nationalId) return []
+	return db
+		.select({ reference: cases.reference, applicantName: cases.applicantName, mobile: cases.mobile, remaining: count() })
+		.from(aidInstalments)
+		.innerJoin(caseDecisions, eq(caseDecisions.id, aidInstalments.decisionId))
+		.innerJoin(cases, eq(cases.id, aidInstalments.caseId))
+		.where(
+			and(
+				eq(cases.nationalId, row.nationalId),
+				eq(cases.type, row.type),
+				ne(cases.id, row.id),
+				isNotNull(cases.submittedAt),
+				isNull(cases.deletedAt),
+				isNotNull(caseDecisions.months),
+				inArray(aidInstalments.status, ['approved', 'in_batch']),
+			),
+		)
+		.groupBy(cases.id, cases.reference, cases.applicantName, cases.mobile)
+		.orderBy(cases.reference)
 }
 
 /** Field names of a format, per section, from the definition: e.g. every IBAN field. */
@@ -66,5 +109,6 @@ export async function caseFlags(db: Database, definition: ApplicationDef, row: C
 		...(await found('id_in_family', idInFamily)),
 		...(await found('same_iban', sameIban)),
 		...(row.mobile ? await found('same_mobile', eq(cases.mobile, row.mobile)) : []),
+		...(await runningMonthlyAid(db, row)).map(({ reference, applicantName, remaining }) => ({ kind: 'monthly_aid_running' as const, reference, applicantName, remaining })),
 	]
 }

@@ -47,10 +47,10 @@ async function upload(request: APIRequestContext, token: string, slot: string, f
  */
 export async function submitCaseAsStaff(
 	request: APIRequestContext,
-	options: { name?: string; mobile?: string; email?: string; city?: string; submit?: boolean; consent?: 'given' | 'declined'; basic?: Record<string, string>; beforeSubmit?: (token: string) => Promise<void> } = {},
+	options: { name?: string; nationalId?: string; mobile?: string; email?: string; city?: string; submit?: boolean; consent?: 'given' | 'declined'; basic?: Record<string, string>; beforeSubmit?: (token: string) => Promise<void> } = {},
 ): Promise<SubmittedCase> {
 	const name = options.name ?? 'عبدالله محمد سعد القحطاني'
-	const nationalId = randomNationalId()
+	const nationalId = options.nationalId ?? randomNationalId()
 	const mobile = options.mobile ?? `05${String(Date.now() % 1e7).padStart(7, '0')}${counter++ % 10}`
 	const started = await post(request, '/apply/needy-families/new?paper=1', { ...basicAnswers(nationalId, mobile), Full_Name: name, ...(options.email ? { Email: options.email } : {}), ...(options.city ? { city: options.city } : {}), ...options.basic })
 	const token = /\/apply\/r\/([A-Za-z0-9_-]{43})/.exec(started.url())?.[1]

@@ -8,7 +8,7 @@ import { addApplicantMessage, addInternalNote, aidLedger, assignCases, CaseChang
 import { findCaseByReference, listAttachments, loadSavedState } from '#app/cases/case-store.server.ts'
 import { askedSections, isOffered, offeredSlots } from '#app/forms/conditions.ts'
 import { asksConsent, consentTitle, describeConsent } from '#app/privacy/consent-rules.ts'
-import { caseFlags, flagLabels } from '#app/cases/flags.server.ts'
+import { caseFlags, flagLabel } from '#app/cases/flags.server.ts'
 import { describeEvent } from '#app/cases/history.ts'
 import { notifyStatusChange, notifyVisitScheduled } from '#app/notify/case-notices.server.ts'
 import { listCaseMessages, resendMessage } from '#app/notify/outbox.server.ts'
@@ -155,7 +155,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		},
 		aidKinds,
 		today: todayInRiyadh(),
-		flags: flags.map((flag) => ({ ...flag, label: flagLabels[flag.kind] })),
+		flags: flags.map((flag) => ({ ...flag, label: flagLabel(flag) })),
 		ledger: ledger.map((entry) => ({
 			...entry,
 			here: entry.reference === row.reference,

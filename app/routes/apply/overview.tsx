@@ -14,10 +14,13 @@ import { PageTitle } from '#app/components/forms.tsx'
 import { flashContext } from '#app/http/flash.server.ts'
 import { verificationOn } from '#app/verify/case-verification.server.ts'
 import { lookupKeys } from './+lookup-keys.ts'
+import { runningMonthlyAid } from '#app/cases/flags.server.ts'
+import type { Database } from '#app/db/client.server.ts'
+import type { CaseRow } from '#app/cases/case-store.server.ts'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const { db, row, definition, state, completed } = await loadApplication(request, params.token)
-	const [message, visit] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id)])
+	const [message, visit, running] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id), runningAidOfOwner(db, row)])
 	const base = `/apply/r/${params.token}`
 	const incomplete = row.submittedAt !== null && isEditable(row)
 	const opens = (key: string) => stepAccess(definition, row, state, key).open
@@ -38,6 +41,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		// Staff's latest message, unless it is the visit's own (said once, above it).
 		message: message?.note && message.note !== visit ? message.note : null,
 		incomplete,
+		runningAid: running?.reference ?? null,
 		continueTo: `${base}/${continueStep(definition, row, state)}`,
 		sections: [
 			// The map of steps, the same the step pages count (stepMap), with the consent step among them
@@ -65,6 +69,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 			{ title: 'مراجعة البيانات والإرسال', to: `${base}/${CHECK_STEP}`, done: false, open: opens(CHECK_STEP), asked: false, skipped: false },
 		],
 	}
+}
+
+/**
+ * A monthly aid still being paid on another case of this ID in this programme, told only once this
+ * case's mobile is proven and is that case's mobile too (docs/product.md#one-open-application-per-programme).
+ */
+async function runningAidOfOwner(db: Database, row: CaseRow) {
+	if (!row.mobile || !row.mobileVerifiedAt) return undefined
+	return (await runningMonthlyAid(db, row)).find((other) => other.mobile === row.mobile)
 }
 
 export default function Overview({ loaderData: data }: Route.ComponentProps) {
@@ -105,6 +118,12 @@ export default function Overview({ loaderData: data }: Route.ComponentProps) {
 				</p>
 				<p className="mt-2 text-sm text-stone-700">لا تشارك هذا الرابط مع أحد.</p>
 			</div>
+
+			{data.runningAid ? (
+				<p role="note" className="rounded-xl border-s-4 border-gold-500 bg-gold-100 p-4 font-semibold text-gold-700">
+					لك دعم شهري ما زال يُصرف في هذا البرنامج على طلبك السابق رقم <bdi dir="ltr">{data.runningAid}</bdi>. يمكنك إكمال هذا الطلب، وتدرسه المؤسسة مع مراعاة ذلك الدعم.
+				</p>
+			) : null}
 
 			{data.status ? (
 				<div className="rounded-xl border border-stone-200 bg-white p-5">
