@@ -2,7 +2,7 @@ import { buffer } from 'node:stream/consumers'
 import { encodeAs, resizedTo } from '#app/images/pipeline.server.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
 
-// The case view's visit photos as thumbnails (issue 37, §2.10): a 1600-pixel photo weighs some
+// The case view's visit photos as thumbnails (issue 37, part 2.10): a 1600-pixel photo weighs some
 // 250 KB, and the case view showed each at full size on every open. The thumbnail is made from the
 // stored photo by the image pipeline's own resize and encoder, served through the case's file route
 // (the same authorization and audit), and kept in memory for the next open; the full photo is a

@@ -25,7 +25,7 @@ export const socialStatuses = options([
 ])
 
 // Lists offered for a woman as well as a man carry both forms, as socialStatuses does (issue 37
-// §2.6); the stored values never change, so old answers read the same.
+// part 2.6); the stored values never change, so old answers read the same.
 export const careers = options([
 	['private_employee', 'موظف / موظفة في القطاع الخاص'],
 	['public_employee', 'موظف / موظفة في القطاع الحكومي'],

@@ -37,7 +37,7 @@ export function internationalMobile(mobile: string): string {
 
 /** A driver from its `deliver`: `send` is whether the message was accepted. */
 export function smsDriver(name: SmsProviderName, deliver: (to: string, text: string) => Promise<SmsResult>): SmsDriver {
-	// Every provider sends the text without direction marks: each is a paid character (issue 37, §2.7).
+	// Every provider sends the text without direction marks: each is a paid character (issue 37, part 2.7).
 	const plain = (to: string, text: string) => deliver(to, stripDirectionMarks(text))
 	return { name, deliver: plain, send: async (to, text) => (await plain(to, text)).ok }
 }

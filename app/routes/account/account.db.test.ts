@@ -303,7 +303,7 @@ describe('/account', () => {
 		expect(html).not.toContain('ملاحظة داخلية لا تظهر')
 	})
 
-	test('«طلب دعم جمعية جديد» opens the form\'s first step and stores nothing: clicking it twice makes no empty drafts (issue 24 §5.10)', async () => {
+	test('«طلب دعم جمعية جديد» opens the form\'s first step and stores nothing: clicking it twice makes no empty drafts (issue 24 part 5.10)', async () => {
 		const a = await addInstitution('جمعية البداية')
 		const html = renderPage('account', '/account', Account, await accountLoader(args(get('/account', a.cookie))))
 		expect(html).toMatch(new RegExp(`<a[^>]*href="/apply/${SUPPORT_TYPE}/new"[^>]*>طلب دعم جمعية جديد</a>`))
@@ -332,7 +332,7 @@ describe('/account', () => {
 		expect(renderPage('account', '/account', Account, after)).toContain('طلب دعم جمعية جديد')
 	})
 
-	test('an unsent draft is deleted once confirmed; a sent request, another account\'s draft and an unconfirmed delete are refused (issue 24 §5.10)', async () => {
+	test('an unsent draft is deleted once confirmed; a sent request, another account\'s draft and an unconfirmed delete are refused (issue 24 part 5.10)', async () => {
 		const a = await addInstitution('جمعية الحذف')
 		const b = await addInstitution('جمعية أخرى')
 		const support = { ...(await import('#app/forms/definitions/needy-families.ts')).needyFamilies, type: SUPPORT_TYPE }

@@ -26,7 +26,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const file = await findAttachment(db, row.id, params.fileId, { staffFiles: true })
 	if (!file) throw data(null, { status: 404 })
 	const query = new URL(request.url).searchParams
-	// A photo's thumbnail for the case view's grid; the photo itself is its link (issue 37, §2.10).
+	// A photo's thumbnail for the case view's grid; the photo itself is its link (issue 37, part 2.10).
 	if (query.get('size') === 'thumbnail' && file.contentType.startsWith('image/')) {
 		let thumbnail: Buffer
 		try {

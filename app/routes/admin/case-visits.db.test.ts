@@ -53,7 +53,7 @@ test('a visit is planned for a researcher: the applicant is told by SMS with the
 
 	const said = `${formatDate(day)} الساعة 4:30 مساءً`
 	expect(texts.at(-1)?.to).toBe(row.mobile)
-	// The SMS gives the day in digits, in both calendars (two parts at most: issue 37, §2.7).
+	// The SMS gives the day in digits, in both calendars (two parts at most: issue 37, part 2.7).
 	expect(texts.at(-1)?.text).toContain(`${smsDay(day, { weekday: true })} 4:30 مساءً`)
 	expect((await latestApplicantMessage(db(), row.id))?.note).toContain(said)
 
@@ -130,7 +130,7 @@ test('the applicant keeps seeing the visit they wait for after a later message, 
 	expect(await upcomingVisit(db(), row.id)).toBeNull()
 })
 
-test('a planned visit is settled with its case (issue 37, §2.9): done by a study recorded before its day, cancelled by the case leaving «جديد» and «غير مكتمل» whatever moved it; the case view offers nothing on it', async () => {
+test('a planned visit is settled with its case (issue 37, part 2.9): done by a study recorded before its day, cancelled by the case leaving «جديد» and «غير مكتمل» whatever moved it; the case view offers nothing on it', async () => {
 	const early = await submittedCase(db())
 	await post(early, { intent: 'visit', visitOn: inDays(3), visitAt: '10:00', visitor: String(officer.id) })
 	await studied(db(), early, officer, { studiedOn: todayInRiyadh() })

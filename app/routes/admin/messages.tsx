@@ -48,7 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const changed = new Map(stored.map((row) => [row.event, row.updatedAt]))
 	const smsOf = new Map(stored.map((row) => [row.event, row.sms]))
 	const origin = publicOrigin()
-	// How many parts each SMS goes in with the sample values (issue 37, §2.7), before the staff's
+	// How many parts each SMS goes in with the sample values (issue 37, part 2.7), before the staff's
 	// message: that one is as long as they write it, and the editor's preview counts it.
 	const partsOf = (event: MessageEventDef) =>
 		event.channels.includes('sms')

@@ -9,7 +9,7 @@ import { basicAnswers, randomNationalId } from '#tests/fixtures/needy-families.t
 import { withAppDatabase } from '#tests/db.ts'
 import { loader } from './overview.tsx'
 
-// The overview's map of steps never changes under the applicant (issue 24 §5.11): before consent,
+// The overview's map of steps never changes under the applicant (issue 24 part 5.11): before consent,
 // after it and after a refusal it lists the same steps as the step pages count («من 8»).
 
 const app = withAppDatabase()
