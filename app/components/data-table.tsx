@@ -61,7 +61,7 @@ export function DataTable({
 		<table className={`w-full ${variant === 'print' ? `border-collapse ${className}` : ''} ${tableClassName}`}>
 			{caption ? <caption className={captionVisible ? 'mb-1 text-start font-semibold' : 'sr-only'}>{caption}</caption> : null}
 			{headings.length ? (
-				<thead className={headClass[variant]}>
+				<thead className={headClass[variant] || undefined}>
 					<tr>
 						{headings.map((heading, index) => (
 							<th key={index} scope="col" className={headCell}>

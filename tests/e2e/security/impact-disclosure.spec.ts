@@ -29,12 +29,12 @@ const WITHHELD = 'لا يُنشر'
 /** A figure as the page shows it: a number, or null when withheld. */
 const figure = (text: string) => (text.trim() === WITHHELD ? null : Number(text.replace(/[^\d.]/g, '')))
 
-/** Each year's table as the page shows it. */
+/** Each year's table as the page shows it, its total (the footer row) last. */
 async function publishedYears(page: Page): Promise<{ year: string; published: PublishedYear }[]> {
 	const tables = await page.locator('main section').evaluateAll((sections) =>
 		sections.map((section) => ({
 			year: section.querySelector('h2')?.textContent ?? '',
-			rows: [...section.querySelectorAll('tbody tr')].map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? '')),
+			rows: [...section.querySelectorAll('tbody tr, tfoot tr')].map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? '')),
 		})),
 	)
 	return tables.map(({ year, rows }) => {
