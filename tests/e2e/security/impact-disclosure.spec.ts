@@ -142,7 +142,7 @@ test('«أثرنا» changes only at the monthly snapshot, not with a payment, a
 			await staff.getByRole('button', { name: 'إنشاء دفعة صرف بالتحويلات المختارة' }).click()
 			await expect(staff.getByRole('status')).toContainText('أُنشئت دفعة الصرف رقم')
 			await staff.getByRole('button', { name: 'تسجيل الإرسال إلى البنك' }).click()
-			await expect(staff.getByRole('status')).toContainText('سُجّل إرسال الدفعة إلى البنك')
+			await expect(staff.getByRole('status')).toContainText('سُجّل إرسال دفعة الصرف إلى البنك')
 			await staff.getByLabel(/^مرجع البنك/).fill(`FT${unique()}`.slice(0, 30))
 			await staff.getByRole('button', { name: /^تسجيل الصرف/ }).click()
 			await expect(staff.getByRole('status')).toContainText('سُجّل صرف التحويل')
