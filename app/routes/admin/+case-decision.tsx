@@ -4,6 +4,7 @@
 import { Form, useNavigation } from 'react-router'
 import type { Route } from './+types/case'
 import { ErrorList, Field, SelectField, TextareaField } from '#app/components/forms.tsx'
+import { DataTable } from '#app/components/data-table.tsx'
 import { quotedStatus, Status } from '#app/cases/case-statuses.ts'
 import { Panel, type ActionErrors } from './+case-parts.tsx'
 
@@ -36,51 +37,35 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 				</ol>
 			) : null}
 			{c.instalments.length ? (
-				<div className="mt-3 overflow-x-auto">
-					<table className="w-full text-sm">
-						<caption className="text-start font-semibold">الأقساط المعتمدة</caption>
-						<thead>
-							<tr className="border-b border-stone-300 text-start">
-								<th scope="col" className="py-1 text-start">
-									القسط
-								</th>
-								<th scope="col" className="py-1 text-start">
-									الشهر
-								</th>
-								<th scope="col" className="py-1 text-start">
-									المبلغ
-								</th>
-								<th scope="col" className="py-1 text-start">
-									الصندوق
-								</th>
-								<th scope="col" className="py-1 text-start">
-									الحالة
-								</th>
-							</tr>
-						</thead>
-						<tbody>
-							{c.instalments.map((instalment) => (
-								<tr key={instalment.id} className="border-b border-stone-100">
-									<td className="py-1">{instalment.seq}</td>
-									<td className="py-1">{instalment.month}</td>
-									<td className="py-1">{instalment.amount}</td>
-									<td className="py-1">{instalment.fund}</td>
-									<td className="py-1">
-										{instalment.status}
-										{instalment.receiptHref ? (
-											<>
-												{' — '}
-												<a href={`${instalment.receiptHref}?inline=1`} target="_blank" rel="noopener" className="link">
-													الإيصال<span className="sr-only"> للقسط {instalment.seq}</span>
-												</a>
-											</>
-										) : null}
-									</td>
-								</tr>
-							))}
-						</tbody>
-					</table>
-				</div>
+				<DataTable
+					variant="plain"
+					label="جدول الأقساط المعتمدة"
+					caption="الأقساط المعتمدة"
+					captionVisible
+					headings={['القسط', 'الشهر', 'المبلغ', 'الصندوق', 'الحالة']}
+					headCellClassName="py-1 text-start"
+					className="mt-3"
+				>
+					{c.instalments.map((instalment) => (
+						<tr key={instalment.id} className="border-b border-stone-100">
+							<td className="py-1">{instalment.seq}</td>
+							<td className="py-1">{instalment.month}</td>
+							<td className="py-1">{instalment.amount}</td>
+							<td className="py-1">{instalment.fund}</td>
+							<td className="py-1">
+								{instalment.status}
+								{instalment.receiptHref ? (
+									<>
+										{' — '}
+										<a href={`${instalment.receiptHref}?inline=1`} target="_blank" rel="noopener" className="link">
+											الإيصال<span className="sr-only"> للقسط {instalment.seq}</span>
+										</a>
+									</>
+								) : null}
+							</td>
+						</tr>
+					))}
+				</DataTable>
 			) : null}
 			{c.decide ? (
 				<div className="mt-3 space-y-2">

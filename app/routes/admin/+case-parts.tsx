@@ -6,6 +6,7 @@ import { countOf, pages } from '#app/text/arabic-count.ts'
 import { quotedStatus, Status } from '#app/cases/case-statuses.ts'
 import type { Route } from './+types/case'
 import { ErrorList } from '#app/components/forms.tsx'
+import { DataTable } from '#app/components/data-table.tsx'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { Totals } from '#app/forms/collection-rows.tsx'
 
@@ -33,36 +34,26 @@ export function Answers({ answers }: { answers: LoaderData['sections'][number]['
 			{lines.length ? <AnswerLines lines={lines} className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2" /> : null}
 			{groups.map((group) =>
 				group.rows.length ? (
-					<div key={group.label} className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label={`جدول ${group.label}`}>
-						<table className="w-full text-sm">
-							<caption className="text-start font-semibold">
-								{group.label} ({group.rows.length})
-							</caption>
-							<thead className="bg-stone-50">
-								<tr>
-									<th scope="col" className="p-2 text-start">
-										#
-									</th>
-									{group.rows[0]!.map((line) => (
-										<th key={line.label} scope="col" className="p-2 text-start whitespace-nowrap">
-											{line.label}
-										</th>
+					<div key={group.label} className="mt-3">
+						<DataTable
+							variant="plain"
+							label={`جدول ${group.label}`}
+							caption={`${group.label} (${group.rows.length})`}
+							captionVisible
+							headings={['#', ...group.rows[0]!.map((line) => line.label)]}
+							headCellClassName="p-2 text-start whitespace-nowrap"
+						>
+							{group.rows.map((row, index) => (
+								<tr key={index} className="border-t border-stone-200">
+									<td className="p-2">{index + 1}</td>
+									{row.map((line) => (
+										<td key={line.label} className="p-2">
+											<bdi>{line.value || '—'}</bdi>
+										</td>
 									))}
 								</tr>
-							</thead>
-							<tbody>
-								{group.rows.map((row, index) => (
-									<tr key={index} className="border-t border-stone-200">
-										<td className="p-2">{index + 1}</td>
-										{row.map((line) => (
-											<td key={line.label} className="p-2">
-												<bdi>{line.value || '—'}</bdi>
-											</td>
-										))}
-									</tr>
-								))}
-							</tbody>
-						</table>
+							))}
+						</DataTable>
 						<Totals totals={group.totals} />
 					</div>
 				) : (
@@ -236,42 +227,33 @@ export function AidLedger({ c }: { c: Pick<LoaderData, 'ledger' | 'ledgerTotal' 
 		<Panel title="الدعم المقدم لهذا المستفيد في كل البرامج" id="ledger">
 			{c.ledger.length ? (
 				<>
-					<div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="سجل الدعم">
-						<table className="w-full text-sm">
-							<caption className="sr-only">
-								سجل الدعم ب{c.idLabel} {c.nationalId}
-							</caption>
-							<thead className="bg-stone-50">
-								<tr>
-									{['التاريخ', 'المبلغ', 'النوع', 'البرنامج', 'الطلب', 'ملاحظة'].map((heading) => (
-										<th key={heading} scope="col" className="p-2 text-start whitespace-nowrap">
-											{heading}
-										</th>
-									))}
-								</tr>
-							</thead>
-							<tbody>
-								{c.ledger.map((entry, index) => (
-									<tr key={index} className="border-t border-stone-200">
-										<td className="p-2">{entry.givenOn}</td>
-										<td className="p-2 whitespace-nowrap">{entry.amount}</td>
-										<td className="p-2">{entry.kind}</td>
-										<td className="p-2">{entry.programme}</td>
-										<td className="p-2" dir="ltr">
-											{entry.here ? (
-												entry.reference
-											) : (
-												<Link to={`/admin/cases/${entry.reference}`} className="link">
-													{entry.reference}
-												</Link>
-											)}
-										</td>
-										<td className="p-2">{entry.note}</td>
-									</tr>
-								))}
-							</tbody>
-						</table>
-					</div>
+					<DataTable
+						variant="plain"
+						label="سجل الدعم"
+						caption={`سجل الدعم ب${c.idLabel} ${c.nationalId}`}
+						headings={['التاريخ', 'المبلغ', 'النوع', 'البرنامج', 'الطلب', 'ملاحظة']}
+						headCellClassName="p-2 text-start whitespace-nowrap"
+						className="mt-2"
+					>
+						{c.ledger.map((entry, index) => (
+							<tr key={index} className="border-t border-stone-200">
+								<td className="p-2">{entry.givenOn}</td>
+								<td className="p-2 whitespace-nowrap">{entry.amount}</td>
+								<td className="p-2">{entry.kind}</td>
+								<td className="p-2">{entry.programme}</td>
+								<td className="p-2" dir="ltr">
+									{entry.here ? (
+										entry.reference
+									) : (
+										<Link to={`/admin/cases/${entry.reference}`} className="link">
+											{entry.reference}
+										</Link>
+									)}
+								</td>
+								<td className="p-2">{entry.note}</td>
+							</tr>
+						))}
+					</DataTable>
 					<p className="mt-2 font-semibold">المجموع: {c.ledgerTotal}</p>
 				</>
 			) : (

@@ -25,6 +25,7 @@ import { formatDate, formatDateTime, formatFileSize, formatMoney } from '#app/te
 import { useNonce } from '#app/utils/nonce.tsx'
 import { LogoMark } from '#app/components/logo.tsx'
 import { ErrorMessage } from '#app/components/error-message.tsx'
+import { DataTable, printCell as cell, printHeadCell as headCell } from '#app/components/data-table.tsx'
 import { asksConsent, consentTitle, describeConsent } from '#app/privacy/consent-rules.ts'
 
 // The printable case report (docs/product.md#printable-reports): outside the back-office frame, so
@@ -229,61 +230,36 @@ export function headers() {
 // The button stays hidden until this runs (the CSP allows it through the nonce, never an onclick).
 const printScript = `(()=>{const b=document.getElementById('print-report');if(!b)return;b.hidden=false;b.addEventListener('click',()=>window.print())})()`
 
-const cell = 'border border-stone-300 px-2 py-1 align-top print:border-stone-500'
-const headCell = `${cell} bg-stone-100 text-start font-semibold print:bg-transparent`
-
 // Cells wrap between words and break a word only when it cannot fit a line of its own
 // (break-words): `overflow-wrap: anywhere` let the table shrink its columns below a word's width,
 // so at A4 width a heading printed as «العم/ر».
 function LinesTable({ lines }: { lines: readonly AnswerLine[] }) {
 	return (
-		<table className="w-full border-collapse text-sm break-words">
-			<tbody>
-				{lines.map((line, index) => (
-					<tr key={index}>
-						<th scope="row" className={`${headCell} w-2/5 font-normal text-stone-700 print:text-black`}>
-							{line.label}
-						</th>
-						<td className={`${cell} font-semibold break-words whitespace-pre-line`}>
-							<bdi>{line.value}</bdi>
-						</td>
-					</tr>
-				))}
-			</tbody>
-		</table>
+		<DataTable variant="print" tableClassName="text-sm break-words">
+			{lines.map((line, index) => (
+				<tr key={index}>
+					<th scope="row" className={`${headCell} w-2/5 font-normal text-stone-700 print:text-black`}>
+						{line.label}
+					</th>
+					<td className={`${cell} font-semibold break-words whitespace-pre-line`}>
+						<bdi>{line.value}</bdi>
+					</td>
+				</tr>
+			))}
+		</DataTable>
 	)
 }
 
 function GroupTable({ item, sectionTitle }: { item: Extract<ReportItem, { kind: 'table' }>; sectionTitle: string }) {
 	return (
-		<table className="w-full border-collapse text-sm break-words">
-			<caption className={item.label === sectionTitle ? 'sr-only' : 'mb-1 text-start font-semibold'}>{item.label}</caption>
-			<thead>
-				<tr>
-					<th scope="col" className={`${headCell} w-8`}>
-						م
-					</th>
-					{item.columns.map((column, index) => (
-						<th key={index} scope="col" className={headCell}>
-							{column}
-						</th>
-					))}
-				</tr>
-			</thead>
-			<tbody>
-				{item.rows.map((row, index) => (
-					<tr key={index}>
-						<td className={cell}>{index + 1}</td>
-						{row.map((value, column) => (
-							<td key={column} className={`${cell} break-words`}>
-								<bdi>{value}</bdi>
-							</td>
-						))}
-					</tr>
-				))}
-			</tbody>
-			{item.totals ? (
-				<tfoot>
+		<DataTable
+			variant="print"
+			caption={item.label}
+			captionVisible={item.label !== sectionTitle}
+			headings={['م', ...item.columns]}
+			tableClassName="text-sm break-words"
+			footer={
+				item.totals ? (
 					<tr className="font-bold">
 						<th scope="row" className={headCell}>
 							الإجمالي
@@ -294,53 +270,45 @@ function GroupTable({ item, sectionTitle }: { item: Extract<ReportItem, { kind: 
 							</td>
 						))}
 					</tr>
-				</tfoot>
-			) : null}
-		</table>
+				) : null
+			}
+		>
+			{item.rows.map((row, index) => (
+				<tr key={index}>
+					<td className={`${cell} w-8`}>{index + 1}</td>
+					{row.map((value, column) => (
+						<td key={column} className={`${cell} break-words`}>
+							<bdi>{value}</bdi>
+						</td>
+					))}
+				</tr>
+			))}
+		</DataTable>
 	)
 }
 
 function FilesTable({ reference, files }: { reference: string; files: readonly ReportFile[] }) {
 	return (
-		<table className="w-full border-collapse text-sm [overflow-wrap:anywhere]">
-			<caption className="mb-1 text-start font-semibold">المرفقات</caption>
-			<thead>
-				<tr>
-					<th scope="col" className={headCell}>
-						المرفق
-					</th>
-					<th scope="col" className={headCell}>
-						اسم الملف
-					</th>
-					<th scope="col" className={headCell}>
-						الحجم
-					</th>
-					<th scope="col" className={headCell}>
-						تاريخ الرفع
-					</th>
+		<DataTable variant="print" caption="المرفقات" captionVisible headings={['المرفق', 'اسم الملف', 'الحجم', 'تاريخ الرفع']} tableClassName="text-sm [overflow-wrap:anywhere]">
+			{files.map((file) => (
+				<tr key={file.id}>
+					<td className={cell}>{file.slot}</td>
+					<td className={`${cell} break-all`}>
+						<a href={`/admin/cases/${reference}/files/${file.id}`} className="link print:text-black print:no-underline">
+							<bdi>{file.name}</bdi>
+						</a>
+						{file.pages ? <span className="text-stone-700">{`، ${file.pages}`}</span> : null}
+					</td>
+					<td className={`${cell} whitespace-nowrap`}>
+						<bdi>{file.size}</bdi>
+					</td>
+					{/* The date in both calendars may take two lines on a phone; each calendar's date never breaks inside (app/text/format.ts). */}
+					<td className={cell}>
+						<bdi>{file.at}</bdi>
+					</td>
 				</tr>
-			</thead>
-			<tbody>
-				{files.map((file) => (
-					<tr key={file.id}>
-						<td className={cell}>{file.slot}</td>
-						<td className={`${cell} break-all`}>
-							<a href={`/admin/cases/${reference}/files/${file.id}`} className="link print:text-black print:no-underline">
-								<bdi>{file.name}</bdi>
-							</a>
-							{file.pages ? <span className="text-stone-700">{`، ${file.pages}`}</span> : null}
-						</td>
-						<td className={`${cell} whitespace-nowrap`}>
-							<bdi>{file.size}</bdi>
-						</td>
-						{/* The date in both calendars may take two lines on a phone; each calendar's date never breaks inside (app/text/format.ts). */}
-						<td className={cell}>
-							<bdi>{file.at}</bdi>
-						</td>
-					</tr>
-				))}
-			</tbody>
-		</table>
+			))}
+		</DataTable>
 	)
 }
 

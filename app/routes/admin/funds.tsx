@@ -12,6 +12,7 @@ import { flashContext, notices, redirectWithFlash } from '#app/http/flash.server
 import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
 import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
 import { ErrorList, Field, FlashNotice, PageTitle, SelectField } from '#app/components/forms.tsx'
+import { DataTable } from '#app/components/data-table.tsx'
 import type { AdminHandle } from './layout.tsx'
 
 // Funds and budgets (docs/product.md#funds-and-budgets): the money aid is paid from, and what each
@@ -132,33 +133,26 @@ export default function Funds({ loaderData: f, actionData }: Route.ComponentProp
 				{f.budgets.length === 0 ? (
 					<p className="mt-3 rounded-xl border border-stone-200 bg-white p-4">لا ميزانيات لهذا العام بعد: لا يُعتمد دعم لبرنامج بلا ميزانية.</p>
 				) : (
-					<div className="mt-3 overflow-x-auto rounded-xl border border-stone-200 bg-white">
-						<table className="w-full text-sm">
-							<thead className="bg-stone-50">
-								<tr>
-									{['البرنامج', 'الصندوق', 'المخصص', 'معتمد لم يُصرف', 'المصروف', 'المتبقي'].map((header) => (
-										<th key={header} scope="col" className="p-2 text-start">
-											{header}
-										</th>
-									))}
-								</tr>
-							</thead>
-							<tbody>
-								{f.budgets.map((budget) => (
-									<tr key={budget.id} className="border-t border-stone-100">
-										<th scope="row" className="p-2 text-start font-semibold">
-											{budget.programme}
-										</th>
-										<td className="p-2">{budget.fund}</td>
-										<td className="p-2">{budget.allocated}</td>
-										<td className="p-2">{budget.committed}</td>
-										<td className="p-2">{budget.paid}</td>
-										<td className={`p-2 font-semibold ${budget.overdrawn ? 'text-red-800' : ''}`}>{budget.remaining}</td>
-									</tr>
-								))}
-							</tbody>
-						</table>
-					</div>
+					<DataTable
+						label="جدول الميزانيات"
+						caption={`ميزانيات ${f.year}`}
+						headings={['البرنامج', 'الصندوق', 'المخصص', 'معتمد لم يُصرف', 'المصروف', 'المتبقي']}
+						headCellClassName="p-2 text-start"
+						className="mt-3"
+					>
+						{f.budgets.map((budget) => (
+							<tr key={budget.id} className="border-t border-stone-100">
+								<th scope="row" className="p-2 text-start font-semibold">
+									{budget.programme}
+								</th>
+								<td className="p-2">{budget.fund}</td>
+								<td className="p-2">{budget.allocated}</td>
+								<td className="p-2">{budget.committed}</td>
+								<td className="p-2">{budget.paid}</td>
+								<td className={`p-2 font-semibold ${budget.overdrawn ? 'text-red-800' : ''}`}>{budget.remaining}</td>
+							</tr>
+						))}
+					</DataTable>
 				)}
 				{f.canChange ? (
 					<Form method="post" className="mt-4 grid gap-3 rounded-xl border border-brand-200 bg-brand-50 p-4 sm:grid-cols-2 lg:grid-cols-4">

@@ -8,6 +8,7 @@ import { currentNotice, EmptyNoticeError, findNotice, listNotices, publishNotice
 import { formatDateTime } from '#app/text/format.ts'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
 import { ErrorSummary, FlashNotice, PageTitle } from '#app/components/forms.tsx'
+import { DataTable } from '#app/components/data-table.tsx'
 import { RichTextEditor } from '#app/components/rich-text-editor.tsx'
 import type { AdminHandle } from './layout.tsx'
 
@@ -105,43 +106,30 @@ export default function PrivacyEditor({ loaderData, actionData }: Route.Componen
 					<h2 id="versions" className="text-xl font-bold text-brand-900">
 						الإصدارات
 					</h2>
-					<div className="mt-3 overflow-x-auto">
-						<table className="w-full text-start text-sm">
-							<thead>
-								<tr className="border-b border-stone-200">
-									<th scope="col" className="py-2 text-start">
-										الإصدار
-									</th>
-									<th scope="col" className="py-2 text-start">
-										تاريخ النشر
-									</th>
-									<th scope="col" className="py-2 text-start">
-										نشره
-									</th>
-									<th scope="col" className="py-2 text-start">
-										<span className="sr-only">النص</span>
-									</th>
-								</tr>
-							</thead>
-							<tbody>
-								{versions.map((version, index) => (
-									<tr key={version.version} className="border-b border-stone-100">
-										<td className="py-2 font-semibold">
-											{version.version}
-											{index === 0 ? ' (الحالي)' : ''}
-										</td>
-										<td className="py-2">{version.at}</td>
-										<td className="py-2">{version.by}</td>
-										<td className="py-2">
-											<Link to={`/admin/privacy?version=${version.version}#shown-version`} className="link inline-flex min-h-11 items-center">
-												عرض النص<span className="sr-only"> (الإصدار {version.version})</span>
-											</Link>
-										</td>
-									</tr>
-								))}
-							</tbody>
-						</table>
-					</div>
+					<DataTable
+						variant="plain"
+						label="جدول الإصدارات"
+						caption="إصدارات إشعار الخصوصية"
+						headings={['الإصدار', 'تاريخ النشر', 'نشره', <span className="sr-only">النص</span>]}
+						headCellClassName="p-2 text-start"
+						className="mt-3"
+					>
+						{versions.map((version, index) => (
+							<tr key={version.version} className="border-b border-stone-100">
+								<td className="p-2 font-semibold">
+									{version.version}
+									{index === 0 ? ' (الحالي)' : ''}
+								</td>
+								<td className="p-2">{version.at}</td>
+								<td className="p-2">{version.by}</td>
+								<td className="p-2">
+									<Link to={`/admin/privacy?version=${version.version}#shown-version`} className="link inline-flex min-h-11 items-center">
+										عرض النص<span className="sr-only"> (الإصدار {version.version})</span>
+									</Link>
+								</td>
+							</tr>
+						))}
+					</DataTable>
 				</section>
 			</div>
 		</>

@@ -7,6 +7,7 @@ import { aidReport, reportGroupings, type ReportRow } from '#app/aid/reports.ser
 import { reportColumns, reportQuery } from '#app/aid/report-query.ts'
 import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
 import { PageTitle, SelectField } from '#app/components/forms.tsx'
+import { DataTable } from '#app/components/data-table.tsx'
 import { audited } from '#app/audit/audit-trail.server.ts'
 import type { AdminHandle } from './layout.tsx'
 
@@ -88,46 +89,38 @@ export default function Reports({ loaderData: r }: Route.ComponentProps) {
 				)}
 			</section>
 
-			<div className="mt-6 overflow-x-auto rounded-xl border border-stone-200 bg-white" role="region" aria-label="جدول التقرير" tabIndex={0}>
-				<table className="w-full text-sm">
-					<thead className="bg-stone-50">
-						<tr>
-							<th scope="col" className="p-2 text-start">
-								{r.groupLabel}
-							</th>
-							{r.headers.map((header) => (
-								<th key={header} scope="col" className="p-2 text-start">
-									{header}
-								</th>
-							))}
-						</tr>
-					</thead>
-					<tbody>
-						{r.rows.map((row) => (
-							<tr key={row.key} className="border-t border-stone-100">
-								<th scope="row" className="p-2 text-start font-semibold">
-									{row.label}
-								</th>
-								{row.cells.map((cell, index) => (
-									<td key={index} className="p-2">
-										{cell}
-									</td>
-								))}
-							</tr>
+			<DataTable
+				label="جدول التقرير"
+				caption={`تقرير الدعم في ${r.query.year} حسب ${r.groupLabel}`}
+				headings={[r.groupLabel, ...r.headers]}
+				headCellClassName="p-2 text-start"
+				className="mt-6"
+				footer={
+					<tr className="border-t-2 border-stone-300 font-bold">
+						<th scope="row" className="p-2 text-start">
+							المجموع
+						</th>
+						{r.total.map((cell, index) => (
+							<td key={index} className="p-2">
+								{cell}
+							</td>
 						))}
-						<tr className="border-t-2 border-stone-300 font-bold">
-							<th scope="row" className="p-2 text-start">
-								المجموع
-							</th>
-							{r.total.map((cell, index) => (
-								<td key={index} className="p-2">
-									{cell}
-								</td>
-							))}
-						</tr>
-					</tbody>
-				</table>
-			</div>
+					</tr>
+				}
+			>
+				{r.rows.map((row) => (
+					<tr key={row.key} className="border-t border-stone-100">
+						<th scope="row" className="p-2 text-start font-semibold">
+							{row.label}
+						</th>
+						{row.cells.map((cell, index) => (
+							<td key={index} className="p-2">
+								{cell}
+							</td>
+						))}
+					</tr>
+				))}
+			</DataTable>
 		</>
 	)
 }

@@ -8,6 +8,7 @@ import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { formatDate, formatMoney, formatNumber, formatYear } from '#app/text/format.ts'
 import { PageHeader } from '#app/components/page-header.tsx'
 import { PageTitle } from '#app/components/forms.tsx'
+import { DataTable } from '#app/components/data-table.tsx'
 import { countOf, families } from '#app/text/arabic-count.ts'
 
 // «أثرنا» (docs/product.md#our-impact): families helped and riyals given per programme and year, as
@@ -64,41 +65,33 @@ export default function Impact({ loaderData }: Route.ComponentProps) {
 						<h2 id={`year-${year.year}`} className="text-xl font-bold text-brand-900">
 							{year.label}
 						</h2>
-						<div className="mt-3 overflow-x-auto rounded-xl border border-stone-200 bg-white">
-							<table className="w-full text-start">
-								<thead className="bg-stone-50">
-									<tr>
-										<th scope="col" className="p-3 text-start">
-											البرنامج
-										</th>
-										<th scope="col" className="p-3 text-start">
-											الأسر والجهات المستفيدة
-										</th>
-										<th scope="col" className="p-3 text-start">
-											المصروف
-										</th>
-									</tr>
-								</thead>
-								<tbody>
-									{year.rows.map((row) => (
-										<tr key={row.programme} className="border-t border-stone-100">
-											<th scope="row" className="p-3 text-start font-semibold">
-												{row.programme}
-											</th>
-											<td className="p-3">{row.families}</td>
-											<td className="p-3">{row.riyals}</td>
-										</tr>
-									))}
-									<tr className="border-t-2 border-stone-300 font-bold">
-										<th scope="row" className="p-3 text-start">
-											المجموع
-										</th>
-										<td className="p-3">{year.total.families}</td>
-										<td className="p-3">{year.total.riyals}</td>
-									</tr>
-								</tbody>
-							</table>
-						</div>
+						<DataTable
+							label={`جدول ${year.label}`}
+							caption={year.label}
+							headings={['البرنامج', 'الأسر والجهات المستفيدة', 'المصروف']}
+							headCellClassName="p-3 text-start"
+							className="mt-3"
+							tableClassName="text-start"
+							footer={
+								<tr className="border-t-2 border-stone-300 font-bold">
+									<th scope="row" className="p-3 text-start">
+										المجموع
+									</th>
+									<td className="p-3">{year.total.families}</td>
+									<td className="p-3">{year.total.riyals}</td>
+								</tr>
+							}
+						>
+							{year.rows.map((row) => (
+								<tr key={row.programme} className="border-t border-stone-100">
+									<th scope="row" className="p-3 text-start font-semibold">
+										{row.programme}
+									</th>
+									<td className="p-3">{row.families}</td>
+									<td className="p-3">{row.riyals}</td>
+								</tr>
+							))}
+						</DataTable>
 						{year.withheld ? (
 							<p className="mt-2 text-sm text-stone-600">
 								«{WITHHELD}»: رقم برنامج ساعد أقل من {countOf(FEWEST, families)}، أو رقم يُعرف منه ذلك الرقم بالطرح من المجموع؛ حمايةً لخصوصية الأسر.

@@ -29,12 +29,12 @@ const WITHHELD = 'لا يُنشر'
 /** A figure as the page shows it: a number, or null when withheld. */
 const figure = (text: string) => (text.trim() === WITHHELD ? null : Number(text.replace(/[^\d.]/g, '')))
 
-/** Each year's table as the page shows it. */
+/** Each year's table as the page shows it, its total (the footer row) last. */
 async function publishedYears(page: Page): Promise<{ year: string; published: PublishedYear }[]> {
 	const tables = await page.locator('main section').evaluateAll((sections) =>
 		sections.map((section) => ({
 			year: section.querySelector('h2')?.textContent ?? '',
-			rows: [...section.querySelectorAll('tbody tr')].map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? '')),
+			rows: [...section.querySelectorAll('tbody tr, tfoot tr')].map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? '')),
 		})),
 	)
 	return tables.map(({ year, rows }) => {
@@ -142,7 +142,7 @@ test('«أثرنا» changes only at the monthly snapshot, not with a payment, a
 			await staff.getByRole('button', { name: 'إنشاء دفعة صرف بالتحويلات المختارة' }).click()
 			await expect(staff.getByRole('status')).toContainText('أُنشئت دفعة الصرف رقم')
 			await staff.getByRole('button', { name: 'تسجيل الإرسال إلى البنك' }).click()
-			await expect(staff.getByRole('status')).toContainText('سُجّل إرسال الدفعة إلى البنك')
+			await expect(staff.getByRole('status')).toContainText('سُجّل إرسال دفعة الصرف إلى البنك')
 			await staff.getByLabel(/^مرجع البنك/).fill(`FT${unique()}`.slice(0, 30))
 			await staff.getByRole('button', { name: /^تسجيل الصرف/ }).click()
 			await expect(staff.getByRole('status')).toContainText('سُجّل صرف التحويل')
