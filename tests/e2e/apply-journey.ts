@@ -1,19 +1,55 @@
 // A needy-families application from the programme's page to «تم إرسال طلبك», as a family sends it:
-// every step as the pages come (the consent step included), a family member and two PDFs whose bytes
+// every step as the pages come (the consent step included), a family member and two PDFs whose pages
 // carry markers of the test's own. The log test (operations/logs.spec.ts) searches the server's log
 // for these values; the cluster test (cluster/cluster.spec.ts) sends it through a load balancer.
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { minimalPdf } from '#tests/fixtures/pdf.ts'
+import { inflateSync } from 'node:zlib'
 import { nationalIdWithCheckDigit, saudiIbanFromBban } from '#app/domain/validators.ts'
 import { fillReferrer, next } from './apply-steps.ts'
 import { expect } from './utils.ts'
 
-/** A well-formed PDF whose bytes hold `marker`, in the comment minimalPdf pads with (offsets unchanged). */
+/**
+ * A well-formed one-page PDF whose page draws `marker`, as a comment in its content stream: the
+ * server makes every applicant's PDF again (docs/security.md#uploads), which keeps what draws a page
+ * (compressed; `pdfText` reads it) and drops comments outside it.
+ */
 export function pdfWith(marker: string): Buffer {
-	const text = new TextDecoder().decode(minimalPdf(marker.length + 2)).replace(`%${'x'.repeat(marker.length)}\n`, `%${marker}\n`)
-	expect(text).toContain(marker)
-	return Buffer.from(text)
+	const content = `% ${marker}\n`
+	const objects = [
+		'<< /Type /Catalog /Pages 2 0 R >>',
+		'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+		'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << >> /Contents 4 0 R >>',
+		`<< /Length ${content.length} >>\nstream\n${content}endstream`,
+	]
+	let pdf = '%PDF-1.4\n'
+	const offsets = objects.map((object, index) => {
+		const offset = pdf.length
+		pdf += `${index + 1} 0 obj\n${object}\nendobj\n`
+		return offset
+	})
+	const xref = pdf.length
+	pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`
+	pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
+	expect(pdf).toContain(marker)
+	return Buffer.from(pdf, 'latin1')
+}
+
+/** A PDF's bytes as text, with every stream that inflates inflated: what a page draws, whatever its compression. */
+export function pdfText(bytes: Buffer): string {
+	const raw = bytes.toString('latin1')
+	const inflated: string[] = []
+	for (const match of raw.matchAll(/stream\r?\n/g)) {
+		const start = match.index + match[0].length
+		const end = raw.indexOf('endstream', start)
+		if (end < 0) continue
+		try {
+			inflated.push(inflateSync(bytes.subarray(start, end)).toString('latin1'))
+		} catch {
+			// Not Flate (or not a stream of the PDF's own): its raw bytes are in `raw` already.
+		}
+	}
+	return [raw, ...inflated].join('\n')
 }
 
 export interface Planted {

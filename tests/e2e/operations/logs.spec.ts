@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import type { BrowserContext } from '@playwright/test'
 import { freePort } from '../../../scripts/lib/free-port.ts'
 import { preparedInstance, removeInstance } from '../../../scripts/lib/prepared-instance.ts'
-import { applyForNeedyFamilies, plantedApplicant } from '../apply-journey.ts'
+import { applyForNeedyFamilies, pdfText, plantedApplicant } from '../apply-journey.ts'
 import { recordStudyInBrowser } from '../case-fixtures.ts'
 import { addUser, authenticatorKey, expect, signIn, test, unique } from '../utils.ts'
 
@@ -134,7 +134,7 @@ for (const database of databases) {
 			const href = await reviewer.getByRole('link', { name: /^تنزيل هوية/ }).getAttribute('href')
 			const file = await reviewer.request.get(href!)
 			expect(file.status()).toBe(200)
-			expect((await file.body()).toString('latin1')).toContain(planted.identityMarker)
+			expect(pdfText(await file.body())).toContain(planted.identityMarker)
 			seenIds.push({ id: file.headers()['x-request-id']!, route: '/admin/cases/:reference/files/:fileId' })
 			// The visit report first: «تمت الدراسة» follows it.
 			await recordStudyInBrowser(reviewer, reference)
