@@ -304,6 +304,13 @@ test('every audited action of the back office leaves its entry in the trail, as 
 		post('admin', '/admin/intake', { form: { intent: 'reminders', incompleteFirstDays: '3', incompleteSecondDays: '7', draftDays: '2' } }),
 		[302],
 	)
+	// The SMS budgets as the server's defaults (README: SMS_BUDGET_*), so nothing another test reads changes.
+	await act(
+		'admin',
+		{ route: 'routes/admin/intake', action: 'sms-budget.change', path: '/admin/intake' },
+		post('admin', '/admin/intake', { form: { intent: 'sms-budget', perHour: '600', perDay: '5000', perAddressHour: '30' } }),
+		[302],
+	)
 	await act('admin', { route: 'routes/admin/messages', action: 'messages.template', path: '/admin/messages' }, post('admin', '/admin/messages', { form: { intent: 'reset', event: 'reminder:draft' } }), [200, 302])
 	const privacy = await (await get('admin', '/admin/privacy')).text()
 	const body = /<textarea[^>]*name="body"[^>]*>([^<]*)<\/textarea>/.exec(privacy)?.[1] ?? inputValue(privacy, 'body')
