@@ -3,6 +3,9 @@ import { expect, test } from './utils.ts'
 import { submitCaseAsStaff } from './case-fixtures.ts'
 import { next, onStep } from './apply-steps.ts'
 import { randomNationalId } from '#tests/fixtures/needy-families.ts'
+import { formatDate, formatGregorian, formatHijri, todayInRiyadh } from '#app/text/format.ts'
+
+const spaced = (text: string) => text.replace(/\u00a0/g, ' ')
 
 // Dates as a Saudi reader expects them (docs/product.md#dates): day, month name, year, the
 // Gregorian first and the Umm al-Qura date beside it; each calendar's date on one line, even at
@@ -88,6 +91,11 @@ test('the case view writes dates day, month, year in both calendars, never broke
 	const birth = staff.locator('dt:text-is("تاريخ الميلاد") + dd')
 	await expect(birth).toHaveText('14 مارس 1985م (22 جمادى الآخرة 1405هـ)')
 	await expectWhole(birth, ['14 مارس 1985م', '22 جمادى الآخرة 1405هـ'])
+	// The day it was sent, in the case's heading.
+	const today = todayInRiyadh()
+	const sent = staff.getByText(/^أُرسل في/)
+	await expect(sent).toContainText(`أُرسل في ${spaced(formatDate(today))}`)
+	await expectWhole(sent, [spaced(formatGregorian(today)), spaced(formatHijri(today))])
 	// No date is written the old way (year-month-day with hyphens) anywhere on the page.
 	await expect(staff.getByRole('main')).not.toContainText(/\d{4}-\S+-\d{2}/)
 })

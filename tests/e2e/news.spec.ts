@@ -29,7 +29,7 @@ test('the news list: six cards a page, a search that ignores hamza and tā marb�
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('الأخبار')
 	await expect(cardTitles(page)).toHaveCount(6)
 	const first = page.getByRole('article').first()
-	// A card: image, date yyyy-MMM-dd, author, views, title linking to the item, and an excerpt.
+	// A card: image, date in both calendars (docs/product.md#dates), author, views, title linking to the item, and an excerpt.
 	await expect(first.locator('img')).toHaveAttribute('loading', 'eager')
 	await expect(first.locator('time')).toHaveText(/^\d{1,2}\s\p{Script=Arabic}+\s\d{4}م \(\d{1,2}\s[\p{Script=Arabic}\s]+\s\d{4}هـ\)$/u)
 	await expect(first).toContainText('إدارة الإعلام والتواصل')
