@@ -110,12 +110,13 @@ export default defineConfig({
 					{ name: 'setup-pg', testMatch: /auth\.setup\.ts$/, use: { baseURL: pgBaseURL }, timeout: 240_000, retries: 1 },
 					// What the database takes part in: authorization, private links, forged requests, injection,
 					// uploads, limits and the audit trail. Escaping (xss), headers and error pages, and Chromium's
-					// PDF viewer are the same whatever stores the rows, so they run once, on PGlite.
+					// PDF viewer are the same whatever stores the rows, so they run once, on PGlite; so do the
+					// files that start servers of their own (codes, «أثرنا»).
 					{
 						name: 'security-pg',
 						dependencies: ['setup-pg'],
 						testMatch: /security\/.*\.spec\.ts$/,
-						testIgnore: [/security\/xss\.spec/, /security\/headers-errors\.spec/, /security\/pdf-viewer\.spec/, /security\/verification-codes\.spec/],
+						testIgnore: [/security\/xss\.spec/, /security\/headers-errors\.spec/, /security\/pdf-viewer\.spec/, /security\/verification-codes\.spec/, /security\/impact-disclosure\.spec/],
 						use: { baseURL: pgBaseURL },
 					},
 				]
