@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { inflateSync } from 'node:zlib'
+import { buildPdf, streamObject } from '#tests/fixtures/attack-files.ts'
 import { nationalIdWithCheckDigit, saudiIbanFromBban } from '#app/domain/validators.ts'
 import { fillReferrer, next } from './apply-steps.ts'
 import { expect } from './utils.ts'
@@ -15,24 +16,14 @@ import { expect } from './utils.ts'
  * (compressed; `pdfText` reads it) and drops comments outside it.
  */
 export function pdfWith(marker: string): Buffer {
-	const content = `% ${marker}\n`
-	const objects = [
+	const pdf = buildPdf([
 		'<< /Type /Catalog /Pages 2 0 R >>',
 		'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
 		'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << >> /Contents 4 0 R >>',
-		`<< /Length ${content.length} >>\nstream\n${content}endstream`,
-	]
-	let pdf = '%PDF-1.4\n'
-	const offsets = objects.map((object, index) => {
-		const offset = pdf.length
-		pdf += `${index + 1} 0 obj\n${object}\nendobj\n`
-		return offset
-	})
-	const xref = pdf.length
-	pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`
-	pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
-	expect(pdf).toContain(marker)
-	return Buffer.from(pdf, 'latin1')
+		streamObject('', `% ${marker}`),
+	])
+	expect(Buffer.from(pdf).toString('latin1')).toContain(marker)
+	return Buffer.from(pdf)
 }
 
 /** A PDF's bytes as text, with every stream that inflates inflated: what a page draws, whatever its compression. */
