@@ -299,3 +299,33 @@ export function ChoiceGroup({ legend, hint, errors, errorId, choices, inline, ch
  * tapping «submit», and the tap misses the button.
  */
 export const validationTiming = { shouldValidate: 'onSubmit', shouldRevalidate: 'onInput' } as const
+
+/** A whole number typed in a settings form (the reminders' days, the SMS budgets): label, hint, errors and the input. */
+export function WholeNumberField({ id, name, label, hint, value, errors, max, width = 'max-w-32' }: { id: string; name: string; label: string; hint?: string; value: string; errors?: ListOfErrors; max: number; width?: string }) {
+	return (
+		<div>
+			<label htmlFor={id} className="block font-semibold">
+				{label}
+			</label>
+			{hint ? (
+				<p id={`${id}-hint`} className="text-sm text-stone-600">
+					{hint}
+				</p>
+			) : null}
+			<ErrorList id={`${id}-error`} errors={errors} />
+			<input
+				id={id}
+				name={name}
+				type="number"
+				inputMode="numeric"
+				min={1}
+				max={max}
+				step={1}
+				defaultValue={value}
+				aria-invalid={errors?.length ? true : undefined}
+				aria-describedby={[hint ? `${id}-hint` : '', errors?.length ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
+				className={`field-input mt-1 ${width}`}
+			/>
+		</div>
+	)
+}

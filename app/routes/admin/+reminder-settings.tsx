@@ -4,7 +4,7 @@
 // what was typed with the reasons beside it.
 import { Form } from 'react-router'
 import { z } from 'zod'
-import { ErrorList, FlashNotice } from '#app/components/forms.tsx'
+import { FlashNotice, WholeNumberField } from '#app/components/forms.tsx'
 import { countOf, days } from '#app/text/arabic-count.ts'
 
 /** The form's `intent`, and the flash notice's `field`. */
@@ -81,34 +81,7 @@ export function fieldsOfPayload(payload: Record<string, unknown>): ReminderField
 type Errors = Record<string, readonly string[] | null | undefined>
 
 function DaysField({ name, label, hint, value, errors }: { name: keyof ReminderFields; label: string; hint?: string; value: string; errors: Errors }) {
-	const id = `reminders-${name}`
-	const problems = errors[name]
-	return (
-		<div>
-			<label htmlFor={id} className="block font-semibold">
-				{label}
-			</label>
-			{hint ? (
-				<p id={`${id}-hint`} className="text-sm text-stone-600">
-					{hint}
-				</p>
-			) : null}
-			<ErrorList id={`${id}-error`} errors={problems} />
-			<input
-				id={id}
-				name={name}
-				type="number"
-				inputMode="numeric"
-				min={1}
-				max={MAX_DAYS}
-				step={1}
-				defaultValue={value}
-				aria-invalid={problems?.length ? true : undefined}
-				aria-describedby={[hint ? `${id}-hint` : '', problems?.length ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
-				className="field-input mt-1 max-w-32"
-			/>
-		</div>
-	)
+	return <WholeNumberField id={`reminders-${name}`} name={name} label={label} hint={hint} value={value} errors={errors[name] ?? undefined} max={MAX_DAYS} width="max-w-32" />
 }
 
 export function ReminderSettingsSection({

@@ -4,7 +4,7 @@
 // JavaScript, and a refused one shows what was typed with the reasons beside it.
 import { Form } from 'react-router'
 import { z } from 'zod'
-import { ErrorList, FlashNotice } from '#app/components/forms.tsx'
+import { FlashNotice, WholeNumberField } from '#app/components/forms.tsx'
 import { formatNumber } from '#app/text/format.ts'
 
 /** The form's `intent`, and the flash notice's `field`. */
@@ -39,34 +39,7 @@ export function fieldsOfBudgetPayload(payload: Record<string, unknown>): SmsBudg
 type Errors = Record<string, readonly string[] | null | undefined>
 
 function CountField({ name, label, hint, value, errors }: { name: Name; label: string; hint?: string; value: string; errors: Errors }) {
-	const id = `sms-budget-${name}`
-	const problems = errors[name]
-	return (
-		<div>
-			<label htmlFor={id} className="block font-semibold">
-				{label}
-			</label>
-			{hint ? (
-				<p id={`${id}-hint`} className="text-sm text-stone-600">
-					{hint}
-				</p>
-			) : null}
-			<ErrorList id={`${id}-error`} errors={problems} />
-			<input
-				id={id}
-				name={name}
-				type="number"
-				inputMode="numeric"
-				min={1}
-				max={MOST}
-				step={1}
-				defaultValue={value}
-				aria-invalid={problems?.length ? true : undefined}
-				aria-describedby={[hint ? `${id}-hint` : '', problems?.length ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
-				className="field-input mt-1 max-w-40"
-			/>
-		</div>
-	)
+	return <WholeNumberField id={`sms-budget-${name}`} name={name} label={label} hint={hint} value={value} errors={errors[name] ?? undefined} max={MOST} width="max-w-40" />
 }
 
 export function SmsBudgetSection({
