@@ -21,7 +21,7 @@ import { sectionSchema } from '#app/forms/schema.ts'
 import { asksConsent } from '#app/privacy/consent-rules.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
 import { basicAnswers, sectionAnswers, validIban } from '#tests/fixtures/needy-families.ts'
-import { minimalPdf } from '#tests/fixtures/pdf.ts'
+import { markedPdf, pdfText } from '#tests/fixtures/marked-pdf.ts'
 import { startAppServer } from './bench-app.ts'
 import type { BenchDatabase } from './bench-options.ts'
 import { createBenchDatabase, dropBenchDatabase } from './bench-postgres.ts'
@@ -118,10 +118,14 @@ interface SectionRecord {
 	pending: Values[]
 }
 
+/**
+ * A PDF sent: the server keeps it made again (docs/security.md#uploads), never its bytes, so it is
+ * found by the marker its page draws, and by its file name (which holds the marker too).
+ */
 interface Upload {
 	slot: string
-	sha256: string
-	size: number
+	marker: string
+	name: string
 	acked: boolean
 }
 
@@ -150,17 +154,12 @@ type Outcome = 'acked' | 'interrupted' | 'refused'
 
 // ——— What applicants send ———
 
-/** A PDF of `size`-ish bytes whose padding comment is random: every upload's bytes are its own. */
-function distinctPdf(): Uint8Array<ArrayBuffer> {
-	const padding = randomInt(2_000, 200_000)
-	const pdf = minimalPdf(padding)
-	// minimalPdf pads with a comment line of x's right after the header: same length, other bytes.
-	const noise = randomBytes(padding - 2)
+/** A PDF of 2 to 200 kB whose page draws `marker`, padded with random text: every upload's bytes are its own. */
+function distinctPdf(marker: string): Buffer {
+	const padding = randomBytes(randomInt(1_500, 150_000))
 		.toString('base64')
 		.replace(/[^A-Za-z0-9]/g, 'z')
-	const start = '%PDF-1.4\n%'.length
-	pdf.set(new TextEncoder().encode(noise.slice(0, padding - 2)), start)
-	return pdf
+	return markedPdf(marker, padding)
 }
 
 /** What a person reads first on a refused page: its title and error summary, not the site's header. */
@@ -177,6 +176,13 @@ function excerptOf(html: string): string {
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+/** The uploads whose marker a PDF's pages draw. */
+const heldIn = (bytes: Uint8Array, uploads: readonly Upload[]) => {
+	if (Buffer.from(bytes.subarray(0, 5)).toString('latin1') !== '%PDF-') return []
+	const text = pdfText(bytes)
+	return uploads.filter((upload) => text.includes(upload.marker))
+}
 
 function financialValues(): Values {
 	return { Net_Income: String(randomInt(500, 20_000)), Social_Insurance: `${randomInt(0, 3_000)}.${randomInt(10, 99)}`, Subsidies: String(randomInt(0, 900)) }
@@ -380,12 +386,12 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 	}
 
 	async function upload(applicant: Applicant, slot: string): Promise<Outcome> {
-		const pdf = distinctPdf()
-		const sent: Upload = { slot, sha256: sha256(pdf), size: pdf.length, acked: false }
+		const marker = `crash${randomBytes(8).toString('hex')}`
+		const sent: Upload = { slot, marker, name: `${slot}-${marker}.pdf`, acked: false }
 		applicant.uploads.push(sent)
 		const body = new FormData()
 		body.append('slot', slot)
-		body.append('file', new File([pdf], `${slot}-${sent.sha256.slice(0, 8)}.pdf`, { type: 'application/pdf' }))
+		body.append('file', new File([new Uint8Array(distinctPdf(marker))], sent.name, { type: 'application/pdf' }))
 		const outcome = await post(applicant, `/apply/r/${applicant.token}/files/upload`, body, uploadOk, 'application/json')
 		if (outcome === 'acked') {
 			sent.acked = true
@@ -548,25 +554,30 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 			result.lost.push(`${who}: the files step answers ${page.status} ${page.status === 302 ? 'redirect' : ''}`)
 			return
 		}
-		const listed = new Set<string>()
-		// A slot given several files holds one PDF the server made of them (app/cases/document-pages.server.ts):
-		// whole if it is a PDF at all, and it holds those uploads.
-		const severalTo = (slot: string) => applicant.uploads.filter((sent) => sent.slot === slot).length > 1
-		let madeSeen = false
+		// Every file listed is a PDF holding uploads of this applicant (a document made of its pages, or
+		// one PDF made again); every acknowledged upload is in one, or shown as a page of a document
+		// still being made from its pages (after a restart, or right after the upload).
+		const held = new Set<Upload>()
 		for (const [, fileId] of page.text.matchAll(new RegExp(`href="${base}/files/([^"/]+)"`, 'g'))) {
 			const file = await get(`${base}/files/${fileId}`)
-			const hash = sha256(file.bytes)
-			const made = file.status === 200 && !applicant.uploads.some((sent) => sent.sha256 === hash) && Buffer.from(file.bytes.subarray(0, 5)).toString('latin1') === '%PDF-' && applicant.uploads.some((sent) => severalTo(sent.slot))
-			madeSeen ||= made
-			if (!made && (file.status !== 200 || !applicant.uploads.some((sent) => sent.sha256 === hash))) result.halfWritten.push(`${who}: listed file ${fileId} answers ${file.status} with ${file.bytes.length} bytes that no upload sent`)
-			listed.add(hash)
+			const uploads = file.status === 200 ? heldIn(file.bytes, applicant.uploads) : []
+			if (uploads.length === 0) result.halfWritten.push(`${who}: listed file ${fileId} answers ${file.status} with ${file.bytes.length} bytes that hold no upload sent`)
+			for (const upload of uploads) held.add(upload)
 		}
-		// Right after a restart a document may still be being made from its pages: the page says so, and its pages are listed.
-		const beingMade = page.text.includes('جارٍ تجهيز الصفحات')
-		for (const sent of applicant.uploads) if (sent.acked && !listed.has(sent.sha256) && !(madeSeen && severalTo(sent.slot)) && !beingMade) result.lost.push(`${who}: acknowledged upload to ${sent.slot} (${sent.size} bytes) is not listed or its bytes differ`)
+		for (const sent of applicant.uploads) if (sent.acked && !held.has(sent) && !page.text.includes(sent.name)) result.lost.push(`${who}: acknowledged upload ${sent.name} is neither in a listed file nor shown as a page`)
 	}
 
 	// ——— The check of the database, with the server stopped ———
+
+	/** A document the database lists, to be downloaded through the app: its recorded bytes, and the uploads it may hold. */
+	interface Download {
+		who: string
+		url: string
+		sha256: string
+		uploads: Upload[]
+	}
+	/** Acknowledged uploads without a page: their document must hold them. */
+	const unpaged: { who: string; sent: Upload }[] = []
 
 	const canonical = (value: unknown) =>
 		JSON.stringify(value, (key, inner: unknown) => {
@@ -576,9 +587,9 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 		})
 
 	/** Checks the database; returns every attachment it lists, to be downloaded through the app. */
-	async function checkDatabase(handle: DatabaseHandle): Promise<{ who: string; url: string; sha256: string }[]> {
+	async function checkDatabase(handle: DatabaseHandle): Promise<Download[]> {
 		const known = new Set<string>()
-		const downloads: { who: string; url: string; sha256: string }[] = []
+		const downloads: Download[] = []
 		for (const applicant of applicants) {
 			if (!applicant.token) continue
 			const who = `applicant ${applicant.n}`
@@ -604,20 +615,19 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 				if (stored.some((name) => !rows.sent.includes(name)) || order(rows.sent) !== stored.join('|')) result.halfWritten.push(`${who}: ${key} rows ${stored.join(', ')}, sent ${rows.sent.join(', ')}`)
 			}
 			const files = await storedAttachments(handle, row.id)
-			// A document's pages (slot page:<slot>) are the files as sent; the document is one of them
-			// (a single PDF) or the PDF the server made of them (app/cases/document-pages.server.ts),
-			// which only the server's own bytes can match. Pages are not served; documents are.
-			const madeDocument = (file: (typeof files)[number]) => !file.slot.startsWith('page:') && file.pages !== null && !applicant.uploads.some((upload) => upload.sha256 === file.sha256)
+			// A document's pages (slot page:<slot>) are the uploads, each under its name; the document
+			// (the slot itself) is the PDF the server made of them, checked once downloaded. Pages are
+			// not served; documents are. Once the case is sent, its pages go and its documents stay.
 			for (const file of files) {
 				const slot = file.slot.replace(/^page:/, '')
-				if (slot === file.slot) downloads.push({ who, url: `/apply/r/${applicant.token}/files/${file.id}`, sha256: file.sha256 })
-				if (madeDocument(file)) continue
-				const sent = applicant.uploads.find((upload) => upload.sha256 === file.sha256)
-				if (!sent || sent.size !== file.size || sent.slot !== slot) result.halfWritten.push(`${who}: attachment ${file.id} (${file.slot}, ${file.size} bytes) matches no upload sent`)
+				if (slot === file.slot) {
+					downloads.push({ who, url: `/apply/r/${applicant.token}/files/${file.id}`, sha256: file.sha256, uploads: applicant.uploads.filter((upload) => upload.slot === slot) })
+					continue
+				}
+				const sent = applicant.uploads.find((upload) => upload.name === file.originalName)
+				if (!sent || sent.slot !== slot) result.halfWritten.push(`${who}: page ${file.id} (${file.slot}, ${file.originalName}) matches no upload sent`)
 			}
-			// Once sent, a document made of several pages holds them in its own PDF: its slot's acknowledged uploads are in it.
-			const inMade = (slot: string) => files.some((file) => file.slot === slot && madeDocument(file))
-			for (const sent of applicant.uploads) if (sent.acked && !files.some((file) => file.sha256 === sent.sha256) && !inMade(sent.slot)) result.lost.push(`${who}: acknowledged upload to ${sent.slot} has no attachment row`)
+			for (const sent of applicant.uploads) if (sent.acked && !files.some((file) => file.originalName === sent.name)) unpaged.push({ who, sent })
 			if (applicant.consent && row.consent !== 'given') result.lost.push(`${who}: acknowledged consent, case says ${row.consent}`)
 			if (applicant.submitted === 'acked' && row.submittedAt === null) result.lost.push(`${who}: acknowledged submit, case not sent`)
 			if (applicant.submitted === 'no' && row.submittedAt !== null) result.halfWritten.push(`${who}: case sent without a submit`)
@@ -688,10 +698,17 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 		}
 		// Then every attachment the database lists, sent cases' too, downloaded as its applicant would: the bytes sent, decrypted.
 		await restart()
+		// An acknowledged upload with no page any more (the case was sent) is in its slot's document.
+		const inDocuments = new Set<Upload>()
 		for (const download of downloads) {
 			const file = await get(download.url)
-			if (file.status !== 200 || sha256(file.bytes) !== download.sha256) result.halfWritten.push(`${download.who}: ${download.url.replace(/\/r\/[^/]+/, '/r/<token>')} answers ${file.status} with ${file.bytes.length} bytes, not the file recorded`)
+			const where = download.url.replace(/\/r\/[^/]+/, '/r/<token>')
+			if (file.status !== 200 || sha256(file.bytes) !== download.sha256) result.halfWritten.push(`${download.who}: ${where} answers ${file.status} with ${file.bytes.length} bytes, not the file recorded`)
+			const uploads = heldIn(file.bytes, download.uploads)
+			if (uploads.length === 0) result.halfWritten.push(`${download.who}: ${where} holds no upload sent to its slot`)
+			for (const upload of uploads) inDocuments.add(upload)
 		}
+		for (const { who, sent } of unpaged) if (!inDocuments.has(sent)) result.lost.push(`${who}: acknowledged upload ${sent.name} has no page, and its slot's document does not hold it`)
 		await stopCleanly('at the end')
 	} finally {
 		stopped = true

@@ -4,44 +4,10 @@
 // for these values; the cluster test (cluster/cluster.spec.ts) sends it through a load balancer.
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { inflateSync } from 'node:zlib'
-import { buildPdf, streamObject } from '#tests/fixtures/attack-files.ts'
+import { markedPdf } from '#tests/fixtures/marked-pdf.ts'
 import { nationalIdWithCheckDigit, saudiIbanFromBban } from '#app/domain/validators.ts'
 import { fillReferrer, next } from './apply-steps.ts'
 import { expect } from './utils.ts'
-
-/**
- * A well-formed one-page PDF whose page draws `marker`, as a comment in its content stream: the
- * server makes every applicant's PDF again (docs/security.md#uploads), which keeps what draws a page
- * (compressed; `pdfText` reads it) and drops comments outside it.
- */
-export function pdfWith(marker: string): Buffer {
-	const pdf = buildPdf([
-		'<< /Type /Catalog /Pages 2 0 R >>',
-		'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-		'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << >> /Contents 4 0 R >>',
-		streamObject('', `% ${marker}`),
-	])
-	expect(Buffer.from(pdf).toString('latin1')).toContain(marker)
-	return Buffer.from(pdf)
-}
-
-/** A PDF's bytes as text, with every stream that inflates inflated: what a page draws, whatever its compression. */
-export function pdfText(bytes: Buffer): string {
-	const raw = bytes.toString('latin1')
-	const inflated: string[] = []
-	for (const match of raw.matchAll(/stream\r?\n/g)) {
-		const start = match.index + match[0].length
-		const end = raw.indexOf('endstream', start)
-		if (end < 0) continue
-		try {
-			inflated.push(inflateSync(bytes.subarray(start, end)).toString('latin1'))
-		} catch {
-			// Not Flate (or not a stream of the PDF's own): its raw bytes are in `raw` already.
-		}
-	}
-	return [raw, ...inflated].join('\n')
-}
 
 export interface Planted {
 	name: string
@@ -121,7 +87,7 @@ export async function applyForNeedyFamilies(page: Page, planted: Planted, option
 				[/سجل الأسرة/, 'سجل.pdf', planted.familyMarker],
 			] as const) {
 				const region = page.getByRole('region', { name: slot })
-				await region.getByLabel(/اختر ملف PDF/).setInputFiles({ name, mimeType: 'application/pdf', buffer: pdfWith(marker) })
+				await region.getByLabel(/اختر ملف PDF/).setInputFiles({ name, mimeType: 'application/pdf', buffer: markedPdf(marker) })
 				await region.getByRole('button', { name: 'رفع الملف' }).click()
 				await expect(region.getByRole('listitem').filter({ hasText: name })).toBeVisible()
 			}

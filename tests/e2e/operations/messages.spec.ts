@@ -19,7 +19,8 @@ import { stopService } from '../../../scripts/lib/bench-processes.ts'
 import { preparedInstance, removeInstance, type Instance } from '../../../scripts/lib/prepared-instance.ts'
 import { startFakeSmsProvider, type FakeSmsKind, type FakeSmsMessage, type FakeSmsProvider } from '#tests/fakes/sms-providers.ts'
 import { startFakeSmtp, type FakeMail, type FakeSmtpServer } from '#tests/fakes/smtp.ts'
-import { pdfWith, plantedApplicant, type Planted } from '../apply-journey.ts'
+import { plantedApplicant, type Planted } from '../apply-journey.ts'
+import { markedPdf } from '#tests/fixtures/marked-pdf.ts'
 import { fillReferrer, next } from '../apply-steps.ts'
 import { expect, signIn, test, unique } from '../utils.ts'
 import { smsSegments } from '#app/notify/sms-segments.ts'
@@ -116,7 +117,7 @@ async function completeApplication(page: Page, planted: Planted) {
 				[/سجل الأسرة/, 'سجل.pdf', planted.familyMarker],
 			] as const) {
 				const region = page.getByRole('region', { name: slot })
-				await region.getByLabel(/اختر ملف PDF/).setInputFiles({ name, mimeType: 'application/pdf', buffer: pdfWith(marker) })
+				await region.getByLabel(/اختر ملف PDF/).setInputFiles({ name, mimeType: 'application/pdf', buffer: markedPdf(marker) })
 				await region.getByRole('button', { name: 'رفع الملف' }).click()
 				await expect(region.getByRole('listitem').filter({ hasText: name })).toBeVisible()
 			}
