@@ -143,7 +143,7 @@ test('two instances behind a balancer serve one journey; an edit on one shows on
 	const familyFile = await staff.request.get(familyHref!)
 	tally.record('staff', familyFile, familySent)
 	expect(familyFile.status()).toBe(200)
-	expect((await familyFile.body()).toString('latin1')).toContain(planted.familyMarker)
+	expect(pdfText(await familyFile.body())).toContain(planted.familyMarker)
 	// The visit report first: «تمت الدراسة» follows it.
 	await recordStudyInBrowser(staff, reference)
 	const study = staff.locator('details', { has: staff.locator('summary', { hasText: 'إلى «تمت الدراسة»' }) })
