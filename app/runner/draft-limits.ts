@@ -1,7 +1,9 @@
 // How many new drafts one applicant may start (docs/security.md#rate-limits).
 import type { ApplicationDef } from '#app/forms/definition.ts'
 import type { SectionAnswers } from '#app/forms/schema.ts'
-import { publicLimits, type LimitCheck } from '#app/http/ip-limit.server.ts'
+import { countDone, publicLimits, type LimitCheck } from '#app/http/ip-limit.server.ts'
+import { withdrawDuplicateDraft, type CaseRow } from '#app/cases/case-store.server.ts'
+import type { Database } from '#app/db/client.server.ts'
 import type { RateLimitRule } from '#app/http/rate-limit.server.ts'
 import { applications, countOf } from '#app/text/arabic-count.ts'
 
@@ -27,4 +29,17 @@ export function draftChecks(definition: ApplicationDef, applicant: { nationalId:
 		{ rule: publicLimits.startPerId, key: applicant.nationalId.trim().toLowerCase(), reason: reason(`${label(definition.applicant.nationalId, 'رقم الهوية')} هذا`, publicLimits.startPerId) },
 		{ rule: publicLimits.startPerEmail, key: applicant.email.trim().toLowerCase(), reason: reason('هذا البريد الإلكتروني', publicLimits.startPerEmail) },
 	]
+}
+
+/**
+ * A draft's mobile proven for the first time, wherever its code was typed (its verify page, or the
+ * lookup's «إكمال الطلب»): only now is the draft its applicant's (docs/security.md#verified-mobile).
+ * An open case of the same ID with this very mobile is told to them, and the draft goes
+ * ('duplicate'); otherwise the draft counts against its ID and e-mail. A case already sent: nothing.
+ */
+export async function claimProvenDraft(db: Database, definition: ApplicationDef, row: CaseRow): Promise<'duplicate' | 'claimed'> {
+	if (row.submittedAt) return 'claimed'
+	if (await withdrawDuplicateDraft(db, row)) return 'duplicate'
+	await countDone(db, draftChecks(definition, row))
+	return 'claimed'
 }

@@ -1,6 +1,6 @@
 import { getCollectionProps, getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form } from 'react-router'
+import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/status'
 import { getDb } from '#app/db/database.server.ts'
@@ -21,6 +21,7 @@ import { maskedLocalMobile, proveMobile, verificationOn } from '#app/verify/case
 import { redirectWithFlash } from '#app/http/flash.server.ts'
 import { checkCode, codeComesBy, codeProblem, lookupSubject, sendCode, sendProblem, codesGoToLog } from '#app/verify/codes.server.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
+import { claimProvenDraft } from '#app/runner/draft-limits.ts'
 import { CodeForm } from '#app/verify/code-form.tsx'
 import { provenLookup, proveLookup, rememberCase } from '#app/verify/remembered.server.ts'
 
@@ -131,8 +132,10 @@ export async function action({ request }: Route.ActionArgs) {
 		// Proven here: the case opens on this browser through a new link (the one before stops working).
 		const row = rows.find((candidate) => candidate.reference === reference)
 		if (row) {
-			// The code just typed went to this case's mobile: a case from before codes has it proven now.
-			if (verificationOn()) await proveMobile(db, row)
+			// The code just typed went to this case's mobile: a case from before codes has it proven now, and
+			// a draft nobody proved becomes its applicant's here as on its own verify page.
+			const definition = findDefinition(row.type)
+			if ((await proveMobile(db, row)) && definition && (await claimProvenDraft(db, definition, row)) === 'duplicate') return redirect(`/apply/${row.type}/new?duplicate=1`)
 			let opened = ''
 			await rotateResumeToken(
 				db,

@@ -1,15 +1,14 @@
 import { data, redirect } from 'react-router'
 import type { Route } from './+types/verify'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
-import { countDone, publicLimits } from '#app/http/ip-limit.server.ts'
-import { withdrawDuplicateDraft } from '#app/cases/case-store.server.ts'
-import { draftChecks } from '#app/runner/draft-limits.ts'
+import { publicLimits } from '#app/http/ip-limit.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { FlashNotice, isHoneypotFilled, PageTitle } from '#app/components/forms.tsx'
 import { getNotifier } from '#app/notify/notifier.server.ts'
 import { codeComesBy, codeProblem, codeWaitingUntil, hasLiveCode, sendProblem, codesGoToLog } from '#app/verify/codes.server.ts'
 import type { Database } from '#app/db/client.server.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
+import { claimProvenDraft } from '#app/runner/draft-limits.ts'
 import { CodeForm } from '#app/verify/code-form.tsx'
 import { confirmCaseCode, maskedLocalMobile, sendCaseCode } from '#app/verify/case-verification.server.ts'
 import { rememberCase } from '#app/verify/remembered.server.ts'
@@ -58,12 +57,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const confirmed = await confirmCaseCode(db, row, String(formData.get('code') ?? ''))
 	if (!confirmed.ok) return data({ error: codeProblem(confirmed), sent: false }, { status: 400 })
 	const first = 'first' in confirmed && confirmed.first
-	if (first && !row.submittedAt) {
-		// Only now is the draft its applicant's (docs/security.md#verified-mobile): an open case of the
-		// same ID with this very mobile is told to them, and the draft counts against its ID and e-mail.
-		if (await withdrawDuplicateDraft(db, row)) return redirect(`/apply/${row.type}/new?duplicate=1`)
-		await countDone(db, draftChecks(definition, row))
-	}
+	if (first && (await claimProvenDraft(db, definition, row)) === 'duplicate') return redirect(`/apply/${row.type}/new?duplicate=1`)
 	// The link is issued once the mobile is proven: e-mailed now, not at the first save.
 	const emailed = first && row.email && getNotifier().emails ? await getNotifier().sendResumeLink({ to: row.email, reference: row.reference, formTitle: definition.title, link: privateLink(params.token) }) : null
 	const message = first

@@ -443,6 +443,31 @@ test('a new draft for an ID with an open case is told to nobody but the holder o
 	expect((await ownerBrowser.get(`/apply/r/${mine.token}`, { maxRedirects: 0 })).status()).toBe(404)
 })
 
+test('a draft first proven through the lookup’s «إكمال الطلب» is held to what its own code page holds it to: a duplicate of an open case goes, told why (issue 37)', async () => {
+	test.setTimeout(120_000)
+	const owner = freshMobile()
+	const { nationalId } = await submitCaseAsStaff(staff!, { mobile: owner })
+	// The owner starts a second draft, leaves its code page, and comes back through the lookup.
+	const applicant = await browserContext()
+	const { token } = await startApplication(applicant, nationalId, owner)
+	const reference = /<strong dir="ltr">([^<]+)<\/strong>/.exec(await (await applicant.get(`/apply/r/${token}/verify`)).text())?.[1]
+	expect(reference, 'the code page names the draft’s reference').toBeTruthy()
+	const typed = { who: 'person', nationalId, mobile: owner }
+	const since = fake!.messages.length
+	expect((await post(applicant, '/apply/status', { ...typed, intent: 'lookup' })).status()).toBe(200)
+	const listed = await post(applicant, '/apply/status', { ...typed, intent: 'check-code', code: await codeTexted(owner, since) })
+	expect(listed.status()).toBe(200)
+	expect(await listed.text()).toContain(reference!)
+	// «إكمال الطلب» proves the draft’s mobile: it is the duplicate its own code page would have withdrawn.
+	const opened = await post(applicant, '/apply/status', { ...typed, intent: 'open', reference: reference! })
+	expect(opened.status()).toBe(302)
+	expect(opened.headers()['location']).toBe('/apply/needy-families/new?duplicate=1')
+	expect(await (await applicant.get('/apply/needy-families/new?duplicate=1')).text()).toContain('المستفيد مسجل مسبقاً')
+	expect((await applicant.get(`/apply/r/${token}`, { maxRedirects: 0 })).status()).toBe(404)
+	const after = await post(applicant, '/apply/status', { ...typed, intent: 'lookup' })
+	expect(await after.text(), 'the withdrawn draft is no longer listed').not.toContain(reference!)
+})
+
 test('drafts nobody proved do not lock an ID’s owner out: only drafts whose mobile is proven count against the ID', async () => {
 	test.setTimeout(120_000)
 	const nationalId = randomNationalId()
