@@ -20,7 +20,7 @@ import { decisionQueue } from '#app/aid/decisions.server.ts'
 import { listFunds, setBudget } from '#app/aid/funds.server.ts'
 import { batchOf, createBatch, dueInstalments } from '#app/aid/payments.server.ts'
 import { aidReport } from '#app/aid/reports.server.ts'
-import { transferCsv } from '#app/aid/transfer-file.server.ts'
+import { makeBatchFile } from '#app/aid/batch-files.server.ts'
 import { commonLayout } from '#app/aid/bank-layouts/common.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { readCaseBenchOptions, UsageError, type BenchDatabase, type CaseBenchOptions } from './lib/bench-options.ts'
@@ -149,10 +149,7 @@ async function benchDatabase(target: Only, options: Options): Promise<{ label: s
 		name: `its bank file (CSV, ${size.toLocaleString('en')} lines)`,
 		timings: await time(Math.max(5, Math.round(runs / 5)), async (run) => {
 			const found = (await batchOf(db, made[run % made.length]!))!
-			transferCsv(
-				commonLayout,
-				found.lines.map((line) => ({ paymentReference: line.reference, caseReference: line.caseReference, name: line.name, iban: line.iban, amount: line.amount, purpose: line.aidKind })),
-			)
+			await makeBatchFile(db, found, commonLayout, 'csv', todayInRiyadh())
 		}),
 	})
 	return { label, rows, reference }

@@ -6,6 +6,9 @@ import { aidText, fundLabel } from './aid-text.ts'
 
 export const instalmentStatusLabels = { approved: 'بانتظار الصرف', in_batch: 'في دفعة صرف', paid: 'صُرفت', delivered: 'سُلِّمت', cancelled: 'أُلغيت' } as const
 
+/** A batch line's state (app/db/schema.ts `batchLineState`): a line stays in its batch whatever the bank answered. */
+export const batchLineStateLabels = { in_batch: instalmentStatusLabels.in_batch, paid: instalmentStatusLabels.paid, bounced: 'أعاده البنك', withdrawn: 'أُخرج قبل إرسال الملف' } as const
+
 export function describeDecision(decision: CaseDecision) {
 	return {
 		id: decision.id,

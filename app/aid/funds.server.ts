@@ -8,6 +8,8 @@ import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { isUniqueViolation } from '#app/db/errors.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formatMoney } from '#app/text/format.ts'
+import { ibanProblem, normaliseIban } from '#app/domain/validators.ts'
+import { bankOfIban, ibanBankCode } from '#app/domain/saudi-banks.ts'
 import { fundLabel } from './aid-text.ts'
 
 export type Fund = typeof funds.$inferSelect
@@ -49,6 +51,31 @@ export async function changeFund(db: Database, id: number, change: { name?: stri
 		if (isUniqueViolation(error)) throw new FundNameTaken('يوجد صندوق بهذا الاسم')
 		throw error
 	}
+}
+
+/** Why a debit account cannot be a fund's: a Saudi IBAN (mod 97) of a bank we know; null when it can. */
+export function debitAccountProblem(typed: string): string | null {
+	const problem = ibanProblem(typed)
+	if (problem === 'empty') return null
+	if (problem) return problem === 'checksum' ? 'رقم الآيبان لحساب الخصم غير صحيح (خانة التحقق لا تطابق): الرجاء مراجعته' : 'حساب الخصم آيبان سعودي: SA ويتبعه 22 رقماً'
+	if (!bankOfIban(typed)) return `رمز البنك في آيبان حساب الخصم (${ibanBankCode(typed)}) لا يعود إلى بنك سعودي معروف`
+	return null
+}
+
+/**
+ * Names the foundation's account a fund pays from ('' clears it), checked; the account before and
+ * after. Batches already made keep the account they were made with.
+ */
+export async function setDebitAccount(db: Database, id: number, typed: string): Promise<{ fund: Fund; before: string | null } | undefined> {
+	const problem = debitAccountProblem(typed)
+	if (problem) throw new CaseChangeError(problem)
+	const iban = ibanProblem(typed) === 'empty' ? null : normaliseIban(typed)
+	return db.transaction(async (tx) => {
+		const [current] = await tx.select().from(funds).where(eq(funds.id, id)).for('update')
+		if (!current) return undefined
+		const [changed] = await tx.update(funds).set({ debitAccount: iban }).where(eq(funds.id, id)).returning()
+		return { fund: changed!, before: current.debitAccount }
+	})
 }
 
 export interface BudgetFigures {

@@ -62,7 +62,7 @@ test('a batch is made by someone other than the approver, its file carries each 
 	const row = await approved()
 	const [instalment] = await instalmentsOf(row)
 	// The approver, though holding the finance role, may not pay what they approved: nothing is batched.
-	expect(await createBatch(db(), [instalment!.id], '', approver)).toEqual({ batchId: null, refused: [{ reference: paymentReference(instalment!.id), reason: APPROVER_MAY_NOT_PAY }] })
+	expect(await createBatch(db(), [instalment!.id], '', approver)).toEqual({ batchId: null, batchIds: [], refused: [{ reference: paymentReference(instalment!.id), reason: APPROVER_MAY_NOT_PAY }] })
 	const { batchId, refused } = await createBatch(db(), [instalment!.id, 999_999], 'دفعة صرف نوفمبر', finance)
 	expect(refused).toEqual([{ reference: paymentReference(999_999), reason: 'القسط غير موجود' }])
 	const { lines } = (await batchOf(db(), batchId!))!
@@ -70,14 +70,15 @@ test('a batch is made by someone other than the approver, its file carries each 
 	// A second batch cannot take it again.
 	expect((await createBatch(db(), [instalment!.id], '', finance)).refused[0]!.reason).toBe('لم يعد هذا القسط بانتظار الصرف')
 
-	const file = { paymentReference: lines[0]!.reference, caseReference: row.reference, name: row.applicantName, iban: validIban, amount: 1000, purpose: 'دعم نقدي' }
-	const csv = transferCsv(commonLayout, [file])
+	const file = { lineId: lines[0]!.lineId, paymentReference: lines[0]!.reference, caseReference: row.reference, name: row.applicantName, iban: validIban, bankCode: '80', amount: 1000, purpose: 'دعم نقدي' }
+	const header = { id: batchId!, debitAccount: '', valueDate: today, total: 1000, count: 1, orderingParty: 'المؤسسة', orderingAddress: 'الرياض' }
+	const csv = transferCsv(commonLayout, [file], header)
 	expect(csv.startsWith('\uFEFF')).toBe(true)
 	// Every cell quoted (app/utils/spreadsheet-cells.ts), as a bank's reader in any locale splits it.
 	expect(csv.split('\n')[1]).toBe(`"1","${file.paymentReference}","${row.reference}","${row.applicantName}","${validIban}","1000","دعم نقدي"`)
-	expect(transferCsv(exampleBankLayout, [file]).split('\n')[1]).toBe(`"${validIban}","${row.applicantName}","1000.00","SAR","${file.paymentReference}","${file.paymentReference} ${row.reference}"`)
+	expect(transferCsv(exampleBankLayout, [file], header).split('\n')[1]).toBe(`"${validIban}","${row.applicantName}","1000.00","SAR","${file.paymentReference}","${file.paymentReference} ${row.reference}"`)
 	// A formula typed as a name stays text in the file.
-	expect(transferCsv(commonLayout, [{ ...file, name: '=HYPERLINK("x")' }])).toContain(`'=HYPERLINK`)
+	expect(transferCsv(commonLayout, [{ ...file, name: '=HYPERLINK("x")' }], header)).toContain(`'=HYPERLINK`)
 
 	await expect(recordPayment(db(), batchId!, { instalmentId: instalment!.id, bankReference: 'FT2611270001', paidOn: today }, finance)).rejects.toThrow('تُسجَّل مراجع البنك بعد إرسال الملف إلى البنك')
 	await markBatchSent(db(), batchId!, today, finance)
@@ -113,7 +114,7 @@ test('the bank\'s confirmation is matched on reference and amount; whatever does
 		{ line: 3, reference: paymentReference(ids[1]!), reason: 'المبلغ لا يطابق مبلغ التحويل' },
 		{ line: 4, reference: 'ATAA-999999', reason: 'هذا التحويل ليس في دفعة الصرف هذه' },
 		{ line: 5, reference: 'not-ours', reason: 'مرجع تحويل غير معروف' },
-		{ line: 6, reference: paymentReference(ids[2]!), reason: 'الرجاء كتابة تاريخ صرف صحيح لا يكون بعد اليوم' },
+		{ line: 6, reference: paymentReference(ids[2]!), reason: 'الرجاء كتابة تاريخ صرف صحيح لا يكون بعد اليوم (التاريخ «2999-01-01»)' },
 	])
 	expect((await instalmentsOf(second)).map((item) => item.status)).toEqual(['in_batch'])
 	expect((await findCaseByReference(db(), second.reference))!.status).toBe(7)

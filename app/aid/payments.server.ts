@@ -7,7 +7,7 @@
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { parse } from 'csv-parse/sync'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, caseAid, caseDecisions, caseEvents, caseSections, cases, funds, paymentBatches, users } from '#app/db/schema.ts'
+import { aidInstalments, caseAid, caseDecisions, caseEvents, caseSections, cases, funds, paymentBatches, paymentBatchLines, users } from '#app/db/schema.ts'
 import type { UserRole } from '#app/db/roles.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { Status } from '#app/cases/case-statuses.ts'
@@ -17,8 +17,13 @@ import { transitionRefusal } from '#app/cases/workflow.ts'
 import { receiptSlot } from '#app/cases/staff-files.ts'
 import { discardStaffFiles, insertStaffFile, type StoredStaffFile } from '#app/cases/staff-files.server.ts'
 import { isValidSaudiIban, normaliseIban } from '#app/domain/validators.ts'
+import { ibanBankCode, ibanBankProblem } from '#app/domain/saudi-banks.ts'
+import type { RowFieldDef } from '#app/forms/definition.ts'
+import { banks } from '#app/forms/options.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { isCalendarDay, todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
+import { keepBatchFiles } from './batch-files.server.ts'
+import { bankDay } from './bank-days.ts'
 
 type Actor = { id: number; roles: readonly UserRole[] }
 
@@ -43,9 +48,21 @@ function endOfMonth(day: string): string {
 /** The sections of any programme that ask for an IBAN. */
 const ibanSections = [...new Set(applicationDefinitions.flatMap((definition) => definition.sections.filter((section) => section.fields.some((field) => field.kind === 'text' && field.format === 'iban')).map((section) => section.key)))]
 
-/** The account a case's aid is transferred to: its first IBAN answer, as the applicant gave it. */
-export async function payeeIbans(db: Database, caseIds: readonly string[]): Promise<Map<string, string>> {
-	const found = new Map<string, string>()
+/** The bank chosen beside an IBAN field: the nearest bank choice before it in its section. */
+function bankFieldBefore(fields: readonly RowFieldDef[], ibanField: RowFieldDef): string | undefined {
+	const before = fields.slice(0, fields.indexOf(ibanField)).reverse()
+	return before.find((field) => field.kind === 'select' && field.options === banks)?.name
+}
+
+export interface PayeeAccount {
+	iban: string
+	/** The bank chosen beside it (app/forms/options.ts `banks`), if the form asks. */
+	bank?: string
+}
+
+/** The account a case's aid is transferred to: its first IBAN answer, as the applicant gave it, with the bank chosen beside it. */
+export async function payeeAccounts(db: Database, caseIds: readonly string[]): Promise<Map<string, PayeeAccount>> {
+	const found = new Map<string, PayeeAccount>()
 	if (!caseIds.length) return found
 	const rows = await db
 		.select({ caseId: caseSections.caseId, section: caseSections.section, answers: caseSections.answers, type: cases.type })
@@ -56,11 +73,22 @@ export async function payeeIbans(db: Database, caseIds: readonly string[]): Prom
 	for (const row of rows) {
 		if (found.has(row.caseId)) continue
 		const section = findDefinition(row.type)?.sections.find((candidate) => candidate.key === row.section)
-		const field = section?.fields.find((candidate) => candidate.kind === 'text' && candidate.format === 'iban')
-		const value = field ? (row.answers as Record<string, unknown>)[field.name] : undefined
-		if (typeof value === 'string' && value.length > 2) found.set(row.caseId, normaliseIban(value))
+		const fields = (section?.fields ?? []) as readonly RowFieldDef[]
+		const field = fields.find((candidate) => candidate.kind === 'text' && candidate.format === 'iban')
+		const answers = row.answers as Record<string, unknown>
+		const value = field ? answers[field.name] : undefined
+		const bankField = field ? bankFieldBefore(fields, field) : undefined
+		const bank = bankField ? answers[bankField] : undefined
+		if (typeof value === 'string' && value.length > 2) found.set(row.caseId, { iban: normaliseIban(value), ...(typeof bank === 'string' && bank ? { bank } : {}) })
 	}
 	return found
+}
+
+/** Why a payee's account cannot be paid: no valid IBAN, or one of another bank than the chosen one; null when it can. */
+export function accountProblem(account: PayeeAccount | undefined): string | null {
+	if (!account || !isValidSaudiIban(account.iban)) return 'لا آيبان صحيح لهذا المستفيد: يصحّحه الباحث الاجتماعي أولاً'
+	const problem = ibanBankProblem(account.iban, account.bank)
+	return problem ? `${problem}: يصحّحه الباحث الاجتماعي أولاً` : null
 }
 
 export interface DueInstalment {
@@ -75,8 +103,10 @@ export interface DueInstalment {
 	seq: number
 	months: number | null
 	fundName: string
-	/** The transfer account, checked (mod 97); '' when there is none or it fails. */
+	/** The transfer account, checked (mod 97, and against the chosen bank); '' when there is none or it fails. */
 	iban: string
+	/** Why it cannot be paid (no valid IBAN, another bank's); null when it can. */
+	accountProblem: string | null
 	/** Who approved it: they do not record its payment. */
 	deciderId: number | null
 }
@@ -111,10 +141,11 @@ export async function dueInstalments(db: Database, kind: 'transfer' | 'in-kind',
 		)
 		.orderBy(asc(aidInstalments.dueOn), asc(aidInstalments.id))
 		.limit(limit)
-	const ibans = kind === 'transfer' ? await payeeIbans(db, [...new Set(rows.map((row) => row.caseId))]) : new Map<string, string>()
+	const accounts = kind === 'transfer' ? await payeeAccounts(db, [...new Set(rows.map((row) => row.caseId))]) : new Map<string, PayeeAccount>()
 	return rows.map((row) => {
-		const iban = ibans.get(row.caseId) ?? ''
-		return { ...row, reference: paymentReference(row.id), iban: isValidSaudiIban(iban) ? iban : '' }
+		const account = accounts.get(row.caseId)
+		const problem = kind === 'transfer' ? accountProblem(account) : null
+		return { ...row, reference: paymentReference(row.id), iban: problem ? '' : (account?.iban ?? ''), accountProblem: problem }
 	})
 }
 
@@ -123,114 +154,201 @@ export interface Refused {
 	reason: string
 }
 
+/** A batch's account and kind: one batch per debit account, and zakat never with other money. */
+const batchKey = (fund: { debitAccount: string | null; zakat: boolean }) => `${fund.debitAccount ?? ''}|${fund.zakat}`
+
 /**
- * A new batch of the chosen transfers, each checked on its own under a lock: still approved and
- * unbatched, not aid in kind, with a valid account, not approved by the one batching it. Refused
- * ones are listed with why; the batch holds the rest (none: no batch).
+ * New batches of the chosen transfers, each checked on its own under a lock: still approved and
+ * unbatched, not aid in kind, with a valid account of the bank the applicant chose, not approved by
+ * the one batching it. Refused ones are listed with why. The rest go into one batch per debit
+ * account of their funds, zakat apart (docs/product.md#payment); each line pins what the bank is
+ * told. `batchId` is the first batch made (null: none), `batchIds` all of them.
  */
-export async function createBatch(db: Database, instalmentIds: readonly number[], note: string, actor: Actor): Promise<{ batchId: number | null; refused: Refused[] }> {
+export async function createBatch(db: Database, instalmentIds: readonly number[], note: string, actor: Actor): Promise<{ batchId: number | null; batchIds: number[]; refused: Refused[] }> {
 	return db.transaction(async (tx) => {
 		const rows = instalmentIds.length
 			? await tx
-					.select({ instalment: aidInstalments, deciderId: caseDecisions.deciderId, caseStatus: cases.status, deletedAt: cases.deletedAt })
+					.select({
+						instalment: aidInstalments,
+						deciderId: caseDecisions.deciderId,
+						caseReference: cases.reference,
+						name: cases.applicantName,
+						deletedAt: cases.deletedAt,
+						fund: { debitAccount: funds.debitAccount, zakat: funds.zakat },
+					})
 					.from(aidInstalments)
 					.innerJoin(caseDecisions, eq(caseDecisions.id, aidInstalments.decisionId))
 					.innerJoin(cases, eq(cases.id, aidInstalments.caseId))
+					.innerJoin(funds, eq(funds.id, aidInstalments.fundId))
 					.where(inArray(aidInstalments.id, [...instalmentIds]))
 					.for('update', { of: aidInstalments })
 			: []
-		const ibans = await payeeIbans(tx as unknown as Database, rows.map((row) => row.instalment.caseId))
+		const accounts = await payeeAccounts(tx as unknown as Database, rows.map((row) => row.instalment.caseId))
 		const refused: Refused[] = []
-		const accepted: number[] = []
+		const accepted = new Map<string, { row: (typeof rows)[number]; iban: string }[]>()
 		for (const id of instalmentIds) {
 			const row = rows.find((candidate) => candidate.instalment.id === id)
 			const reference = paymentReference(id)
+			const problem = row ? accountProblem(accounts.get(row.instalment.caseId)) : null
 			if (!row || row.deletedAt) refused.push({ reference, reason: 'القسط غير موجود' })
 			else if (row.instalment.status !== 'approved') refused.push({ reference, reason: 'لم يعد هذا القسط بانتظار الصرف' })
 			else if (isInKind(row.instalment.aidKind)) refused.push({ reference, reason: 'مساعدة عينية: تُسجَّل مسلَّمة، لا تحويلاً' })
 			else if (row.deciderId === actor.id) refused.push({ reference, reason: APPROVER_MAY_NOT_PAY })
-			else if (!isValidSaudiIban(ibans.get(row.instalment.caseId) ?? '')) refused.push({ reference, reason: 'لا آيبان صحيح لهذا المستفيد: يصحّحه الباحث الاجتماعي أولاً' })
-			else accepted.push(id)
+			else if (problem) refused.push({ reference, reason: problem })
+			else {
+				const key = batchKey(row.fund)
+				accepted.set(key, [...(accepted.get(key) ?? []), { row, iban: accounts.get(row.instalment.caseId)!.iban }])
+			}
 		}
-		if (!accepted.length) return { batchId: null, refused }
-		const [batch] = await tx.insert(paymentBatches).values({ note: note.trim(), createdBy: actor.id }).returning()
-		await tx.update(aidInstalments).set({ status: 'in_batch', batchId: batch!.id, updatedAt: sql`now()` }).where(inArray(aidInstalments.id, accepted))
-		return { batchId: batch!.id, refused }
+		const batchIds: number[] = []
+		for (const lines of accepted.values()) {
+			const { fund } = lines[0]!.row
+			const [batch] = await tx.insert(paymentBatches).values({ note: note.trim(), createdBy: actor.id, debitAccount: fund.debitAccount, zakat: fund.zakat }).returning({ id: paymentBatches.id })
+			await tx.insert(paymentBatchLines).values(
+				lines.map(({ row, iban }) => ({
+					batchId: batch!.id,
+					instalmentId: row.instalment.id,
+					caseId: row.instalment.caseId,
+					caseReference: row.caseReference,
+					reference: paymentReference(row.instalment.id),
+					payeeName: row.name,
+					iban,
+					bankCode: ibanBankCode(iban),
+					amount: row.instalment.amount,
+					fundId: row.instalment.fundId,
+					aidKind: row.instalment.aidKind,
+				})),
+			)
+			const ids = lines.map(({ row }) => row.instalment.id)
+			await tx.update(aidInstalments).set({ status: 'in_batch', batchId: batch!.id, updatedAt: sql`now()` }).where(inArray(aidInstalments.id, ids))
+			batchIds.push(batch!.id)
+		}
+		return { batchId: batchIds[0] ?? null, batchIds, refused }
 	})
 }
 
 export type Batch = typeof paymentBatches.$inferSelect
+export type BatchLineState = (typeof paymentBatchLines.$inferSelect)['state']
 
 export interface BatchLine {
 	id: number
+	/** The pinned line's own number. */
+	lineId: number
 	reference: string
 	caseReference: string
 	name: string
 	iban: string
+	bankCode: string
 	amount: number
 	aidKind: string
-	status: (typeof aidInstalments.$inferSelect)['status']
+	status: BatchLineState
 	bankReference: string | null
 	paidOn: string | null
+	/** Why the bank returned it, or why it was taken out before the file was sent. */
+	stateNote: string | null
 	deciderId: number | null
 }
 
-/** A batch with its lines, in the order they were added; undefined when there is no such batch. */
+/** What a batch told the bank and what came of it, as a bank statement shows it. */
+export interface BatchTotals {
+	/** Lines the bank was (or is to be) sent: all but those taken out before sending. */
+	sent: { count: number; amount: number }
+	paid: { count: number; amount: number }
+	bounced: { count: number; amount: number }
+	/** Still waiting for the bank's answer. */
+	waiting: { count: number; amount: number }
+	/** Sent less bounced: what left the account for good. */
+	net: number
+}
+
+const halalas = (amount: number) => Math.round(amount * 100)
+
+export function batchTotals(lines: readonly Pick<BatchLine, 'status' | 'amount'>[]): BatchTotals {
+	const sum = (states: readonly BatchLineState[]) => {
+		const chosen = lines.filter((line) => states.includes(line.status))
+		return { count: chosen.length, amount: chosen.reduce((total, line) => total + halalas(line.amount), 0) / 100 }
+	}
+	const sent = sum(['in_batch', 'paid', 'bounced'])
+	const bounced = sum(['bounced'])
+	return { sent, paid: sum(['paid']), bounced, waiting: sum(['in_batch']), net: (halalas(sent.amount) - halalas(bounced.amount)) / 100 }
+}
+
+/** A batch with its pinned lines, in the order they were added; undefined when there is no such batch. */
 export async function batchOf(db: Database, batchId: number): Promise<{ batch: Batch & { createdByName: string | null }; lines: BatchLine[] } | undefined> {
 	const [found] = await db.select({ batch: paymentBatches, createdByName: users.name }).from(paymentBatches).leftJoin(users, eq(users.id, paymentBatches.createdBy)).where(eq(paymentBatches.id, batchId))
 	if (!found) return undefined
 	const rows = await db
-		.select({ instalment: aidInstalments, caseReference: cases.reference, name: cases.applicantName, deciderId: caseDecisions.deciderId })
-		.from(aidInstalments)
-		.innerJoin(cases, eq(cases.id, aidInstalments.caseId))
+		.select({ line: paymentBatchLines, deciderId: caseDecisions.deciderId })
+		.from(paymentBatchLines)
+		.innerJoin(aidInstalments, eq(aidInstalments.id, paymentBatchLines.instalmentId))
 		.innerJoin(caseDecisions, eq(caseDecisions.id, aidInstalments.decisionId))
-		.where(eq(aidInstalments.batchId, batchId))
-		.orderBy(asc(aidInstalments.id))
-	const ibans = await payeeIbans(db, [...new Set(rows.map((row) => row.instalment.caseId))])
+		.where(eq(paymentBatchLines.batchId, batchId))
+		.orderBy(asc(paymentBatchLines.instalmentId))
 	return {
 		batch: { ...found.batch, createdByName: found.createdByName },
-		lines: rows.map((row) => ({
-			id: row.instalment.id,
-			reference: paymentReference(row.instalment.id),
-			caseReference: row.caseReference,
-			name: row.name,
-			iban: ibans.get(row.instalment.caseId) ?? '',
-			amount: row.instalment.amount,
-			aidKind: row.instalment.aidKind,
-			status: row.instalment.status,
-			bankReference: row.instalment.bankReference,
-			paidOn: row.instalment.paidOn,
-			deciderId: row.deciderId,
+		lines: rows.map(({ line, deciderId }) => ({
+			id: line.instalmentId,
+			lineId: line.id,
+			reference: line.reference,
+			caseReference: line.caseReference,
+			name: line.payeeName,
+			iban: line.iban,
+			bankCode: line.bankCode,
+			amount: line.amount,
+			aidKind: line.aidKind,
+			status: line.state,
+			bankReference: line.bankReference,
+			paidOn: line.paidOn,
+			stateNote: line.stateNote,
+			deciderId,
 		})),
 	}
 }
 
-/** The batches, newest first, with how many lines and riyals each holds and how many are paid. */
+/** The batches, newest first, with how many lines and riyals each sent and how many are paid. */
 export async function listBatches(db: Database, limit = 50) {
+	const counted = sql`${paymentBatchLines.state} <> 'withdrawn'`
 	const rows = await db
 		.select({
 			batch: paymentBatches,
-			lines: sql<number>`count(${aidInstalments.id})::int`,
-			paid: sql<number>`(count(${aidInstalments.id}) filter (where ${aidInstalments.status} = 'paid'))::int`,
-			total: sql<string>`coalesce(sum(${aidInstalments.amount}), 0)`,
+			lines: sql<number>`(count(${paymentBatchLines.id}) filter (where ${counted}))::int`,
+			paid: sql<number>`(count(${paymentBatchLines.id}) filter (where ${paymentBatchLines.state} = 'paid'))::int`,
+			bounced: sql<number>`(count(${paymentBatchLines.id}) filter (where ${paymentBatchLines.state} = 'bounced'))::int`,
+			total: sql<string>`coalesce(sum(${paymentBatchLines.amount}) filter (where ${counted}), 0)`,
 		})
 		.from(paymentBatches)
-		.leftJoin(aidInstalments, eq(aidInstalments.batchId, paymentBatches.id))
+		.leftJoin(paymentBatchLines, eq(paymentBatchLines.batchId, paymentBatches.id))
 		.groupBy(paymentBatches.id)
 		.orderBy(desc(paymentBatches.id))
 		.limit(limit)
-	return rows.map((row) => ({ ...row.batch, lines: row.lines, paid: row.paid, total: Number(row.total) }))
+	return rows.map((row) => ({ ...row.batch, lines: row.lines, paid: row.paid, bounced: row.bounced, total: Number(row.total) }))
 }
 
-/** The bank has the file: the batch is sent on that day; its payments may now be recorded. */
+/**
+ * The bank has the file: the batch is sent on that day; its payments may now be recorded. Its file,
+ * in every layout and format, is kept as it is now (valued on that day), with its SHA-256.
+ */
 export async function markBatchSent(db: Database, batchId: number, sentOn: string, actor: Actor): Promise<void> {
 	if (!isCalendarDay(sentOn) || sentOn > todayInRiyadh()) throw new CaseChangeError('الرجاء كتابة تاريخ إرسال صحيح لا يكون بعد اليوم')
-	const [changed] = await db
-		.update(paymentBatches)
-		.set({ status: 'sent', sentOn, sentBy: actor.id })
-		.where(and(eq(paymentBatches.id, batchId), eq(paymentBatches.status, 'open')))
-		.returning({ id: paymentBatches.id })
-	if (!changed) throw new CaseChangeError('أُرسلت دفعة الصرف هذه من قبل')
+	await db.transaction(async (tx) => {
+		const [changed] = await tx
+			.update(paymentBatches)
+			.set({ status: 'sent', sentOn, sentBy: actor.id })
+			.where(and(eq(paymentBatches.id, batchId), eq(paymentBatches.status, 'open')))
+			.returning({ id: paymentBatches.id })
+		if (!changed) throw new CaseChangeError('أُرسلت دفعة الصرف هذه من قبل')
+		const found = await batchOf(tx as unknown as Database, batchId)
+		if (!found || !found.lines.some((line) => line.status === 'in_batch')) throw new CaseChangeError('لا تحويلات في دفعة الصرف هذه لإرسالها')
+		await keepBatchFiles(tx as unknown as Database, found, sentOn, actor.id)
+	})
+}
+
+/** The batch's line of an instalment takes the bank's answer: paid (with its reference and day), bounced or withdrawn (with why). */
+async function settleLine(tx: Database, batchId: number, instalmentId: number, change: { state: 'paid'; bankReference: string; paidOn: string } | { state: 'bounced' | 'withdrawn'; why: string }) {
+	await tx
+		.update(paymentBatchLines)
+		.set(change.state === 'paid' ? { state: 'paid', bankReference: change.bankReference, paidOn: change.paidOn } : { state: change.state, stateNote: change.why })
+		.where(and(eq(paymentBatchLines.batchId, batchId), eq(paymentBatchLines.instalmentId, instalmentId)))
 }
 
 /**
@@ -267,7 +385,10 @@ async function lockedLine(tx: Database, batchId: number, instalmentId: number, a
 		.innerJoin(paymentBatches, eq(paymentBatches.id, aidInstalments.batchId))
 		.where(and(eq(aidInstalments.id, instalmentId), eq(aidInstalments.batchId, batchId)))
 		.for('update', { of: aidInstalments })
-	if (!row) throw new CaseChangeError('هذا التحويل ليس في دفعة الصرف هذه')
+	if (!row) {
+		const [line] = await tx.select({ state: paymentBatchLines.state }).from(paymentBatchLines).where(and(eq(paymentBatchLines.batchId, batchId), eq(paymentBatchLines.instalmentId, instalmentId)))
+		throw new CaseChangeError(line?.state === 'bounced' ? 'أعاد البنك هذا التحويل: يُصرف في دفعة صرف أخرى' : 'هذا التحويل ليس في دفعة الصرف هذه')
+	}
 	if (row.batchStatus === 'open') throw new CaseChangeError('تُسجَّل مراجع البنك بعد إرسال الملف إلى البنك')
 	if (row.instalment.status !== 'in_batch') throw new CaseChangeError('سُجّل صرف هذا التحويل من قبل')
 	if (row.deciderId === actor.id) throw new PaymentFourEyesError(APPROVER_MAY_NOT_PAY)
@@ -285,7 +406,7 @@ function paymentProblem(bankReference: string, paidOn: string): string | null {
 
 /** Closes a sent batch once none of its lines waits for a bank reference. */
 async function closeIfDone(tx: Database, batchId: number) {
-	const [waiting] = await tx.select({ n: sql<number>`count(*)::int` }).from(aidInstalments).where(and(eq(aidInstalments.batchId, batchId), eq(aidInstalments.status, 'in_batch')))
+	const [waiting] = await tx.select({ n: sql<number>`count(*)::int` }).from(paymentBatchLines).where(and(eq(paymentBatchLines.batchId, batchId), eq(paymentBatchLines.state, 'in_batch')))
 	if (!waiting?.n) await tx.update(paymentBatches).set({ status: 'closed', closedAt: sql`now()` }).where(and(eq(paymentBatches.id, batchId), eq(paymentBatches.status, 'sent')))
 }
 
@@ -297,6 +418,7 @@ export async function recordPayment(db: Database, batchId: number, entry: { inst
 	const instalment = await db.transaction(async (tx) => {
 		const instalment = await lockedLine(tx as unknown as Database, batchId, entry.instalmentId, actor)
 		await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: entry.paidOn, bankReference }, actor)
+		await settleLine(tx as unknown as Database, batchId, instalment.id, { state: 'paid', bankReference, paidOn: entry.paidOn })
 		await closeIfDone(tx as unknown as Database, batchId)
 		return instalment
 	})
@@ -350,16 +472,21 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 		const reference = pick(record, confirmationColumns.reference)
 		const id = instalmentOfReference(reference)
 		const bankReference = toWesternDigits(pick(record, confirmationColumns.bankReference))
-		const paidOn = toWesternDigits(pick(record, confirmationColumns.paidOn))
+		const writtenDay = pick(record, confirmationColumns.paidOn)
+		const paidOn = bankDay(writtenDay)
 		const writtenAmount = pick(record, confirmationColumns.amount)
 		const amount = plainAmount(writtenAmount)
 		if (id === null) {
 			result.unmatched.push({ line, reference, reason: 'مرجع تحويل غير معروف' })
 			continue
 		}
+		if (paidOn === null) {
+			result.unmatched.push({ line, reference, reason: `تاريخ الصرف «${writtenDay}» غير مقروء: يُكتب يوماً فشهراً فسنة مثل 29/11/2026، أو 2026-11-29` })
+			continue
+		}
 		const problem = paymentProblem(bankReference, paidOn)
 		if (problem) {
-			result.unmatched.push({ line, reference, reason: problem })
+			result.unmatched.push({ line, reference, reason: `${problem} (${paidOn > todayInRiyadh() ? `التاريخ «${writtenDay}»` : `مرجع البنك «${bankReference}»`})` })
 			continue
 		}
 		if (amount === null) {
@@ -371,6 +498,7 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 				const instalment = await lockedLine(tx as unknown as Database, batchId, id, actor)
 				if (Math.round(amount * 100) !== Math.round(instalment.amount * 100)) throw new CaseChangeError('المبلغ لا يطابق مبلغ التحويل')
 				await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: paidOn, bankReference }, actor)
+				await settleLine(tx as unknown as Database, batchId, instalment.id, { state: 'paid', bankReference, paidOn })
 				return instalment
 			})
 			result.recorded.push(reference)
@@ -399,6 +527,9 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 			.where(and(eq(aidInstalments.id, instalmentId), eq(aidInstalments.batchId, batchId)))
 			.for('update')
 		if (!row || (row.status !== 'in_batch' && row.status !== 'paid')) throw new CaseChangeError('لا يمكن إعادة هذا التحويل')
+		// The line stays in its batch as the bank was told it: returned by the bank, or taken out before the file went.
+		const [batch] = await tx.select({ status: paymentBatches.status }).from(paymentBatches).where(eq(paymentBatches.id, batchId))
+		await settleLine(tx as unknown as Database, batchId, row.id, { state: batch?.status === 'open' ? 'withdrawn' : 'bounced', why })
 		await tx.update(aidInstalments).set({ status: 'approved', batchId: null, bankReference: null, paidOn: null, recordedBy: null, updatedAt: sql`now()` }).where(eq(aidInstalments.id, row.id))
 		await tx.delete(caseAid).where(eq(caseAid.instalmentId, row.id))
 		await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'payment_reopened', note: why, data: { instalment: row.id, seq: row.seq, amount: row.amount, batch: batchId } })

@@ -4,18 +4,20 @@
 import { stringify } from 'csv-stringify/sync'
 import { loadExcel } from '#app/utils/lazy-modules.server.ts'
 import { csvOptions, safeCell } from '#app/utils/spreadsheet-cells.ts'
-import type { BankLayout, TransferLine } from './bank-layouts/index.ts'
+import type { BankLayout, TransferBatch, TransferLine } from './bank-layouts/index.ts'
 
-export function transferCsv(layout: BankLayout, lines: readonly TransferLine[]): string {
-	return stringify([layout.headers, ...lines.map((line, index) => layout.row(line, index).map(safeCell))], csvOptions)
+export function transferCsv(layout: BankLayout, lines: readonly TransferLine[], batch: TransferBatch): string {
+	return stringify([layout.headers, ...lines.map((line, index) => layout.row(line, index, batch).map(safeCell))], csvOptions)
 }
 
-export async function transferXlsx(layout: BankLayout, lines: readonly TransferLine[]): Promise<Buffer> {
+export async function transferXlsx(layout: BankLayout, lines: readonly TransferLine[], batch: TransferBatch): Promise<Buffer> {
 	const ExcelJS = await loadExcel()
 	const workbook = new ExcelJS.Workbook()
+	// The file's own dates are the value date's, not the moment it was made.
+	workbook.created = workbook.modified = new Date(`${batch.valueDate}T00:00:00Z`)
 	const sheet = workbook.addWorksheet('transfers', { views: [{ rightToLeft: true }] })
 	sheet.addRow([...layout.headers]).font = { bold: true }
-	for (const [index, line] of lines.entries()) sheet.addRow(layout.row(line, index).map(safeCell))
+	for (const [index, line] of lines.entries()) sheet.addRow(layout.row(line, index, batch).map(safeCell))
 	sheet.columns.forEach((column) => (column.width = 22))
 	return Buffer.from(await workbook.xlsx.writeBuffer())
 }

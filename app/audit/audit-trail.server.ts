@@ -63,6 +63,8 @@ interface AuditNote {
 	data?: AuditDetails
 	/** The screen recorded its own entry (sign-in pages, the account screen). */
 	recorded?: boolean
+	/** A refused change (a 4xx answer) to record all the same: refused money actions are audited (docs/security.md#audit-trail). */
+	refusal?: boolean
 }
 
 const auditNoteContext = createContext<AuditNote | null>(null)
@@ -117,14 +119,14 @@ export function audited(plan: AuditPlan): AuditedMiddleware {
 		if (note.recorded) return response
 		const planned = actionFor(plan, method, intent)
 		const action = response.status === 403 ? 'access.denied' : (note.action ?? planned)
-		const succeeded = response.status === 403 || (SAFE_METHODS.has(method) ? response.status === 200 : response.status < 400)
+		const succeeded = response.status === 403 || (SAFE_METHODS.has(method) ? response.status === 200 : response.status < 400 || (note.refusal === true && response.status < 500))
 		if (!action || !succeeded || method === 'HEAD') return response
 		await recordAudit(await getDb(), {
 			actor: context.get(staffContext),
 			action,
 			caseReference: params.reference ? normaliseReference(params.reference) : null,
 			request,
-			data: { ...(intent ? { intent } : {}), ...note.data, ...(response.status === 403 ? { method } : {}) },
+			data: { ...(intent ? { intent } : {}), ...note.data, ...(response.status === 403 ? { method } : {}), ...(note.refusal && response.status !== 403 && response.status >= 400 ? { status: response.status } : {}) },
 		})
 		return response
 	}

@@ -3,6 +3,7 @@ import {
 	bigint,
 	boolean,
 	check,
+	customType,
 	date,
 	index,
 	integer,
@@ -19,6 +20,9 @@ import {
 	type AnyPgColumn,
 } from 'drizzle-orm/pg-core'
 import { userRoles, type UserRole } from '#app/db/roles.ts'
+
+/** Bytes kept as they are (PGlite and PostgreSQL give a Uint8Array or a Buffer back). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' })
 
 const timestamps = {
 	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -414,6 +418,8 @@ export const funds = pgTable(
 		name: text('name').notNull(),
 		zakat: boolean('zakat').notNull().default(false),
 		active: boolean('active').notNull().default(true),
+		/** The foundation's account (a Saudi IBAN) this fund pays from: a batch never mixes two; null until finance names it. */
+		debitAccount: text('debit_account'),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 	},
 	(table) => [uniqueIndex('funds_name_unique').on(sql`lower(${table.name})`)],
@@ -497,7 +503,78 @@ export const paymentBatches = pgTable('payment_batches', {
 	sentOn: date('sent_on', { mode: 'string' }),
 	sentBy: integer('sent_by').references(() => users.id, { onDelete: 'set null' }),
 	closedAt: timestamp('closed_at', { withTimezone: true }),
+	/** The foundation's account the whole batch is debited from (its funds'), as the bank is told; null when its funds name none. */
+	debitAccount: text('debit_account'),
+	/** Zakat funds' batch: zakat and other money never go to the bank in one file. */
+	zakat: boolean('zakat').notNull().default(false),
 })
+
+export const batchLineState = pgEnum('batch_line_state', ['in_batch', 'paid', 'bounced', 'withdrawn'])
+
+/**
+ * A line of a payment batch as the bank is told it (docs/product.md#payment), pinned when the batch is
+ * made: later corrections of the applicant's answers never change it. Never deleted; only its state
+ * (and the bank's reference and day) changes, and the database refuses any other change.
+ */
+export const paymentBatchLines = pgTable(
+	'payment_batch_lines',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		batchId: integer('batch_id')
+			.notNull()
+			.references(() => paymentBatches.id),
+		instalmentId: integer('instalment_id')
+			.notNull()
+			.references(() => aidInstalments.id),
+		caseId: uuid('case_id')
+			.notNull()
+			.references(() => cases.id),
+		caseReference: text('case_reference').notNull(),
+		/** ATAA-<n>: the reference the transfer carries to the bank and back. */
+		reference: text('reference').notNull(),
+		payeeName: text('payee_name').notNull(),
+		iban: text('iban').notNull(),
+		/** The IBAN's bank code (app/domain/saudi-banks.ts). */
+		bankCode: text('bank_code').notNull(),
+		amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+		fundId: integer('fund_id')
+			.notNull()
+			.references(() => funds.id),
+		aidKind: text('aid_kind').notNull(),
+		/** in_batch until the bank's answer: paid, or bounced (returned); withdrawn: taken out before the file was sent. */
+		state: batchLineState('state').notNull().default('in_batch'),
+		bankReference: text('bank_reference'),
+		paidOn: date('paid_on', { mode: 'string' }),
+		/** Why the bank returned it, or why it was withdrawn. */
+		stateNote: text('state_note'),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [uniqueIndex('payment_batch_lines_unique').on(table.batchId, table.instalmentId), index('payment_batch_lines_instalment_idx').on(table.instalmentId), check('payment_batch_lines_amount', sql`${table.amount} > 0`)],
+)
+
+/**
+ * A batch's bank file as it was when the batch was marked sent: the exact bytes of each layout and
+ * format, with their SHA-256. Written once; the database refuses to change or delete it.
+ */
+export const paymentBatchFiles = pgTable(
+	'payment_batch_files',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		batchId: integer('batch_id')
+			.notNull()
+			.references(() => paymentBatches.id),
+		/** app/aid/bank-layouts: the layout's key. */
+		layout: text('layout').notNull(),
+		format: text('format', { enum: ['csv', 'xlsx'] }).notNull(),
+		bytes: bytea('bytes').notNull(),
+		/** Hex. */
+		sha256: text('sha256').notNull(),
+		keptAt: timestamp('kept_at', { withTimezone: true }).notNull().defaultNow(),
+		/** Who marked the batch sent (no cascade: the row never changes). */
+		keptBy: integer('kept_by').references(() => users.id),
+	},
+	(table) => [uniqueIndex('payment_batch_files_unique').on(table.batchId, table.layout, table.format)],
+)
 
 export const instalmentStatus = pgEnum('instalment_status', ['approved', 'in_batch', 'paid', 'delivered', 'cancelled'])
 

@@ -4,7 +4,7 @@ import type { Route } from './+types/funds'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles, hasRole } from '#app/db/roles.ts'
-import { addFund, budgetsOf, changeFund, listFunds, setBudget } from '#app/aid/funds.server.ts'
+import { addFund, budgetsOf, changeFund, listFunds, setBudget, setDebitAccount } from '#app/aid/funds.server.ts'
 import { riyals } from '#app/cases/aid.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
@@ -21,13 +21,14 @@ import type { AdminHandle } from './layout.tsx'
 
 export const handle: AdminHandle = { breadcrumb: 'الصناديق والميزانيات' }
 
-export const middleware = [audited({ read: false, write: { byIntent: { 'add-fund': 'funds.change', 'rename-fund': 'funds.change', 'retire-fund': 'funds.change', 'restore-fund': 'funds.change', budget: 'budget.change' } } })]
+export const middleware = [audited({ read: false, write: { byIntent: { 'add-fund': 'funds.change', 'rename-fund': 'funds.change', 'retire-fund': 'funds.change', 'restore-fund': 'funds.change', 'debit-account': 'funds.change', budget: 'budget.change' } } })]
 
 const name = z.string({ error: 'الرجاء كتابة اسم الصندوق' }).trim().min(3, 'الرجاء كتابة اسم الصندوق').max(120, 'الاسم أطول من 120 حرفاً')
 const schema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('add-fund'), name, zakat: z.literal('on').optional() }),
 	z.object({ intent: z.literal('rename-fund'), id: z.coerce.number().int(), name }),
 	z.object({ intent: z.enum(['retire-fund', 'restore-fund']), id: z.coerce.number().int() }),
+	z.object({ intent: z.literal('debit-account'), id: z.coerce.number().int(), debitAccount: z.string().max(60, 'الآيبان أطول من المعتاد').default('') }),
 	z.object({
 		intent: z.literal('budget'),
 		programme: z.string({ error: 'الرجاء اختيار البرنامج' }).refine((value) => findDefinition(value) !== undefined, 'الرجاء اختيار البرنامج'),
@@ -51,7 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		notice: context.get(flashContext),
 		canChange: hasRole(user, 'admin'),
 		year,
-		funds: funds.map(({ id, name, zakat, active }) => ({ id, name, zakat, active })),
+		funds: funds.map(({ id, name, zakat, active, debitAccount }) => ({ id, name, zakat, active, debitAccount: debitAccount ?? '' })),
 		programmes: applicationDefinitions.filter((definition) => !definition.createsAccount).map((definition) => ({ value: definition.type, label: definition.title })),
 		budgets: budgets.map((budget) => ({
 			id: budget.id,
@@ -91,6 +92,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 				noteAudit(context, { data: { intent: value.intent, fund: changed.name } })
 				return redirectWithFlash(back, notices.updated)
 			}
+			case 'debit-account': {
+				const changed = await setDebitAccount(db, value.id, value.debitAccount)
+				if (!changed) throw data('الصندوق غير موجود', { status: 404 })
+				noteAudit(context, { data: { intent: value.intent, fund: changed.fund.name, before: changed.before, after: changed.fund.debitAccount } })
+				return redirectWithFlash(back, notices.updated)
+			}
 			case 'budget': {
 				const fundId = value.fund === 'all' ? null : Number(value.fund)
 				if (fundId !== null && !(await listFunds(db, { withRetired: true })).some((fund) => fund.id === fundId)) return data({ form, errors: ['الرجاء اختيار الصندوق'], typed }, { status: 400 })
@@ -113,7 +120,7 @@ export default function Funds({ loaderData: f, actionData }: Route.ComponentProp
 		<>
 			<PageTitle title="الصناديق والميزانيات" error={Boolean(actionData)} />
 			<h1 className="text-2xl font-bold text-brand-900">الصناديق والميزانيات</h1>
-			<p className="mt-1 text-stone-700">كل دعم معتمد يُصرف من صندوق واحد، ضمن ميزانية برنامجه للعام. أموال الزكاة لا تُصرف إلا لحالة أثبتت دراستها استحقاقها.</p>
+			<p className="mt-1 text-stone-700">كل دعم معتمد يُصرف من صندوق واحد، ضمن ميزانية برنامجه للعام. أموال الزكاة لا تُصرف إلا لحالة أثبتت دراستها استحقاقها. لكل صندوق حساب خصم: لا تجمع دفعة صرف حسابين، ولا الزكاة وغيرها.</p>
 			<FlashNotice notice={f.notice} live className="mt-4" />
 
 			<section aria-labelledby="budgets" className="mt-6">
@@ -206,6 +213,20 @@ export default function Funds({ loaderData: f, actionData }: Route.ComponentProp
 											حفظ<span className="sr-only"> {fund.name}</span>
 										</button>
 									</Form>
+									<Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
+										<input type="hidden" name="intent" value="debit-account" />
+										<input type="hidden" name="id" value={fund.id} />
+										<div className="min-w-0 flex-1">
+											<label htmlFor={`debit-account-${fund.id}`} className="block text-sm font-semibold">
+												حساب الخصم (آيبان حساب المؤسسة الذي يُصرف منه)<span className="sr-only"> لـ{fund.name}</span>
+											</label>
+											<ErrorList errors={errorsFor(`debit-account-${fund.id}`)} />
+											<input id={`debit-account-${fund.id}`} name="debitAccount" defaultValue={typedIn(`debit-account-${fund.id}`, 'debitAccount') ?? fund.debitAccount} maxLength={60} dir="ltr" placeholder="SA" className="field-input mt-1" />
+										</div>
+										<button type="submit" disabled={busy} className="btn-secondary">
+											حفظ حساب الخصم<span className="sr-only"> لـ{fund.name}</span>
+										</button>
+									</Form>
 									<Form method="post" className="mt-2">
 										<input type="hidden" name="intent" value={fund.active ? 'retire-fund' : 'restore-fund'} />
 										<input type="hidden" name="id" value={fund.id} />
@@ -220,6 +241,8 @@ export default function Funds({ loaderData: f, actionData }: Route.ComponentProp
 									<span className="font-semibold">{fund.name}</span>
 									{fund.zakat ? ' — زكاة' : ''}
 									{fund.active ? '' : ' (موقوف)'}
+									{' — حساب الخصم: '}
+									{fund.debitAccount ? <bdi dir="ltr">{fund.debitAccount}</bdi> : 'لم يُحدَّد'}
 								</p>
 							)}
 						</li>

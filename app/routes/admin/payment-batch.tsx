@@ -4,13 +4,14 @@ import type { Route } from './+types/payment-batch'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
-import { batchOf, markBatchSent, PaymentFourEyesError, reconcile, recordPayment, reopenPayment, type Reconciled } from '#app/aid/payments.server.ts'
+import { batchOf, batchTotals, markBatchSent, PaymentFourEyesError, reconcile, recordPayment, reopenPayment, type Reconciled } from '#app/aid/payments.server.ts'
+import { keptFiles } from '#app/aid/batch-files.server.ts'
 import { bankLayouts } from '#app/aid/bank-layouts/index.ts'
-import { instalmentStatusLabels } from '#app/aid/describe.ts'
+import { batchLineStateLabels } from '#app/aid/describe.ts'
 import { aidKindLabel } from '#app/cases/aid.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
-import { formatDate, formatMoney, todayInRiyadh } from '#app/text/format.ts'
+import { formatDate, formatDateTime, formatMoney, todayInRiyadh } from '#app/text/format.ts'
 import { countOf } from '#app/text/arabic-count.ts'
 import { ErrorList, Field, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { audited, noteAudit } from '#app/audit/audit-trail.server.ts'
@@ -29,6 +30,7 @@ export const middleware = [audited({ read: false, write: { byIntent: { sent: 'pa
 const batchStatus = { open: 'قيد الإعداد: نزّل الملف وأرسله إلى البنك، ثم سجّل إرساله', sent: 'أُرسلت إلى البنك: سجّل مرجع كل تحويل', closed: 'مكتملة' } as const
 const transfersNoun = { one: 'تحويل واحد', two: 'تحويلين', few: 'تحويلات', many: 'تحويلاً', other: 'تحويل' }
 const linesNoun = { one: 'سطر واحد', two: 'سطران', few: 'أسطر', many: 'سطراً', other: 'سطر', none: 'لا أسطر' }
+const transfersCount = { ...transfersNoun, two: 'تحويلان', none: 'لا تحويلات' }
 
 async function openBatch(id: string | undefined) {
 	const batchId = Number(id)
@@ -40,8 +42,10 @@ async function openBatch(id: string | undefined) {
 
 export async function loader({ params, context }: Route.LoaderArgs) {
 	const user = requireRole(context, areaRoles.payments)
-	const { batch, lines } = await openBatch(params.batch)
-	const total = lines.reduce((sum, line) => sum + line.amount, 0)
+	const { db, batch, lines } = await openBatch(params.batch)
+	const totals = batchTotals(lines)
+	const figure = (part: { count: number; amount: number }) => `${countOf(part.count, transfersCount)} (${formatMoney(part.amount)})`
+	const layoutLabel = (key: string) => bankLayouts.find((layout) => layout.key === key)?.label ?? key
 	return {
 		id: batch.id,
 		notice: context.get(flashContext),
@@ -50,8 +54,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		made: `${formatDate(batch.createdAt)}${batch.createdByName ? ` — ${batch.createdByName}` : ''}`,
 		sentOn: batch.sentOn ? formatDate(batch.sentOn) : null,
 		note: batch.note,
-		count: countOf(lines.length, linesNoun),
-		total: formatMoney(total),
+		count: countOf(totals.sent.count, linesNoun),
+		total: formatMoney(totals.sent.amount),
+		// As a bank statement shows it: what went, what was paid, what came back, and what left for good.
+		statement: batch.status === 'open' ? null : { sent: figure(totals.sent), paid: figure(totals.paid), bounced: figure(totals.bounced), waiting: totals.waiting.count ? figure(totals.waiting) : null, net: formatMoney(totals.net) },
+		debitAccount: batch.debitAccount ?? '',
+		zakat: batch.zakat,
+		kept: (await keptFiles(db, batch.id)).map((file) => ({ label: `${layoutLabel(file.layout)} — ${file.format.toUpperCase()}`, sha256: file.sha256, at: formatDateTime(file.keptAt) })),
 		today: todayInRiyadh(),
 		downloads: bankLayouts.flatMap((layout) => (['csv', 'xlsx'] as const).map((format) => ({ href: `/admin/payments/${batch.id}/file/${layout.key}/${format}`, label: `${layout.label} — ${format.toUpperCase()}` }))),
 		lines: lines.map((line) => ({
@@ -63,7 +72,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			amount: formatMoney(line.amount),
 			kind: aidKindLabel(line.aidKind),
 			status: line.status,
-			statusLabel: instalmentStatusLabels[line.status],
+			statusLabel: batchLineStateLabels[line.status],
+			stateNote: line.stateNote ?? '',
 			bankReference: line.bankReference ?? '',
 			paidOn: line.paidOn ? formatDate(line.paidOn) : '',
 			mine: line.deciderId === user.id,
@@ -96,7 +106,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				if (!(file instanceof File) || file.size === 0) return data({ form: which, errors: ['الرجاء اختيار ملف البنك (CSV)'], typed, reconciled: null }, { status: 400 })
 				if (file.size > CONFIRMATION_MAX_BYTES) return data({ form: which, errors: ['ملف البنك أكبر من 1 ميجابايت'], typed, reconciled: null }, { status: 413 })
 				const reconciled: Reconciled = await reconcile(db, batchId, await file.text(), user)
-				noteAudit(context, { data: { recorded: reconciled.recorded.length, unmatched: reconciled.unmatched.length } })
+				// Each payment the file recorded, by its reference, and each line it could not.
+				noteAudit(context, { data: { batch: batchId, recorded: reconciled.recorded.length, references: reconciled.recorded, unmatched: reconciled.unmatched.length } })
 				return { form: which, errors: [] as string[], typed, reconciled }
 			}
 			case 'reopen': {
@@ -113,6 +124,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 			noteAudit(context, { data: { refused: 'four-eyes' } })
 			return data({ form: which, errors: [error.message], typed, reconciled: null }, { status: 403 })
 		}
+		// Refused money actions are audited too, with why.
+		noteAudit(context, { refusal: true, data: { batch: batchId, reason: error.message } })
 		return data({ form: which, errors: [error.message], typed, reconciled: null }, { status: 409 })
 	}
 }
@@ -129,8 +142,34 @@ export default function PaymentBatch({ loaderData: b, actionData }: Route.Compon
 			<p className="mt-1 text-stone-700">
 				{b.count}، المجموع {b.total}. أُنشئت {b.made}.{b.sentOn ? ` أُرسلت إلى البنك ${b.sentOn}.` : ''}
 			</p>
+			<p className="mt-1 text-sm">
+				{b.zakat ? 'أموال زكاة' : 'أموال غير الزكاة'} — حساب الخصم:{' '}
+				{b.debitAccount ? (
+					<bdi dir="ltr">{b.debitAccount}</bdi>
+				) : (
+					<span className="text-red-800">لم يُحدَّد لصندوقها حساب خصم (يُحدَّد في «الصناديق والميزانيات»)</span>
+				)}
+			</p>
 			<p className="mt-1 font-semibold">{b.statusLabel}</p>
 			{b.note ? <p className="mt-1 text-sm">ملاحظة: {b.note}</p> : null}
+			{b.statement ? (
+				<dl aria-label="كشف دفعة الصرف" className="mt-4 grid gap-x-6 gap-y-1 rounded-xl border border-stone-200 bg-white p-4 text-sm sm:grid-cols-[auto_1fr]">
+					<dt className="font-semibold">أُرسل إلى البنك</dt>
+					<dd>{b.statement.sent}</dd>
+					<dt className="font-semibold">صُرف</dt>
+					<dd>{b.statement.paid}</dd>
+					<dt className="font-semibold">أعاده البنك</dt>
+					<dd>{b.statement.bounced}</dd>
+					{b.statement.waiting ? (
+						<>
+							<dt className="font-semibold">بانتظار تأكيد البنك</dt>
+							<dd>{b.statement.waiting}</dd>
+						</>
+					) : null}
+					<dt className="font-semibold">الصافي (المُرسل ناقص ما أعاده البنك)</dt>
+					<dd>{b.statement.net}</dd>
+				</dl>
+			) : null}
 			<FlashNotice notice={b.notice} live className="mt-4" />
 
 			<section aria-labelledby="files" className="mt-6 rounded-xl border border-stone-200 bg-white p-4">
@@ -146,6 +185,18 @@ export default function PaymentBatch({ loaderData: b, actionData }: Route.Compon
 						</li>
 					))}
 				</ul>
+				{b.kept.length ? (
+					<div className="mt-3 text-sm">
+						<p>الملفات كما أُرسلت إلى البنك (لا تتغير بعد الإرسال)، وبصمة كل منها:</p>
+						<ul className="mt-1 space-y-1">
+							{b.kept.map((file) => (
+								<li key={file.label}>
+									{file.label} — {file.at} — <bdi dir="ltr" className="break-all font-mono text-xs">SHA-256 {file.sha256}</bdi>
+								</li>
+							))}
+						</ul>
+					</div>
+				) : null}
 				{b.status === 'open' ? (
 					<Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
 						<input type="hidden" name="intent" value="sent" />
@@ -210,6 +261,7 @@ export default function PaymentBatch({ loaderData: b, actionData }: Route.Compon
 							<p dir="ltr" className="text-start text-stone-700">
 								{line.iban}
 							</p>
+							{line.stateNote ? <p>السبب: {line.stateNote}</p> : null}
 							{line.bankReference ? (
 								<p>
 									مرجع البنك <bdi dir="ltr">{line.bankReference}</bdi> — {line.paidOn}

@@ -5,12 +5,12 @@ import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { batchOf } from '#app/aid/payments.server.ts'
 import { findLayout } from '#app/aid/bank-layouts/index.ts'
-import { transferCsv, transferXlsx } from '#app/aid/transfer-file.server.ts'
-import { aidKindLabel } from '#app/cases/aid.ts'
+import { batchFile, sha256 } from '#app/aid/batch-files.server.ts'
 import { audited, noteAudit } from '#app/audit/audit-trail.server.ts'
 
-// A batch's bank transfer file (docs/product.md#payment): one line per transfer still to pay, in a
-// bank's layout, as CSV or XLSX. Names and IBANs leave the system here: every download is audited.
+// A batch's bank transfer file (docs/product.md#payment): its pinned lines in a bank's layout, as CSV
+// or XLSX; once the batch is sent, the very bytes kept then. Names and IBANs leave the system here:
+// every download is audited, with the file's SHA-256.
 
 export const middleware = [audited({ read: 'payments.file', write: false })]
 
@@ -20,15 +20,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	const format = params.format
 	const batchId = Number(params.batch)
 	if (!layout || (format !== 'csv' && format !== 'xlsx') || !Number.isInteger(batchId) || batchId < 1) throw data(null, { status: 404 })
-	const found = await batchOf(await getDb(), batchId)
+	const db = await getDb()
+	const found = await batchOf(db, batchId)
 	if (!found) throw data(null, { status: 404 })
-	// What the bank is to pay: the lines paid or reopened since are not sent again.
-	const lines = found.lines
-		.filter((line) => line.status === 'in_batch')
-		.map((line) => ({ paymentReference: line.reference, caseReference: line.caseReference, name: line.name, iban: line.iban, amount: line.amount, purpose: aidKindLabel(line.aidKind) }))
-	noteAudit(context, { data: { batch: batchId, layout: layout.key, format, lines: lines.length } })
+	const file = await batchFile(db, found, layout, format)
+	noteAudit(context, { data: { batch: batchId, layout: layout.key, format, lines: found.lines.filter((line) => line.status !== 'withdrawn').length, kept: file.kept, sha256: sha256(file.bytes) } })
 	const name = `ataa-batch-${batchId}-${layout.key}.${format}`
 	const headers = { 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'private, no-store' }
-	if (format === 'csv') return new Response(transferCsv(layout, lines), { headers: { ...headers, 'Content-Type': 'text/csv; charset=utf-8' } })
-	return new Response(new Uint8Array(await transferXlsx(layout, lines)), { headers: { ...headers, 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } })
+	const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+	return new Response(new Uint8Array(file.bytes), { headers: { ...headers, 'Content-Type': type } })
 }

@@ -3,7 +3,7 @@ import type { Route } from './+types/payments'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
-import { createBatch, dueInstalments, listBatches, PaymentFourEyesError, recordDelivery } from '#app/aid/payments.server.ts'
+import { APPROVER_MAY_NOT_PAY, createBatch, dueInstalments, listBatches, PaymentFourEyesError, recordDelivery } from '#app/aid/payments.server.ts'
 import { aidKindLabel } from '#app/cases/aid.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
@@ -30,6 +30,7 @@ export const handle: AdminHandle = { breadcrumb: 'صرف الدعم' }
 export const middleware = [audited({ read: false, write: { byIntent: { batch: 'payments.batch', deliver: 'payments.deliver' }, otherwise: 'payments.deliver' } })]
 
 const transfersNoun = { one: 'تحويل واحد', two: 'تحويلان', few: 'تحويلات', many: 'تحويلاً', other: 'تحويل', none: 'لا تحويلات' }
+const batchesNoun = { one: 'دفعة صرف واحدة', two: 'دفعتا صرف', few: 'دفعات صرف', many: 'دفعة صرف', other: 'دفعة صرف' }
 const batchStatus = { open: 'قيد الإعداد', sent: 'أُرسلت إلى البنك', closed: 'مكتملة' } as const
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -46,6 +47,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 		month: formatMonth(item.dueOn.slice(0, 7)),
 		fund: item.fundName,
 		iban: item.iban,
+		accountProblem: item.accountProblem,
 		// Four eyes: who approved it does not pay it.
 		mine: item.deciderId === user.id,
 	})
@@ -61,6 +63,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 			created: formatDate(batch.createdAt),
 			lines: countOf(batch.lines, transfersNoun),
 			paid: batch.paid,
+			bounced: batch.bounced,
 			total: formatMoney(batch.total),
 		})),
 	}
@@ -103,10 +106,17 @@ export async function action({ request, context }: Route.ActionArgs) {
 			const ids = [...new Set(form.getAll('line').map(Number))].filter((id) => Number.isInteger(id) && id > 0).slice(0, 1000)
 			if (!ids.length) return data({ form: 'batch', errors: ['الرجاء اختيار تحويل واحد على الأقل'], refused: [], typed }, { status: 400 })
 			const made = await createBatch(db, ids, String(form.get('note') ?? '').slice(0, 500), user)
-			noteAudit(context, { data: { batch: made.batchId, lines: ids.length - made.refused.length, refused: made.refused.map((item) => item.reference) } })
-			if (made.batchId === null) return data({ form: 'batch', errors: ['لم يُضف أي تحويل إلى دفعة صرف:'], refused: made.refused, typed }, { status: 409 })
+			noteAudit(context, { data: { batch: made.batchId, batches: made.batchIds, lines: ids.length - made.refused.length, refused: made.refused.map((item) => item.reference) } })
+			if (made.batchId === null) {
+				// Refused money actions are audited too; whoever approved them all is refused as four eyes (403).
+				const fourEyes = made.refused.every((item) => item.reason === APPROVER_MAY_NOT_PAY)
+				noteAudit(context, { refusal: true, ...(fourEyes ? { data: { refused: 'four-eyes', references: made.refused.map((item) => item.reference) } } : {}) })
+				return data({ form: 'batch', errors: ['لم يُضف أي تحويل إلى دفعة صرف:'], refused: made.refused, typed }, { status: fourEyes ? 403 : 409 })
+			}
 			const left = made.refused.length ? ` لم يُضف ${countOf(made.refused.length, transfersNoun)}: ${made.refused.map((item) => `${item.reference} (${item.reason})`).join('؛ ')}` : ''
-			return redirectWithFlash(`/admin/payments/${made.batchId}`, { tone: made.refused.length ? 'error' : 'success', message: `أُنشئت دفعة الصرف رقم ${made.batchId}.${left}` })
+			// One batch per debit account, zakat apart: each is its own file for the bank.
+			const madeText = made.batchIds.length > 1 ? `أُنشئت ${countOf(made.batchIds.length, batchesNoun)} لأن التحويلات من حسابات خصم مختلفة أو من الزكاة وغيرها: ${made.batchIds.map((id) => `رقم ${id}`).join('، ')}.` : `أُنشئت دفعة الصرف رقم ${made.batchId}.`
+			return redirectWithFlash(`/admin/payments/${made.batchId}`, { tone: made.refused.length ? 'error' : 'success', message: `${madeText}${left}` })
 		}
 		if (intent === 'deliver') {
 			const id = Number(form.get('instalment'))
@@ -175,7 +185,7 @@ export default function Payments({ loaderData: p, actionData }: Route.ComponentP
 											{line.iban || '—'}
 										</p>
 										{line.mine ? <p className="text-gold-700">اعتُمد هذا الدعم بقرارك، فيصرفه مسؤول مالي آخر.</p> : null}
-										{!line.iban ? <p className="text-red-800">لا آيبان صحيح لهذا المستفيد: يصحّحه الباحث الاجتماعي أولاً.</p> : null}
+										{line.accountProblem ? <p className="text-red-800">{line.accountProblem}.</p> : null}
 									</div>
 								</li>
 							))}
@@ -252,7 +262,7 @@ export default function Payments({ loaderData: p, actionData }: Route.ComponentP
 									دفعة الصرف رقم {batch.id}
 								</Link>
 								<span>
-									{batch.created} — {batch.lines}، {batch.total} — {batch.status}
+									{batch.created} — {batch.lines}، {batch.total}{batch.bounced ? ` (أعاد البنك منها: ${countOf(batch.bounced, transfersNoun)})` : ''} — {batch.status}
 								</span>
 							</li>
 						))}
