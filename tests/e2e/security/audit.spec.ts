@@ -9,9 +9,9 @@ import { auditActions, type AuditAction } from '#app/audit/actions.ts'
 import { jpeg, minimalMp4 } from '#tests/fixtures/attack-files.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { studyForm } from '#tests/fixtures/needy-families.ts'
-import { caseFileIds, registerInstitutionAsStaff, submitCaseAsStaff, type RegisteredInstitution, type SubmittedCase } from '../case-fixtures.ts'
+import { caseFileIds, registerInstitutionAsStaff, studiedCaseAs, submitCaseAsStaff, type RegisteredInstitution, type SubmittedCase } from '../case-fixtures.ts'
 import { signIn, staffState, unique, type StaffRole } from '../utils.ts'
-import { adminRoutes, addUser, inquiry, inputValue, send, userId, type FormBody, type MultipartBody } from './route-table.ts'
+import { adminRoutes, addUser, inquiry, inputValue, newUserForm, send, userId, type FormBody, type MultipartBody } from './route-table.ts'
 
 test.describe.configure({ mode: 'default' })
 
@@ -47,6 +47,18 @@ async function newActor(browser: Browser, role: StaffRole): Promise<Actor> {
 	await signIn(page, { email, password })
 	await expect(page).toHaveURL(/\/admin/)
 	return { role, email, id: await userId(admin, email), request: context.request, page }
+}
+
+/** A member of the committee who also keeps the accounts (a small foundation), made and signed in for this test. */
+async function newDualActor(browser: Browser): Promise<{ id: string; request: APIRequestContext }> {
+	const email = `audit-dual-${marker}@e2e.test`
+	const password = `Audit-Trail-${marker}`
+	expect((await send(admin, { path: '/admin/users/new', form: { ...newUserForm(email, 'approver', password), roles: ['approver', 'finance'] }, status: 302 })).status()).toBe(302)
+	const context = await browser.newContext({ baseURL })
+	const page = await context.newPage()
+	await signIn(page, { email, password })
+	await expect(page).toHaveURL(/\/admin/)
+	return { id: await userId(admin, email), request: context.request }
 }
 
 /** Does one thing as `who` and notes the entry it must leave. */
@@ -229,6 +241,27 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	expect(reconciled).toMatch(/السطر (?:<!-- -->)?3(?:<!-- -->)? \(<bdi dir="ltr">ATAA-\d+<\/bdi>\): (?:<!-- -->)?المبلغ «0x3E8» ليس رقماً عشرياً/)
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.record', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'record', instalment: line, bankReference: `FT${marker}`.slice(0, 30), paidOn: today() } }), [302])
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.reopen', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'reopen', instalment: line, reason: 'أعاده البنك' } }), [302])
+	// Returned, it stays in its batch; due again, it goes into a new one, paid this time from the bank's
+	// confirmation file with the day as Excel writes it: the trail names the payment the file recorded (issue 38, finding 8).
+	const resent = await post('finance', '/admin/payments', { form: { intent: 'batch', line, note: '' } })
+	await act('finance', { route: 'routes/admin/payments', action: 'payments.batch', path: '/admin/payments' }, Promise.resolve(resent), [302])
+	const resentUrl = resent.headers()['location']!.split('?')[0]!
+	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.sent', path: resentUrl }, post('finance', resentUrl, { form: { intent: 'sent', sentOn: today() } }), [302])
+	const [year, month, day] = today().split('-')
+	const paidFromFile = await post('finance', resentUrl, {
+		multipart: { intent: 'reconcile', file: { name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(`payment_reference,amount,bank_reference,paid_on\nATAA-${line},1000.00,BNK-${marker},${day}/${month}/${year} 10:30\n`) } },
+	})
+	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.reconcile', path: resentUrl }, Promise.resolve(paidFromFile))
+	expect(await paidFromFile.text()).toContain('سُجّل صرف تحويل واحد.')
+	expect((await (await get('finance', batchUrl)).text()).replace(/<!-- -->/g, '')).toContain('السبب: أعاده البنك')
+	// An approver who also keeps the accounts tries to batch their own approval: refused (403), and audited.
+	const dual = await newDualActor(browser)
+	const own = await studiedCaseAs(officer.request)
+	expect((await send(dual.request, { path: '/admin/decisions', form: { case: own.reference, [`kind-${own.reference}`]: 'cash', [`amount-${own.reference}`]: '700', [`months-${own.reference}`]: '', [`fund-${own.reference}`]: fund }, status: 0 }, { Origin: baseURL })).status()).toBe(200)
+	const ownLine = /value="(\d+)"/.exec((await (await dual.request.get('/admin/payments')).text()).split('<li').find((item) => item.includes(own.reference)) ?? '')?.[1] ?? ''
+	expect(ownLine, 'their approval is due').not.toBe('')
+	const refusedBatch = await send(dual.request, { path: '/admin/payments', form: { intent: 'batch', line: ownLine, note: '' }, status: 0 }, { Origin: baseURL })
+	expect(refusedBatch.status()).toBe(403)
 	await act('finance', { route: 'routes/admin/reports-export', action: 'reports.export', path: '/admin/reports/export' }, get('finance', `/admin/reports/export?year=${today().slice(0, 4)}&by=fund`))
 	const delivery = deliveryOf(third.reference)
 	expect(delivery, 'the approved food basket is due').not.toBe('')
@@ -441,6 +474,15 @@ test('every audited action of the back office leaves its entry in the trail, as 
 		expect(coded, `${role}: details with a key not in words`).toEqual([])
 		if (role === 'approver') expect(rows.find((row) => row[4] === third.reference && row[3] === auditActions['case.decide'])?.[7]).toContain('القرار: اعتماد الدعم')
 	}
+
+	// Money actions in the trail (issue 38, finding 8): the payment the confirmation file recorded, by
+	// its reference; and the approver's refused batch of their own approval, with why.
+	const financeRows = parseCsv((await (await admin.get(`/admin/audit/export?user=${actors.finance.id}`)).text()).replace(/^\uFEFF/, '')).slice(1)
+	expect(financeRows.find((row) => row[3] === auditActions['payments.reconcile'] && row[5] === resentUrl)?.[7]).toContain(`مراجع التحويلات: ATAA-${line}`)
+	const dualRows = parseCsv((await (await admin.get(`/admin/audit/export?user=${dual.id}`)).text()).replace(/^\uFEFF/, '')).slice(1)
+	const refusal = dualRows.find((row) => row[3] === auditActions['access.denied'] && row[5] === '/admin/payments')?.[7] ?? ''
+	expect(refusal).toContain('رُفض: من أوصى بالدعم أو أعدّ الدفعة لا يعتمدها (فصل المهام)')
+	expect(refusal).toContain(`ATAA-${ownLine}`)
 
 	// The admin's screen shows the case officer's reads.
 	const screen = await (await admin.get(`/admin/audit?user=${officer.id}`)).text()
