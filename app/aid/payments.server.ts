@@ -10,6 +10,7 @@ import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, caseAid, caseDecisions, caseEvents, caseSections, cases, funds, paymentBatches, users } from '#app/db/schema.ts'
 import type { UserRole } from '#app/db/roles.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
+import { inOpenPeriods, throwRefusal } from '#app/cases/refusals.ts'
 import { Status } from '#app/cases/case-statuses.ts'
 import { notifyPaymentMade } from '#app/notify/case-notices.server.ts'
 import { inKindAid, isInKind } from '#app/cases/aid.ts'
@@ -230,6 +231,7 @@ export async function markBatchSent(db: Database, batchId: number, sentOn: strin
 		.set({ status: 'sent', sentOn, sentBy: actor.id })
 		.where(and(eq(paymentBatches.id, batchId), eq(paymentBatches.status, 'open')))
 		.returning({ id: paymentBatches.id })
+		.catch(throwRefusal)
 	if (!changed) throw new CaseChangeError('أُرسلت دفعة الصرف هذه من قبل')
 }
 
@@ -294,7 +296,7 @@ export async function recordPayment(db: Database, batchId: number, entry: { inst
 	const bankReference = toWesternDigits(entry.bankReference).trim()
 	const problem = paymentProblem(bankReference, entry.paidOn)
 	if (problem) throw new CaseChangeError(problem)
-	const instalment = await db.transaction(async (tx) => {
+	const instalment = await inOpenPeriods(db).transaction(async (tx) => {
 		const instalment = await lockedLine(tx as unknown as Database, batchId, entry.instalmentId, actor)
 		await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: entry.paidOn, bankReference }, actor)
 		await closeIfDone(tx as unknown as Database, batchId)
@@ -367,7 +369,7 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 			continue
 		}
 		try {
-			const instalment = await db.transaction(async (tx) => {
+			const instalment = await inOpenPeriods(db).transaction(async (tx) => {
 				const instalment = await lockedLine(tx as unknown as Database, batchId, id, actor)
 				if (Math.round(amount * 100) !== Math.round(instalment.amount * 100)) throw new CaseChangeError('المبلغ لا يطابق مبلغ التحويل')
 				await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: paidOn, bankReference }, actor)
@@ -392,7 +394,7 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 export async function reopenPayment(db: Database, batchId: number, instalmentId: number, reason: string, actor: Actor): Promise<void> {
 	const why = reason.trim()
 	if (!why) throw new CaseChangeError('الرجاء كتابة سبب إعادة التحويل')
-	await db.transaction(async (tx) => {
+	await inOpenPeriods(db).transaction(async (tx) => {
 		const [row] = await tx
 			.select()
 			.from(aidInstalments)
@@ -432,7 +434,7 @@ async function deliver(db: Database, instalmentId: number, delivery: Parameters<
 	const deliveredBy = delivery.deliveredBy.trim()
 	if (!isCalendarDay(delivery.deliveredOn) || delivery.deliveredOn > todayInRiyadh()) throw new CaseChangeError('الرجاء كتابة تاريخ تسليم صحيح لا يكون بعد اليوم')
 	if (deliveredBy.length < 3) throw new CaseChangeError('الرجاء كتابة من سلّم المساعدة')
-	return db.transaction(async (tx) => {
+	return inOpenPeriods(db).transaction(async (tx) => {
 		const [row] = await tx
 			.select({ instalment: aidInstalments, deciderId: caseDecisions.deciderId })
 			.from(aidInstalments)
