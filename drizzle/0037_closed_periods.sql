@@ -13,15 +13,16 @@ CREATE TABLE "closed_periods" (
 ALTER TABLE "closed_periods" ADD CONSTRAINT "closed_periods_actor_id_users_id_fk" FOREIGN KEY ("actor_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "closed_periods_month_idx" ON "closed_periods" USING btree ("month","id");--> statement-breakpoint
 -- custom: closed periods (docs/product.md#periods). Rows are only ever added: a close and a reopening are each a row.
-CREATE FUNCTION "ataa_closed_periods_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Any table whose rows are only ever added may use it (its name is in the message).
+CREATE FUNCTION "ataa_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	RAISE EXCEPTION 'closed_periods is append-only' USING ERRCODE = 'insufficient_privilege';
+	RAISE EXCEPTION '% is append-only', TG_TABLE_NAME USING ERRCODE = 'insufficient_privilege';
 END
 $$;
 --> statement-breakpoint
-CREATE TRIGGER "closed_periods_append_only" BEFORE UPDATE OR DELETE ON "closed_periods" FOR EACH ROW EXECUTE FUNCTION "ataa_closed_periods_append_only"();
+CREATE TRIGGER "closed_periods_append_only" BEFORE UPDATE OR DELETE ON "closed_periods" FOR EACH ROW EXECUTE FUNCTION "ataa_append_only"();
 --> statement-breakpoint
-CREATE TRIGGER "closed_periods_no_truncate" BEFORE TRUNCATE ON "closed_periods" FOR EACH STATEMENT EXECUTE FUNCTION "ataa_closed_periods_append_only"();
+CREATE TRIGGER "closed_periods_no_truncate" BEFORE TRUNCATE ON "closed_periods" FOR EACH STATEMENT EXECUTE FUNCTION "ataa_append_only"();
 --> statement-breakpoint
 -- Money dated in a closed month is refused with SQLSTATE AT001 and the month (YYYY-MM) in the message;
 -- app/cases/closed-period.ts turns it into the Arabic refusal. The shared advisory lock on the month

@@ -8,6 +8,7 @@ import type { PublicUser } from '#app/domain/staff-users.server.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import type { AuditAction } from '#app/audit/actions.ts'
 import type { AuditDetails } from '#app/audit/audit-log.server.ts'
+import { ClosedPeriodError } from '#app/cases/refusals.ts'
 
 // The audit trail (docs/security.md#audit-trail). Every back-office route's middleware records the
 // changes and the reads of applicants' data it makes (`audited`, below); the layout refuses a route
@@ -63,6 +64,8 @@ interface AuditNote {
 	data?: AuditDetails
 	/** The screen recorded its own entry (sign-in pages, the account screen). */
 	recorded?: boolean
+	/** A refusal recorded though the answer is an error: money dated in a closed month (`noteRefusal`). */
+	refused?: boolean
 }
 
 const auditNoteContext = createContext<AuditNote | null>(null)
@@ -71,6 +74,14 @@ const auditNoteContext = createContext<AuditNote | null>(null)
 export function noteAudit(context: Readonly<RouterContextProvider>, note: AuditNote): void {
 	const current = context.get(auditNoteContext)
 	if (current) Object.assign(current, { ...note, data: { ...current.data, ...note.data } })
+}
+
+/**
+ * A money action refused because it is dated in a closed month (docs/product.md#periods): recorded
+ * with the month, though the screen answers 409. Screens call it with whatever their store threw.
+ */
+export function noteRefusal(context: Readonly<RouterContextProvider>, error: unknown): void {
+	if (error instanceof ClosedPeriodError) noteAudit(context, { refused: true, data: { refused: 'closed-period', month: error.month } })
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD'])
@@ -117,7 +128,7 @@ export function audited(plan: AuditPlan): AuditedMiddleware {
 		if (note.recorded) return response
 		const planned = actionFor(plan, method, intent)
 		const action = response.status === 403 ? 'access.denied' : (note.action ?? planned)
-		const succeeded = response.status === 403 || (SAFE_METHODS.has(method) ? response.status === 200 : response.status < 400)
+		const succeeded = response.status === 403 || note.refused === true || (SAFE_METHODS.has(method) ? response.status === 200 : response.status < 400)
 		if (!action || !succeeded || method === 'HEAD') return response
 		await recordAudit(await getDb(), {
 			actor: context.get(staffContext),
