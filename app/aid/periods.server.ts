@@ -16,7 +16,7 @@ export { ClosedPeriodError, closedPeriodMessage } from '#app/cases/refusals.ts'
 
 type Actor = { id: number; roles: readonly UserRole[] }
 
-/** The advisory lock's first key, "ATAP" in ASCII: the second is the month (year × 12 + month − 1), as the triggers take it shared. */
+/** The advisory lock's first key, "ATAP" in ASCII: the second is the month (year * 12 + month - 1), as the triggers take it shared. */
 const PERIOD_LOCK = 0x41544150
 
 export const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/
