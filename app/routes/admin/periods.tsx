@@ -148,7 +148,7 @@ export default function Periods({ loaderData: p, actionData }: Route.ComponentPr
 							<TextareaField
 								label="سبب إعادة الفتح"
 								errors={actionData?.errors}
-								textareaProps={{ id: 'reopen-reason', name: 'reason', required: true, minLength: 5, maxLength: 500, rows: 3, defaultValue: actionData?.reason }}
+								textareaProps={{ id: 'reopen-reason', name: 'reason', required: true, maxLength: 500, rows: 3, defaultValue: actionData?.reason }}
 							/>
 						) : (
 							<ErrorList errors={actionData?.errors} />
@@ -178,24 +178,13 @@ export default function Periods({ loaderData: p, actionData }: Route.ComponentPr
 				) : null}
 			</section>
 
-			<DataTable label="أشهر السنة" caption={`أشهر سنة ${p.yearLabel} وحالتها`} headings={['الشهر', 'الحالة', 'السجل', 'الإجراء']} className="mt-4">
+			<DataTable label="أشهر السنة" caption={`أشهر سنة ${p.yearLabel} وحالتها`} headings={['الشهر', 'الحالة', 'الإجراء', 'السجل']} className="mt-4">
 				{p.months.map((month) => (
 					<tr key={month.month} id={`month-${month.month}`} className="border-t border-stone-100 align-top">
 						<th scope="row" className="p-3 text-start font-semibold">
 							{month.label}
 						</th>
 						<td className={`p-3 whitespace-nowrap ${month.closed ? 'font-bold text-brand-900' : ''}`}>{month.state}</td>
-						<td className="p-3">
-							{month.history.length ? (
-								<ul className="space-y-1">
-									{month.history.map((line) => (
-										<li key={line}>{line}</li>
-									))}
-								</ul>
-							) : (
-								'—'
-							)}
-						</td>
 						<td className="p-3 whitespace-nowrap">
 							{month.closable ? (
 								<Link to={`${here({ close: month.month })}#confirm`} className="link">
@@ -205,6 +194,17 @@ export default function Periods({ loaderData: p, actionData }: Route.ComponentPr
 								<Link to={`${here({ reopen: month.month })}#confirm`} className="link">
 									إعادة فتح
 								</Link>
+							) : (
+								'—'
+							)}
+						</td>
+						<td className="p-3">
+							{month.history.length ? (
+								<ul className="space-y-1">
+									{month.history.map((line) => (
+										<li key={line}>{line}</li>
+									))}
+								</ul>
 							) : (
 								'—'
 							)}
