@@ -89,6 +89,7 @@ export default [
 		route('payments', 'routes/admin/payments.tsx'),
 		route('payments/:batch', 'routes/admin/payment-batch.tsx'),
 		route('payments/:batch/file/:layout/:format', 'routes/admin/payment-file.ts'),
+		route('periods', 'routes/admin/periods.tsx'),
 		route('reports', 'routes/admin/reports.tsx'),
 		route('reports/export', 'routes/admin/reports-export.ts'),
 		route('reasons', 'routes/admin/reasons.tsx'),

@@ -7,6 +7,7 @@ import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, caseDecisions, caseEvents, cases, caseStudies, funds, users } from '#app/db/schema.ts'
 import type { UserRole } from '#app/db/roles.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
+import { inOpenPeriods } from '#app/cases/refusals.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
 import { quotedStatus, Status } from '#app/cases/case-statuses.ts'
 import { transitionRefusal } from '#app/cases/workflow.ts'
@@ -52,7 +53,7 @@ function applicantMessage(decision: Decision): string {
 export async function decide(db: Database, caseId: string, decision: Decision, actor: { id: number; roles: readonly UserRole[] }): Promise<{ row: CaseRow; to: number; message: string }> {
 	const note = decision.note.trim()
 	if (decision.outcome === 'return' && !note) throw new CaseChangeError('الرجاء كتابة ما يحتاج إلى دراسة أكثر')
-	return db.transaction(async (tx) => {
+	return inOpenPeriods(db).transaction(async (tx) => {
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, caseId)).for('update')
 		if (!locked || locked.deletedAt) throw new CaseChangeError('الطلب غير موجود أو محذوف')
 		if (locked.purgedAt) throw new CaseChangeError('أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ')

@@ -10,6 +10,7 @@ import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, caseAid, caseDecisions, caseEvents, caseSections, cases, funds, paymentBatches, paymentBatchLines, users } from '#app/db/schema.ts'
 import type { UserRole } from '#app/db/roles.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
+import { inOpenPeriods } from '#app/cases/refusals.ts'
 import { Status } from '#app/cases/case-statuses.ts'
 import { notifyPaymentMade } from '#app/notify/case-notices.server.ts'
 import { inKindAid, isInKind } from '#app/cases/aid.ts'
@@ -330,7 +331,7 @@ export async function listBatches(db: Database, limit = 50) {
  */
 export async function markBatchSent(db: Database, batchId: number, sentOn: string, actor: Actor): Promise<void> {
 	if (!isCalendarDay(sentOn) || sentOn > todayInRiyadh()) throw new CaseChangeError('الرجاء كتابة تاريخ إرسال صحيح لا يكون بعد اليوم')
-	await db.transaction(async (tx) => {
+	await inOpenPeriods(db).transaction(async (tx) => {
 		const [changed] = await tx
 			.update(paymentBatches)
 			.set({ status: 'sent', sentOn, sentBy: actor.id })
@@ -415,7 +416,7 @@ export async function recordPayment(db: Database, batchId: number, entry: { inst
 	const bankReference = toWesternDigits(entry.bankReference).trim()
 	const problem = paymentProblem(bankReference, entry.paidOn)
 	if (problem) throw new CaseChangeError(problem)
-	const instalment = await db.transaction(async (tx) => {
+	const instalment = await inOpenPeriods(db).transaction(async (tx) => {
 		const instalment = await lockedLine(tx as unknown as Database, batchId, entry.instalmentId, actor)
 		await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: entry.paidOn, bankReference }, actor)
 		await settleLine(tx as unknown as Database, batchId, instalment.id, { state: 'paid', bankReference, paidOn: entry.paidOn })
@@ -494,7 +495,7 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 			continue
 		}
 		try {
-			const instalment = await db.transaction(async (tx) => {
+			const instalment = await inOpenPeriods(db).transaction(async (tx) => {
 				const instalment = await lockedLine(tx as unknown as Database, batchId, id, actor)
 				if (Math.round(amount * 100) !== Math.round(instalment.amount * 100)) throw new CaseChangeError('المبلغ لا يطابق مبلغ التحويل')
 				await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: paidOn, bankReference }, actor)
@@ -520,7 +521,7 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 export async function reopenPayment(db: Database, batchId: number, instalmentId: number, reason: string, actor: Actor): Promise<void> {
 	const why = reason.trim()
 	if (!why) throw new CaseChangeError('الرجاء كتابة سبب إعادة التحويل')
-	await db.transaction(async (tx) => {
+	await inOpenPeriods(db).transaction(async (tx) => {
 		const [row] = await tx
 			.select()
 			.from(aidInstalments)
@@ -563,7 +564,7 @@ async function deliver(db: Database, instalmentId: number, delivery: Parameters<
 	const deliveredBy = delivery.deliveredBy.trim()
 	if (!isCalendarDay(delivery.deliveredOn) || delivery.deliveredOn > todayInRiyadh()) throw new CaseChangeError('الرجاء كتابة تاريخ تسليم صحيح لا يكون بعد اليوم')
 	if (deliveredBy.length < 3) throw new CaseChangeError('الرجاء كتابة من سلّم المساعدة')
-	return db.transaction(async (tx) => {
+	return inOpenPeriods(db).transaction(async (tx) => {
 		const [row] = await tx
 			.select({ instalment: aidInstalments, deciderId: caseDecisions.deciderId })
 			.from(aidInstalments)

@@ -40,6 +40,8 @@ export const auditActions = {
 	'payments.reopen': 'إعادة تحويل أعاده البنك',
 	'payments.deliver': 'تسجيل تسليم مساعدة عينية',
 	'reports.export': 'تنزيل تقرير الدعم',
+	'periods.close': 'إقفال فترة مالية (شهر أو سنة)',
+	'periods.reopen': 'إعادة فتح شهر مقفل',
 	'case.visit': 'تحديد موعد زيارة أو إلغاؤه',
 	'reasons.change': 'تعديل أسباب عدم الدعم',
 	'case.status': 'تغيير حالة طلب',

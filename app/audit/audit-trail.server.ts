@@ -8,6 +8,7 @@ import type { PublicUser } from '#app/domain/staff-users.server.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import type { AuditAction } from '#app/audit/actions.ts'
 import type { AuditDetails } from '#app/audit/audit-log.server.ts'
+import { ClosedPeriodError } from '#app/cases/refusals.ts'
 
 // The audit trail (docs/security.md#audit-trail). Every back-office route's middleware records the
 // changes and the reads of applicants' data it makes (`audited`, below); the layout refuses a route
@@ -63,7 +64,7 @@ interface AuditNote {
 	data?: AuditDetails
 	/** The screen recorded its own entry (sign-in pages, the account screen). */
 	recorded?: boolean
-	/** A refused change (a 4xx answer) to record all the same: refused money actions are audited (docs/security.md#audit-trail). */
+	/** A refused change (a 4xx answer) to record all the same: refused money actions are audited (docs/security.md#audit-trail), money dated in a closed month among them (`noteRefusal`). */
 	refusal?: boolean
 }
 
@@ -73,6 +74,14 @@ const auditNoteContext = createContext<AuditNote | null>(null)
 export function noteAudit(context: Readonly<RouterContextProvider>, note: AuditNote): void {
 	const current = context.get(auditNoteContext)
 	if (current) Object.assign(current, { ...note, data: { ...current.data, ...note.data } })
+}
+
+/**
+ * A money action refused because it is dated in a closed month (docs/product.md#periods): recorded
+ * with the month, though the screen answers 409. Screens call it with whatever their store threw.
+ */
+export function noteRefusal(context: Readonly<RouterContextProvider>, error: unknown): void {
+	if (error instanceof ClosedPeriodError) noteAudit(context, { refusal: true, data: { refused: 'closed-period', month: error.month } })
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD'])

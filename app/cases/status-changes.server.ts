@@ -10,12 +10,13 @@ import { sectionSchema, type SectionAnswers } from '#app/forms/schema.ts'
 import { applicantColumns, unprovenIfMobileChanged, type CaseRow } from './case-store.server.ts'
 import { quotedStatus, Status, type CaseStatus } from './case-statuses.ts'
 import { transitionRefusal, type CaseKind } from './workflow.ts'
+import { CaseChangeError, inOpenPeriods } from './refusals.ts'
 
 // The case officer's changes to a case (status, assignment, bulk changes, notes and messages, aid by
 // hand, corrections, deletion) and its history. Every change is one transaction with its history rows.
 // The committee's decisions are app/aid/decisions.server.ts.
 
-export class CaseChangeError extends Error {}
+export { CaseChangeError }
 
 export const STUDY_MISSING = `لا يُنقل الطلب إلى ${quotedStatus(Status.Studied)} قبل تسجيل الدراسة وتوصيتها.`
 export const RESTUDY_MISSING = `أعادت لجنة الصرف الطلب لدراسة أكثر: سجّل دراسة جديدة قبل نقله إلى ${quotedStatus(Status.Studied)}.`
@@ -53,7 +54,7 @@ function kindOf(row: Pick<CaseRow, 'type'>): CaseKind {
 export async function changeStatus(db: Database, caseId: string, change: StatusChange, actor: Pick<PublicUser, 'id' | 'roles'>): Promise<{ row: CaseRow; from: number }> {
 	const note = change.note.trim()
 	if (!note) throw new CaseChangeError('الرجاء كتابة ملاحظة تغيير الحالة')
-	return db.transaction(async (tx) => {
+	return inOpenPeriods(db).transaction(async (tx) => {
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, caseId)).for('update')
 		if (!locked || locked.deletedAt) throw new CaseChangeError('الطلب غير موجود أو محذوف')
 		if (!locked.submittedAt) throw new CaseChangeError('لم يُرسل هذا الطلب بعد')
@@ -214,7 +215,7 @@ export async function addApplicantMessage(db: Database, caseId: string, message:
 
 /** Records aid given on a case that already has «support provided» (a second payment, a basket…). */
 export async function recordAid(db: Database, caseId: string, aid: AidInput, actor: Pick<PublicUser, 'id'>): Promise<void> {
-	await db.transaction(async (tx) => {
+	await inOpenPeriods(db).transaction(async (tx) => {
 		await tx.insert(caseAid).values({ caseId, ...aid, createdBy: actor.id })
 		await tx.insert(caseEvents).values({
 			caseId,

@@ -576,6 +576,34 @@ export const paymentBatchFiles = pgTable(
 	(table) => [uniqueIndex('payment_batch_files_unique').on(table.batchId, table.layout, table.format)],
 )
 
+/**
+ * The months finance closed once reconciled, and reopened (docs/product.md#periods): one row per
+ * close and per reopening, never changed or removed (triggers refuse UPDATE, DELETE and TRUNCATE);
+ * a month's state is its newest row. Money dated in a closed month is refused by the database
+ * (drizzle/0037_closed_periods.sql, `ataa_refuse_closed_period`).
+ */
+export const closedPeriods = pgTable(
+	'closed_periods',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		/** The month's first day. */
+		month: date('month', { mode: 'string' }).notNull(),
+		action: text('action', { enum: ['close', 'reopen'] }).notNull(),
+		/** Why it was reopened (required); empty for a close. */
+		reason: text('reason').notNull().default(''),
+		actorId: integer('actor_id')
+			.notNull()
+			.references(() => users.id),
+		at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [
+		index('closed_periods_month_idx').on(table.month, table.id),
+		check('closed_periods_first_day', sql`extract(day from ${table.month}) = 1`),
+		check('closed_periods_action', sql`${table.action} in ('close', 'reopen')`),
+		check('closed_periods_reason', sql`${table.action} = 'close' or length(trim(${table.reason})) > 0`),
+	],
+)
+
 export const instalmentStatus = pgEnum('instalment_status', ['approved', 'in_batch', 'paid', 'delivered', 'cancelled'])
 
 /**

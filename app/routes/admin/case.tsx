@@ -30,7 +30,7 @@ import { maxCharacters } from '#app/text/messages.ts'
 import { toWesternDigits, formatClock, formatWeekday, isCalendarDay, formatDate, formatDateTime, formatFileSize, formatMoney, formatSaudiMobile, todayInRiyadh } from '#app/text/format.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/http/flash.server.ts'
 import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
-import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
+import { noteAudit, noteRefusal, audited } from '#app/audit/audit-trail.server.ts'
 import type { AdminHandle } from './layout.tsx'
 import { AidLedger, Answers, Files, Panel, StudyPanel, type ActionErrors } from './+case-parts.tsx'
 import { CaseActions } from './+case-actions.tsx'
@@ -411,6 +411,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 		}
 	} catch (error) {
 		if (!(error instanceof CaseChangeError)) throw error
+		noteRefusal(context, error)
 		// Four eyes: refused whatever roles the user holds, and recorded as a refused access (docs/security.md#audit-trail).
 		if (error instanceof FourEyesError) {
 			noteAudit(context, { data: { refused: 'four-eyes' } })

@@ -41,6 +41,7 @@ const cards: readonly Card[] = [
 	{ to: '/admin/visits', title: 'زياراتي', text: 'زيارات الأسر المحددة لك من اليوم: العنوان والجوال والدراسة الاجتماعية.', roles: areaRoles.cases },
 	{ to: '/admin/decisions', title: 'قرارات لجنة الصرف', text: 'الطلبات المدروسة بانتظار القرار: اعتمادها من صندوق ضمن الميزانية، أو رفضها، أو إعادتها للدراسة.', roles: areaRoles.decisions },
 	{ to: '/admin/payments', title: 'صرف الدعم', text: 'التحويلات المستحقة ودفعات الصرف وملفات البنك ومراجعه، وتسليم المساعدات العينية.', roles: areaRoles.payments },
+	{ to: '/admin/periods', title: 'الفترات المالية', text: 'إقفال الشهر والسنة بعد مطابقة الصرف مع البنك، فلا تتغير أرقامهما؛ وإعادة فتح الشهر بسبب.', roles: areaRoles.payments },
 	{ to: '/admin/reports', title: 'تقارير الدعم', text: 'أرقام العام لمجلس الإدارة والوزارة: الطلبات والقرارات والمصروف والمستفيدون، حسب البرنامج أو الصندوق أو الشهر أو المدينة.', roles: areaRoles.funds },
 	{ to: '/admin/funds', title: 'الصناديق والميزانيات', text: 'صناديق الصرف (الزكاة والصدقات والمنح) وميزانية كل برنامج: المخصص والمعتمد والمصروف والمتبقي.', roles: areaRoles.funds },
 	{ to: '/admin/cases/new', title: 'طلب ورقي جديد', text: 'بدء طلب لمستفيد حضر إلى المؤسسة أو اتصل هاتفياً.', roles: areaRoles.cases },

@@ -14,7 +14,7 @@ import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
 import { formatDate, formatDateTime, formatMoney, todayInRiyadh } from '#app/text/format.ts'
 import { countOf } from '#app/text/arabic-count.ts'
 import { ErrorList, Field, FlashNotice, PageTitle } from '#app/components/forms.tsx'
-import { audited, noteAudit } from '#app/audit/audit-trail.server.ts'
+import { audited, noteAudit, noteRefusal } from '#app/audit/audit-trail.server.ts'
 import type { AdminHandle } from './layout.tsx'
 
 // One payment batch (docs/product.md#payment): its transfers, the bank's file in each layout, then
@@ -120,6 +120,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 		return data({ form: which, errors: ['الطلب غير صالح'], typed, reconciled: null }, { status: 400 })
 	} catch (error) {
 		if (!(error instanceof CaseChangeError)) throw error
+		noteRefusal(context, error)
 		if (error instanceof PaymentFourEyesError) {
 			noteAudit(context, { data: { refused: 'four-eyes' } })
 			return data({ form: which, errors: [error.message], typed, reconciled: null }, { status: 403 })

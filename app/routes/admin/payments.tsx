@@ -10,7 +10,7 @@ import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
 import { countOf } from '#app/text/arabic-count.ts'
 import { formatDate, formatMoney, formatMonth, todayInRiyadh } from '#app/text/format.ts'
 import { ErrorList, Field, FlashNotice, PageTitle } from '#app/components/forms.tsx'
-import { audited, noteAudit } from '#app/audit/audit-trail.server.ts'
+import { audited, noteAudit, noteRefusal } from '#app/audit/audit-trail.server.ts'
 import fs from 'node:fs/promises'
 import { attachmentUpload } from '#app/cases/attachment-upload.server.ts'
 import { staffFileMessage } from '#app/cases/staff-files.ts'
@@ -128,6 +128,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		return data({ form: '', errors: ['الطلب غير صالح'], refused: [], typed }, { status: 400 })
 	} catch (error) {
 		if (!(error instanceof CaseChangeError)) throw error
+		noteRefusal(context, error)
 		const which = intent === 'deliver' ? `deliver-${String(form.get('instalment'))}` : 'batch'
 		if (error instanceof PaymentFourEyesError) {
 			noteAudit(context, { data: { refused: 'four-eyes' } })
@@ -146,6 +147,11 @@ export default function Payments({ loaderData: p, actionData }: Route.ComponentP
 			<PageTitle title="صرف الدعم" error={Boolean(actionData)} />
 			<h1 className="text-2xl font-bold text-brand-900">صرف الدعم</h1>
 			<p className="mt-1 text-stone-700">الدعم المعتمد المستحق حتى نهاية هذا الشهر: التحويلات تُجمع في دفعة صرف يُنزَّل ملفها للبنك، والمساعدات العينية تُسجَّل عند تسليمها. لا يسجّل صرفَ دعمٍ من اعتمده.</p>
+			<p className="mt-1">
+				<Link to="/admin/periods" className="link">
+					الفترات المالية: إقفال الشهر بعد مطابقة صرفه مع البنك
+				</Link>
+			</p>
 			<FlashNotice notice={p.notice} live className="mt-4" />
 
 			<section aria-labelledby="transfers" className="mt-6">

@@ -2,10 +2,12 @@ import { Form, Link } from 'react-router'
 import type { Route } from './+types/reports'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
-import { areaRoles } from '#app/db/roles.ts'
+import { areaRoles, hasRole } from '#app/db/roles.ts'
+import { yearPeriods } from '#app/aid/periods.server.ts'
 import { aidReport, reportGroupings, type ReportRow } from '#app/aid/reports.server.ts'
 import { reportColumns, reportQuery } from '#app/aid/report-query.ts'
-import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
+import { formatDateTime, formatMoney, formatMonth, todayInRiyadh } from '#app/text/format.ts'
+import { countOf } from '#app/text/arabic-count.ts'
 import { PageTitle, SelectField } from '#app/components/forms.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { audited } from '#app/audit/audit-trail.server.ts'
@@ -20,9 +22,13 @@ export const handle: AdminHandle = { breadcrumb: 'تقارير الدعم' }
 export const middleware = [audited({ read: false, write: false })]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-	requireRole(context, areaRoles.funds)
+	const user = requireRole(context, areaRoles.funds)
 	const query = reportQuery(new URL(request.url))
-	const { rows, total } = await aidReport(await getDb(), query.year, query.by)
+	const db = await getDb()
+	const [{ rows, total }, periods] = await Promise.all([aidReport(db, query.year, query.by), yearPeriods(db, query.year)])
+	// A closed month's figures never change (docs/product.md#periods): the report says which are, and every reopening.
+	const closed = periods.months.filter((month) => month.closed)
+	const label = (row: ReportRow) => (query.by === 'month' && closed.some((month) => month.month === row.key) ? `${row.label} — مقفل` : row.label)
 	const cell = (row: ReportRow, column: (typeof reportColumns)[number]) => {
 		const value = row[column.name]
 		if (value === null) return '—'
@@ -34,10 +40,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		groupings: reportGroupings,
 		groupLabel: reportGroupings.find((grouping) => grouping.value === query.by)!.label,
 		headers: reportColumns.map((column) => column.header),
-		rows: rows.map((row) => ({ key: row.key, label: row.label, cells: reportColumns.map((column) => cell(row, column)) })),
+		rows: rows.map((row) => ({ key: row.key, label: label(row), cells: reportColumns.map((column) => cell(row, column)) })),
 		total: reportColumns.map((column) => cell(total, column)),
 		// The chart: riyals given per group, as a share of the largest.
 		bars: rows.map((row) => ({ key: row.key, label: row.label, share: row.givenRiyals / most, amount: formatMoney(row.givenRiyals) })),
+		periods: {
+			state: periods.closed
+				? 'السنة مقفلة: أشهرها الاثنا عشر مقفلة، فلا تتغير أرقامها.'
+				: closed.length
+					? `أُقفل من السنة ${countOf(closed.length, { one: 'شهر واحد', two: 'شهران', few: 'أشهر', many: 'شهراً', other: 'شهر' })}: ${closed.map((month) => formatMonth(month.month)).join('، ')}. لا تتغير أرقام الشهر المقفل.`
+					: 'لم يُقفل من السنة شهر بعد: أرقامها قد تتغير بما يُسجَّل فيها.',
+			reopenings: periods.reopenings.map((entry) => `${formatMonth(entry.month)}: أعاد فتحه ${entry.actorName}، ${formatDateTime(entry.at)}. السبب: ${entry.reason}`),
+			link: hasRole(user, ...areaRoles.payments) ? `/admin/periods?year=${query.year}` : null,
+		},
 		download: `/admin/reports/export?${new URLSearchParams({ year: String(query.year), by: query.by })}`,
 	}
 }
@@ -62,6 +77,28 @@ export default function Reports({ loaderData: r }: Route.ComponentProps) {
 					تنزيل التقرير (XLSX)
 				</Link>
 			</Form>
+
+			<section aria-labelledby="periods" className="mt-6 rounded-xl border border-stone-200 bg-white p-4">
+				<h2 id="periods" className="text-lg font-bold text-brand-900">
+					الفترات المالية في {r.query.year}
+				</h2>
+				<p className="mt-2">{r.periods.state}</p>
+				{r.periods.reopenings.length ? (
+					<>
+						<h3 className="mt-3 font-bold">أشهر أُعيد فتحها بعد إقفالها</h3>
+						<ul className="mt-1 list-disc space-y-1 ps-6">
+							{r.periods.reopenings.map((line) => (
+								<li key={line}>{line}</li>
+							))}
+						</ul>
+					</>
+				) : null}
+				{r.periods.link ? (
+					<Link to={r.periods.link} className="link mt-2 inline-flex min-h-11 items-center">
+						إقفال الفترات وإعادة فتحها
+					</Link>
+				) : null}
+			</section>
 
 			<section aria-labelledby="chart" className="mt-6 rounded-xl border border-stone-200 bg-white p-4">
 				<h2 id="chart" className="text-lg font-bold text-brand-900">

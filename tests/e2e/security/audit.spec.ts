@@ -230,6 +230,19 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	const batchUrl = made.headers()['location']!.split('?')[0]!
 	await act('finance', { route: 'routes/admin/payment-file', action: 'payments.file', path: `${batchUrl}/file/common/csv` }, get('finance', `${batchUrl}/file/common/csv`))
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.sent', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'sent', sentOn: today() } }), [302])
+	// Finance closes a month long over (docs/product.md#periods): a payment dated in it is refused with
+	// the month named (409), and the refusal is in the trail; its report is unchanged; an admin reopens it with a reason.
+	const closedMonth = '2021-03'
+	const periodsUrl = '/admin/periods?year=2021'
+	const reportTable = async () => /<table[\s\S]*<\/table>/.exec(await (await get('finance', '/admin/reports?year=2021&by=month')).text())?.[0]
+	await act('finance', { route: 'routes/admin/periods', action: 'periods.close', path: '/admin/periods' }, post('finance', periodsUrl, { form: { intent: 'close', month: closedMonth } }), [302])
+	const reportBefore = await reportTable()
+	const refusedPayment = await post('finance', batchUrl, { form: { intent: 'record', instalment: line, bankReference: `FT${marker}`.slice(0, 30), paidOn: `${closedMonth}-15` } })
+	expect(refusedPayment.status()).toBe(409)
+	expect(await refusedPayment.text()).toContain('مقفل: لا تُسجَّل فيه حركة مالية. سجّلها بتاريخ في شهر مفتوح، أو اطلب من مدير النظام إعادة فتحه.')
+	expect(await reportTable()).toBe(reportBefore)
+	expect((await post('finance', periodsUrl, { form: { intent: 'reopen', month: closedMonth, reason: 'ليس للمسؤول المالي' } })).status()).toBe(403)
+	await act('admin', { route: 'routes/admin/periods', action: 'periods.reopen', path: '/admin/periods' }, post('admin', periodsUrl, { form: { intent: 'reopen', month: closedMonth, reason: 'اختبار سجل التدقيق' } }), [302])
 	// The transfer's own line with its 1,000 written «0x3E8»: not read as 1,000 (JavaScript's Number()
 	// would), its line named; the transfer is still to record.
 	const confirmation = await post('finance', batchUrl, {
@@ -466,6 +479,10 @@ test('every audited action of the back office leaves its entry in the trail, as 
 		expect(missing, `${role}: entries missing from the trail`).toEqual([])
 	}
 
+	// The payment refused in the closed month, with why and the month.
+	const financeRows = parseCsv((await (await admin.get(`/admin/audit/export?user=${actors.finance.id}`)).text()).replace(/^\uFEFF/, '')).slice(1)
+	expect(financeRows.find((row) => row[3] === auditActions['payments.record'] && row[7]?.includes('رُفض: الحركة مؤرخة في شهر مقفل'))?.[7]).toContain('2021-03')
+
 	// Every detail in Arabic (issue 37, §2.14): no entry of anyone shows a key as the code wrote it
 	// («outcome: approve»), and the committee's decision reads as words.
 	for (const role of Object.keys(actors) as StaffRole[]) {
@@ -477,7 +494,6 @@ test('every audited action of the back office leaves its entry in the trail, as 
 
 	// Money actions in the trail (issue 38, finding 8): the payment the confirmation file recorded, by
 	// its reference; and the approver's refused batch of their own approval, with why.
-	const financeRows = parseCsv((await (await admin.get(`/admin/audit/export?user=${actors.finance.id}`)).text()).replace(/^\uFEFF/, '')).slice(1)
 	expect(financeRows.find((row) => row[3] === auditActions['payments.reconcile'] && row[5] === resentUrl)?.[7]).toContain(`مراجع التحويلات: ATAA-${line}`)
 	const dualRows = parseCsv((await (await admin.get(`/admin/audit/export?user=${dual.id}`)).text()).replace(/^\uFEFF/, '')).slice(1)
 	const refusal = dualRows.find((row) => row[3] === auditActions['access.denied'] && row[5] === '/admin/payments')?.[7] ?? ''

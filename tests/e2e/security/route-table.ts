@@ -371,6 +371,16 @@ export const routeTable: Record<string, RouteEntry> = {
 			{ path: '/admin/payments/999999/file/no-such-bank/xlsx', status: 404 },
 		],
 	},
+	'routes/admin/periods': {
+		roles: finance,
+		get: () => [
+			{ path: '/admin/periods', status: 200 },
+			{ path: '/admin/periods?year=2022&close=2022-05', status: 200 },
+			{ path: '/admin/periods?year=abc&reopen=nothing', status: 200 },
+		],
+		// A month that is not one: refused with its message, nothing is closed.
+		post: () => ({ path: '/admin/periods?year=2022', form: { intent: 'close', month: 'not-a-month' }, status: 409 }),
+	},
 	'routes/admin/reports': {
 		roles: fundReaders,
 		get: () => [

@@ -1,0 +1,221 @@
+import { eq, sql } from 'drizzle-orm'
+import { beforeAll, expect, test } from 'vitest'
+import { changeStatus, recordAid } from '#app/cases/status-changes.server.ts'
+import { ClosedPeriodError } from '#app/cases/refusals.ts'
+import type { CaseRow } from '#app/cases/case-store.server.ts'
+import type { Database } from '#app/db/client.server.ts'
+import { aidInstalments, caseAid, closedPeriods } from '#app/db/schema.ts'
+import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
+import { formatMonth, todayInRiyadh } from '#app/text/format.ts'
+import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
+import { withAppDatabase } from '#tests/db.ts'
+import { decide } from './decisions.server.ts'
+import { listFunds, setBudget } from './funds.server.ts'
+import { impactFigures } from './impact.server.ts'
+import { batchOf, createBatch, markBatchSent, paymentReference, reconcile, recordDelivery, recordPayment, reopenPayment } from './payments.server.ts'
+import { closeMonth, closeYear, closedPeriodMessage, reopenMonth, yearPeriods } from './periods.server.ts'
+import { aidReport, reportGroupings } from './reports.server.ts'
+
+// Periods that close (docs/product.md#periods): a month closed once reconciled refuses every money
+// entry dated in it, whoever writes it (the database's triggers, drizzle/0037_closed_periods.sql),
+// with the month named in Arabic; its reports and «أثرنا» stay as they were, byte for byte; an
+// admin reopens it with a reason.
+
+const app = withAppDatabase()
+const db = () => app.handle.db
+const today = todayInRiyadh()
+/** Last month (YYYY-MM), over whatever today is, and a day in it. */
+const lastMonth = (() => {
+	const [year, month] = today.split('-').map(Number) as [number, number]
+	return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`
+})()
+const inLastMonth = `${lastMonth}-15`
+const thisMonth = today.slice(0, 7)
+const refusal = closedPeriodMessage(lastMonth)
+let researcher: PublicUser
+let approver: PublicUser
+let finance: PublicUser
+let admin: PublicUser
+let fundId: number
+
+beforeAll(async () => {
+	const user = (name: string, roles: PublicUser['roles']) =>
+		createUser(db(), { name, email: `${roles.join('-')}-${Date.now()}-${Math.random()}@example.org`, mobile: '', roles, password: 'Periods-Test-1234' })
+	;[researcher, approver, finance, admin] = await Promise.all([
+		user('الباحثة', ['case_officer']),
+		user('عضو اللجنة', ['approver']),
+		user('المسؤولة المالية', ['finance']),
+		user('مدير النظام', ['admin']),
+	])
+	fundId = (await listFunds(db())).find((fund) => !fund.zakat)!.id
+	for (const year of new Set([Number(today.slice(0, 4)), Number(lastMonth.slice(0, 4))])) await setBudget(db(), { programme: 'needy-families', year, fundId: null, allocated: 1_000_000 }, researcher)
+})
+
+async function approved(aidKind = 'cash', amount = 1000): Promise<CaseRow> {
+	const row = await submittedCase(db())
+	await studied(db(), row, researcher)
+	await changeStatus(db(), row.id, { to: 2, note: 'دُرست' }, researcher)
+	await decide(db(), row.id, { outcome: 'approve', aidKind, amount, months: null, fundId, note: '' }, approver)
+	return row
+}
+const instalmentOf = async (row: CaseRow) => (await db().select().from(aidInstalments).where(eq(aidInstalments.caseId, row.id)))[0]!
+
+/** Every grouping's report of the closed month's year and «أثرنا», as the screen and the XLSX read them. */
+async function reports(executor: Database = db()) {
+	const year = Number(lastMonth.slice(0, 4))
+	const found: unknown[] = [await impactFigures(executor)]
+	for (const { value } of reportGroupings) found.push(await aidReport(executor, year, value))
+	return JSON.stringify(found)
+}
+
+/** Expects a refusal naming the closed month, as a ClosedPeriodError routes answer 409. */
+async function expectClosed(work: Promise<unknown>) {
+	const error = await work.then(
+		() => null,
+		(thrown: unknown) => thrown,
+	)
+	expect(error).toBeInstanceOf(ClosedPeriodError)
+	expect((error as Error).message).toBe(refusal)
+}
+
+// The cases of the test: one paid by transfer last month (its batch reconciled), one waiting in a
+// batch sent this month, one approved transfer not yet batched, one food basket to deliver, one
+// case helped by hand.
+let paidLastMonth: CaseRow
+let waitingLine: { batchId: number; instalmentId: number }
+let notBatched: number
+let basket: number
+let helped: CaseRow
+
+test('finance closes a month that is over and reconciled; not one still under way, nor one with a batch waiting for the bank', async () => {
+	paidLastMonth = await approved('cash', 1500)
+	const paid = await instalmentOf(paidLastMonth)
+	const first = (await createBatch(db(), [paid.id], '', finance)).batchId!
+	await markBatchSent(db(), first, `${lastMonth}-10`, finance)
+	await expect(closeMonth(db(), lastMonth, finance)).rejects.toThrow(`لم تكتمل مطابقة دفعة الصرف رقم ${first} مع البنك`)
+	await recordPayment(db(), first, { instalmentId: paid.id, bankReference: 'FT1001X', paidOn: inLastMonth }, finance)
+	helped = paidLastMonth
+	await recordAid(db(), helped.id, { amount: 250, kind: 'cash', givenOn: inLastMonth, note: 'دعم إضافي' }, researcher)
+
+	const waiting = await approved('cash', 700)
+	const line = await instalmentOf(waiting)
+	const second = (await createBatch(db(), [line.id], '', finance)).batchId!
+	await markBatchSent(db(), second, today, finance)
+	waitingLine = { batchId: second, instalmentId: line.id }
+	notBatched = (await instalmentOf(await approved('cash', 900))).id
+	basket = (await instalmentOf(await approved('food_basket', 400))).id
+
+	await expect(closeMonth(db(), thisMonth, finance)).rejects.toThrow(`لا يُقفل شهر ${formatMonth(thisMonth)} قبل انقضائه`)
+	await expect(closeMonth(db(), lastMonth, researcher)).rejects.toThrow('يُقفل الشهر المسؤول المالي')
+	await closeMonth(db(), lastMonth, finance)
+	await expect(closeMonth(db(), lastMonth, finance)).rejects.toThrow(`شهر ${formatMonth(lastMonth)} مقفل من قبل`)
+	const { months } = await yearPeriods(db(), Number(lastMonth.slice(0, 4)))
+	const month = months.find((item) => item.month === lastMonth)!
+	expect([month.closed, month.history.map((entry) => [entry.action, entry.actorName])]).toEqual([true, [['close', 'المسؤولة المالية']]])
+})
+
+test('every money action dated in the closed month is refused, naming the month, and its reports and «أثرنا» stay byte for byte', async () => {
+	const before = await reports()
+	// Aid recorded by hand («تسجيل دعم إضافي»).
+	await expectClosed(recordAid(db(), helped.id, { amount: 300, kind: 'cash', givenOn: inLastMonth, note: '' }, researcher))
+	// A payment typed by finance, and one read from the bank's confirmation file: the line says why.
+	await expectClosed(recordPayment(db(), waitingLine.batchId, { instalmentId: waitingLine.instalmentId, bankReference: 'FT2002X', paidOn: inLastMonth }, finance))
+	const reconciled = await reconcile(db(), waitingLine.batchId, `payment_reference,amount,bank_reference,paid_on\n${paymentReference(waitingLine.instalmentId)},700,FT2002X,${inLastMonth}\n`, finance)
+	expect(reconciled).toEqual({ recorded: [], unmatched: [{ line: 2, reference: paymentReference(waitingLine.instalmentId), reason: refusal }] })
+	// Aid in kind delivered.
+	await expectClosed(recordDelivery(db(), basket, { deliveredOn: inLastMonth, deliveredBy: 'المتطوع سالم', receipt: 'R-9' }, finance))
+	// A batch sent.
+	const third = (await createBatch(db(), [notBatched], '', finance)).batchId!
+	await expectClosed(markBatchSent(db(), third, inLastMonth, finance))
+	// A payment of the closed month reopened (a bounce): its ledger row stays.
+	const paid = await instalmentOf(paidLastMonth)
+	await expectClosed(reopenPayment(db(), paid.batchId!, paid.id, 'أعاده البنك', finance))
+	// Nothing changed: the rows, the batches, the reports.
+	expect((await instalmentOf(paidLastMonth)).status).toBe('paid')
+	expect((await batchOf(db(), waitingLine.batchId))!.lines[0]!.status).toBe('in_batch')
+	expect((await batchOf(db(), third))!.batch.status).toBe('open')
+	expect(await reports()).toBe(before)
+
+	// The database refuses whoever writes, a statement the app never makes too: SQLSTATE AT001.
+	for (const statement of [
+		sql`insert into case_aid (case_id, amount, kind, given_on) values (${helped.id}, 10, 'cash', ${inLastMonth})`,
+		sql`update case_aid set amount = 1 where case_id = ${helped.id}`,
+		sql`delete from case_aid where case_id = ${helped.id}`,
+		sql`update aid_instalments set paid_on = ${today} where id = ${paid.id}`,
+		sql`update payment_batches set sent_on = ${inLastMonth} where id = ${third}`,
+	])
+		await expect(db().execute(statement)).rejects.toMatchObject({ cause: { code: 'AT001' } })
+	// The note alone may change (retention clears it).
+	await db().update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, helped.id))
+	expect(await reports()).toBe(before)
+
+	// The open month takes them: the adjusting entry, the payment and the batch dated today.
+	await recordAid(db(), helped.id, { amount: 300, kind: 'cash', givenOn: today, note: 'تصحيح دعم الشهر الماضي' }, researcher)
+	await recordPayment(db(), waitingLine.batchId, { instalmentId: waitingLine.instalmentId, bankReference: 'FT2002X', paidOn: today }, finance)
+	await markBatchSent(db(), third, today, finance)
+	// The closed month's row of the report by month is as it was.
+	const monthRow = async () => JSON.stringify((await aidReport(db(), Number(lastMonth.slice(0, 4)), 'month')).rows.find((row) => row.key === lastMonth))
+	const closedRow = JSON.parse(before)[1 + reportGroupings.findIndex((grouping) => grouping.value === 'month')].rows.find((row: { key: string }) => row.key === lastMonth)
+	expect(await monthRow()).toBe(JSON.stringify(closedRow))
+})
+
+test("the committee's approval is dated the day it is made: refused while that month is closed", async () => {
+	const row = await submittedCase(db())
+	await studied(db(), row, researcher)
+	await changeStatus(db(), row.id, { to: 2, note: 'دُرست' }, researcher)
+	// This month cannot be closed through the store before it is over: the database's rule is tested alone.
+	await db()
+		.insert(closedPeriods)
+		.values({ month: `${thisMonth}-01`, action: 'close', actorId: finance.id })
+	const approval = decide(db(), row.id, { outcome: 'approve', aidKind: 'cash', amount: 500, months: null, fundId, note: '' }, approver)
+	await expect(approval).rejects.toBeInstanceOf(ClosedPeriodError)
+	await expect(approval).rejects.toThrow(closedPeriodMessage(thisMonth))
+	await db()
+		.insert(closedPeriods)
+		.values({ month: `${thisMonth}-01`, action: 'reopen', reason: 'اختبار قاعدة القرار', actorId: admin.id })
+	await decide(db(), row.id, { outcome: 'approve', aidKind: 'cash', amount: 500, months: null, fundId, note: '' }, approver)
+})
+
+test('a close and a reopening are rows never changed or removed', async () => {
+	await expect(db().execute(sql`update closed_periods set action = 'reopen'`)).rejects.toThrow()
+	await expect(db().execute(sql`delete from closed_periods`)).rejects.toThrow()
+	await expect(db().execute(sql`truncate closed_periods`)).rejects.toThrow()
+	// A reopening says why.
+	await expect(db().execute(sql`insert into closed_periods (month, action, actor_id) values (${`${lastMonth}-01`}, 'reopen', ${admin.id})`)).rejects.toThrow()
+})
+
+test('an admin reopens a closed month with a reason; it is open again and its history keeps both', async () => {
+	await expect(reopenMonth(db(), lastMonth, 'تصحيح قيد', finance)).rejects.toThrow('يعيد فتح الشهر المقفل مدير النظام وحده')
+	await expect(reopenMonth(db(), lastMonth, '  ', admin)).rejects.toThrow('الرجاء كتابة سبب إعادة فتح الشهر')
+	await reopenMonth(db(), lastMonth, 'إيصال تسليم وصل متأخراً', admin)
+	await expect(reopenMonth(db(), lastMonth, 'مرة أخرى', admin)).rejects.toThrow(`شهر ${formatMonth(lastMonth)} مفتوح`)
+	await recordAid(db(), helped.id, { amount: 50, kind: 'cash', givenOn: inLastMonth, note: '' }, researcher)
+	const periods = await yearPeriods(db(), Number(lastMonth.slice(0, 4)))
+	const month = periods.months.find((item) => item.month === lastMonth)!
+	expect([month.closed, month.history.map((entry) => [entry.action, entry.actorName, entry.reason])]).toEqual([
+		false,
+		[
+			['close', 'المسؤولة المالية', ''],
+			['reopen', 'مدير النظام', 'إيصال تسليم وصل متأخراً'],
+		],
+	])
+	expect(periods.reopenings.filter((entry) => entry.month === lastMonth)).toMatchObject([{ month: lastMonth, actorName: 'مدير النظام', reason: 'إيصال تسليم وصل متأخراً' }])
+	// Closed again, it refuses again.
+	await closeMonth(db(), lastMonth, finance)
+	await expectClosed(recordAid(db(), helped.id, { amount: 50, kind: 'cash', givenOn: inLastMonth, note: '' }, researcher))
+})
+
+test('«إقفال السنة» closes the months of a year that is over left open, at once; not a year under way', async () => {
+	const year = Number(today.slice(0, 4))
+	await expect(closeYear(db(), year, finance)).rejects.toThrow('قبل انقضائها')
+	const past = year - 3
+	await db()
+		.insert(closedPeriods)
+		.values({ month: `${past}-03-01`, action: 'close', actorId: finance.id })
+	const closed = await closeYear(db(), past, finance)
+	expect(closed).toHaveLength(11)
+	expect(closed).not.toContain(`${past}-03`)
+	const periods = await yearPeriods(db(), past)
+	expect([periods.closed, periods.months.every((month) => month.closed)]).toEqual([true, true])
+	await expect(closeYear(db(), past, finance)).rejects.toThrow('مقفلة من قبل')
+})
