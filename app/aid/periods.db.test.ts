@@ -236,9 +236,16 @@ test('a close waits for money being written in its month: the entry is in before
 	await written
 	const closing = closeMonth(db(), month, finance)
 	// PostgreSQL: the close waits on the month's lock the entry holds (without it, it would close under
-	// the entry and this loop would never end). PGlite has one connection: the close waits its turn.
+	// the entry and this loop would never end). Only this database's waits on the periods' lock count: the server is shared. PGlite has one connection: the close waits its turn.
 	if (app.handle.kind === 'postgres') {
-		const waiting = async () => ((await db().execute(sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`)).rows[0] as { n: number }).n
+		const waiting = async () =>
+			(
+				(
+					await db().execute(
+						sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and classid = ${0x41544150}::oid and database = (select oid from pg_database where datname = current_database())`,
+					)
+				).rows[0] as { n: number }
+			).n
 		while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 20))
 	}
 	release()
