@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { nationalIdWithCheckDigit, saudiIbanFromBban } from '#app/domain/validators.ts'
+import { bankOfChoice } from '#app/domain/saudi-banks.ts'
 import { inArray, max } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { caseAid, caseEvents, caseSections, cases, caseStudies, caseVisits, privacyNotices, users, type Reopened } from '#app/db/schema.ts'
@@ -207,19 +208,8 @@ const places: readonly (readonly [string, readonly string[], number])[] = [
 ]
 
 /** The banks' codes in a Saudi IBAN (SA kk BB …). */
-const bankCodes: Record<string, string> = {
-	snb: '10',
-	alrajhi: '80',
-	riyad: '20',
-	sab: '45',
-	bsf: '55',
-	anb: '30',
-	albilad: '15',
-	aljazira: '60',
-	alinma: '05',
-	saib: '65',
-	gib: '90',
-}
+/** The IBAN's bank code of each bank of the forms, from the one table of Saudi banks. */
+const codeOfBank = (choice: string) => bankOfChoice(choice)!.code
 const bankWeights: readonly (readonly [string, number])[] = [
 	['alrajhi', 30],
 	['snb', 20],
@@ -476,11 +466,11 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 
 	// The bank account(s).
 	const bank1 = weighted(rng, bankWeights)
-	const bank: Record<string, unknown> = { Bank_Name_1: bank1, Bank_No_1: demoIban(bankCodes[bank1]!, digits(rng, 18)) }
+	const bank: Record<string, unknown> = { Bank_Name_1: bank1, Bank_No_1: demoIban(codeOfBank(bank1), digits(rng, 18)) }
 	if (chance(rng, 0.1)) {
 		const bank2 = weighted(rng, bankWeights)
 		bank.Bank_Name_2 = bank2
-		bank.Bank_No_2 = demoIban(bankCodes[bank2]!, digits(rng, 18))
+		bank.Bank_No_2 = demoIban(codeOfBank(bank2), digits(rng, 18))
 	}
 
 	// Money, monthly.

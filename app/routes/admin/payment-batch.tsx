@@ -25,7 +25,8 @@ export const handle: AdminHandle = {
 	breadcrumb: (loaderData) => [{ to: '/admin/payments', label: 'صرف الدعم' }, { label: `دفعة الصرف رقم ${(loaderData as { id: number }).id}` }],
 }
 
-export const middleware = [audited({ read: false, write: { byIntent: { sent: 'payments.sent', record: 'payments.record', reconcile: 'payments.reconcile', reopen: 'payments.reopen' } } })]
+// The bank's confirmation file is the one form sent as multipart (its intent is inside the body the audit does not read).
+export const middleware = [audited({ read: false, write: { byIntent: { sent: 'payments.sent', record: 'payments.record', reconcile: 'payments.reconcile', reopen: 'payments.reopen' }, otherwise: 'payments.reconcile' } })]
 
 const batchStatus = { open: 'قيد الإعداد: نزّل الملف وأرسله إلى البنك، ثم سجّل إرساله', sent: 'أُرسلت إلى البنك: سجّل مرجع كل تحويل', closed: 'مكتملة' } as const
 const transfersNoun = { one: 'تحويل واحد', two: 'تحويلين', few: 'تحويلات', many: 'تحويلاً', other: 'تحويل' }
@@ -210,22 +211,25 @@ export default function PaymentBatch({ loaderData: b, actionData }: Route.Compon
 				) : null}
 			</section>
 
-			{b.status === 'sent' ? (
+			{/* The file's outcome shows even when its last line closed the batch. */}
+			{b.status === 'sent' || reconciled ? (
 				<section aria-labelledby="confirmation" className="mt-6 rounded-xl border border-stone-200 bg-white p-4">
 					<h2 id="confirmation" className="text-lg font-bold text-brand-900">
 						ملف تأكيد البنك
 					</h2>
 					<p className="mt-1 text-sm text-stone-700">
-						ملف CSV بأعمدة <bdi dir="ltr">payment_reference, amount, bank_reference, paid_on</bdi> (أو: مرجع التحويل، المبلغ، مرجع البنك، تاريخ الصرف). يُسجَّل كل سطر يطابق تحويلاً في دفعة الصرف هذه بمرجعه ومبلغه، وتُعرض الأسطر التي لا تطابق دون تخمين.
+						ملف CSV بأعمدة <bdi dir="ltr">payment_reference, amount, bank_reference, paid_on</bdi> (أو: مرجع التحويل، المبلغ، مرجع البنك، تاريخ الصرف). يُسجَّل كل سطر يطابق تحويلاً في دفعة الصرف هذه بمرجعه ومبلغه، ويُقرأ التاريخ كما تكتبه البنوك وExcel (مثل 29/11/2026 أو 2026-11-29)، وتُعرض الأسطر التي لا تطابق دون تخمين.
 					</p>
-					<Form method="post" encType="multipart/form-data" className="mt-3 flex flex-wrap items-end gap-3">
-						<input type="hidden" name="intent" value="reconcile" />
-						<ErrorList errors={errorsFor('reconcile')} />
-						<Field label="ملف البنك" inputProps={{ id: 'confirmation-file', name: 'file', type: 'file', required: true, accept: '.csv,text/csv' }} />
-						<button type="submit" disabled={busy} className="btn-secondary">
-							مطابقة الملف
-						</button>
-					</Form>
+					{b.status === 'sent' ? (
+						<Form method="post" encType="multipart/form-data" className="mt-3 flex flex-wrap items-end gap-3">
+							<input type="hidden" name="intent" value="reconcile" />
+							<ErrorList errors={errorsFor('reconcile')} />
+							<Field label="ملف البنك" inputProps={{ id: 'confirmation-file', name: 'file', type: 'file', required: true, accept: '.csv,text/csv' }} />
+							<button type="submit" disabled={busy} className="btn-secondary">
+								مطابقة الملف
+							</button>
+						</Form>
+					) : null}
 					{reconciled ? (
 						<div role="status" className="mt-3 space-y-1 text-sm">
 							<p className="font-semibold">{reconciled.recorded.length ? `سُجّل صرف ${countOf(reconciled.recorded.length, transfersNoun)}.` : 'لم يُسجَّل صرف أي تحويل.'}</p>

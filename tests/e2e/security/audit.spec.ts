@@ -466,7 +466,8 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	).toEqual([])
 
 	// And the trail holds each of them, as its own export lists it.
-	for (const role of ['case_officer', 'admin', 'content_editor'] as const) {
+	// The committee's and finance's too: money actions included (issue 38, finding 8).
+	for (const role of ['case_officer', 'admin', 'content_editor', 'approver', 'finance'] as const) {
 		const response = await admin.get(`/admin/audit/export?user=${actors[role].id}`)
 		expect(response.status()).toBe(200)
 		const [header, ...rows] = parseCsv((await response.text()).replace(/^\uFEFF/, ''))
