@@ -2,9 +2,9 @@
 // amount, once or monthly, from one fund, within the programme's budget), reject it with a reason
 // the applicant reads, or send it back for more study. Someone other than whoever recommended
 // support decides; zakat goes only to a case its study found eligible.
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, caseDecisions, caseEvents, cases, caseStudies, funds, users } from '#app/db/schema.ts'
+import { aidInstalments, aidProposals, caseDecisions, caseEvents, cases, caseStudies, funds, users } from '#app/db/schema.ts'
 import type { UserRole } from '#app/db/roles.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
@@ -14,9 +14,11 @@ import { findDefinition } from '#app/forms/registry.ts'
 import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
 import { checkBudget, fundLabel } from './funds.server.ts'
 import { aidText } from './aid-text.ts'
+import { assertApproval, type ApprovalTerms } from './approval.ts'
+import { OPEN_STATES, openProposals, settleProposal } from './proposals.server.ts'
 
 export type Decision =
-	| { outcome: 'approve'; aidKind: string; amount: number; months: number | null; fundId: number; note: string; message?: string }
+	| ({ outcome: 'approve'; note: string; message?: string } & ApprovalTerms)
 	| { outcome: 'reject'; reason: string; note: string }
 	| { outcome: 'return'; note: string }
 
@@ -24,6 +26,8 @@ export type Decision =
 export class FourEyesError extends CaseChangeError {}
 
 export const RECOMMENDER_MAY_NOT_DECIDE = 'لا يقرر في الطلب من أوصى بدعمه: يقرر فيه عضو آخر من لجنة الصرف.'
+export const PROPOSER_MAY_NOT_DECIDE = 'لا يقرر في اقتراح الدعم من اقترحه: يقرر فيه عضو آخر من لجنة الصرف.'
+export const ADDITIONAL_NOT_RETURNED = 'اقتراح الدعم الإضافي يُعتمد أو يُرفض؛ لا يعاد الطلب لدراسة أكثر بعد تقديم دعمه.'
 export const ZAKAT_NOT_ELIGIBLE = 'لا تُصرف أموال الزكاة إلا لحالة أثبتت دراستها استحقاقها للزكاة. اختر صندوقاً آخر، أو يعدّل الباحث الدراسة.'
 
 /** A decision's target status. */
@@ -44,26 +48,40 @@ function applicantMessage(decision: Decision): string {
 }
 
 /**
- * Decides on a studied case, all or nothing under the case's lock: the decision, the instalments an
- * approval gives (one, or one a month), the status, the history, and the applicant's message
- * (returned, for the notifier). Refused: a case not waiting for a decision, a decider who
- * recommended support on it (FourEyesError), zakat to a case not eligible, an approval past a budget.
+ * Decides on a studied case, or on a proposal of more aid, all or nothing under the case's lock: the
+ * decision, the instalments an approval gives (one, or one a month), the status, the proposal it
+ * settles, the history, and the applicant's message (returned, for the notifier). Refused: a case
+ * not waiting for a decision, a decider who recommended support on it or proposed the aid
+ * (FourEyesError), zakat to a case not eligible, an approval past a budget.
  */
 export async function decide(db: Database, caseId: string, decision: Decision, actor: { id: number; roles: readonly UserRole[] }): Promise<{ row: CaseRow; to: number; message: string }> {
 	const note = decision.note.trim()
+	// The approval's rules (app/aid/approval.ts), whoever calls: refused in Arabic before anything is written.
+	if (decision.outcome === 'approve') assertApproval(decision)
+	if (decision.outcome === 'reject' && !decision.reason?.trim()) throw new CaseChangeError('الرجاء اختيار سبب الرفض')
 	if (decision.outcome === 'return' && !note) throw new CaseChangeError('الرجاء كتابة ما يحتاج إلى دراسة أكثر')
 	return db.transaction(async (tx) => {
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, caseId)).for('update')
 		if (!locked || locked.deletedAt) throw new CaseChangeError('الطلب غير موجود أو محذوف')
 		if (locked.purgedAt) throw new CaseChangeError('أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ')
 		const definition = findDefinition(locked.type)
-		const to = outcomeStatus[decision.outcome]
-		if (locked.status !== Status.Studied) throw new CaseChangeError(`لا ينتظر هذا الطلب قراراً: ${locked.status === Status.Approved || locked.status === Status.Rejected ? `حالته ${quotedStatus(locked.status)}` : 'لم تكتمل دراسته'}`)
-		const refusal = transitionRefusal(definition?.kind ?? 'individual', locked.status, to, actor.roles, 'committee')
+		// A proposal waiting for the committee (app/aid/proposals.server.ts): more aid on a case whose
+		// support was provided is decided here too, without changing its status.
+		const [proposal] = await tx
+			.select()
+			.from(aidProposals)
+			.where(and(eq(aidProposals.caseId, caseId), inArray(aidProposals.state, [...OPEN_STATES])))
+			.for('update')
+		const additional = proposal?.purpose === 'additional' && locked.status === Status.SupportProvided
+		const to = additional ? locked.status : outcomeStatus[decision.outcome]
+		if (!additional && locked.status !== Status.Studied) throw new CaseChangeError(`لا ينتظر هذا الطلب قراراً: ${locked.status === Status.Approved || locked.status === Status.Rejected ? `حالته ${quotedStatus(locked.status)}` : 'لم تكتمل دراسته'}`)
+		if (additional && decision.outcome === 'return') throw new CaseChangeError(ADDITIONAL_NOT_RETURNED)
+		const refusal = transitionRefusal(definition?.kind ?? 'individual', additional ? Status.Studied : locked.status, additional ? Status.Approved : to, actor.roles, 'committee')
 		if (refusal) throw new CaseChangeError(refusal)
 		const studies = await tx.select().from(caseStudies).where(eq(caseStudies.caseId, caseId)).orderBy(desc(caseStudies.createdAt), desc(caseStudies.id))
 		const study = studies[0]
 		if (decision.outcome !== 'return' && studies.some((candidate) => candidate.recommendation === 'support' && candidate.authorId === actor.id)) throw new FourEyesError(RECOMMENDER_MAY_NOT_DECIDE)
+		if (decision.outcome !== 'return' && proposal?.proposedBy === actor.id) throw new FourEyesError(PROPOSER_MAY_NOT_DECIDE)
 
 		const budgetYear = Number(todayInRiyadh().slice(0, 4))
 		let fundName = ''
@@ -78,6 +96,12 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 			await checkBudget(tx as unknown as Database, { programme: locked.type, year: budgetYear, fundId: fund.id, total: decision.amount * (decision.months ?? 1) })
 		}
 
+		// Rejecting a proposal of more aid rejects the proposal, not the case: the family already had its support.
+		if (additional && decision.outcome === 'reject') {
+			await settleProposal(tx as unknown as Database, proposal!, { state: 'rejected', reason: decision.reason }, actor)
+			await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'proposal_settled', note, data: { outcome: 'reject', reason: decision.reason, amount: proposal!.amount, aidKind: proposal!.aidKind } })
+			return { row: locked, to, message: '' }
+		}
 		const [stored] = await tx
 			.insert(caseDecisions)
 			.values({
@@ -106,18 +130,21 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 				})),
 			)
 		}
-		const [row] = await tx.update(cases).set({ status: to, statusChangedAt: sql`now()`, updatedAt: sql`now()`, reopened: null }).where(eq(cases.id, caseId)).returning()
+		if (proposal) await settleProposal(tx as unknown as Database, proposal, decision.outcome === 'approve' ? { state: 'approved', decisionId: stored!.id } : decision.outcome === 'reject' ? { state: 'rejected', reason: decision.reason } : { state: 'withdrawn' }, actor)
+		const [row] = additional ? [locked] : await tx.update(cases).set({ status: to, statusChangedAt: sql`now()`, updatedAt: sql`now()`, reopened: null }).where(eq(cases.id, caseId)).returning()
 		const message = applicantMessage(decision)
 		await tx.insert(caseEvents).values([
-			{ caseId, actorId: actor.id, kind: 'status_changed' as const, note: note || (decision.outcome === 'reject' ? decision.reason : ''), data: { from: locked.status, to } },
+			...(additional ? [] : [{ caseId, actorId: actor.id, kind: 'status_changed' as const, note: note || (decision.outcome === 'reject' ? decision.reason : ''), data: { from: locked.status, to } }]),
 			{
 				caseId,
 				actorId: actor.id,
 				kind: 'decided' as const,
+				note: additional ? note : '',
 				data: {
 					outcome: decision.outcome,
 					...(decision.outcome === 'approve' ? { aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fund: fundName } : {}),
 					...(decision.outcome === 'reject' ? { reason: decision.reason } : {}),
+					...(proposal ? { proposal: proposal.id } : {}),
 				},
 			},
 			...(message ? [{ caseId, actorId: actor.id, kind: 'applicant_message' as const, note: message }] : []),
@@ -151,7 +178,7 @@ export function instalmentsOf(db: Database, caseIds: readonly string[]) {
 		.orderBy(aidInstalments.decisionId, aidInstalments.seq)
 }
 
-/** The committee's queue: studied cases waiting for a decision, oldest first, by programme and city. */
+/** The committee's queue: studied cases and proposals waiting for a decision, oldest first, by programme and city. */
 export interface QueueFilter {
 	programme?: string
 	city?: string
@@ -161,8 +188,9 @@ export interface QueueFilter {
 export const QUEUE_PAGE_SIZE = 25
 
 export async function decisionQueue(db: Database, filter: QueueFilter) {
+	// Studied cases, and cases with a proposal waiting (more aid on a case whose support was provided).
 	const where = and(
-		eq(cases.status, Status.Studied),
+		or(eq(cases.status, Status.Studied), sql`exists (select 1 from ${aidProposals} where ${aidProposals.caseId} = ${cases.id} and ${inArray(aidProposals.state, [...OPEN_STATES])})`),
 		isNotNull(cases.submittedAt),
 		isNull(cases.deletedAt),
 		isNull(cases.purgedAt),
@@ -191,11 +219,15 @@ export async function decisionQueue(db: Database, filter: QueueFilter) {
 				)
 				.orderBy(caseStudies.caseId, desc(caseStudies.createdAt), desc(caseStudies.id))
 		: []
+	const proposals = await openProposals(
+		db,
+		rows.map((row) => row.id),
+	)
 	return {
 		total: counted?.total ?? 0,
 		rows: rows.map((row) => {
 			const found = studies.find((item) => item.study.caseId === row.id)
-			return { ...row, study: found ? { ...found.study, authorName: found.authorName } : undefined }
+			return { ...row, study: found ? { ...found.study, authorName: found.authorName } : undefined, proposal: proposals.find((item) => item.caseId === row.id) }
 		}),
 	}
 }

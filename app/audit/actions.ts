@@ -47,7 +47,9 @@ export const auditActions = {
 	'case.note': 'ملاحظة داخلية',
 	'case.message': 'رسالة لمقدم الطلب',
 	'case.resend': 'إعادة إرسال رسالة تعذّر إرسالها',
+	// Old entries only: the officer no longer records aid (app/aid/proposals.server.ts).
 	'case.aid': 'تسجيل مساعدة',
+	'case.propose': 'اقتراح دعم على لجنة الصرف',
 	'case.delete': 'حذف طلب',
 	'case.restore': 'استعادة طلب',
 	'cases.bulk-status': 'تغيير حالة عدة طلبات',

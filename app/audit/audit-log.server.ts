@@ -159,6 +159,8 @@ export const detailLabels = {
 	perHour: 'رسائل الرموز في الساعة',
 	perDay: 'رسائل الرموز في اليوم',
 	perAddressHour: 'رسائل الرموز لعنوان واحد في الساعة',
+	amount: 'المبلغ',
+	awaitingSecond: 'بانتظار اعتماد ثانٍ',
 } as const satisfies Record<string, string>
 
 /** What a screen may write as an entry's details: only keys with a label. */

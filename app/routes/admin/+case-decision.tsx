@@ -17,9 +17,14 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 	const busy = useNavigation().state !== 'idle'
 	const errorsFor = (form: string): ActionErrors => (actionData?.form === form ? actionData.errors : {})
 	const typed = (form: string, name: string) => (actionData?.form === form ? actionData.values[name] : undefined)
-	if (!c.decisions.length && !c.decide) return null
+	if (!c.decisions.length && !c.decide && !c.proposal) return null
 	return (
 		<Panel title="قرار لجنة الصرف" id="decision">
+			{c.proposal ? (
+				<p role="note" className="mt-2 rounded-lg border-s-4 border-brand-700 bg-brand-50 p-3 text-sm">
+					{c.proposal.text}
+				</p>
+			) : null}
 			{c.decisions.length ? (
 				<ol className="mt-2 divide-y divide-stone-200 text-sm">
 					{c.decisions.map((decision) => (
@@ -72,6 +77,11 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 					{c.decide.recommendedByMe ? (
 						<p role="note" className="rounded-lg border-s-4 border-gold-500 bg-gold-100 p-3 text-sm">
 							لك توصية بدعم هذا الطلب، فالقرار فيه لعضو آخر من لجنة الصرف.
+						</p>
+					) : null}
+					{c.decide.proposedByMe ? (
+						<p role="note" className="rounded-lg border-s-4 border-gold-500 bg-gold-100 p-3 text-sm">
+							أنت من اقترح هذا الدعم، فالقرار فيه لعضو آخر من لجنة الصرف.
 						</p>
 					) : null}
 					<details open={actionData?.form === 'decide-approve'} className="rounded-lg border border-stone-200">
