@@ -16,6 +16,7 @@ import { checkBudget, fundLabel } from './funds.server.ts'
 import { aidText } from './aid-text.ts'
 import { assertApproval, type ApprovalTerms } from './approval.ts'
 import { OPEN_STATES, openProposals, settleProposal } from './proposals.server.ts'
+import { limitFor } from './approval-limits.server.ts'
 
 export type Decision =
 	| ({ outcome: 'approve'; note: string; message?: string } & ApprovalTerms)
@@ -28,6 +29,8 @@ export class FourEyesError extends CaseChangeError {}
 export const RECOMMENDER_MAY_NOT_DECIDE = 'لا يقرر في الطلب من أوصى بدعمه: يقرر فيه عضو آخر من لجنة الصرف.'
 export const PROPOSER_MAY_NOT_DECIDE = 'لا يقرر في اقتراح الدعم من اقترحه: يقرر فيه عضو آخر من لجنة الصرف.'
 export const ADDITIONAL_NOT_RETURNED = 'اقتراح الدعم الإضافي يُعتمد أو يُرفض؛ لا يعاد الطلب لدراسة أكثر بعد تقديم دعمه.'
+export const FIRST_APPROVER_MAY_NOT_CONFIRM = 'لا يعتمد الطلب مرة ثانية من اعتمده أولاً: يلزمه اعتماد عضو آخر من لجنة الصرف.'
+export const SECOND_APPROVAL_CHANGED = 'يعتمد العضو الثاني ما اعتمده الأول كما هو (النوع والمبلغ والأشهر والصندوق)، أو يرفضه.'
 export const ZAKAT_NOT_ELIGIBLE = 'لا تُصرف أموال الزكاة إلا لحالة أثبتت دراستها استحقاقها للزكاة. اختر صندوقاً آخر، أو يعدّل الباحث الدراسة.'
 
 /** A decision's target status. */
@@ -54,7 +57,16 @@ function applicantMessage(decision: Decision): string {
  * not waiting for a decision, a decider who recommended support on it or proposed the aid
  * (FourEyesError), zakat to a case not eligible, an approval past a budget.
  */
-export async function decide(db: Database, caseId: string, decision: Decision, actor: { id: number; roles: readonly UserRole[] }): Promise<{ row: CaseRow; to: number; message: string }> {
+export interface Decided {
+	row: CaseRow
+	to: number
+	/** What the applicant is told; empty when nothing is. */
+	message: string
+	/** A first approval above an approval limit: nothing committed, waiting for a second member. */
+	awaitingSecond?: boolean
+}
+
+export async function decide(db: Database, caseId: string, decision: Decision, actor: { id: number; roles: readonly UserRole[] }): Promise<Decided> {
 	const note = decision.note.trim()
 	// The approval's rules (app/aid/approval.ts), whoever calls: refused in Arabic before anything is written.
 	if (decision.outcome === 'approve') assertApproval(decision)
@@ -82,6 +94,12 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 		const study = studies[0]
 		if (decision.outcome !== 'return' && studies.some((candidate) => candidate.recommendation === 'support' && candidate.authorId === actor.id)) throw new FourEyesError(RECOMMENDER_MAY_NOT_DECIDE)
 		if (decision.outcome !== 'return' && proposal?.proposedBy === actor.id) throw new FourEyesError(PROPOSER_MAY_NOT_DECIDE)
+		// Above an approval limit, a first approval waits for a second member (docs/product.md#approval-limits).
+		const awaiting = proposal?.state === 'awaiting_second' ? proposal : undefined
+		if (decision.outcome === 'approve' && awaiting) {
+			if (awaiting.firstApproverId === actor.id) throw new FourEyesError(FIRST_APPROVER_MAY_NOT_CONFIRM)
+			if (decision.aidKind !== awaiting.aidKind || decision.amount !== awaiting.amount || decision.months !== awaiting.months || decision.fundId !== awaiting.fundId) throw new CaseChangeError(SECOND_APPROVAL_CHANGED)
+		}
 
 		const budgetYear = Number(todayInRiyadh().slice(0, 4))
 		let fundName = ''
@@ -93,7 +111,17 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 			if (decision.aidKind === 'bill_payment' && study?.invoice && decision.amount > study.invoice / 2)
 				throw new CaseChangeError(`سداد الفواتير بحد أقصى نصف قيمة الفاتورة (${formatMoney(study.invoice / 2)})`)
 			fundName = fundLabel(fund)
-			await checkBudget(tx as unknown as Database, { programme: locked.type, year: budgetYear, fundId: fund.id, total: decision.amount * (decision.months ?? 1) })
+			const total = decision.amount * (decision.months ?? 1)
+			await checkBudget(tx as unknown as Database, { programme: locked.type, year: budgetYear, fundId: fund.id, total })
+			const limit = awaiting ? null : await limitFor(tx as unknown as Database, locked.type, fund.id)
+			if (limit !== null && total > limit) {
+				// The first approval: recorded on the proposal (one made for it when the officer proposed nothing); nothing is committed yet.
+				const terms = { aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fundId: fund.id, state: 'awaiting_second' as const, firstApproverId: actor.id, firstNote: note, firstApprovedAt: sql`now()` }
+				if (proposal) await tx.update(aidProposals).set(terms).where(eq(aidProposals.id, proposal.id))
+				else await tx.insert(aidProposals).values({ caseId, purpose: 'support', note: '', ...terms })
+				await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'proposal_settled', note, data: { outcome: 'first-approval', aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fund: fundName, limit } })
+				return { row: locked, to: locked.status, message: '', awaitingSecond: true }
+			}
 		}
 
 		// Rejecting a proposal of more aid rejects the proposal, not the case: the family already had its support.
@@ -110,8 +138,9 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 				studyId: study?.id ?? null,
 				...(decision.outcome === 'approve' ? { aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fundId: decision.fundId, budgetYear } : {}),
 				reason: decision.outcome === 'reject' ? decision.reason : null,
-				note,
+				note: awaiting && decision.outcome === 'approve' ? [awaiting.firstNote, note].filter(Boolean).join('\n') : note,
 				deciderId: actor.id,
+				firstApproverId: decision.outcome === 'approve' ? (awaiting?.firstApproverId ?? null) : null,
 			})
 			.returning()
 		if (decision.outcome === 'approve') {
@@ -248,8 +277,8 @@ export interface BatchOutcome {
 	name: string
 	/** null when approved; why not, otherwise. */
 	refusal: string | null
-	/** Approved: the case as it is now and what the applicant is told. */
-	decided?: { row: CaseRow; to: number; message: string }
+	/** Approved (or approved first, above a limit): the case as it is now and what the applicant is told. */
+	decided?: Decided
 }
 
 /** Several approvals at once, each with its own amount and fund, each on its own: one refused leaves the others. */

@@ -30,6 +30,7 @@ export const auditActions = {
 	'case.visit-photo-remove': 'حذف صورة زيارة',
 	'case.decide': 'قرار لجنة الصرف على طلب',
 	'cases.decide': 'اعتماد عدة طلبات (لجنة الصرف)',
+	'limits.change': 'تغيير حدود الاعتماد',
 	'funds.change': 'تعديل الصناديق',
 	'budget.change': 'تحديد ميزانية أو تعديلها',
 	'payments.batch': 'إنشاء دفعة صرف',

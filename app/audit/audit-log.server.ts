@@ -185,6 +185,8 @@ export const valueWords: Record<string, Record<string, string>> = {
 	},
 	intent: {
 		'add-fund': 'إضافة صندوق',
+		'set-limit': 'تحديد حد اعتماد',
+		'remove-limit': 'حذف حد اعتماد',
 		'rename-fund': 'تغيير اسم صندوق',
 		'retire-fund': 'إيقاف صندوق',
 		'restore-fund': 'إعادة صندوق موقوف',

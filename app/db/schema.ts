@@ -439,6 +439,26 @@ export const budgets = pgTable(
 	(table) => [uniqueIndex('budgets_unique').on(table.programme, table.year, sql`coalesce(${table.fundId}, 0)`), check('budgets_allocated', sql`${table.allocated} >= 0`)],
 )
 
+/**
+ * Approval limits an admin keeps (docs/product.md#approval-limits): an approval whose whole amount
+ * (every month of a monthly aid) is above `above` riyals, for the programme or the fund named (null:
+ * any), needs a second member of the committee before it is committed. The lowest that applies holds.
+ */
+export const approvalLimits = pgTable(
+	'approval_limits',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		/** A programme: a definition's `type`; null for every programme. */
+		programme: text('programme'),
+		fundId: integer('fund_id').references(() => funds.id),
+		/** Saudi riyals. */
+		above: numeric('above', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+	},
+	(table) => [uniqueIndex('approval_limits_unique').on(sql`coalesce(${table.programme}, '')`, sql`coalesce(${table.fundId}, 0)`), check('approval_limits_above', sql`${table.above} >= 0`)],
+)
+
 export const decisionOutcome = pgEnum('decision_outcome', ['approve', 'reject', 'return'])
 
 /**
@@ -470,6 +490,8 @@ export const caseDecisions = pgTable(
 		/** Internal: why, for staff. */
 		note: text('note').notNull().default(''),
 		deciderId: integer('decider_id').references(() => users.id, { onDelete: 'set null' }),
+		/** Above an approval limit: the member who approved first; `deciderId` is the second, who committed it. */
+		firstApproverId: integer('first_approver_id').references(() => users.id, { onDelete: 'set null' }),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 	},
 	(table) => [

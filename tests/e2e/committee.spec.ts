@@ -94,3 +94,55 @@ test('the officer\'s 7,500 and 300 are proposals in the committee\'s queue that 
 	await expect(approverPage.locator('main header')).toContainText('تم تقديم الدعم')
 	expect(await fundless(admin)).toBe(reportBefore)
 })
+
+test('an approval above the fund\'s approval limit waits «بانتظار اعتماد ثانٍ» and commits nothing; the first member cannot confirm it; another member commits it from the queue', async ({ pageAs }) => {
+	test.setTimeout(180_000)
+	const marker = unique()
+	const fundName = `منحة الترميم ${marker}`
+	const adminPage = await pageAs('admin')
+	const admin = adminPage.request
+	expect((await admin.post('/admin/funds', { form: { intent: 'add-fund', name: fundName }, maxRedirects: 0 })).status()).toBe(302)
+	expect((await admin.post('/admin/funds', { form: { intent: 'budget', programme: 'needy-families', year: today().slice(0, 4), fund: 'all', allocated: '999999999' }, maxRedirects: 0 })).status()).toBe(302)
+	// The admin sets the fund's limit on its own page, under the funds.
+	await adminPage.goto('/admin/funds')
+	await adminPage.getByRole('link', { name: /^حدود الاعتماد/ }).click()
+	await expect(adminPage.getByRole('heading', { level: 1 })).toHaveText('حدود الاعتماد')
+	await adminPage.getByLabel('الصندوق').selectOption({ label: fundName })
+	await adminPage.getByLabel('يلزم اعتماد ثانٍ لما زاد على (بالريال)').fill('5000')
+	await adminPage.getByRole('button', { name: 'حفظ الحد' }).click()
+	await expect(adminPage.getByRole('status')).toContainText('تم حفظ حد الاعتماد')
+	await expect(adminPage.getByRole('region', { name: 'جدول حدود الاعتماد' }).getByRole('row').filter({ hasText: fundName })).toContainText('5,000')
+
+	const officer = (await pageAs('case_officer')).request
+	const family = await studiedCaseAs(officer, { name: `أبو ناصر ${marker}` })
+	const caseUrl = `/admin/cases/${family.reference}`
+	const approver = await pageAs('approver')
+	await approver.goto(caseUrl)
+	const decision = approver.getByRole('region', { name: 'قرار لجنة الصرف' })
+	await decision.locator('summary', { hasText: 'اعتماد الدعم' }).click()
+	await decision.getByLabel('المبلغ بالريال (للقسط الواحد)').fill('9000')
+	await decision.getByLabel('الصندوق').selectOption({ label: fundName })
+	await decision.getByRole('button', { name: 'اعتماد الدعم' }).click()
+	await expect(approver.getByRole('status')).toContainText('سُجّل اعتمادك الأول، والطلب بانتظار اعتماد ثانٍ')
+	await expect(decision).toContainText('بانتظار اعتماد ثانٍ: اعتمد')
+	await expect(decision).toContainText('اعتمدت هذا الدعم أولاً')
+	await expect(approver.locator('main header')).toContainText('تمت الدراسة')
+	await expect(approver.getByRole('region', { name: 'جدول الأقساط المعتمدة' })).toHaveCount(0)
+	// The first member confirming their own approval is refused (four eyes), and nothing is committed.
+	const fund = await decision.getByLabel('الصندوق').inputValue()
+	const again = await approver.request.post(caseUrl, { form: { intent: 'decide', outcome: 'approve', aidKind: 'cash', amount: '9000', months: '', fund, note: '' }, maxRedirects: 0 })
+	expect(again.status()).toBe(403)
+	expect(await again.text()).toContain('لا يعتمد الطلب مرة ثانية من اعتمده أولاً')
+
+	// Another member (an admin sits on the committee too) finds it in the queue and commits it as it is.
+	await adminPage.goto('/admin/decisions?programme=needy-families')
+	const row = adminPage.getByRole('listitem').filter({ has: adminPage.getByRole('link', { name: family.reference }) })
+	await expect(row).toContainText('بانتظار اعتماد ثانٍ')
+	await expect(row.getByLabel(/^المبلغ بالريال/)).toHaveValue('9000')
+	await row.getByRole('checkbox').check()
+	await adminPage.getByRole('button', { name: 'اعتماد الطلبات المختارة' }).click()
+	await expect(adminPage.getByRole('status')).toContainText('اعتُمد طلب واحد')
+	await approver.reload()
+	await expect(approver.locator('main header')).toContainText('معتمد بانتظار الصرف')
+	await expect(approver.getByRole('region', { name: 'جدول الأقساط المعتمدة' })).toContainText('9,000')
+})

@@ -79,6 +79,11 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 							لك توصية بدعم هذا الطلب، فالقرار فيه لعضو آخر من لجنة الصرف.
 						</p>
 					) : null}
+					{c.decide.approvedFirstByMe ? (
+						<p role="note" className="rounded-lg border-s-4 border-gold-500 bg-gold-100 p-3 text-sm">
+							اعتمدت هذا الدعم أولاً، فالاعتماد الثاني لعضو آخر من لجنة الصرف.
+						</p>
+					) : null}
 					{c.decide.proposedByMe ? (
 						<p role="note" className="rounded-lg border-s-4 border-gold-500 bg-gold-100 p-3 text-sm">
 							أنت من اقترح هذا الدعم، فالقرار فيه لعضو آخر من لجنة الصرف.
@@ -111,7 +116,7 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 								label="الصندوق"
 								errors={errorsFor('decide-approve').fund}
 								options={[choose, ...c.decide.funds.map((fund) => ({ value: String(fund.id), label: fund.label }))]}
-								selectProps={{ id: 'decide-fund', name: 'fund', required: true, defaultValue: typed('decide-approve', 'fund') ?? '' }}
+								selectProps={{ id: 'decide-fund', name: 'fund', required: true, defaultValue: typed('decide-approve', 'fund') ?? c.decide.proposed.fund }}
 							/>
 							<p className="text-sm text-stone-600">{c.decide.zakatEligible ? 'أثبتت الدراسة استحقاق الأسرة للزكاة.' : 'لم تُثبت الدراسة استحقاق الأسرة للزكاة: لا يُصرف لها من صندوق الزكاة.'}</p>
 							<DecisionNote form="decide-approve" label="ملاحظة داخلية (اختياري)" errors={errorsFor('decide-approve')} typed={typed} />

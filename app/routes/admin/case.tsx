@@ -145,11 +145,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 					reasons: rejectReasons.map((reason) => ({ id: reason.id, label: reason.label })),
 					// The officer's proposal, if any, else the study's.
 					proposed: proposal
-						? { aidKind: proposal.aidKind, amount: String(proposal.amount), months: proposal.months ? String(proposal.months) : '' }
-						: { aidKind: study?.aidKind ?? '', amount: study?.aidAmount === null || study?.aidAmount === undefined ? '' : String(study.aidAmount), months: study?.aidMonths ? String(study.aidMonths) : '' },
+						? { aidKind: proposal.aidKind, amount: String(proposal.amount), months: proposal.months ? String(proposal.months) : '', fund: proposal.fundId ? String(proposal.fundId) : '' }
+						: { aidKind: study?.aidKind ?? '', amount: study?.aidAmount === null || study?.aidAmount === undefined ? '' : String(study.aidAmount), months: study?.aidMonths ? String(study.aidMonths) : '', fund: '' },
 					zakatEligible: study?.zakatEligible ?? false,
 					recommendedByMe: study?.recommendation === 'support' && study.authorId === user.id,
 					proposedByMe: proposal?.proposedBy === user.id,
+					approvedFirstByMe: proposal?.state === 'awaiting_second' && proposal.firstApproverId === user.id,
 				}
 			: null,
 		// Money waiting for the committee, and whether the officer may propose aid (no money by the officer's hand).
@@ -306,6 +307,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				if (typeof decision === 'string') return refused(formOf(typed), { reason: [decision] }, 400, typed)
 				noteAudit(context, { data: { outcome: value.outcome, from: row.status } })
 				const decided = await decide(db, row.id, decision, user)
+				if (decided.awaitingSecond) {
+					noteAudit(context, { data: { outcome: value.outcome, from: row.status, awaitingSecond: true } })
+					return redirectWithFlash(`${base}#decision`, { tone: 'success', message: 'سُجّل اعتمادك الأول، والطلب بانتظار اعتماد ثانٍ من عضو آخر في لجنة الصرف: لا يُصرف شيء قبله.' })
+				}
 				if (decided.message) await notifyStatusChange(db, decided.row, { to: decided.to, message: decided.message }, user)
 				return redirectWithFlash(`${base}#decision`, { tone: 'success', message: `تم تسجيل القرار: «${staffStatusName(decided.to)}»` })
 			}

@@ -70,10 +70,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 				aidKind: proposal?.aidKind ?? study?.aidKind ?? 'cash',
 				amount: proposal ? String(proposal.amount) : study?.aidAmount === null || study?.aidAmount === undefined ? '' : String(study.aidAmount),
 				months: proposal ? (proposal.months ? String(proposal.months) : '') : study?.aidMonths ? String(study.aidMonths) : '',
+				// Awaiting a second approval: the first member's fund, to be confirmed as it is.
+				fund: proposal?.fundId ? String(proposal.fundId) : '',
 				zakatEligible: study?.zakatEligible ?? false,
 				researcher: study?.authorName ?? '',
 				// Four eyes: the member who recommended support, or proposed it, does not decide on it.
-				mine: (study?.recommendation === 'support' && study.authorId === user.id) || proposal?.proposedBy === user.id,
+				mine: (study?.recommendation === 'support' && study.authorId === user.id) || proposal?.proposedBy === user.id || (proposal?.state === 'awaiting_second' && proposal.firstApproverId === user.id),
 			}
 		}),
 	}
@@ -101,15 +103,22 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (Object.keys(errors).length) return data({ errors, outcomes: [], values, chosen }, { status: 400 })
 	const outcomes = await approveMany(db, items, user)
 	for (const outcome of outcomes) if (outcome.decided?.message) await notifyStatusChange(db, outcome.decided.row, { to: outcome.decided.to, message: outcome.decided.message }, user)
-	noteAudit(context, { data: { approved: outcomes.filter((item) => !item.refusal).map((item) => item.reference), refused: outcomes.filter((item) => item.refusal).map((item) => item.reference) } })
+	noteAudit(context, {
+		data: {
+			approved: outcomes.filter((item) => !item.refusal && !item.decided?.awaitingSecond).map((item) => item.reference),
+			awaitingSecond: outcomes.filter((item) => item.decided?.awaitingSecond).map((item) => item.reference),
+			refused: outcomes.filter((item) => item.refusal).map((item) => item.reference),
+		},
+	})
 	const left = outcomes.filter((item) => item.refusal).map((item) => item.reference)
-	return { errors: {} as Record<string, string[]>, outcomes: outcomes.map(({ reference, name, refusal }) => ({ reference, name, refusal })), values: left.length ? values : {}, chosen: left }
+	return { errors: {} as Record<string, string[]>, outcomes: outcomes.map(({ reference, name, refusal, decided }) => ({ reference, name, refusal, awaitingSecond: decided?.awaitingSecond ?? false })), values: left.length ? values : {}, chosen: left }
 }
 
 export default function Decisions({ loaderData: q, actionData }: Route.ComponentProps) {
 	const busy = useNavigation().state !== 'idle'
 	const typed = (name: string) => actionData?.values[name]
-	const approved = actionData?.outcomes.filter((outcome) => !outcome.refusal) ?? []
+	const approved = actionData?.outcomes.filter((outcome) => !outcome.refusal && !outcome.awaitingSecond) ?? []
+	const awaiting = actionData?.outcomes.filter((outcome) => outcome.awaitingSecond) ?? []
 	const refused = actionData?.outcomes.filter((outcome) => outcome.refusal) ?? []
 	return (
 		<>
@@ -149,11 +158,16 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 				</button>
 			</Form>
 
-			{approved.length || refused.length ? (
+			{approved.length || refused.length || awaiting.length ? (
 				<div role="status" className="mt-4 space-y-2 rounded-xl border border-stone-200 bg-white p-4">
 					{approved.length ? (
 						<p className="font-semibold text-emerald-800">
 							اعتُمد {countOf(approved.length, applications)}، وأُبلغ {byNumber(approved.length, { one: 'صاحبه', two: 'صاحباهما', other: 'أصحابها' })} بالقرار.
+						</p>
+					) : null}
+					{awaiting.length ? (
+						<p className="font-semibold text-gold-700">
+							سُجّل اعتمادك الأول لما يتجاوز حد الاعتماد، ولا يُصرف قبل اعتماد ثانٍ من عضو آخر في لجنة الصرف: {awaiting.map((outcome) => outcome.reference).join('، ')}
 						</p>
 					) : null}
 					{refused.length ? (
@@ -242,7 +256,7 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 												<label htmlFor={`fund-${row.reference}`} className="block text-sm font-semibold">
 													الصندوق<span className="sr-only"> لـ{row.name}</span>
 												</label>
-												<select id={`fund-${row.reference}`} name={`fund-${row.reference}`} defaultValue={typed(`fund-${row.reference}`) ?? ''} className="field-input mt-1">
+												<select id={`fund-${row.reference}`} name={`fund-${row.reference}`} defaultValue={typed(`fund-${row.reference}`) ?? row.fund} className="field-input mt-1">
 													<option value="">اختر</option>
 													{q.funds
 														.filter((fund) => !fund.zakat || row.zakatEligible)
