@@ -64,6 +64,8 @@ export interface Decided {
 	message: string
 	/** A first approval above an approval limit: nothing committed, waiting for a second member. */
 	awaitingSecond?: boolean
+	/** More aid approved on a case whose support was provided: its status did not change, the applicant gets a message only. */
+	messageOnly?: boolean
 }
 
 export async function decide(db: Database, caseId: string, decision: Decision, actor: { id: number; roles: readonly UserRole[] }): Promise<Decided> {
@@ -178,7 +180,7 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 			},
 			...(message ? [{ caseId, actorId: actor.id, kind: 'applicant_message' as const, note: message }] : []),
 		])
-		return { row: row!, to, message }
+		return { row: row!, to, message, ...(additional ? { messageOnly: true } : {}) }
 	})
 }
 

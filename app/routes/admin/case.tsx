@@ -311,7 +311,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 					noteAudit(context, { data: { outcome: value.outcome, from: row.status, awaitingSecond: true } })
 					return redirectWithFlash(`${base}#decision`, { tone: 'success', message: 'سُجّل اعتمادك الأول، والطلب بانتظار اعتماد ثانٍ من عضو آخر في لجنة الصرف: لا يُصرف شيء قبله.' })
 				}
-				if (decided.message) await notifyStatusChange(db, decided.row, { to: decided.to, message: decided.message }, user)
+				if (decided.message) await notifyStatusChange(db, decided.row, { to: decided.to, message: decided.message, messageOnly: decided.messageOnly }, user)
 				return redirectWithFlash(`${base}#decision`, { tone: 'success', message: `تم تسجيل القرار: «${staffStatusName(decided.to)}»` })
 			}
 			case 'status': {

@@ -102,7 +102,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	}
 	if (Object.keys(errors).length) return data({ errors, outcomes: [], values, chosen }, { status: 400 })
 	const outcomes = await approveMany(db, items, user)
-	for (const outcome of outcomes) if (outcome.decided?.message) await notifyStatusChange(db, outcome.decided.row, { to: outcome.decided.to, message: outcome.decided.message }, user)
+	for (const outcome of outcomes) if (outcome.decided?.message) await notifyStatusChange(db, outcome.decided.row, { to: outcome.decided.to, message: outcome.decided.message, messageOnly: outcome.decided.messageOnly }, user)
 	noteAudit(context, {
 		data: {
 			approved: outcomes.filter((item) => !item.refusal && !item.decided?.awaitingSecond).map((item) => item.reference),
