@@ -191,6 +191,8 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	const queue = await (await get('approver', '/admin/decisions')).text()
 	const fund = new RegExp(`<option value="(\\d+)">صندوق التدقيق ${marker}</option>`).exec(queue)?.[1] ?? ''
 	expect(fund, 'the new fund is offered in the queue').not.toBe('')
+	// An approval limit on that fund, high enough that this test's approvals need one member.
+	await act('admin', { route: 'routes/admin/approval-limits', action: 'limits.change', path: '/admin/funds/limits' }, post('admin', '/admin/funds/limits', { form: { intent: 'limit', programme: 'all', fund, above: '999999' } }), [302])
 	await act(
 		'approver',
 		{ route: 'routes/admin/decisions', action: 'cases.decide', path: '/admin/decisions' },
