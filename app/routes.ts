@@ -86,6 +86,7 @@ export default [
 		route('visits', 'routes/admin/visits.tsx'),
 		route('decisions', 'routes/admin/decisions.tsx'),
 		route('funds', 'routes/admin/funds.tsx'),
+		route('funds/limits', 'routes/admin/approval-limits.tsx'),
 		route('payments', 'routes/admin/payments.tsx'),
 		route('payments/:batch', 'routes/admin/payment-batch.tsx'),
 		route('payments/:batch/file/:layout/:format', 'routes/admin/payment-file.ts'),

@@ -2,9 +2,9 @@
 // amount, once or monthly, from one fund, within the programme's budget), reject it with a reason
 // the applicant reads, or send it back for more study. Someone other than whoever recommended
 // support decides; zakat goes only to a case its study found eligible.
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, caseDecisions, caseEvents, cases, caseStudies, funds, users } from '#app/db/schema.ts'
+import { aidInstalments, aidProposals, caseDecisions, caseEvents, cases, caseStudies, funds, users } from '#app/db/schema.ts'
 import type { UserRole } from '#app/db/roles.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { inOpenPeriods } from '#app/cases/refusals.ts'
@@ -15,9 +15,12 @@ import { findDefinition } from '#app/forms/registry.ts'
 import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
 import { checkBudget, fundLabel } from './funds.server.ts'
 import { aidText } from './aid-text.ts'
+import { assertApproval, type ApprovalTerms } from './approval.ts'
+import { OPEN_STATES, openProposals, settleProposal } from './proposals.server.ts'
+import { limitFor } from './approval-limits.server.ts'
 
 export type Decision =
-	| { outcome: 'approve'; aidKind: string; amount: number; months: number | null; fundId: number; note: string; message?: string }
+	| ({ outcome: 'approve'; note: string; message?: string } & ApprovalTerms)
 	| { outcome: 'reject'; reason: string; note: string }
 	| { outcome: 'return'; note: string }
 
@@ -25,6 +28,10 @@ export type Decision =
 export class FourEyesError extends CaseChangeError {}
 
 export const RECOMMENDER_MAY_NOT_DECIDE = 'لا يقرر في الطلب من أوصى بدعمه: يقرر فيه عضو آخر من لجنة الصرف.'
+export const PROPOSER_MAY_NOT_DECIDE = 'لا يقرر في اقتراح الدعم من اقترحه: يقرر فيه عضو آخر من لجنة الصرف.'
+export const ADDITIONAL_NOT_RETURNED = 'اقتراح الدعم الإضافي يُعتمد أو يُرفض؛ لا يعاد الطلب لدراسة أكثر بعد تقديم دعمه.'
+export const FIRST_APPROVER_MAY_NOT_CONFIRM = 'لا يعتمد الطلب مرة ثانية من اعتمده أولاً: يلزمه اعتماد عضو آخر من لجنة الصرف.'
+export const SECOND_APPROVAL_CHANGED = 'يعتمد العضو الثاني ما اعتمده الأول كما هو (النوع والمبلغ والأشهر والصندوق)، أو يرفضه.'
 export const ZAKAT_NOT_ELIGIBLE = 'لا تُصرف أموال الزكاة إلا لحالة أثبتت دراستها استحقاقها للزكاة. اختر صندوقاً آخر، أو يعدّل الباحث الدراسة.'
 
 /** A decision's target status. */
@@ -45,26 +52,57 @@ function applicantMessage(decision: Decision): string {
 }
 
 /**
- * Decides on a studied case, all or nothing under the case's lock: the decision, the instalments an
- * approval gives (one, or one a month), the status, the history, and the applicant's message
- * (returned, for the notifier). Refused: a case not waiting for a decision, a decider who
- * recommended support on it (FourEyesError), zakat to a case not eligible, an approval past a budget.
+ * Decides on a studied case, or on a proposal of more aid, all or nothing under the case's lock: the
+ * decision, the instalments an approval gives (one, or one a month), the status, the proposal it
+ * settles, the history, and the applicant's message (returned, for the notifier). Refused: a case
+ * not waiting for a decision, a decider who recommended support on it or proposed the aid
+ * (FourEyesError), zakat to a case not eligible, an approval past a budget.
  */
-export async function decide(db: Database, caseId: string, decision: Decision, actor: { id: number; roles: readonly UserRole[] }): Promise<{ row: CaseRow; to: number; message: string }> {
+export interface Decided {
+	row: CaseRow
+	to: number
+	/** What the applicant is told; empty when nothing is. */
+	message: string
+	/** A first approval above an approval limit: nothing committed, waiting for a second member. */
+	awaitingSecond?: boolean
+	/** More aid approved on a case whose support was provided: its status did not change, the applicant gets a message only. */
+	messageOnly?: boolean
+}
+
+export async function decide(db: Database, caseId: string, decision: Decision, actor: { id: number; roles: readonly UserRole[] }): Promise<Decided> {
 	const note = decision.note.trim()
+	// The approval's rules (app/aid/approval.ts), whoever calls: refused in Arabic before anything is written.
+	if (decision.outcome === 'approve') assertApproval(decision)
+	if (decision.outcome === 'reject' && !decision.reason?.trim()) throw new CaseChangeError('الرجاء اختيار سبب الرفض')
 	if (decision.outcome === 'return' && !note) throw new CaseChangeError('الرجاء كتابة ما يحتاج إلى دراسة أكثر')
 	return inOpenPeriods(db).transaction(async (tx) => {
 		const [locked] = await tx.select().from(cases).where(eq(cases.id, caseId)).for('update')
 		if (!locked || locked.deletedAt) throw new CaseChangeError('الطلب غير موجود أو محذوف')
 		if (locked.purgedAt) throw new CaseChangeError('أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ')
 		const definition = findDefinition(locked.type)
-		const to = outcomeStatus[decision.outcome]
-		if (locked.status !== Status.Studied) throw new CaseChangeError(`لا ينتظر هذا الطلب قراراً: ${locked.status === Status.Approved || locked.status === Status.Rejected ? `حالته ${quotedStatus(locked.status)}` : 'لم تكتمل دراسته'}`)
-		const refusal = transitionRefusal(definition?.kind ?? 'individual', locked.status, to, actor.roles, 'committee')
+		// A proposal waiting for the committee (app/aid/proposals.server.ts): more aid on a case whose
+		// support was provided is decided here too, without changing its status.
+		const [proposal] = await tx
+			.select()
+			.from(aidProposals)
+			.where(and(eq(aidProposals.caseId, caseId), inArray(aidProposals.state, [...OPEN_STATES])))
+			.for('update')
+		const additional = proposal?.purpose === 'additional' && locked.status === Status.SupportProvided
+		const to = additional ? locked.status : outcomeStatus[decision.outcome]
+		if (!additional && locked.status !== Status.Studied) throw new CaseChangeError(`لا ينتظر هذا الطلب قراراً: ${locked.status === Status.Approved || locked.status === Status.Rejected ? `حالته ${quotedStatus(locked.status)}` : 'لم تكتمل دراسته'}`)
+		if (additional && decision.outcome === 'return') throw new CaseChangeError(ADDITIONAL_NOT_RETURNED)
+		const refusal = transitionRefusal(definition?.kind ?? 'individual', additional ? Status.Studied : locked.status, additional ? Status.Approved : to, actor.roles, 'committee')
 		if (refusal) throw new CaseChangeError(refusal)
 		const studies = await tx.select().from(caseStudies).where(eq(caseStudies.caseId, caseId)).orderBy(desc(caseStudies.createdAt), desc(caseStudies.id))
 		const study = studies[0]
 		if (decision.outcome !== 'return' && studies.some((candidate) => candidate.recommendation === 'support' && candidate.authorId === actor.id)) throw new FourEyesError(RECOMMENDER_MAY_NOT_DECIDE)
+		if (decision.outcome !== 'return' && proposal?.proposedBy === actor.id) throw new FourEyesError(PROPOSER_MAY_NOT_DECIDE)
+		// Above an approval limit, a first approval waits for a second member (docs/product.md#approval-limits).
+		const awaiting = proposal?.state === 'awaiting_second' ? proposal : undefined
+		if (decision.outcome === 'approve' && awaiting) {
+			if (awaiting.firstApproverId === actor.id) throw new FourEyesError(FIRST_APPROVER_MAY_NOT_CONFIRM)
+			if (decision.aidKind !== awaiting.aidKind || decision.amount !== awaiting.amount || decision.months !== awaiting.months || decision.fundId !== awaiting.fundId) throw new CaseChangeError(SECOND_APPROVAL_CHANGED)
+		}
 
 		const budgetYear = Number(todayInRiyadh().slice(0, 4))
 		let fundName = ''
@@ -76,9 +114,25 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 			if (decision.aidKind === 'bill_payment' && study?.invoice && decision.amount > study.invoice / 2)
 				throw new CaseChangeError(`سداد الفواتير بحد أقصى نصف قيمة الفاتورة (${formatMoney(study.invoice / 2)})`)
 			fundName = fundLabel(fund)
-			await checkBudget(tx as unknown as Database, { programme: locked.type, year: budgetYear, fundId: fund.id, total: decision.amount * (decision.months ?? 1) })
+			const total = decision.amount * (decision.months ?? 1)
+			await checkBudget(tx as unknown as Database, { programme: locked.type, year: budgetYear, fundId: fund.id, total })
+			const limit = awaiting ? null : await limitFor(tx as unknown as Database, locked.type, fund.id)
+			if (limit !== null && total > limit) {
+				// The first approval: recorded on the proposal (one made for it when the officer proposed nothing); nothing is committed yet.
+				const terms = { aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fundId: fund.id, state: 'awaiting_second' as const, firstApproverId: actor.id, firstNote: note, firstApprovedAt: sql`now()` }
+				if (proposal) await tx.update(aidProposals).set(terms).where(eq(aidProposals.id, proposal.id))
+				else await tx.insert(aidProposals).values({ caseId, purpose: 'support', note: '', ...terms })
+				await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'proposal_settled', note, data: { outcome: 'first-approval', aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fund: fundName, limit } })
+				return { row: locked, to: locked.status, message: '', awaitingSecond: true }
+			}
 		}
 
+		// Rejecting a proposal of more aid rejects the proposal, not the case: the family already had its support.
+		if (additional && decision.outcome === 'reject') {
+			await settleProposal(tx as unknown as Database, proposal!, { state: 'rejected', reason: decision.reason }, actor)
+			await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'proposal_settled', note, data: { outcome: 'reject', reason: decision.reason, amount: proposal!.amount, aidKind: proposal!.aidKind } })
+			return { row: locked, to, message: '' }
+		}
 		const [stored] = await tx
 			.insert(caseDecisions)
 			.values({
@@ -87,8 +141,9 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 				studyId: study?.id ?? null,
 				...(decision.outcome === 'approve' ? { aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fundId: decision.fundId, budgetYear } : {}),
 				reason: decision.outcome === 'reject' ? decision.reason : null,
-				note,
+				note: awaiting && decision.outcome === 'approve' ? [awaiting.firstNote, note].filter(Boolean).join('\n') : note,
 				deciderId: actor.id,
+				firstApproverId: decision.outcome === 'approve' ? (awaiting?.firstApproverId ?? null) : null,
 			})
 			.returning()
 		if (decision.outcome === 'approve') {
@@ -107,23 +162,26 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 				})),
 			)
 		}
-		const [row] = await tx.update(cases).set({ status: to, statusChangedAt: sql`now()`, updatedAt: sql`now()`, reopened: null }).where(eq(cases.id, caseId)).returning()
+		if (proposal) await settleProposal(tx as unknown as Database, proposal, decision.outcome === 'approve' ? { state: 'approved', decisionId: stored!.id } : decision.outcome === 'reject' ? { state: 'rejected', reason: decision.reason } : { state: 'withdrawn' }, actor)
+		const [row] = additional ? [locked] : await tx.update(cases).set({ status: to, statusChangedAt: sql`now()`, updatedAt: sql`now()`, reopened: null }).where(eq(cases.id, caseId)).returning()
 		const message = applicantMessage(decision)
 		await tx.insert(caseEvents).values([
-			{ caseId, actorId: actor.id, kind: 'status_changed' as const, note: note || (decision.outcome === 'reject' ? decision.reason : ''), data: { from: locked.status, to } },
+			...(additional ? [] : [{ caseId, actorId: actor.id, kind: 'status_changed' as const, note: note || (decision.outcome === 'reject' ? decision.reason : ''), data: { from: locked.status, to } }]),
 			{
 				caseId,
 				actorId: actor.id,
 				kind: 'decided' as const,
+				note: additional ? note : '',
 				data: {
 					outcome: decision.outcome,
 					...(decision.outcome === 'approve' ? { aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fund: fundName } : {}),
 					...(decision.outcome === 'reject' ? { reason: decision.reason } : {}),
+					...(proposal ? { proposal: proposal.id } : {}),
 				},
 			},
 			...(message ? [{ caseId, actorId: actor.id, kind: 'applicant_message' as const, note: message }] : []),
 		])
-		return { row: row!, to, message }
+		return { row: row!, to, message, ...(additional ? { messageOnly: true } : {}) }
 	})
 }
 
@@ -152,7 +210,7 @@ export function instalmentsOf(db: Database, caseIds: readonly string[]) {
 		.orderBy(aidInstalments.decisionId, aidInstalments.seq)
 }
 
-/** The committee's queue: studied cases waiting for a decision, oldest first, by programme and city. */
+/** The committee's queue: studied cases and proposals waiting for a decision, oldest first, by programme and city. */
 export interface QueueFilter {
 	programme?: string
 	city?: string
@@ -162,8 +220,9 @@ export interface QueueFilter {
 export const QUEUE_PAGE_SIZE = 25
 
 export async function decisionQueue(db: Database, filter: QueueFilter) {
+	// Studied cases, and cases with a proposal waiting (more aid on a case whose support was provided).
 	const where = and(
-		eq(cases.status, Status.Studied),
+		or(eq(cases.status, Status.Studied), sql`exists (select 1 from ${aidProposals} where ${aidProposals.caseId} = ${cases.id} and ${inArray(aidProposals.state, [...OPEN_STATES])})`),
 		isNotNull(cases.submittedAt),
 		isNull(cases.deletedAt),
 		isNull(cases.purgedAt),
@@ -192,11 +251,15 @@ export async function decisionQueue(db: Database, filter: QueueFilter) {
 				)
 				.orderBy(caseStudies.caseId, desc(caseStudies.createdAt), desc(caseStudies.id))
 		: []
+	const proposals = await openProposals(
+		db,
+		rows.map((row) => row.id),
+	)
 	return {
 		total: counted?.total ?? 0,
 		rows: rows.map((row) => {
 			const found = studies.find((item) => item.study.caseId === row.id)
-			return { ...row, study: found ? { ...found.study, authorName: found.authorName } : undefined }
+			return { ...row, study: found ? { ...found.study, authorName: found.authorName } : undefined, proposal: proposals.find((item) => item.caseId === row.id) }
 		}),
 	}
 }
@@ -217,8 +280,8 @@ export interface BatchOutcome {
 	name: string
 	/** null when approved; why not, otherwise. */
 	refusal: string | null
-	/** Approved: the case as it is now and what the applicant is told. */
-	decided?: { row: CaseRow; to: number; message: string }
+	/** Approved (or approved first, above a limit): the case as it is now and what the applicant is told. */
+	decided?: Decided
 }
 
 /** Several approvals at once, each with its own amount and fund, each on its own: one refused leaves the others. */

@@ -1,8 +1,7 @@
 import { expect, test } from 'vitest'
-import { recordAid } from '#app/cases/status-changes.server.ts'
 import { contentVersion } from '#app/db/schema.ts'
 import { createUser } from '#app/domain/staff-users.server.ts'
-import { submittedCase } from '#tests/fixtures/needy-families.ts'
+import { handRecordedAid, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { latestImpact, snapshotThrough, takeImpactSnapshot } from './impact.server.ts'
 
@@ -23,7 +22,7 @@ test('a snapshot holds the ledger through the end of the month before it, Riyadh
 test('a payment shows only in the next month’s snapshot; a month is taken once, and a new one refreshes cached pages', async () => {
 	const officer = await createUser(db(), { name: 'الباحثة', email: `impact-${Date.now()}@example.org`, mobile: '', roles: ['case_officer'], password: 'Impact-Test-12345' })
 	const families = await Promise.all(Array.from({ length: 2 }, () => submittedCase(db())))
-	for (const family of families) await recordAid(db(), family.id, { amount: 1000, kind: 'cash', givenOn: '2026-10-15', note: '' }, officer)
+	for (const family of families) await handRecordedAid(db(), family.id, { amount: 1000, kind: 'cash', givenOn: '2026-10-15', note: '' }, officer)
 
 	const before = await version()
 	expect(await takeImpactSnapshot(db(), new Date('2026-11-01T06:00:00Z'))).toBe(true)
@@ -34,7 +33,7 @@ test('a payment shows only in the next month’s snapshot; a month is taken once
 
 	// One more family paid in November: the page's figures stay October's all month.
 	const late = await submittedCase(db())
-	await recordAid(db(), late.id, { amount: 4321, kind: 'medical', givenOn: '2026-11-20', note: '' }, officer)
+	await handRecordedAid(db(), late.id, { amount: 4321, kind: 'medical', givenOn: '2026-11-20', note: '' }, officer)
 	const unchanged = await version()
 	expect(await takeImpactSnapshot(db(), new Date('2026-11-29T20:00:00Z'))).toBe(false)
 	expect(await latestImpact(db())).toEqual(november)

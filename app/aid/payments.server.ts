@@ -172,6 +172,7 @@ export async function createBatch(db: Database, instalmentIds: readonly number[]
 					.select({
 						instalment: aidInstalments,
 						deciderId: caseDecisions.deciderId,
+						firstApproverId: caseDecisions.firstApproverId,
 						caseReference: cases.reference,
 						name: cases.applicantName,
 						deletedAt: cases.deletedAt,
@@ -194,7 +195,7 @@ export async function createBatch(db: Database, instalmentIds: readonly number[]
 			if (!row || row.deletedAt) refused.push({ reference, reason: 'القسط غير موجود' })
 			else if (row.instalment.status !== 'approved') refused.push({ reference, reason: 'لم يعد هذا القسط بانتظار الصرف' })
 			else if (isInKind(row.instalment.aidKind)) refused.push({ reference, reason: 'مساعدة عينية: تُسجَّل مسلَّمة، لا تحويلاً' })
-			else if (row.deciderId === actor.id) refused.push({ reference, reason: APPROVER_MAY_NOT_PAY })
+			else if (row.deciderId === actor.id || row.firstApproverId === actor.id) refused.push({ reference, reason: APPROVER_MAY_NOT_PAY })
 			else if (problem) refused.push({ reference, reason: problem })
 			else {
 				const key = batchKey(row.fund)
@@ -380,7 +381,7 @@ async function recordGiven(tx: Database, instalment: typeof aidInstalments.$infe
 /** Locks an instalment of a batch that is sent, checking four eyes; the row, or why not. */
 async function lockedLine(tx: Database, batchId: number, instalmentId: number, actor: Actor): Promise<typeof aidInstalments.$inferSelect> {
 	const [row] = await tx
-		.select({ instalment: aidInstalments, deciderId: caseDecisions.deciderId, batchStatus: paymentBatches.status })
+		.select({ instalment: aidInstalments, deciderId: caseDecisions.deciderId, firstApproverId: caseDecisions.firstApproverId, batchStatus: paymentBatches.status })
 		.from(aidInstalments)
 		.innerJoin(caseDecisions, eq(caseDecisions.id, aidInstalments.decisionId))
 		.innerJoin(paymentBatches, eq(paymentBatches.id, aidInstalments.batchId))
@@ -392,7 +393,7 @@ async function lockedLine(tx: Database, batchId: number, instalmentId: number, a
 	}
 	if (row.batchStatus === 'open') throw new CaseChangeError('تُسجَّل مراجع البنك بعد إرسال الملف إلى البنك')
 	if (row.instalment.status !== 'in_batch') throw new CaseChangeError('سُجّل صرف هذا التحويل من قبل')
-	if (row.deciderId === actor.id) throw new PaymentFourEyesError(APPROVER_MAY_NOT_PAY)
+	if (row.deciderId === actor.id || row.firstApproverId === actor.id) throw new PaymentFourEyesError(APPROVER_MAY_NOT_PAY)
 	return row.instalment
 }
 
@@ -566,14 +567,14 @@ async function deliver(db: Database, instalmentId: number, delivery: Parameters<
 	if (deliveredBy.length < 3) throw new CaseChangeError('الرجاء كتابة من سلّم المساعدة')
 	return inOpenPeriods(db).transaction(async (tx) => {
 		const [row] = await tx
-			.select({ instalment: aidInstalments, deciderId: caseDecisions.deciderId })
+			.select({ instalment: aidInstalments, deciderId: caseDecisions.deciderId, firstApproverId: caseDecisions.firstApproverId })
 			.from(aidInstalments)
 			.innerJoin(caseDecisions, eq(caseDecisions.id, aidInstalments.decisionId))
 			.where(eq(aidInstalments.id, instalmentId))
 			.for('update', { of: aidInstalments })
 		if (!row || row.instalment.status !== 'approved') throw new CaseChangeError('لم تعد هذه المساعدة بانتظار التسليم')
 		if (!isInKind(row.instalment.aidKind)) throw new CaseChangeError('هذه المساعدة تُصرف تحويلاً في دفعة صرف')
-		if (row.deciderId === actor.id) throw new PaymentFourEyesError(APPROVER_MAY_NOT_PAY)
+		if (row.deciderId === actor.id || row.firstApproverId === actor.id) throw new PaymentFourEyesError(APPROVER_MAY_NOT_PAY)
 		await recordGiven(tx as unknown as Database, row.instalment, { status: 'delivered', on: delivery.deliveredOn, deliveredBy: deliveredBy.slice(0, 200), receipt: delivery.receipt.trim().slice(0, 100) }, actor)
 		// The receipt's photo or the signed form's PDF, kept with the financial record (app/cases/staff-files.ts).
 		if (delivery.receiptFile) await insertStaffFile(tx as unknown as Database, row.instalment.caseId, receiptSlot(instalmentId), delivery.receiptFile, actor.id)

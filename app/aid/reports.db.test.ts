@@ -1,13 +1,13 @@
 import { sql, TransactionRollbackError } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { changeStatus, recordAid, restoreCase, softDeleteCase } from '#app/cases/status-changes.server.ts'
+import { changeStatus, restoreCase, softDeleteCase } from '#app/cases/status-changes.server.ts'
 import { listReasons } from '#app/cases/reasons.server.ts'
 import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, caseAid, caseDecisions, cases, caseStudies } from '#app/db/schema.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { purgeCase } from '#app/operations/retention-purge.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
-import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
+import { handRecordedAid, studied, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { temporaryStorage } from '#tests/storage.ts'
 import { decide } from './decisions.server.ts'
@@ -166,7 +166,7 @@ test('the summary follows the records: a case deleted and restored, moved, its h
 
 	// Aid recorded by hand before the cycle, in another month: no fund.
 	const month = today.slice(5, 7) === '01' ? `${year}-02-10` : `${year}-01-10`
-	await recordAid(db(), second.caseId, { amount: 250, kind: 'cash', givenOn: month, note: 'قبل النظام' }, researcher)
+	await handRecordedAid(db(), second.caseId, { amount: 250, kind: 'cash', givenOn: month, note: 'قبل النظام' }, researcher)
 	const byMonth = await aidReport(db(), year, 'month')
 	expect(byMonth.rows.find((row) => row.key === month.slice(0, 7))).toMatchObject({ families: 1, givenRiyals: 250 })
 	expect((await aidReport(db(), year, 'fund')).rows.find((row) => row.key === '')).toMatchObject({ givenRiyals: 250, families: 1 })

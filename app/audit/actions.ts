@@ -30,6 +30,7 @@ export const auditActions = {
 	'case.visit-photo-remove': 'حذف صورة زيارة',
 	'case.decide': 'قرار لجنة الصرف على طلب',
 	'cases.decide': 'اعتماد عدة طلبات (لجنة الصرف)',
+	'limits.change': 'تغيير حدود الاعتماد',
 	'funds.change': 'تعديل الصناديق',
 	'budget.change': 'تحديد ميزانية أو تعديلها',
 	'payments.batch': 'إنشاء دفعة صرف',
@@ -49,7 +50,9 @@ export const auditActions = {
 	'case.note': 'ملاحظة داخلية',
 	'case.message': 'رسالة لمقدم الطلب',
 	'case.resend': 'إعادة إرسال رسالة تعذّر إرسالها',
+	// Old entries only: the officer no longer records aid (app/aid/proposals.server.ts).
 	'case.aid': 'تسجيل مساعدة',
+	'case.propose': 'اقتراح دعم على لجنة الصرف',
 	'case.delete': 'حذف طلب',
 	'case.restore': 'استعادة طلب',
 	'cases.bulk-status': 'تغيير حالة عدة طلبات',

@@ -168,6 +168,7 @@ export const detailLabels = {
 	perHour: 'رسائل الرموز في الساعة',
 	perDay: 'رسائل الرموز في اليوم',
 	perAddressHour: 'رسائل الرموز لعنوان واحد في الساعة',
+	awaitingSecond: 'بانتظار اعتماد ثانٍ',
 } as const satisfies Record<string, string>
 
 /** What a screen may write as an entry's details: only keys with a label. */
@@ -193,6 +194,8 @@ export const valueWords: Record<string, Record<string, string>> = {
 	},
 	intent: {
 		'add-fund': 'إضافة صندوق',
+		'set-limit': 'تحديد حد اعتماد',
+		'remove-limit': 'حذف حد اعتماد',
 		'rename-fund': 'تغيير اسم صندوق',
 		'retire-fund': 'إيقاف صندوق',
 		'restore-fund': 'إعادة صندوق موقوف',

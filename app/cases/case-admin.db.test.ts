@@ -7,7 +7,7 @@ import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { associationSupport } from '#app/forms/definitions/association-support.ts'
 import { sampleAnswers } from '#app/forms/sample-answers.ts'
-import { attachmentRow, basicAnswers, randomNationalId, sectionAnswers, studied, submittedCase } from '#tests/fixtures/needy-families.ts'
+import { attachmentRow, basicAnswers, handRecordedAid, randomNationalId, sectionAnswers, studied, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { foldArabic } from '#app/utils/arabic-search.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
@@ -107,9 +107,9 @@ describe('the staff list', () => {
 })
 
 describe('status changes', () => {
-	test('study done then support provided with the aid recorded; 1 → 3 refused and nothing changes', async () => {
+	test('study done; «تم تقديم الدعم» is no officer\'s status (money goes through the committee): 1 → 3 and 2 → 3 refused and nothing changes', async () => {
 		const row = await submitted()
-		await expect(changeStatus(handle.db, row.id, { to: 3, note: 'مباشرة', aid: { amount: 100, kind: 'cash', givenOn: '2026-11-01', note: '' } }, officer)).rejects.toThrow(
+		await expect(changeStatus(handle.db, row.id, { to: 3, note: 'مباشرة' }, officer)).rejects.toThrow(
 			'لا يمكن نقل الطلب من «جديد» إلى «تم تقديم الدعم»',
 		)
 		await expect(changeStatus(handle.db, row.id, { to: 2, note: 'x' }, editor)).rejects.toBeInstanceOf(CaseChangeError)
@@ -120,25 +120,24 @@ describe('status changes', () => {
 
 		await studied(handle.db, row, officer)
 		await changeStatus(handle.db, row.id, { to: 2, note: 'تمت زيارة الأسرة' }, officer)
-		await expect(changeStatus(handle.db, row.id, { to: 3, note: 'صرف' }, officer)).rejects.toThrow('الرجاء تسجيل الدعم المقدم')
-		await changeStatus(handle.db, row.id, { to: 3, note: 'صرف', message: 'تم صرف الدعم', aid: { amount: 1500, kind: 'cash', givenOn: '2026-11-20', note: 'تحويل بنكي' } }, officer)
+		await expect(changeStatus(handle.db, row.id, { to: 3, note: 'صرف', message: 'تم صرف الدعم' }, officer)).rejects.toThrow('لا يمكن تغيير حالة طلب في حالة «تمت الدراسة»')
+		expect((await findCaseByReference(handle.db, row.reference))!.status).toBe(2)
 
 		const events = await handle.db.select().from(caseEvents).where(eq(caseEvents.caseId, row.id))
 		const changes = events.filter((event) => event.kind === 'status_changed')
 		expect(changes.map((event) => [event.data, event.note, event.actorId])).toEqual([
 			[{ from: 1, to: 2 }, 'تمت زيارة الأسرة', officer.id],
-			[{ from: 2, to: 3 }, 'صرف', officer.id],
 		])
-		expect(events.filter((event) => event.kind === 'applicant_message').map((event) => event.note)).toEqual(['تم صرف الدعم'])
-		expect(await aidLedger(handle.db, row.nationalId)).toEqual([{ reference: row.reference, type: 'needy-families', amount: 1500, kind: 'cash', givenOn: '2026-11-20', note: 'تحويل بنكي' }])
+		expect(events.filter((event) => event.kind === 'applicant_message')).toEqual([])
+		expect(await aidLedger(handle.db, row.nationalId)).toEqual([])
 	})
 
-	test('the aid ledger follows the national ID across cases', async () => {
+	test('the aid ledger follows the national ID across cases, old aid recorded by hand included', async () => {
 		const nationalId = randomNationalId()
 		const first = await submitted('أسرة أولى', nationalId)
-		await studied(handle.db, first, officer)
-		await changeStatus(handle.db, first.id, { to: 2, note: 'د' }, officer)
-		await changeStatus(handle.db, first.id, { to: 3, note: 'ص', aid: { amount: 500, kind: 'food_basket', givenOn: '2026-01-10', note: '' } }, officer)
+		// Support provided by hand in the old system: the case is closed to a new application, its row still read.
+		await handle.db.update(cases).set({ status: 3 }).where(eq(cases.id, first.id))
+		await handRecordedAid(handle.db, first.id, { amount: 500, kind: 'food_basket', givenOn: '2026-01-10', note: '' }, officer)
 		const second = await submitted('أسرة أولى', nationalId)
 		const ledger = await aidLedger(handle.db, second.nationalId)
 		expect(ledger.map((entry) => entry.reference)).toEqual([first.reference])

@@ -64,6 +64,10 @@ export function describeEvent(event: HistoryEvent, definition: ApplicationDef | 
 			if (data.outcome === 'reject') return `قرار لجنة الصرف: رفض الطلب — ${String(data.reason ?? '')}`
 			return 'قرار لجنة الصرف: إعادة الطلب لدراسة أكثر'
 		}
+		case 'aid_proposed':
+			return `${data.purpose === 'additional' ? 'اقتراح دعم إضافي' : 'اقتراح دعم'} على لجنة الصرف: ${aidKindLabel(String(data.aidKind))}، ${formatMoney(Number(data.amount))}`
+		case 'proposal_settled':
+			return `${data.outcome === 'first-approval' ? `اعتماد أول بانتظار اعتماد ثانٍ: ${aidKindLabel(String(data.aidKind))}، ${formatMoney(Number(data.amount))}${data.months ? ` شهرياً لمدة ${monthsCount(Number(data.months))}` : ''}${data.fund ? ` من «${String(data.fund)}»` : ''}` : `رفض لجنة الصرف اقتراح الدعم (${aidKindLabel(String(data.aidKind))}، ${formatMoney(Number(data.amount))}) — ${String(data.reason ?? '')}`}`
 		case 'payment_recorded':
 			return `${data.delivered ? 'تسليم مساعدة عينية' : 'صرف تحويل'}: ${aidKindLabel(String(data.kind))}، ${formatMoney(Number(data.amount))} بتاريخ ${givenOn(data.on)}`
 		case 'payment_reopened':

@@ -12,23 +12,15 @@ import { quotedStatus, Status, type CaseStatus } from './case-statuses.ts'
 import { transitionRefusal, type CaseKind } from './workflow.ts'
 import { CaseChangeError, inOpenPeriods } from './refusals.ts'
 
-// The case officer's changes to a case (status, assignment, bulk changes, notes and messages, aid by
-// hand, corrections, deletion) and its history. Every change is one transaction with its history rows.
-// The committee's decisions are app/aid/decisions.server.ts.
+// The case officer's changes to a case (status, assignment, bulk changes, notes and messages,
+// corrections, deletion) and its history. Every change is one transaction with its history rows.
+// No money: the officer proposes aid (app/aid/proposals.server.ts) and the committee decides it
+// (app/aid/decisions.server.ts); the aid ledger is written only by a recorded payment or delivery.
 
 export { CaseChangeError }
 
 export const STUDY_MISSING = `لا يُنقل الطلب إلى ${quotedStatus(Status.Studied)} قبل تسجيل الدراسة وتوصيتها.`
 export const RESTUDY_MISSING = `أعادت لجنة الصرف الطلب لدراسة أكثر: سجّل دراسة جديدة قبل نقله إلى ${quotedStatus(Status.Studied)}.`
-
-export interface AidInput {
-	/** Saudi riyals. */
-	amount: number
-	kind: string
-	/** yyyy-mm-dd */
-	givenOn: string
-	note: string
-}
 
 export interface StatusChange {
 	to: number
@@ -38,8 +30,6 @@ export interface StatusChange {
 	message?: string
 	/** With «incomplete»: what the applicant may change. */
 	reopened?: Reopened
-	/** With «support provided»: what was given. */
-	aid?: AidInput
 }
 
 function kindOf(row: Pick<CaseRow, 'type'>): CaseKind {
@@ -48,7 +38,7 @@ function kindOf(row: Pick<CaseRow, 'type'>): CaseKind {
 
 /**
  * Moves a case to another status, as the workflow table allows for this staff member, with its
- * note, its message to the applicant, what is reopened or what aid was given: all or nothing.
+ * note, its message to the applicant and what is reopened: all or nothing.
  * The case row is locked, so two officers deciding at once cannot both move it from the same status.
  */
 export async function changeStatus(db: Database, caseId: string, change: StatusChange, actor: Pick<PublicUser, 'id' | 'roles'>): Promise<{ row: CaseRow; from: number }> {
@@ -65,7 +55,6 @@ export async function changeStatus(db: Database, caseId: string, change: StatusC
 			if (!change.reopened || change.reopened.sections.length + change.reopened.slots.length === 0) throw new CaseChangeError('الرجاء اختيار ما يحتاج إلى استكمال: قسم أو مرفق على الأقل')
 			if (!message) throw new CaseChangeError('الرجاء كتابة رسالة للمتقدم توضح المطلوب')
 		}
-		if (change.to === Status.SupportProvided && !change.aid) throw new CaseChangeError('الرجاء تسجيل الدعم المقدم')
 		// «تمت الدراسة» follows a study with its recommendation (docs/product.md#the-social-study); cases studied before keep their status.
 		// An institution's registration is reviewed, not studied for aid: it needs none.
 		if (change.to === Status.Studied && locked.status !== Status.Studied && !findDefinition(locked.type)?.createsAccount) {
@@ -107,20 +96,6 @@ export async function changeStatus(db: Database, caseId: string, change: StatusC
 				kind: 'applicant_message',
 				note: message,
 			})
-		if (change.aid) {
-			await tx.insert(caseAid).values({ caseId, ...change.aid, createdBy: actor.id })
-			await tx.insert(caseEvents).values({
-				caseId,
-				actorId: actor.id,
-				kind: 'aid_recorded',
-				note: change.aid.note,
-				data: {
-					amount: change.aid.amount,
-					kind: change.aid.kind,
-					givenOn: change.aid.givenOn,
-				},
-			})
-		}
 		return { row: row!, from: locked.status }
 	})
 }
@@ -210,20 +185,6 @@ export async function addApplicantMessage(db: Database, caseId: string, message:
 		actorId: actor.id,
 		kind: 'applicant_message',
 		note: message,
-	})
-}
-
-/** Records aid given on a case that already has «support provided» (a second payment, a basket…). */
-export async function recordAid(db: Database, caseId: string, aid: AidInput, actor: Pick<PublicUser, 'id'>): Promise<void> {
-	await inOpenPeriods(db).transaction(async (tx) => {
-		await tx.insert(caseAid).values({ caseId, ...aid, createdBy: actor.id })
-		await tx.insert(caseEvents).values({
-			caseId,
-			actorId: actor.id,
-			kind: 'aid_recorded',
-			note: aid.note,
-			data: { amount: aid.amount, kind: aid.kind, givenOn: aid.givenOn },
-		})
 	})
 }
 

@@ -4,9 +4,10 @@ import { allowedTargets, canTransition, transitionRefusal, type Actor, type Case
 
 // The whole table, written out once more by hand: every (from, to, actor, kind, form) is asserted.
 type Table = Record<CaseKind, Record<number, number[]>>
+// No money through the officer's form: 2 → 3 is finance's payment, after the committee's approval.
 const officerMay: Table = {
-	individual: { 1: [2, 4, 5, 6], 2: [3], 3: [], 4: [2, 4, 5, 6], 5: [2, 4, 6], 6: [], 7: [], 8: [6] },
-	association: { 1: [2, 4, 5, 6], 2: [3], 3: [], 4: [], 5: [], 6: [], 7: [], 8: [6] },
+	individual: { 1: [2, 4, 5, 6], 2: [], 3: [], 4: [2, 4, 5, 6], 5: [2, 4, 6], 6: [], 7: [], 8: [6] },
+	association: { 1: [2, 4, 5, 6], 2: [], 3: [], 4: [], 5: [], 6: [], 7: [], 8: [6] },
 }
 const committeeMay: Table = {
 	individual: { 1: [], 2: [1, 7, 8], 3: [], 4: [], 5: [], 6: [], 7: [], 8: [] },

@@ -24,12 +24,11 @@ interface Transition {
 }
 
 export const transitions: readonly Transition[] = [
+	// No money through this form: «تم تقديم الدعم» follows a payment or delivery (finance), and the
+	// officer proposes aid to the committee instead (app/aid/proposals.server.ts).
 	{ kind: 'individual', from: [Status.New, Status.Incomplete, Status.SupportStopped], to: [Status.Studied, Status.Incomplete, Status.SupportStopped, Status.Closed], by: 'officer' },
-	// Support recorded by hand: a case studied before the aid cycle existed (status-changes.server.ts refuses it for one with a study).
-	{ kind: 'individual', from: [Status.Studied], to: [Status.SupportProvided], by: 'officer' },
 	{ kind: 'individual', from: [Status.Rejected], to: [Status.Closed], by: 'officer' },
 	{ kind: 'association', from: [Status.New], to: [Status.Studied, Status.Incomplete, Status.SupportStopped, Status.Closed], by: 'officer' },
-	{ kind: 'association', from: [Status.Studied], to: [Status.SupportProvided], by: 'officer' },
 	{ kind: 'association', from: [Status.Rejected], to: [Status.Closed], by: 'officer' },
 	// The committee approves, rejects, or sends the case back to «جديد» for more study.
 	{ kind: 'individual', from: [Status.Studied], to: [Status.Approved, Status.Rejected, Status.New], by: 'committee' },

@@ -445,6 +445,26 @@ export const budgets = pgTable(
 	(table) => [uniqueIndex('budgets_unique').on(table.programme, table.year, sql`coalesce(${table.fundId}, 0)`), check('budgets_allocated', sql`${table.allocated} >= 0`)],
 )
 
+/**
+ * Approval limits an admin keeps (docs/product.md#approval-limits): an approval whose whole amount
+ * (every month of a monthly aid) is above `above` riyals, for the programme or the fund named (null:
+ * any), needs a second member of the committee before it is committed. The lowest that applies holds.
+ */
+export const approvalLimits = pgTable(
+	'approval_limits',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		/** A programme: a definition's `type`; null for every programme. */
+		programme: text('programme'),
+		fundId: integer('fund_id').references(() => funds.id),
+		/** Saudi riyals. */
+		above: numeric('above', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+	},
+	(table) => [uniqueIndex('approval_limits_unique').on(sql`coalesce(${table.programme}, '')`, sql`coalesce(${table.fundId}, 0)`), check('approval_limits_above', sql`${table.above} >= 0`)],
+)
+
 export const decisionOutcome = pgEnum('decision_outcome', ['approve', 'reject', 'return'])
 
 /**
@@ -476,6 +496,8 @@ export const caseDecisions = pgTable(
 		/** Internal: why, for staff. */
 		note: text('note').notNull().default(''),
 		deciderId: integer('decider_id').references(() => users.id, { onDelete: 'set null' }),
+		/** Above an approval limit: the member who approved first; `deciderId` is the second, who committed it. */
+		firstApproverId: integer('first_approver_id').references(() => users.id, { onDelete: 'set null' }),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 	},
 	(table) => [
@@ -484,6 +506,55 @@ export const caseDecisions = pgTable(
 		check('case_decisions_amount', sql`${table.amount} is null or ${table.amount} > 0`),
 		check('case_decisions_months', sql`${table.months} is null or ${table.months} between 2 and 24`),
 		check('case_decisions_approval', sql`${table.outcome} <> 'approve' or (${table.amount} is not null and ${table.fundId} is not null and ${table.aidKind} is not null and ${table.budgetYear} is not null)`),
+	],
+)
+
+export const proposalState = pgEnum('aid_proposal_state', ['proposed', 'awaiting_second', 'approved', 'rejected', 'withdrawn'])
+
+/**
+ * Money waiting for the committee (docs/product.md#proposals-and-the-committees-four-eyes): a case
+ * officer's proposal of aid (on a studied case, or more aid on one whose support was provided), or
+ * a first approval above an approval limit waiting for a second member. It gives nothing: only the
+ * committee's approval (app/aid/decisions.server.ts) writes a decision and its instalments. At most
+ * one is open per case.
+ */
+export const aidProposals = pgTable(
+	'aid_proposals',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		caseId: uuid('case_id')
+			.notNull()
+			.references(() => cases.id),
+		/** `support`: the case's first aid, proposed on a studied case; `additional`: more aid after support was provided. */
+		purpose: text('purpose', { enum: ['support', 'additional'] }).notNull(),
+		state: proposalState('state').notNull().default('proposed'),
+		/** app/cases/aid.ts `aidKinds`. */
+		aidKind: text('aid_kind').notNull(),
+		/** Riyals: the whole amount, or each month's. */
+		amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+		/** Monthly for this many months (a first approval may set it); null for once. */
+		months: integer('months'),
+		note: text('note').notNull().default(''),
+		/** The case officer who proposed it; null for a first approval the committee made without a proposal. */
+		proposedBy: integer('proposed_by').references(() => users.id, { onDelete: 'set null' }),
+		/** Awaiting a second approval: the fund and who approved first, with their note. */
+		fundId: integer('fund_id').references(() => funds.id),
+		firstApproverId: integer('first_approver_id').references(() => users.id, { onDelete: 'set null' }),
+		firstNote: text('first_note').notNull().default(''),
+		firstApprovedAt: timestamp('first_approved_at', { withTimezone: true }),
+		/** Settled: the approval's decision, or why it was rejected, by whom and when. */
+		decisionId: integer('decision_id').references(() => caseDecisions.id),
+		reason: text('reason'),
+		settledBy: integer('settled_by').references(() => users.id, { onDelete: 'set null' }),
+		settledAt: timestamp('settled_at', { withTimezone: true }),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [
+		uniqueIndex('aid_proposals_one_open').on(table.caseId).where(sql`${table.state} in ('proposed', 'awaiting_second')`),
+		index('aid_proposals_state_idx').on(table.state, table.createdAt),
+		check('aid_proposals_amount', sql`${table.amount} > 0`),
+		check('aid_proposals_months', sql`${table.months} is null or ${table.months} between 2 and 24`),
+		check('aid_proposals_second', sql`${table.state} <> 'awaiting_second' or (${table.fundId} is not null and ${table.firstApproverId} is not null)`),
 	],
 )
 
@@ -844,6 +915,8 @@ export const caseEventKind = pgEnum('case_event_kind', [
 	'message_resent',
 	'reminded',
 	'closed_unanswered',
+	'aid_proposed',
+	'proposal_settled',
 ])
 
 /** Append-only history: who did what to a case, when. Notes are internal or a message to the applicant. */

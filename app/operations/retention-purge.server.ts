@@ -2,7 +2,7 @@ import { appSecret } from '#app/db/app-secrets.server.ts'
 import { createHmac, randomBytes } from 'node:crypto'
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, notLike, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, attachments, caseAid, caseDecisions, caseEvents, caseMessages, cases, caseSections, caseStudies, retentionRegister } from '#app/db/schema.ts'
+import { aidInstalments, aidProposals, attachments, caseAid, caseDecisions, caseEvents, caseMessages, cases, caseSections, caseStudies, retentionRegister } from '#app/db/schema.ts'
 import { recordAudit } from '#app/audit/audit-trail.server.ts'
 import { Status } from '#app/cases/case-statuses.ts'
 import { RECEIPT_SLOT_PREFIX } from '#app/cases/staff-files.ts'
@@ -150,6 +150,7 @@ export async function purgeCase(db: Database, storage: FileStorage, caseId: stri
 		// least): the decision, its instalments, their payments and batches. What a member wrote about
 		// the family goes; the amounts, funds, days and bank references carry no one's personal data.
 		await tx.update(caseDecisions).set({ note: '' }).where(eq(caseDecisions.caseId, caseId))
+		await tx.update(aidProposals).set({ note: '', firstNote: '' }).where(eq(aidProposals.caseId, caseId))
 		await tx
 			.update(cases)
 			.set({

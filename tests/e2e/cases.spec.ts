@@ -16,7 +16,7 @@ async function openStatusForm(page: Page, status: string) {
 	return form
 }
 
-test('a case officer finds a case, reads it, studies it, pays it, and the applicant sees it', async ({ page, pageAs }) => {
+test('a case officer finds a case, reads it, studies it, proposes its aid to the committee, and the applicant sees it', async ({ page, pageAs }) => {
 	const family = `آل ${unique()}`
 	const mobile = `05${String(Date.now() % 1e8).padStart(8, '0')}`
 	const submitted = await submitCaseAsStaff(page.request, { name: `أحمد موسى ${family}`, mobile })
@@ -84,14 +84,16 @@ test('a case officer finds a case, reads it, studies it, pays it, and the applic
 	await study.getByRole('button', { name: 'تغيير الحالة إلى «تمت الدراسة»' }).click()
 	await expect(page.getByRole('status')).toContainText('تم تغيير الحالة إلى «تمت الدراسة»')
 
-	const support = await openStatusForm(page, 'تم تقديم الدعم')
-	await support.getByLabel('المبلغ بالريال').fill('1500')
-	await support.getByLabel('نوع الدعم').selectOption({ label: 'دعم نقدي' })
-	await support.getByLabel('ملاحظة داخلية (سبب التغيير)').fill('اعتمدت اللجنة الصرف')
-	await support.getByLabel('رسالة إلى المتقدم (اختياري)').fill('تم تحويل الدعم إلى حسابك')
-	await support.getByRole('button', { name: 'تغيير الحالة إلى «تم تقديم الدعم»' }).click()
-	await expect(page.getByRole('status')).toContainText('تم تغيير الحالة إلى «تم تقديم الدعم»')
-	await expect(page.getByRole('region', { name: 'الدعم المقدم لهذا المستفيد في كل البرامج' })).toContainText('1,500')
+	// No money by the officer's hand: aid is proposed to the committee, and nothing is given yet.
+	await expect(page.getByRole('region', { name: 'تغيير الحالة' })).toContainText('لا يمكن تغيير حالة هذا الطلب من حالته الحالية.')
+	const proposal = page.getByRole('region', { name: 'اقتراح دعم على لجنة الصرف' })
+	await proposal.getByLabel('المبلغ بالريال').fill('1500')
+	await proposal.getByLabel('نوع الدعم').selectOption({ label: 'دعم نقدي' })
+	await proposal.getByLabel('سبب الاقتراح (للجنة)').fill('إيجار متأخر ثلاثة أشهر')
+	await proposal.getByRole('button', { name: 'إرسال الاقتراح إلى لجنة الصرف' }).click()
+	await expect(page.getByRole('status')).toContainText('أُرسل اقتراح الدعم إلى لجنة الصرف')
+	await expect(page.getByRole('region', { name: 'قرار لجنة الصرف' })).toContainText('اقتراح دعم من')
+	await expect(page.getByRole('region', { name: 'الدعم المقدم لهذا المستفيد في كل البرامج' })).toContainText('لم يُسجَّل أي دعم')
 	const history = page.getByRole('region', { name: 'سجل الطلب' })
 	await expect(history).toContainText('تغيير الحالة من «جديد» إلى «تمت الدراسة»')
 	await expect(history).toContainText('زار الباحث الأسرة وتحقق من الوضع')
@@ -99,10 +101,9 @@ test('a case officer finds a case, reads it, studies it, pays it, and the applic
 	const visitor = await pageAs('visitor')
 	await lookUp(visitor, submitted.nationalId, mobile)
 	const result = visitor.locator('main')
-	await expect(result).toContainText('تم تقديم الدعم')
-	await expect(result).toContainText('تم تحويل الدعم إلى حسابك')
+	await expect(result).toContainText('تمت الدراسة')
 	// Internal notes never reach the applicant.
-	await expect(result).not.toContainText('اعتمدت اللجنة الصرف')
+	await expect(result).not.toContainText('إيجار متأخر')
 })
 
 test('a status the workflow does not allow is refused, also when posted by hand', async ({ page }) => {
@@ -278,7 +279,7 @@ test('a status change from a page left open after a colleague moved the case say
 	expect(colleague.status()).toBe(302)
 	await form.getByRole('button', { name: 'تغيير الحالة' }).click()
 	const alert = page.getByRole('region', { name: 'تغيير الحالة' }).getByRole('alert')
-	await expect(alert).toContainText('لم يُحفظ تغييرك: غيّر غيرك حالة الطلب إلى «تمت الدراسة» بعد أن فتحت الصفحة. يمكن نقله الآن إلى: «تم تقديم الدعم».')
+	await expect(alert).toContainText('لم يُحفظ تغييرك: غيّر غيرك حالة الطلب إلى «تمت الدراسة» بعد أن فتحت الصفحة. ولا يمكن تغيير حالته الآن.')
 	await expect(alert).toContainText('لم يرد المتقدم على اتصالاتنا')
 	await expect(page.locator('header').getByText('تمت الدراسة', { exact: true })).toBeVisible()
 })

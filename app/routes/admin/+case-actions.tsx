@@ -1,10 +1,10 @@
-// The decisions on a case (app/routes/admin/case.tsx): its status, who handles it, the aid given,
+// The decisions on a case (app/routes/admin/case.tsx): its status, who handles it, aid proposed to the committee,
 // internal notes and messages to the applicant, the applicant's contact details, and deleting it.
 import { Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/case'
 import { Status } from '#app/cases/case-statuses.ts'
 import { ErrorList } from '#app/components/forms.tsx'
-import { AidFields, NotesList, Panel, ReopenChoices, type ActionErrors } from './+case-parts.tsx'
+import { NotesList, Panel, ProposalForm, ReopenChoices, type ActionErrors } from './+case-parts.tsx'
 
 type LoaderData = Route.ComponentProps['loaderData']
 
@@ -51,7 +51,6 @@ export function CaseActions({ c, actionData }: { c: LoaderData; actionData: Rout
 												) : null}
 											</p>
 										) : null}
-										{target.id === Status.SupportProvided ? <AidFields kinds={c.aidKinds} today={c.today} errors={errors} idPrefix={form} typed={typedIn(form)} /> : null}
 										<div>
 											<label htmlFor={`${form}-note`} className="block font-semibold">
 												ملاحظة داخلية (سبب التغيير)
@@ -173,18 +172,7 @@ export function CaseActions({ c, actionData }: { c: LoaderData; actionData: Rout
 						</Form>
 					</Panel>
 
-					{c.status.id === Status.SupportProvided ? (
-						<Panel title="تسجيل دعم إضافي" id="aid">
-							<Form method="post" className="mt-2 space-y-3">
-								<input type="hidden" name="intent" value="aid" />
-								<ErrorList errors={errorsFor('aid')['']} />
-								<AidFields kinds={c.aidKinds} today={c.today} errors={errorsFor('aid')} idPrefix="aid" typed={typedIn('aid')} />
-								<button type="submit" disabled={busy} className="btn-secondary">
-									تسجيل الدعم
-								</button>
-							</Form>
-						</Panel>
-					) : null}
+					{c.proposes ? <ProposalForm c={c} errors={errorsFor('propose')} typed={typedIn('propose')} busy={busy} /> : null}
 
 					<Panel title="ملاحظات داخلية" id="notes">
 						<p className="text-sm text-stone-600">للموظفين فقط؛ لا يراها المتقدم.</p>

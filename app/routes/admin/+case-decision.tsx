@@ -17,9 +17,14 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 	const busy = useNavigation().state !== 'idle'
 	const errorsFor = (form: string): ActionErrors => (actionData?.form === form ? actionData.errors : {})
 	const typed = (form: string, name: string) => (actionData?.form === form ? actionData.values[name] : undefined)
-	if (!c.decisions.length && !c.decide) return null
+	if (!c.decisions.length && !c.decide && !c.proposal) return null
 	return (
 		<Panel title="قرار لجنة الصرف" id="decision">
+			{c.proposal ? (
+				<p role="note" className="mt-2 rounded-lg border-s-4 border-brand-700 bg-brand-50 p-3 text-sm">
+					{c.proposal.text}
+				</p>
+			) : null}
 			{c.decisions.length ? (
 				<ol className="mt-2 divide-y divide-stone-200 text-sm">
 					{c.decisions.map((decision) => (
@@ -74,6 +79,16 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 							لك توصية بدعم هذا الطلب، فالقرار فيه لعضو آخر من لجنة الصرف.
 						</p>
 					) : null}
+					{c.decide.approvedFirstByMe ? (
+						<p role="note" className="rounded-lg border-s-4 border-gold-500 bg-gold-100 p-3 text-sm">
+							اعتمدت هذا الدعم أولاً، فالاعتماد الثاني لعضو آخر من لجنة الصرف.
+						</p>
+					) : null}
+					{c.decide.proposedByMe ? (
+						<p role="note" className="rounded-lg border-s-4 border-gold-500 bg-gold-100 p-3 text-sm">
+							أنت من اقترح هذا الدعم، فالقرار فيه لعضو آخر من لجنة الصرف.
+						</p>
+					) : null}
 					<details open={actionData?.form === 'decide-approve'} className="rounded-lg border border-stone-200">
 						<summary className="flex min-h-11 cursor-pointer items-center px-3 font-semibold">اعتماد الدعم</summary>
 						<Form method="post" className="space-y-3 p-3">
@@ -101,7 +116,7 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 								label="الصندوق"
 								errors={errorsFor('decide-approve').fund}
 								options={[choose, ...c.decide.funds.map((fund) => ({ value: String(fund.id), label: fund.label }))]}
-								selectProps={{ id: 'decide-fund', name: 'fund', required: true, defaultValue: typed('decide-approve', 'fund') ?? '' }}
+								selectProps={{ id: 'decide-fund', name: 'fund', required: true, defaultValue: typed('decide-approve', 'fund') ?? c.decide.proposed.fund }}
 							/>
 							<p className="text-sm text-stone-600">{c.decide.zakatEligible ? 'أثبتت الدراسة استحقاق الأسرة للزكاة.' : 'لم تُثبت الدراسة استحقاق الأسرة للزكاة: لا يُصرف لها من صندوق الزكاة.'}</p>
 							<DecisionNote form="decide-approve" label="ملاحظة داخلية (اختياري)" errors={errorsFor('decide-approve')} typed={typed} />

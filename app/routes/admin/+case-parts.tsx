@@ -1,11 +1,11 @@
 // The case view's parts (app/routes/admin/case.tsx): its panels, the answers and files of a section,
 // the notes, and the fields of a decision.
 import { useState } from 'react'
-import { Link } from 'react-router'
+import { Form, Link } from 'react-router'
 import { countOf, pages } from '#app/text/arabic-count.ts'
 import { quotedStatus, Status } from '#app/cases/case-statuses.ts'
 import type { Route } from './+types/case'
-import { ErrorList } from '#app/components/forms.tsx'
+import { ErrorList, Field, SelectField, TextareaField } from '#app/components/forms.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { Totals } from '#app/forms/collection-rows.tsx'
@@ -164,60 +164,31 @@ export function ReopenChoices({ choices, errors, idPrefix }: { choices: LoaderDa
 	)
 }
 
-export function AidFields({
-	kinds,
-	today,
-	errors,
-	idPrefix,
-	typed,
-}: {
-	kinds: LoaderData['aidKinds']
-	today: string
-	errors: ActionErrors
-	idPrefix: string
-	/** What was typed before the form was refused. */
-	typed: (name: string) => string | undefined
-}) {
+/**
+ * The officer's proposal of aid to the committee (app/aid/proposals.server.ts): on a studied case,
+ * or more aid on one whose support was provided. Nothing is paid before the committee approves it.
+ */
+export function ProposalForm({ c, errors, typed, busy }: { c: Pick<LoaderData, 'aidKinds' | 'status'>; errors: ActionErrors; typed: (name: string) => string | undefined; busy: boolean }) {
+	const more = c.status.id === Status.SupportProvided
 	return (
-		<fieldset className="space-y-3">
-			<legend className="font-semibold">الدعم المقدم</legend>
-			<div>
-				<label htmlFor={`${idPrefix}-amount`} className="block">
-					المبلغ بالريال
-				</label>
-				<ErrorList errors={errors.amount} />
-				<input id={`${idPrefix}-amount`} name="amount" inputMode="decimal" required defaultValue={typed('amount')} className="field-input mt-1" dir="ltr" />
-			</div>
-			<div>
-				<label htmlFor={`${idPrefix}-kind`} className="block">
-					نوع الدعم
-				</label>
-				<ErrorList errors={errors.aidKind} />
-				<select id={`${idPrefix}-kind`} name="aidKind" required defaultValue={typed('aidKind') ?? ''} className="field-input mt-1">
-					<option value="" disabled>
-						اختر
-					</option>
-					{kinds.map((kind) => (
-						<option key={kind.value} value={kind.value}>
-							{kind.label}
-						</option>
-					))}
-				</select>
-			</div>
-			<div>
-				<label htmlFor={`${idPrefix}-date`} className="block">
-					تاريخ الصرف
-				</label>
-				<ErrorList errors={errors.givenOn} />
-				<input id={`${idPrefix}-date`} name="givenOn" type="date" required defaultValue={typed('givenOn') ?? today} max={today} className="field-input mt-1" />
-			</div>
-			<div>
-				<label htmlFor={`${idPrefix}-aid-note`} className="block">
-					ملاحظة عن الدعم (اختياري)
-				</label>
-				<textarea id={`${idPrefix}-aid-note`} name="aidNote" rows={2} maxLength={2000} defaultValue={typed('aidNote')} className="field-input mt-1" />
-			</div>
-		</fieldset>
+		<Panel title={more ? 'اقتراح دعم إضافي على لجنة الصرف' : 'اقتراح دعم على لجنة الصرف'} id="propose">
+			<p className="mt-1 text-sm text-stone-600">يذهب الاقتراح إلى قائمة «قرارات لجنة الصرف»، ويعتمده عضو آخر من اللجنة ويختار صندوقه، ثم يصرفه المسؤول المالي. لا يُسجَّل دعم قبل اعتماده.</p>
+			<Form method="post" className="mt-2 space-y-3">
+				<input type="hidden" name="intent" value="propose" />
+				<ErrorList errors={errors['']} />
+				<Field label="المبلغ بالريال" errors={errors.amount} inputProps={{ id: 'propose-amount', name: 'amount', inputMode: 'decimal', required: true, dir: 'ltr', defaultValue: typed('amount') }} />
+				<SelectField
+					label="نوع الدعم"
+					errors={errors.aidKind}
+					options={[{ value: '', label: 'اختر' }, ...c.aidKinds]}
+					selectProps={{ id: 'propose-kind', name: 'aidKind', required: true, defaultValue: typed('aidKind') ?? '' }}
+				/>
+				<TextareaField label="سبب الاقتراح (للجنة)" errors={errors.note} textareaProps={{ id: 'propose-note', name: 'note', rows: 2, maxLength: 2000, defaultValue: typed('note') }} />
+				<button type="submit" disabled={busy} className="btn-secondary">
+					إرسال الاقتراح إلى لجنة الصرف
+				</button>
+			</Form>
+		</Panel>
 	)
 }
 

@@ -4,7 +4,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import type { Route } from './+types/case'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { addApplicantMessage, addInternalNote, aidLedger, assignCases, CaseChangeError, caseHistory, caseOfficers, changeStatus, recordAid, restoreCase, softDeleteCase } from '#app/cases/status-changes.server.ts'
+import { addApplicantMessage, addInternalNote, aidLedger, assignCases, CaseChangeError, caseHistory, caseOfficers, changeStatus, restoreCase, softDeleteCase } from '#app/cases/status-changes.server.ts'
 import { findCaseByReference, listAttachments, loadSavedState } from '#app/cases/case-store.server.ts'
 import { askedSections, isOffered, offeredSlots } from '#app/forms/conditions.ts'
 import { asksConsent, consentTitle, describeConsent } from '#app/privacy/consent-rules.ts'
@@ -17,8 +17,8 @@ import { describeStudy, latestStudy, studyKindOf } from '#app/cases/studies.serv
 import { receiptInstalment, VISIT_PHOTO_SLOT } from '#app/cases/staff-files.ts'
 import { listStaffFiles } from '#app/cases/staff-files.server.ts'
 import { cancelVisit, plannedVisits, scheduleVisit } from '#app/cases/visits.server.ts'
-import { aidKindLabel, aidKinds, riyals } from '#app/cases/aid.ts'
-import { quotedStatus, staffStatusName, Status, statusInfo } from '#app/cases/case-statuses.ts'
+import { aidKindLabel, aidKinds } from '#app/cases/aid.ts'
+import { staffStatusName, Status, statusInfo } from '#app/cases/case-statuses.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
 import { waitedFor } from '#app/cases/waited.ts'
@@ -27,7 +27,7 @@ import { describeSection } from '#app/forms/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { identifierLabel } from '#app/forms/definition.ts'
 import { maxCharacters } from '#app/text/messages.ts'
-import { toWesternDigits, formatClock, formatWeekday, isCalendarDay, formatDate, formatDateTime, formatFileSize, formatMoney, formatSaudiMobile, todayInRiyadh } from '#app/text/format.ts'
+import { formatClock, formatWeekday, formatDate, formatDateTime, formatFileSize, formatMoney, formatSaudiMobile, todayInRiyadh } from '#app/text/format.ts'
 import { flashContext, notices, redirectWithFlash } from '#app/http/flash.server.ts'
 import { FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { noteAudit, noteRefusal, audited } from '#app/audit/audit-trail.server.ts'
@@ -37,6 +37,8 @@ import { CaseActions } from './+case-actions.tsx'
 import { CaseMessages } from './+case-messages.tsx'
 import { DecisionPanel } from './+case-decision.tsx'
 import { decide, decisionsOf, FourEyesError, instalmentsOf, type Decision } from '#app/aid/decisions.server.ts'
+import { ApprovalRefused, decisionFormSchema, proposalFormSchema } from '#app/aid/approval.ts'
+import { describeProposal, openProposals, proposeAid } from '#app/aid/proposals.server.ts'
 import { describeDecision, describeInstalment } from '#app/aid/describe.ts'
 import { fundLabel, listFunds } from '#app/aid/funds.server.ts'
 import { listReasons } from '#app/cases/reasons.server.ts'
@@ -54,7 +56,7 @@ export const handle: AdminHandle = {
 export const middleware = [
 	audited({
 		read: 'case.view',
-		write: { byIntent: { decide: 'case.decide', status: 'case.status', assign: 'case.assign', note: 'case.note', message: 'case.message', aid: 'case.aid', delete: 'case.delete', restore: 'case.restore', visit: 'case.visit', 'cancel-visit': 'case.visit', resend: 'case.resend' } },
+		write: { byIntent: { decide: 'case.decide', status: 'case.status', assign: 'case.assign', note: 'case.note', message: 'case.message', propose: 'case.propose', delete: 'case.delete', restore: 'case.restore', visit: 'case.visit', 'cancel-visit': 'case.visit', resend: 'case.resend' } },
 	}),
 ]
 
@@ -72,7 +74,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	const user = requireRole(context, areaRoles.caseReading)
 	const { db, row, definition } = await openCase(params.reference, user)
 	// The committee decides on a studied case (docs/product.md#the-decision).
-	const decides = hasRole(user, ...areaRoles.decisions) && row.status === Status.Studied && !row.deletedAt && !row.purgedAt
+	const [proposal] = await openProposals(db, [row.id])
+	// Or on a proposal of more aid (app/aid/proposals.server.ts).
+	const decides = hasRole(user, ...areaRoles.decisions) && (row.status === Status.Studied || proposal?.purpose === 'additional') && !row.deletedAt && !row.purgedAt
 	const [state, files, staffFiles, history, flags, ledger, officers, study, visits, decisions, instalments, funds, rejectReasons] = await Promise.all([
 		loadSavedState(db, row.id),
 		listAttachments(db, row.id),
@@ -139,11 +143,19 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			? {
 					funds: funds.map((fund) => ({ id: fund.id, label: fundLabel(fund) })),
 					reasons: rejectReasons.map((reason) => ({ id: reason.id, label: reason.label })),
-					proposed: { aidKind: study?.aidKind ?? '', amount: study?.aidAmount === null || study?.aidAmount === undefined ? '' : String(study.aidAmount), months: study?.aidMonths ? String(study.aidMonths) : '' },
+					// The officer's proposal, if any, else the study's.
+					proposed: proposal
+						? { aidKind: proposal.aidKind, amount: String(proposal.amount), months: proposal.months ? String(proposal.months) : '', fund: proposal.fundId ? String(proposal.fundId) : '' }
+						: { aidKind: study?.aidKind ?? '', amount: study?.aidAmount === null || study?.aidAmount === undefined ? '' : String(study.aidAmount), months: study?.aidMonths ? String(study.aidMonths) : '', fund: '' },
 					zakatEligible: study?.zakatEligible ?? false,
 					recommendedByMe: study?.recommendation === 'support' && study.authorId === user.id,
+					proposedByMe: proposal?.proposedBy === user.id,
+					approvedFirstByMe: proposal?.state === 'awaiting_second' && proposal.firstApproverId === user.id,
 				}
 			: null,
+		// Money waiting for the committee, and whether the officer may propose aid (no money by the officer's hand).
+		proposal: proposal ? describeProposal(proposal) : null,
+		proposes: hasRole(user, ...areaRoles.cases) && !proposal && !row.deletedAt && !row.purgedAt && (row.status === Status.Studied || row.status === Status.SupportProvided),
 		// A visit is planned while the case waits for its study.
 		canPlanVisit: row.status === Status.New || row.status === Status.Incomplete,
 		officers,
@@ -205,22 +217,8 @@ const text = (message: string, max = 2000) => z.string({ error: message }).trim(
 const optionalText = (max = 2000) => z.string().trim().max(max).optional()
 const list = z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(z.string()))
 
-/** What a support given needs: its amount, kind and day (the «aid» form, and a change to «تم تقديم الدعم»). */
-const AID_MISSING = { amount: 'الرجاء كتابة مبلغ الدعم', aidKind: 'الرجاء اختيار نوع الدعم', givenOn: 'الرجاء كتابة تاريخ الدعم' } as const
-
-const aidFields = {
-	amount: riyals(AID_MISSING.amount),
-	aidKind: z.enum(aidKinds.map((kind) => kind.value) as [string, ...string[]], { error: AID_MISSING.aidKind }),
-	givenOn: z
-		.string({ error: AID_MISSING.givenOn })
-		.refine(isCalendarDay, 'الرجاء كتابة تاريخ صحيح')
-		.refine((day) => day <= todayInRiyadh(), 'تاريخ الدعم لا يكون بعد اليوم'),
-	aidNote: optionalText(),
-}
-
 const actionSchema = z.discriminatedUnion('intent', [
-	z
-		.object({
+	z.object({
 			intent: z.literal('status'),
 			to: z.coerce.number().int(),
 			/** The status the page showed: another change since then means the decision was made on a stale page. */
@@ -229,20 +227,11 @@ const actionSchema = z.discriminatedUnion('intent', [
 			message: optionalText(),
 			reopenSections: list,
 			reopenSlots: list,
-			// The support given, parsed here once: required with «تم تقديم الدعم» only.
-			amount: aidFields.amount.optional(),
-			aidKind: aidFields.aidKind.optional(),
-			givenOn: aidFields.givenOn.optional(),
-			aidNote: aidFields.aidNote,
-		})
-		.superRefine((value, ctx) => {
-			if (value.to !== Status.SupportProvided) return
-			for (const name of ['amount', 'aidKind', 'givenOn'] as const) if (value[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: AID_MISSING[name] })
 		}),
 	z.object({ intent: z.literal('assign'), officer: z.string().regex(/^(none|\d+)$/, 'الرجاء اختيار الموظف') }),
 	z.object({ intent: z.literal('note'), note: text('الرجاء كتابة الملاحظة') }),
 	z.object({ intent: z.literal('message'), message: text('الرجاء كتابة الرسالة') }),
-	z.object({ intent: z.literal('aid'), ...aidFields }),
+	proposalFormSchema,
 	z.object({
 		intent: z.literal('visit'),
 		visitOn: z.string({ error: 'الرجاء اختيار يوم الزيارة' }),
@@ -253,30 +242,7 @@ const actionSchema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('delete'), reason: text('الرجاء كتابة سبب الحذف', 500), confirm: z.literal('on', { error: 'الرجاء تأكيد الحذف' }) }),
 	z.object({ intent: z.literal('restore') }),
 	z.object({ intent: z.literal('resend'), messageId: z.uuid({ error: 'الرسالة غير موجودة' }) }),
-	z
-		.object({
-			intent: z.literal('decide'),
-			outcome: z.enum(['approve', 'reject', 'return'], { error: 'الرجاء اختيار القرار' }),
-			aidKind: aidFields.aidKind.optional(),
-			amount: aidFields.amount.optional(),
-			months: z.preprocess(
-				(value) => (typeof value === 'string' ? toWesternDigits(value).trim() || undefined : value),
-				z.coerce.number({ error: 'الرجاء كتابة عدد الأشهر' }).int('الرجاء كتابة عدد صحيح من الأشهر').min(2, 'الدعم الشهري من شهرين إلى 24 شهراً').max(24, 'الدعم الشهري من شهرين إلى 24 شهراً').optional(),
-			),
-			fund: z.coerce.number({ error: 'الرجاء اختيار صندوق الصرف' }).int().optional(),
-			reason: z.coerce.number({ error: 'الرجاء اختيار سبب الرفض' }).int().optional(),
-			note: optionalText(),
-		})
-		.superRefine((value, ctx) => {
-			const need = (name: 'aidKind' | 'amount' | 'fund' | 'reason', message: string) => value[name] === undefined && ctx.addIssue({ code: 'custom', path: [name], message })
-			if (value.outcome === 'approve') {
-				need('aidKind', AID_MISSING.aidKind)
-				need('amount', AID_MISSING.amount)
-				need('fund', 'الرجاء اختيار صندوق الصرف')
-			}
-			if (value.outcome === 'reject') need('reason', 'الرجاء اختيار سبب الرفض')
-			if (value.outcome === 'return' && !value.note) ctx.addIssue({ code: 'custom', path: ['note'], message: 'الرجاء كتابة ما يحتاج إلى دراسة أكثر' })
-		}),
+	decisionFormSchema,
 ])
 
 /** The form a refusal belongs to: the status form of its target, the decision's own form, or the intent's. */
@@ -326,7 +292,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 	const value = submission.value
 	if (row.deletedAt && value.intent !== 'restore') return refused(value.intent, { '': ['الطلب محذوف؛ استعده أولاً'] }, 409)
 	// Retention destroyed the applicant's details: there is nobody to message, and the minimal record stays as it is.
-	if (row.purgedAt && (value.intent === 'status' || value.intent === 'aid' || value.intent === 'message' || value.intent === 'decide' || value.intent === 'resend')) {
+	if (row.purgedAt && (value.intent === 'status' || value.intent === 'propose' || value.intent === 'message' || value.intent === 'decide' || value.intent === 'resend')) {
 		return refused(
 			formOf(typed),
 			{ '': ['أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ، فلا يمكن تغيير حالته أو تسجيل دعم عليه أو مراسلة مقدمه'] },
@@ -341,12 +307,15 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				if (typeof decision === 'string') return refused(formOf(typed), { reason: [decision] }, 400, typed)
 				noteAudit(context, { data: { outcome: value.outcome, from: row.status } })
 				const decided = await decide(db, row.id, decision, user)
-				if (decided.message) await notifyStatusChange(db, decided.row, { to: decided.to, message: decided.message }, user)
+				if (decided.awaitingSecond) {
+					noteAudit(context, { data: { outcome: value.outcome, from: row.status, awaitingSecond: true } })
+					return redirectWithFlash(`${base}#decision`, { tone: 'success', message: 'سُجّل اعتمادك الأول، والطلب بانتظار اعتماد ثانٍ من عضو آخر في لجنة الصرف: لا يُصرف شيء قبله.' })
+				}
+				if (decided.message) await notifyStatusChange(db, decided.row, { to: decided.to, message: decided.message, messageOnly: decided.messageOnly }, user)
 				return redirectWithFlash(`${base}#decision`, { tone: 'success', message: `تم تسجيل القرار: «${staffStatusName(decided.to)}»` })
 			}
 			case 'status': {
 				if (value.from !== undefined && value.from !== row.status) return refused(STALE_STATUS_FORM, { '': [staleStatusMessage(definition.kind, row.status, user.roles)] }, 409, typed)
-				const aid = value.to === Status.SupportProvided ? { amount: value.amount!, kind: value.aidKind!, givenOn: value.givenOn!, note: value.aidNote ?? '' } : undefined
 				const known = (items: string[], allowed: string[]) => items.filter((item) => allowed.includes(item))
 				const reopened =
 					value.to === Status.Incomplete
@@ -362,7 +331,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 							}
 						: undefined
 				noteAudit(context, { data: { from: row.status, to: value.to } })
-				const { row: changed } = await changeStatus(db, row.id, { to: value.to, note: value.note, message: value.message, reopened, aid }, user)
+				const { row: changed } = await changeStatus(db, row.id, { to: value.to, note: value.note, message: value.message, reopened }, user)
 				await notifyStatusChange(db, changed, { to: value.to, message: value.message }, user)
 				return redirectWithFlash(base, { tone: 'success', message: `تم تغيير الحالة إلى «${staffStatusName(value.to)}»` })
 			}
@@ -377,10 +346,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				await addApplicantMessage(db, row.id, value.message, user)
 				await notifyStatusChange(db, row, { to: row.status, message: value.message, messageOnly: true }, user)
 				return redirectWithFlash(base, { tone: 'success', message: 'تم إرسال الرسالة بنجاح' })
-			case 'aid':
-				if (row.status !== Status.SupportProvided) return refused('aid', { '': [`يُسجَّل الدعم على طلب حالته ${quotedStatus(Status.SupportProvided)}`] }, 409)
-				await recordAid(db, row.id, { amount: value.amount, kind: value.aidKind, givenOn: value.givenOn, note: value.aidNote ?? '' }, user)
-				return redirectWithFlash(base, notices.added)
+			case 'propose':
+				// Money goes to the committee's queue, never straight to the ledger (app/aid/proposals.server.ts).
+				noteAudit(context, { data: { amount: value.amount, type: value.aidKind, from: row.status } })
+				await proposeAid(db, row.id, { aidKind: value.aidKind, amount: value.amount, note: value.note ?? '' }, user)
+				return redirectWithFlash(`${base}#decision`, { tone: 'success', message: 'أُرسل اقتراح الدعم إلى لجنة الصرف، ولا يُصرف شيء قبل اعتمادها' })
 			case 'visit': {
 				const planned = await scheduleVisit(db, row.id, { visitOn: value.visitOn, visitAt: value.visitAt, visitorId: value.visitor }, user)
 				await notifyVisitScheduled(db, planned.row.id, value, user)
@@ -417,13 +387,14 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 			noteAudit(context, { data: { refused: 'four-eyes' } })
 			return refused(formOf(typed), { '': [error.message] }, 403, typed)
 		}
+		if (error instanceof ApprovalRefused) return refused(formOf(typed), error.issues, 400, typed)
 		return refused(formOf(typed), { '': [error.message] }, 409, typed)
 	}
 
 	/** The decision as the committee's store takes it; a reason that is no longer on the list is said so. */
-	async function decisionOf(value: Extract<z.infer<typeof actionSchema>, { intent: 'decide' }>): Promise<Decision | string> {
+	async function decisionOf(value: z.infer<typeof decisionFormSchema>): Promise<Decision | string> {
 		const note = value.note ?? ''
-		if (value.outcome === 'approve') return { outcome: 'approve', aidKind: value.aidKind!, amount: value.amount!, months: value.months ?? null, fundId: value.fund!, note }
+		if (value.outcome === 'approve') return { outcome: 'approve', aidKind: value.aidKind, amount: value.amount, months: value.months ?? null, fundId: value.fund, note }
 		if (value.outcome === 'return') return { outcome: 'return', note }
 		const reason = (await listReasons(db, 'decision-reject')).find((candidate) => candidate.id === value.reason)
 		return reason ? { outcome: 'reject', reason: reason.label, note } : 'الرجاء اختيار سبب الرفض من القائمة'

@@ -5,12 +5,13 @@ import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { approveMany, decisionQueue, QUEUE_PAGE_SIZE, queueCities, type Decision } from '#app/aid/decisions.server.ts'
 import { fundLabel, listFunds } from '#app/aid/funds.server.ts'
-import { aidKinds, riyals } from '#app/cases/aid.ts'
+import { aidKinds } from '#app/cases/aid.ts'
 import { aidText } from '#app/aid/aid-text.ts'
 import { notifyStatusChange } from '#app/notify/case-notices.server.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { applications, byNumber, countOf, requests } from '#app/text/arabic-count.ts'
-import { toWesternDigits } from '#app/text/format.ts'
+import { parseApproval } from '#app/aid/approval.ts'
+import { describeProposal } from '#app/aid/proposals.server.ts'
 import { waitedFor } from '#app/cases/waited.ts'
 import { recommendationLabel } from '#app/cases/studies.ts'
 import { ErrorList, PageTitle } from '#app/components/forms.tsx'
@@ -55,6 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		pageLabel: `الصفحة ${filter.page} من ${pages}`,
 		rows: queue.rows.map((row) => {
 			const study = row.study
+			const proposal = row.proposal
 			return {
 				reference: row.reference,
 				name: row.applicantName,
@@ -63,13 +65,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 				waited: waitedFor(row.statusChangedAt),
 				recommendation: study ? recommendationLabel(study.recommendation) : 'لا دراسة مسجلة',
 				proposed: study?.aidKind && study.aidAmount !== null ? aidText({ aidKind: study.aidKind, amount: study.aidAmount, months: study.aidMonths }) : '',
-				aidKind: study?.aidKind ?? 'cash',
-				amount: study?.aidAmount === null || study?.aidAmount === undefined ? '' : String(study.aidAmount),
-				months: study?.aidMonths ? String(study.aidMonths) : '',
+				// The officer's proposal (app/aid/proposals.server.ts), when there is one, else the study's.
+				proposal: proposal ? describeProposal(proposal).text : '',
+				aidKind: proposal?.aidKind ?? study?.aidKind ?? 'cash',
+				amount: proposal ? String(proposal.amount) : study?.aidAmount === null || study?.aidAmount === undefined ? '' : String(study.aidAmount),
+				months: proposal ? (proposal.months ? String(proposal.months) : '') : study?.aidMonths ? String(study.aidMonths) : '',
+				// Awaiting a second approval: the first member's fund, to be confirmed as it is.
+				fund: proposal?.fundId ? String(proposal.fundId) : '',
 				zakatEligible: study?.zakatEligible ?? false,
 				researcher: study?.authorName ?? '',
-				// Four eyes: the member who recommended support does not decide on it.
-				mine: study?.recommendation === 'support' && study.authorId === user.id,
+				// Four eyes: the member who recommended support, or proposed it, does not decide on it.
+				mine: (study?.recommendation === 'support' && study.authorId === user.id) || proposal?.proposedBy === user.id || (proposal?.state === 'awaiting_second' && proposal.firstApproverId === user.id),
 			}
 		}),
 	}
@@ -85,42 +91,40 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const chosen = [...new Set(form.getAll('case').map(String))].filter((reference) => REFERENCE.test(reference)).slice(0, QUEUE_PAGE_SIZE)
 	if (!chosen.length) return data({ errors: { '': ['الرجاء اختيار طلب واحد على الأقل لاعتماده'] } as Record<string, string[]>, outcomes: [], values, chosen }, { status: 400 })
 	const note = String(form.get('note') ?? '').trim().slice(0, 2000)
-	// Each case's own amount, months and fund, checked as on the case's page.
+	// Each case's own amount, months and fund, checked by the approval's one schema (app/aid/approval.ts).
 	const errors: Record<string, string[]> = {}
 	const items: { reference: string; decision: Decision }[] = []
 	for (const reference of chosen) {
-		const amount = riyals('الرجاء كتابة المبلغ').safeParse(form.get(`amount-${reference}`) ?? undefined)
-		const monthsText = toWesternDigits(String(form.get(`months-${reference}`) ?? '')).trim()
-		const months = monthsText ? Number(monthsText) : null
-		const fundId = Number(form.get(`fund-${reference}`))
-		const aidKind = String(form.get(`kind-${reference}`) ?? '')
-		const problems = [
-			...(amount.success ? [] : [amount.error.issues[0]?.message ?? 'الرجاء كتابة المبلغ']),
-			...(months !== null && !(Number.isInteger(months) && months >= 2 && months <= 24) ? ['الدعم الشهري من شهرين إلى 24 شهراً'] : []),
-			...(Number.isInteger(fundId) && fundId > 0 ? [] : ['الرجاء اختيار صندوق الصرف']),
-			...(aidKinds.some((kind) => kind.value === aidKind) ? [] : ['الرجاء اختيار نوع الدعم']),
-		]
-		if (problems.length) errors[reference] = problems
-		else items.push({ reference, decision: { outcome: 'approve', aidKind, amount: amount.data!, months, fundId, note } })
+		const field = (name: string) => form.get(`${name}-${reference}`) ?? undefined
+		const parsed = parseApproval({ aidKind: field('kind'), amount: field('amount'), months: field('months'), fund: field('fund') })
+		if (parsed.ok) items.push({ reference, decision: { outcome: 'approve', ...parsed.terms, note } })
+		else errors[reference] = Object.values(parsed.issues).flat()
 	}
 	if (Object.keys(errors).length) return data({ errors, outcomes: [], values, chosen }, { status: 400 })
 	const outcomes = await approveMany(db, items, user)
-	for (const outcome of outcomes) if (outcome.decided?.message) await notifyStatusChange(db, outcome.decided.row, { to: outcome.decided.to, message: outcome.decided.message }, user)
-	noteAudit(context, { data: { approved: outcomes.filter((item) => !item.refusal).map((item) => item.reference), refused: outcomes.filter((item) => item.refusal).map((item) => item.reference) } })
+	for (const outcome of outcomes) if (outcome.decided?.message) await notifyStatusChange(db, outcome.decided.row, { to: outcome.decided.to, message: outcome.decided.message, messageOnly: outcome.decided.messageOnly }, user)
+	noteAudit(context, {
+		data: {
+			approved: outcomes.filter((item) => !item.refusal && !item.decided?.awaitingSecond).map((item) => item.reference),
+			awaitingSecond: outcomes.filter((item) => item.decided?.awaitingSecond).map((item) => item.reference),
+			refused: outcomes.filter((item) => item.refusal).map((item) => item.reference),
+		},
+	})
 	const left = outcomes.filter((item) => item.refusal).map((item) => item.reference)
-	return { errors: {} as Record<string, string[]>, outcomes: outcomes.map(({ reference, name, refusal }) => ({ reference, name, refusal })), values: left.length ? values : {}, chosen: left }
+	return { errors: {} as Record<string, string[]>, outcomes: outcomes.map(({ reference, name, refusal, decided }) => ({ reference, name, refusal, awaitingSecond: decided?.awaitingSecond ?? false })), values: left.length ? values : {}, chosen: left }
 }
 
 export default function Decisions({ loaderData: q, actionData }: Route.ComponentProps) {
 	const busy = useNavigation().state !== 'idle'
 	const typed = (name: string) => actionData?.values[name]
-	const approved = actionData?.outcomes.filter((outcome) => !outcome.refusal) ?? []
+	const approved = actionData?.outcomes.filter((outcome) => !outcome.refusal && !outcome.awaitingSecond) ?? []
+	const awaiting = actionData?.outcomes.filter((outcome) => outcome.awaitingSecond) ?? []
 	const refused = actionData?.outcomes.filter((outcome) => outcome.refusal) ?? []
 	return (
 		<>
 			<PageTitle title="قرارات لجنة الصرف" error={Boolean(actionData && Object.keys(actionData.errors).length)} />
 			<h1 className="text-2xl font-bold text-brand-900">قرارات لجنة الصرف</h1>
-			<p className="mt-1 text-stone-700">الطلبات المدروسة بانتظار القرار: {q.count}. يُعتمد من هنا عدة طلبات معاً، لكل طلب مبلغه وصندوقه؛ ويُرفض الطلب أو يعاد لدراسة أكثر من صفحته.</p>
+			<p className="mt-1 text-stone-700">الطلبات المدروسة واقتراحات الدعم بانتظار القرار: {q.count}. يُعتمد من هنا عدة طلبات معاً، لكل طلب مبلغه وصندوقه؛ ويُرفض الطلب أو يعاد لدراسة أكثر من صفحته.</p>
 
 			<Form method="get" className="mt-4 flex flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4">
 				<div>
@@ -154,11 +158,16 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 				</button>
 			</Form>
 
-			{approved.length || refused.length ? (
+			{approved.length || refused.length || awaiting.length ? (
 				<div role="status" className="mt-4 space-y-2 rounded-xl border border-stone-200 bg-white p-4">
 					{approved.length ? (
 						<p className="font-semibold text-emerald-800">
 							اعتُمد {countOf(approved.length, applications)}، وأُبلغ {byNumber(approved.length, { one: 'صاحبه', two: 'صاحباهما', other: 'أصحابها' })} بالقرار.
+						</p>
+					) : null}
+					{awaiting.length ? (
+						<p className="font-semibold text-gold-700">
+							سُجّل اعتمادك الأول لما يتجاوز حد الاعتماد، ولا يُصرف قبل اعتماد ثانٍ من عضو آخر في لجنة الصرف: {awaiting.map((outcome) => outcome.reference).join('، ')}
 						</p>
 					) : null}
 					{refused.length ? (
@@ -212,7 +221,8 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 												{row.proposed ? ` — ${row.proposed}` : ''}
 												{row.zakatEligible ? ' — مستحقة للزكاة' : ''}
 											</p>
-											{row.mine ? <p className="text-sm text-gold-700">لك توصية بدعم هذا الطلب، فالقرار فيه لعضو آخر.</p> : null}
+											{row.proposal ? <p className="text-sm font-semibold text-brand-800">{row.proposal}</p> : null}
+											{row.mine ? <p className="text-sm text-gold-700">لك توصية بدعم هذا الطلب أو اقتراح بدعمه، فالقرار فيه لعضو آخر.</p> : null}
 											<ErrorList errors={errors} />
 										</div>
 									</div>
@@ -246,7 +256,7 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 												<label htmlFor={`fund-${row.reference}`} className="block text-sm font-semibold">
 													الصندوق<span className="sr-only"> لـ{row.name}</span>
 												</label>
-												<select id={`fund-${row.reference}`} name={`fund-${row.reference}`} defaultValue={typed(`fund-${row.reference}`) ?? ''} className="field-input mt-1">
+												<select id={`fund-${row.reference}`} name={`fund-${row.reference}`} defaultValue={typed(`fund-${row.reference}`) ?? row.fund} className="field-input mt-1">
 													<option value="">اختر</option>
 													{q.funds
 														.filter((fund) => !fund.zakat || row.zakatEligible)

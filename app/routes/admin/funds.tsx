@@ -121,6 +121,11 @@ export default function Funds({ loaderData: f, actionData }: Route.ComponentProp
 			<PageTitle title="الصناديق والميزانيات" error={Boolean(actionData)} />
 			<h1 className="text-2xl font-bold text-brand-900">الصناديق والميزانيات</h1>
 			<p className="mt-1 text-stone-700">كل دعم معتمد يُصرف من صندوق واحد، ضمن ميزانية برنامجه للعام. أموال الزكاة لا تُصرف إلا لحالة أثبتت دراستها استحقاقها. لكل صندوق حساب خصم: لا تجمع دفعة صرف حسابين، ولا الزكاة وغيرها.</p>
+			<p className="mt-1">
+				<Link to="/admin/funds/limits" className="link inline-flex min-h-11 items-center">
+					حدود الاعتماد: ما يلزمه اعتماد ثانٍ من لجنة الصرف
+				</Link>
+			</p>
 			<FlashNotice notice={f.notice} live className="mt-4" />
 
 			<section aria-labelledby="budgets" className="mt-6">

@@ -174,8 +174,8 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	expect(visitPhotoId, 'the photo is listed on the study page').toBeTruthy()
 	await act('case_officer', { route: 'routes/admin/case-study-photos', action: 'case.visit-photo-remove', path: visitPhotosUrl, reference: ref }, post('case_officer', visitPhotosUrl, { form: { intent: 'remove', file: visitPhotoId! } }), [302])
 	await caseAction('case.status', { intent: 'status', to: '2', note: 'تمت دراسة الطلب' })
-	await caseAction('case.status', { intent: 'status', to: '3', note: 'صُرف الدعم', amount: '1500', aidKind: 'cash', givenOn: today() })
-	await caseAction('case.aid', { intent: 'aid', amount: '300', aidKind: 'food_basket', givenOn: today() })
+	// No money by the officer's hand: aid is proposed to the committee (docs/product.md#proposals-and-the-committees-four-eyes).
+	await caseAction('case.propose', { intent: 'propose', amount: '1500', aidKind: 'cash', note: 'إيجار متأخر' })
 	for (const [list, reference, route] of [
 		['/admin/cases', second.reference, 'routes/admin/cases'],
 		['/admin/associations', institution.reference, 'admin-associations'],
@@ -203,6 +203,8 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	const queue = await (await get('approver', '/admin/decisions')).text()
 	const fund = new RegExp(`<option value="(\\d+)">صندوق التدقيق ${marker}</option>`).exec(queue)?.[1] ?? ''
 	expect(fund, 'the new fund is offered in the queue').not.toBe('')
+	// An approval limit on that fund, high enough that this test's approvals need one member.
+	await act('admin', { route: 'routes/admin/approval-limits', action: 'limits.change', path: '/admin/funds/limits' }, post('admin', '/admin/funds/limits', { form: { intent: 'limit', programme: 'all', fund, above: '999999' } }), [302])
 	await act(
 		'approver',
 		{ route: 'routes/admin/decisions', action: 'cases.decide', path: '/admin/decisions' },
