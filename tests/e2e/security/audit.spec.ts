@@ -245,6 +245,8 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	expect(await reportTable()).toBe(reportBefore)
 	expect((await post('finance', periodsUrl, { form: { intent: 'reopen', month: closedMonth, reason: 'ليس للمسؤول المالي' } })).status()).toBe(403)
 	await act('admin', { route: 'routes/admin/periods', action: 'periods.reopen', path: '/admin/periods' }, post('admin', periodsUrl, { form: { intent: 'reopen', month: closedMonth, reason: 'اختبار سجل التدقيق' } }), [302])
+	// What the bank received, kept as sent: downloaded again after the line is paid, returned and paid in another batch, the same bytes.
+	const asSent = await (await get('finance', `${batchUrl}/file/anb/xlsx`)).body()
 	// The transfer's own line with its 1,000 written «0x3E8»: not read as 1,000 (JavaScript's Number()
 	// would), its line named; the transfer is still to record.
 	const confirmation = await post('finance', batchUrl, {
@@ -269,6 +271,7 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.reconcile', path: resentUrl }, Promise.resolve(paidFromFile))
 	expect(await paidFromFile.text()).toContain('سُجّل صرف تحويل واحد.')
 	expect((await (await get('finance', batchUrl)).text()).replace(/<!-- -->/g, '')).toContain('السبب: أعاده البنك')
+	expect((await (await get('finance', `${batchUrl}/file/anb/xlsx`)).body()).equals(asSent)).toBe(true)
 	// An approver who also keeps the accounts tries to batch their own approval: refused (403), and audited.
 	const dual = await newDualActor(browser)
 	const own = await studiedCaseAs(officer.request)
