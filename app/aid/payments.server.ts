@@ -386,7 +386,8 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 
 /**
  * A transfer the bank returned (a closed account, a wrong name): the instalment is approved again,
- * out of its batch, to be paid in another; what it recorded is undone (the ledger's row), and the
+ * out of its batch, to be paid in another; what it recorded is reversed (a new row of the aid ledger
+ * naming the payment's, which stays), and the
  * case is back to «معتمد بانتظار الصرف» if nothing else was given. The reason is kept in the history.
  */
 export async function reopenPayment(db: Database, batchId: number, instalmentId: number, reason: string, actor: Actor): Promise<void> {
@@ -400,7 +401,7 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 			.for('update')
 		if (!row || (row.status !== 'in_batch' && row.status !== 'paid')) throw new CaseChangeError('لا يمكن إعادة هذا التحويل')
 		await tx.update(aidInstalments).set({ status: 'approved', batchId: null, bankReference: null, paidOn: null, recordedBy: null, updatedAt: sql`now()` }).where(eq(aidInstalments.id, row.id))
-		await tx.delete(caseAid).where(eq(caseAid.instalmentId, row.id))
+		if (row.status === 'paid') await reverseGiven(tx as unknown as Database, row, why, actor)
 		await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'payment_reopened', note: why, data: { instalment: row.id, seq: row.seq, amount: row.amount, batch: batchId } })
 		const [given] = await tx
 			.select({ n: sql<number>`count(*)::int` })
@@ -414,6 +415,23 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 		// A sent batch whose last waiting line left it is done; a closed one stays closed.
 		await closeIfDone(tx as unknown as Database, batchId)
 	})
+}
+
+/**
+ * The aid ledger is append-only (docs/decisions/018-append-only-ledger.md): a payment the bank
+ * returned stays, and a new row dated today cancels it, naming it, its amount negated, its bank
+ * reference and the reason in its note.
+ */
+async function reverseGiven(tx: Database, instalment: typeof aidInstalments.$inferSelect, why: string, actor: Actor) {
+	const [given] = await tx
+		.select()
+		.from(caseAid)
+		.where(and(eq(caseAid.instalmentId, instalment.id), isNull(caseAid.correctsId), sql`not exists (select 1 from ${caseAid} r where r.corrects_id = ${caseAid.id})`))
+		.orderBy(desc(caseAid.id))
+		.limit(1)
+	if (!given) return
+	const note = `أعاد البنك التحويل${instalment.bankReference ? ` (مرجع البنك ${instalment.bankReference})` : ''}: ${why}`
+	await tx.insert(caseAid).values({ caseId: given.caseId, amount: -given.amount, kind: given.kind, givenOn: todayInRiyadh(), note, createdBy: actor.id, instalmentId: instalment.id, correctsId: given.id })
 }
 
 /** Aid in kind handed over: the day, who handed it, the receipt's number; as a payment otherwise. */

@@ -307,8 +307,21 @@ export const caseAid = pgTable(
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 		/** Paid or delivered through the aid cycle: the instalment it records (null: recorded by hand). */
 		instalmentId: integer('instalment_id'),
+		/**
+		 * A reversing row (a bounced transfer, docs/decisions/018-append-only-ledger.md): the row it
+		 * cancels, whose amount it carries negated. Rows are never updated or deleted (a trigger refuses).
+		 */
+		correctsId: integer('corrects_id').references((): AnyPgColumn => caseAid.id),
 	},
-	(table) => [index('case_aid_case_idx').on(table.caseId), index('case_aid_given_idx').on(table.givenOn), uniqueIndex('case_aid_instalment_unique').on(table.instalmentId), check('case_aid_amount_positive', sql`${table.amount} > 0`)],
+	(table) => [
+		index('case_aid_case_idx').on(table.caseId),
+		index('case_aid_given_idx').on(table.givenOn),
+		index('case_aid_instalment_idx').on(table.instalmentId),
+		// A row is reversed at most once.
+		uniqueIndex('case_aid_corrects_unique').on(table.correctsId),
+		// Only a reversing row is negative.
+		check('case_aid_amount_positive', sql`(${table.correctsId} is null and ${table.amount} > 0) or (${table.correctsId} is not null and ${table.amount} < 0)`),
+	],
 )
 
 export const studyRecommendation = pgEnum('study_recommendation', ['support', 'reject', 'refer'])
