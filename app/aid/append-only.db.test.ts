@@ -1,12 +1,13 @@
 import { eq, sql } from 'drizzle-orm'
 import { beforeAll, expect, test } from 'vitest'
 import type { Database } from '#app/db/client.server.ts'
-import { caseAid } from '#app/db/schema.ts'
+import { caseAid, ledgerEntries } from '#app/db/schema.ts'
+import { postTransfers } from './ledger.server.ts'
 import { asRetentionPurge } from '#app/operations/retention-purge.server.ts'
 import { submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 
-// The money tables are append-only (docs/decisions/018-append-only-ledger.md): the database itself
+// The money tables (the aid ledger, case_aid, and the money ledger, ledger_entries) are append-only (docs/decisions/018-append-only-ledger.md): the database itself
 // refuses to change or remove a written row, on PGlite and PostgreSQL alike; retention alone may
 // blank a row's free text, and delete a row written more than 10 years ago.
 
@@ -68,4 +69,25 @@ test('retention may blank a row\'s note and delete a row older than 10 years; no
 		}),
 	)
 	await refused(db().delete(caseAid).where(eq(caseAid.id, older.id)))
+})
+
+test('an entry of the money ledger cannot be updated, deleted or truncated; retention may blank its reason and delete one older than 10 years', async () => {
+	const entry = await db().transaction(async (tx) => (await postTransfers(tx as unknown as Database, [{ debitAccount: 'fund:1', creditAccount: `family:${caseId}`, amount: 300, phase: 'pending', caseId, reason: 'محضر 3' }], { id: null }))[0]!)
+	const entryOf = async (id: number) => (await db().select().from(ledgerEntries).where(eq(ledgerEntries.id, id)))[0]
+	await refused(db().update(ledgerEntries).set({ amount: 1 }).where(eq(ledgerEntries.id, entry.id)))
+	await refused(db().update(ledgerEntries).set({ reason: '' }).where(eq(ledgerEntries.id, entry.id)))
+	await refused(db().delete(ledgerEntries).where(eq(ledgerEntries.id, entry.id)))
+	await refused(db().execute(sql`truncate ledger_entries`))
+	const inRetention = (work: (tx: Database) => Promise<unknown>) => db().transaction((tx) => asRetentionPurge(tx as unknown as Database, () => work(tx as unknown as Database)))
+	await inRetention((tx) => tx.update(ledgerEntries).set({ reason: '' }).where(eq(ledgerEntries.id, entry.id)))
+	expect(await entryOf(entry.id)).toEqual({ ...entry, reason: '' })
+	await refused(inRetention((tx) => tx.update(ledgerEntries).set({ reason: '', amount: 5 }).where(eq(ledgerEntries.id, entry.id))))
+	await refused(inRetention((tx) => tx.delete(ledgerEntries).where(eq(ledgerEntries.id, entry.id))))
+	const [old] = await db()
+		.insert(ledgerEntries)
+		.values({ transactionId: entry.transactionId, debitAccount: 'fund:1', creditAccount: `family:${caseId}`, amount: 300, phase: 'pending', valueDate: '2015-01-01', createdAt: new Date(Date.now() - 11 * 366 * 86_400_000) })
+		.returning()
+	await refused(db().delete(ledgerEntries).where(eq(ledgerEntries.id, old!.id)))
+	await inRetention((tx) => tx.delete(ledgerEntries).where(eq(ledgerEntries.id, old!.id)))
+	expect(await entryOf(old!.id)).toBeUndefined()
 })

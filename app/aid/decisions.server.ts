@@ -14,6 +14,7 @@ import { findDefinition } from '#app/forms/registry.ts'
 import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
 import { checkBudget, fundLabel } from './funds.server.ts'
 import { aidText } from './aid-text.ts'
+import * as ledger from './ledger.server.ts'
 
 export type Decision =
 	| { outcome: 'approve'; aidKind: string; amount: number; months: number | null; fundId: number; note: string; message?: string }
@@ -92,7 +93,7 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 			.returning()
 		if (decision.outcome === 'approve') {
 			const today = todayInRiyadh()
-			await tx.insert(aidInstalments).values(
+			const instalments = await tx.insert(aidInstalments).values(
 				Array.from({ length: decision.months ?? 1 }, (_, index) => ({
 					caseId,
 					decisionId: stored!.id,
@@ -104,7 +105,9 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 					amount: decision.amount,
 					aidKind: decision.aidKind,
 				})),
-			)
+			).returning()
+			// The money ledger: each instalment's amount committed from its fund (./ledger.server.ts).
+			await ledger.approve(tx as unknown as Database, instalments, actor, note)
 		}
 		const [row] = await tx.update(cases).set({ status: to, statusChangedAt: sql`now()`, updatedAt: sql`now()`, reopened: null }).where(eq(cases.id, caseId)).returning()
 		const message = applicantMessage(decision)

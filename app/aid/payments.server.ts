@@ -19,6 +19,7 @@ import { discardStaffFiles, insertStaffFile, type StoredStaffFile } from '#app/c
 import { isValidSaudiIban, normaliseIban } from '#app/domain/validators.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { isCalendarDay, todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
+import * as ledger from './ledger.server.ts'
 
 type Actor = { id: number; roles: readonly UserRole[] }
 
@@ -244,6 +245,8 @@ async function recordGiven(tx: Database, instalment: typeof aidInstalments.$infe
 		.where(eq(aidInstalments.id, instalment.id))
 	const note = given.status === 'paid' ? `تحويل بنكي، مرجع البنك ${given.bankReference}` : `سُلِّمت بيد ${given.deliveredBy}${given.receipt ? `، إيصال ${given.receipt}` : ''}`
 	await tx.insert(caseAid).values({ caseId: instalment.caseId, amount: instalment.amount, kind: instalment.aidKind, givenOn: given.on, note, createdBy: actor.id, instalmentId: instalment.id })
+	// The money ledger: its committed amount posted (./ledger.server.ts).
+	await ledger.pay(tx, instalment, { valueDate: given.on, batchId: instalment.batchId, reason: note }, actor)
 	await tx.insert(caseEvents).values({
 		caseId: instalment.caseId,
 		actorId: actor.id,
@@ -402,6 +405,8 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 		if (!row || (row.status !== 'in_batch' && row.status !== 'paid')) throw new CaseChangeError('لا يمكن إعادة هذا التحويل')
 		await tx.update(aidInstalments).set({ status: 'approved', batchId: null, bankReference: null, paidOn: null, recordedBy: null, updatedAt: sql`now()` }).where(eq(aidInstalments.id, row.id))
 		if (row.status === 'paid') await reverseGiven(tx as unknown as Database, row, why, actor)
+		// The money ledger: the posting reversed, the instalment committed again (./ledger.server.ts).
+		await ledger.bounce(tx as unknown as Database, row, { reason: why, batchId }, actor)
 		await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'payment_reopened', note: why, data: { instalment: row.id, seq: row.seq, amount: row.amount, batch: batchId } })
 		const [given] = await tx
 			.select({ n: sql<number>`count(*)::int` })
