@@ -1,7 +1,8 @@
 import { count, isNotNull } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
-import { aidInstalments, caseAid, caseDecisions, caseSections, cases, caseStudies, caseVisits, foundationInfo } from '#app/db/schema.ts'
+import { aidInstalments, caseAid, caseDecisions, caseSections, cases, caseStudies, caseVisits, foundationInfo, ledgerEntries } from '#app/db/schema.ts'
+import { checkLedger } from '#app/aid/ledger.server.ts'
 import { budgetsOf } from '#app/aid/funds.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { DEMO_CASE_COUNT, seedDemoContent } from '#app/seed.server.ts'
@@ -61,6 +62,9 @@ test('demo cases are seeded with the foundation info, once', async () => {
 	const approvedTotal = instalments.reduce((sum, item) => sum + item.amount, 0)
 	expect(figures.filter((budget) => budget.fundId === null).reduce((sum, budget) => sum + budget.committed + budget.paid, 0)).toBe(approvedTotal)
 	expect(figures.every((budget) => budget.remaining >= 0)).toBe(true)
+	// The money ledger was written by the same functions: an entry for each commitment and each payment, and sound.
+	expect(await checkLedger(handle.db)).toEqual([])
+	expect((await handle.db.select().from(ledgerEntries)).filter((entry) => entry.phase === 'posted')).toHaveLength(instalments.filter((item) => item.status === 'paid' || item.status === 'delivered').length)
 })
 
 test('a second foundation info row is refused', async () => {

@@ -88,7 +88,9 @@ async function decideAtScale(db: Database, approverId: number, fundId: number, y
 			(case when c.status = 3 then 'paid' else 'approved' end)::instalment_status,
 			(case when c.status = 3 then ${todayInRiyadh()}::date end), (case when c.status = 3 then 'BENCH' || d.id end)
 		from case_decisions d join cases c on c.id = d.case_id`)
-	for (const table of ['cases', 'case_decisions', 'aid_instalments', 'case_aid', 'case_studies']) await db.execute(sql.raw(`vacuum (analyze) ${table}`))
+	// Their money ledger's entries, as the migration wrote those of instalments before it (drizzle/0038_ledger_entries.sql).
+	await db.execute(sql`select ataa_ledger_opening_entries()`)
+	for (const table of ['cases', 'case_decisions', 'aid_instalments', 'case_aid', 'case_studies', 'ledger_entries']) await db.execute(sql.raw(`vacuum (analyze) ${table}`))
 }
 
 /** The rows of a raw query, as PGlite and node-postgres both answer it. */

@@ -18,6 +18,7 @@ import { aidText } from './aid-text.ts'
 import { assertApproval, type ApprovalTerms } from './approval.ts'
 import { OPEN_STATES, openProposals, settleProposal } from './proposals.server.ts'
 import { limitFor } from './approval-limits.server.ts'
+import * as ledger from './ledger.server.ts'
 
 export type Decision =
 	| ({ outcome: 'approve'; note: string; message?: string } & ApprovalTerms)
@@ -148,7 +149,7 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 			.returning()
 		if (decision.outcome === 'approve') {
 			const today = todayInRiyadh()
-			await tx.insert(aidInstalments).values(
+			const instalments = await tx.insert(aidInstalments).values(
 				Array.from({ length: decision.months ?? 1 }, (_, index) => ({
 					caseId,
 					decisionId: stored!.id,
@@ -160,7 +161,9 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 					amount: decision.amount,
 					aidKind: decision.aidKind,
 				})),
-			)
+			).returning()
+			// The money ledger: each instalment's amount committed from its fund (./ledger.server.ts).
+			await ledger.approve(tx as unknown as Database, instalments, actor, note)
 		}
 		if (proposal) await settleProposal(tx as unknown as Database, proposal, decision.outcome === 'approve' ? { state: 'approved', decisionId: stored!.id } : decision.outcome === 'reject' ? { state: 'rejected', reason: decision.reason } : { state: 'withdrawn' }, actor)
 		const [row] = additional ? [locked] : await tx.update(cases).set({ status: to, statusChangedAt: sql`now()`, updatedAt: sql`now()`, reopened: null }).where(eq(cases.id, caseId)).returning()

@@ -1,9 +1,9 @@
 // Funds and budgets (docs/product.md#funds-and-budgets): the money aid is paid from, and what each
 // programme may give in a year. What is committed (approved, not yet paid) and paid is summed from
-// the instalments, never kept beside them, so the figures cannot drift from the ledger.
-import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
+// the money ledger's entries (./ledger.server.ts), never kept beside them.
+import { and, asc, eq, isNull, or, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, budgets, funds } from '#app/db/schema.ts'
+import { budgets, funds } from '#app/db/schema.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { isUniqueViolation } from '#app/db/errors.ts'
 import { findDefinition } from '#app/forms/registry.ts'
@@ -11,6 +11,7 @@ import { formatMoney } from '#app/text/format.ts'
 import { ibanProblem, normaliseIban } from '#app/domain/validators.ts'
 import { bankOfIban, ibanBankCode } from '#app/domain/saudi-banks.ts'
 import { fundLabel } from './aid-text.ts'
+import { budgetUse } from './ledger.server.ts'
 
 export type Fund = typeof funds.$inferSelect
 
@@ -93,27 +94,12 @@ export interface BudgetFigures {
 	remaining: number
 }
 
-const COMMITTED = ['approved', 'in_batch'] as const
-const SPENT = ['paid', 'delivered'] as const
-
-/** What the instalments charged to one budget add up to: a budget of one fund counts that fund's only. */
-function chargedTo(budget: Pick<typeof budgets.$inferSelect, 'programme' | 'year' | 'fundId'>) {
-	return and(eq(aidInstalments.programme, budget.programme), eq(aidInstalments.budgetYear, budget.year), budget.fundId === null ? undefined : eq(aidInstalments.fundId, budget.fundId))
-}
-
 async function figuresOf(db: Database, rows: (typeof budgets.$inferSelect)[]): Promise<BudgetFigures[]> {
 	const fundRows = await listFunds(db, { withRetired: true })
 	return Promise.all(
 		rows.map(async (budget) => {
-			const [sums] = await db
-				.select({
-					committed: sql<string>`coalesce(sum(${aidInstalments.amount}) filter (where ${inArray(aidInstalments.status, [...COMMITTED])}), 0)`,
-					paid: sql<string>`coalesce(sum(${aidInstalments.amount}) filter (where ${inArray(aidInstalments.status, [...SPENT])}), 0)`,
-				})
-				.from(aidInstalments)
-				.where(chargedTo(budget))
-			const committed = Number(sums?.committed ?? 0)
-			const paid = Number(sums?.paid ?? 0)
+			// Read from the money ledger's entries of the budget's instalments (./ledger.server.ts).
+			const { committed, paid } = await budgetUse(db, budget)
 			const fund = fundRows.find((candidate) => candidate.id === budget.fundId)
 			return {
 				id: budget.id,

@@ -2,7 +2,9 @@
 // taken once a month by the elected scheduler (app/operations/scheduler.server.ts), never the ledger
 // as it is: a page that changed with each payment would tell whoever watched it what each family got.
 // A snapshot holds the ledger through the last day of the month before it was taken; the page applies
-// the suppression rules (./impact-disclosure.ts) as it shows it.
+// the suppression rules (./impact-disclosure.ts) as it shows it. A bounced transfer's reversing row
+// (docs/decisions/018-append-only-ledger.md) counts on its own day: riyals net, and a family is
+// helped in a year when what it was given in it is more than zero.
 import { desc, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { impactSnapshots } from '#app/db/schema.ts'
@@ -17,14 +19,18 @@ const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (r
 /**
  * Families helped and riyals given per Gregorian year and programme, from the aid ledger's rows dated
  * through `through` (yyyy-mm-dd): the reports' own rules (a family once per year and programme: its
- * case; riyals the sum of its aid; the year of the day given), so a year's figures are the reports'.
+ * case, when its aid's sum is more than zero; riyals the sum of its aid, reversals negative; the year of the day given), so a year's figures are the reports'.
  */
 export async function impactFigures(db: Database, through: string = todayInRiyadh()): Promise<ImpactFigure[]> {
 	const result = await db.execute(sql`
-		select extract(year from a.given_on)::int as year, c.type as programme, count(distinct a.case_id)::int as families, sum(a.amount) as riyals
-		from case_aid a join cases c on c.id = a.case_id
-		where a.given_on <= ${through}::date
-		group by 1, 2 order by 1 desc, 2`)
+		select year, programme, count(*) filter (where riyals > 0)::int as families, sum(riyals) as riyals
+		from (
+			select extract(year from a.given_on)::int as year, c.type as programme, a.case_id, sum(a.amount) as riyals
+			from case_aid a join cases c on c.id = a.case_id
+			where a.given_on <= ${through}::date
+			group by 1, 2, 3
+		) given
+		group by 1, 2 having count(*) filter (where riyals > 0) > 0 or sum(riyals) <> 0 order by 1 desc, 2`)
 	return rowsOf<{ year: number; programme: string; families: number; riyals: string | number }>(result).map((row) => ({
 		year: Number(row.year),
 		programme: row.programme,

@@ -153,7 +153,7 @@ test('plainAmount: digits, thousands separators and a fraction, in either digits
 	expect(['0x5DC', '1e3', '', ' ', 'Infinity', '+1500', '-1500', '1500.', '.5', '15,00', '0b101', '1 500'].map(plainAmount)).toEqual(Array(12).fill(null))
 })
 
-test('a transfer the bank returned is reopened: out of its batch, off the ledger, the case back to «معتمد بانتظار الصرف», payable again', async () => {
+test('a transfer the bank returned is reopened: out of its batch, reversed in the ledger by a row naming its payment, the case back to «معتمد بانتظار الصرف», payable again', async () => {
 	const row = await approved({ amount: 650 })
 	const [instalment] = await instalmentsOf(row)
 	const { batchId } = await createBatch(db(), [instalment!.id], '', finance)
@@ -163,9 +163,23 @@ test('a transfer the bank returned is reopened: out of its batch, off the ledger
 	await expect(reopenPayment(db(), batchId!, instalment!.id, ' ', finance)).rejects.toThrow('الرجاء كتابة سبب إعادة التحويل')
 	await reopenPayment(db(), batchId!, instalment!.id, 'الحساب مغلق لدى البنك', finance)
 	expect((await instalmentsOf(row))[0]).toMatchObject({ status: 'approved', batchId: null, bankReference: null, paidOn: null })
-	expect(await db().select().from(caseAid).where(eq(caseAid.caseId, row.id))).toEqual([])
+	// The payment's row stays, with its bank reference; a new row dated today names it and cancels it.
+	const rows = await db().select().from(caseAid).where(eq(caseAid.caseId, row.id)).orderBy(caseAid.id)
+	expect(rows.map((item) => [item.amount, item.givenOn, item.instalmentId, item.correctsId])).toEqual([
+		[650, today, instalment!.id, null],
+		[-650, today, instalment!.id, rows[0]!.id],
+	])
+	expect(rows[0]!.note).toContain('FT-BOUNCE-1')
+	expect(rows[1]!.note).toBe('أعاد البنك التحويل (مرجع البنك FT-BOUNCE-1): الحساب مغلق لدى البنك')
 	expect((await findCaseByReference(db(), row.reference))!.status).toBe(7)
 	expect((await dueInstalments(db(), 'transfer')).some((item) => item.id === instalment!.id)).toBe(true)
+	// Paid again from another batch: a third row; the two before it unchanged.
+	const again = await createBatch(db(), [instalment!.id], '', finance)
+	await markBatchSent(db(), again.batchId!, today, finance)
+	await recordPayment(db(), again.batchId!, { instalmentId: instalment!.id, bankReference: 'FT-AGAIN-2', paidOn: today }, finance)
+	const after = await db().select().from(caseAid).where(eq(caseAid.caseId, row.id)).orderBy(caseAid.id)
+	expect(after.slice(0, 2)).toEqual(rows)
+	expect(after.reduce((sum, item) => sum + item.amount, 0)).toBe(650)
 })
 
 test('aid in kind is delivered, not transferred: the day, who handed it over, the receipt; four eyes hold here too', async () => {

@@ -3,6 +3,7 @@ import type { Database } from '#app/db/client.server.ts'
 import { auditLog } from '#app/db/schema.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { clientIp } from '#app/utils/origin.server.ts'
+import { onScreen } from '#app/http/screen.server.ts'
 import { staffContext } from '#app/auth/user-context.server.ts'
 import type { PublicUser } from '#app/domain/staff-users.server.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
@@ -124,7 +125,8 @@ export function audited(plan: AuditPlan): AuditedMiddleware {
 		const intent = SAFE_METHODS.has(method) ? undefined : await intentOf(request)
 		const note: AuditNote = {}
 		context.set(auditNoteContext, note)
-		const response = await next()
+		// The money ledger notes the screen each entry comes from (app/http/screen.server.ts).
+		const response = await onScreen(`${pathOf(request)}${intent ? `#${intent}` : ''}`, next)
 		if (note.recorded) return response
 		const planned = actionFor(plan, method, intent)
 		const action = response.status === 403 ? 'access.denied' : (note.action ?? planned)

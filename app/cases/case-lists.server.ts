@@ -269,18 +269,22 @@ export async function* eachCaseForExport(
 			.where(inArray(caseDecisions.caseId, ids))
 			.orderBy(caseDecisions.caseId, desc(caseDecisions.createdAt), desc(caseDecisions.id))
 		const decisionOf = new Map(decisions.map(({ caseId, ...decision }) => [caseId, decision]))
+		const standing = sql`${caseAid.correctsId} is null and not exists (select 1 from ${caseAid} r where r.corrects_id = ${caseAid.id})`
 		const given = await db
 			.select({
 				caseId: caseAid.caseId,
 				riyals: sql<string>`sum(${caseAid.amount})`,
-				lastOn: sql<string>`max(${caseAid.givenOn})::text`,
-				bankReferences: sql<string[]>`array_remove(array_agg(${aidInstalments.bankReference} order by ${caseAid.givenOn}, ${caseAid.id}), null)`,
+				// A bounced payment's row and its reversal (docs/decisions/018-append-only-ledger.md) net to nothing: the
+				// last day and the bank references are those of the rows that stand.
+				lastOn: sql<string | null>`(max(${caseAid.givenOn}) filter (where ${standing}))::text`,
+				bankReferences: sql<string[]>`coalesce(array_remove(array_agg(${aidInstalments.bankReference} order by ${caseAid.givenOn}, ${caseAid.id}) filter (where ${standing}), null), '{}')`,
 			})
 			.from(caseAid)
 			.leftJoin(aidInstalments, eq(aidInstalments.id, caseAid.instalmentId))
 			.where(inArray(caseAid.caseId, ids))
 			.groupBy(caseAid.caseId)
-		const givenOf = new Map(given.map((item) => [item.caseId, { riyals: Number(item.riyals), lastOn: item.lastOn, bankReferences: item.bankReferences }]))
+		// A case whose every payment came back has nothing given.
+		const givenOf = new Map(given.flatMap(({ caseId, riyals, lastOn, bankReferences }) => (lastOn === null ? [] : [[caseId, { riyals: Number(riyals), lastOn, bankReferences }] as const])))
 		const byCase = new Map<string, Record<string, SectionAnswers>>()
 		for (const section of sections) {
 			const answers = byCase.get(section.caseId) ?? {}

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync'
 import { expect, test } from 'vitest'
 import { decide } from '#app/aid/decisions.server.ts'
 import { listFunds, setBudget } from '#app/aid/funds.server.ts'
-import { createBatch, dueInstalments, markBatchSent, recordPayment } from '#app/aid/payments.server.ts'
+import { createBatch, dueInstalments, markBatchSent, recordPayment, reopenPayment } from '#app/aid/payments.server.ts'
 import { changeStatus } from '#app/cases/status-changes.server.ts'
 import { createUser } from '#app/domain/staff-users.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
@@ -63,4 +63,19 @@ test('a paid case: its dates are dates, and its decision, fund, riyals paid and 
 	expect(typed('المبلغ المصروف (ريال)').value).toBe(4321.5)
 	expect(typed('المبلغ المصروف (ريال)').numFmt).toBe('#,##0.00')
 	expect([typed('قرار اللجنة').value, typed('الصندوق').value, typed('مرجع البنك').value]).toEqual(['اعتماد الدعم', 'صندوق الزكاة (زكاة)', 'FT2026ABC'])
+
+	// The bank returned it: its row stays, reversed (docs/decisions/018-append-only-ledger.md); nothing is given, and the
+	// same instalment paid again shows its new reference alone.
+	await reopenPayment(db(), batchId!, due!.id, 'الحساب مغلق', finance)
+	const cells = async () => {
+		const [titles, values] = parse((await new Response(csvExport(db(), filter, ['needy-families'])).text()).replace(/^\uFEFF/, '')) as string[][]
+		return (header: string) => values![titles!.indexOf(header)]
+	}
+	let after = await cells()
+	expect([after('المبلغ المصروف (ريال)'), after('مرجع البنك'), after('تاريخ آخر صرف')]).toEqual(['', '', ''])
+	const again = await createBatch(db(), [due!.id], '', finance)
+	await markBatchSent(db(), again.batchId!, today, finance)
+	await recordPayment(db(), again.batchId!, { instalmentId: due!.id, bankReference: 'FT2026XYZ', paidOn: today }, finance)
+	after = await cells()
+	expect([after('المبلغ المصروف (ريال)'), after('مرجع البنك'), after('تاريخ آخر صرف')]).toEqual(['4321.5', 'FT2026XYZ', today])
 })

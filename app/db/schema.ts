@@ -311,8 +311,21 @@ export const caseAid = pgTable(
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 		/** Paid or delivered through the aid cycle: the instalment it records (null: recorded by hand). */
 		instalmentId: integer('instalment_id'),
+		/**
+		 * A reversing row (a bounced transfer, docs/decisions/018-append-only-ledger.md): the row it
+		 * cancels, whose amount it carries negated. Rows are never updated or deleted (a trigger refuses).
+		 */
+		correctsId: integer('corrects_id').references((): AnyPgColumn => caseAid.id),
 	},
-	(table) => [index('case_aid_case_idx').on(table.caseId), index('case_aid_given_idx').on(table.givenOn), uniqueIndex('case_aid_instalment_unique').on(table.instalmentId), check('case_aid_amount_positive', sql`${table.amount} > 0`)],
+	(table) => [
+		index('case_aid_case_idx').on(table.caseId),
+		index('case_aid_given_idx').on(table.givenOn),
+		index('case_aid_instalment_idx').on(table.instalmentId),
+		// A row is reversed at most once.
+		uniqueIndex('case_aid_corrects_unique').on(table.correctsId),
+		// Only a reversing row is negative.
+		check('case_aid_amount_positive', sql`(${table.correctsId} is null and ${table.amount} > 0) or (${table.correctsId} is not null and ${table.amount} < 0)`),
+	],
 )
 
 export const studyRecommendation = pgEnum('study_recommendation', ['support', 'reject', 'refer'])
@@ -725,6 +738,59 @@ export const aidInstalments = pgTable(
 		index('aid_instalments_due_idx').on(table.status, table.dueOn),
 		index('aid_instalments_batch_idx').on(table.batchId),
 		check('aid_instalments_amount', sql`${table.amount} > 0`),
+	],
+)
+
+export const ledgerPhase = pgEnum('ledger_phase', ['pending', 'posted', 'voided'])
+
+/**
+ * The money ledger (docs/product.md#the-ledger, docs/decisions/018-append-only-ledger.md): double
+ * entry, one row a transfer of `amount` from the debit account to the credit account (`fund:<id>`,
+ * `family:<caseId>`), so debits equal credits in every transaction. Two phases: an approval commits
+ * an amount (`pending`); a payment posts it, or a cancellation voids it, by a NEW row naming the
+ * pending one. A correction is a new row naming the one it corrects. Never updated or deleted (a
+ * trigger refuses; retention's narrow exception aside). Written by app/aid/ledger.server.ts alone.
+ */
+export const ledgerEntries = pgTable(
+	'ledger_entries',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		/** The transfers written together (one action): they balance together. */
+		transactionId: uuid('transaction_id').notNull(),
+		debitAccount: text('debit_account').notNull(),
+		creditAccount: text('credit_account').notNull(),
+		/** Saudi riyals, always more than zero: the direction is the accounts'. */
+		amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+		phase: ledgerPhase('phase').notNull(),
+		/** A posting or a void: the pending transfer it resolves (once). */
+		pendingId: integer('pending_id').references((): AnyPgColumn => ledgerEntries.id),
+		/** An adjusting entry (a reversal): the entry it corrects (once). */
+		correctsId: integer('corrects_id').references((): AnyPgColumn => ledgerEntries.id),
+		/** The day the money moved (or was committed), as the reports and periods date it. */
+		valueDate: date('value_date', { mode: 'string' }).notNull(),
+		caseId: uuid('case_id').references(() => cases.id),
+		instalmentId: integer('instalment_id').references(() => aidInstalments.id),
+		decisionId: integer('decision_id').references(() => caseDecisions.id),
+		batchId: integer('batch_id').references(() => paymentBatches.id),
+		fundId: integer('fund_id').references(() => funds.id),
+		/** Who, why and from which screen (the page and its form's intent; '' for the app's own work). */
+		actorId: integer('actor_id').references(() => users.id),
+		reason: text('reason').notNull().default(''),
+		screen: text('screen').notNull().default(''),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [
+		index('ledger_entries_transaction_idx').on(table.transactionId),
+		index('ledger_entries_instalment_idx').on(table.instalmentId),
+		index('ledger_entries_case_idx').on(table.caseId),
+		index('ledger_entries_fund_idx').on(table.fundId, table.phase),
+		index('ledger_entries_debit_idx').on(table.debitAccount),
+		index('ledger_entries_credit_idx').on(table.creditAccount),
+		uniqueIndex('ledger_entries_pending_unique').on(table.pendingId),
+		uniqueIndex('ledger_entries_corrects_unique').on(table.correctsId),
+		check('ledger_entries_amount', sql`${table.amount} > 0`),
+		check('ledger_entries_accounts', sql`${table.debitAccount} <> ${table.creditAccount}`),
+		check('ledger_entries_phase', sql`(${table.phase} = 'pending' and ${table.pendingId} is null) or (${table.phase} = 'voided' and ${table.pendingId} is not null) or ${table.phase} = 'posted'`),
 	],
 )
 

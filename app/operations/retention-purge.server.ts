@@ -100,6 +100,20 @@ export async function countDue(db: Database, options: Options): Promise<number> 
 	return row?.value ?? 0
 }
 
+/**
+ * The money tables are append-only (docs/decisions/018-append-only-ledger.md): their triggers let
+ * retention alone, and only inside `work`, blank a row's free text (what staff wrote about the
+ * family) and delete a row written more than 10 years ago. The transaction's setting
+ * `ataa.retention_purge` says so; it is turned off again once `work` is done.
+ */
+export async function asRetentionPurge<T>(tx: Database, work: () => Promise<T>): Promise<T> {
+	await tx.execute(sql`select set_config('ataa.retention_purge', 'on', true)`)
+	const done = await work()
+	// (A failure ends the transaction: the setting, local to it, goes with it.)
+	await tx.execute(sql`select set_config('ataa.retention_purge', 'off', true)`)
+	return done
+}
+
 export interface Purged {
 	reference: string
 	type: string
@@ -145,7 +159,7 @@ export async function purgeCase(db: Database, storage: FileStorage, caseId: stri
 				.set({ note: '', data: scrubEventData(event.data) })
 				.where(eq(caseEvents.id, event.id))
 		}
-		await tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, caseId))
+		await asRetentionPurge(tx as unknown as Database, () => tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, caseId)))
 		// The financial record stays (docs/decisions/014-decisions-funds-and-budgets.md, kept 10 years at
 		// least): the decision, its instalments, their payments and batches. What a member wrote about
 		// the family goes; the amounts, funds, days and bank references carry no one's personal data.
