@@ -4,7 +4,7 @@ import type { CaseDecision } from './decisions.server.ts'
 import { outcomeLabels } from '#app/cases/aid.ts'
 import { aidText, fundLabel } from './aid-text.ts'
 
-export const instalmentStatusLabels = { approved: 'بانتظار الصرف', in_batch: 'في دفعة صرف', paid: 'صُرفت', delivered: 'سُلِّمت', cancelled: 'أُلغيت' } as const
+export const instalmentStatusLabels = { approved: 'بانتظار الصرف', in_batch: 'في دفعة صرف', paid: 'صُرفت', delivered: 'سُلِّمت', cancelled: 'أُلغيت', suspended: 'موقوفة مؤقتاً' } as const
 
 export function describeDecision(decision: CaseDecision) {
 	return {

@@ -66,7 +66,8 @@ export interface BudgetFigures {
 	remaining: number
 }
 
-const COMMITTED = ['approved', 'in_batch'] as const
+// Held (suspended) money stays committed: it is still the family's until the aid is stopped.
+const COMMITTED = ['approved', 'in_batch', 'suspended'] as const
 const SPENT = ['paid', 'delivered'] as const
 
 /** What the instalments charged to one budget add up to: a budget of one fund counts that fund's only. */
