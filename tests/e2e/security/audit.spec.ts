@@ -194,7 +194,7 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	await act(
 		'approver',
 		{ route: 'routes/admin/decisions', action: 'cases.decide', path: '/admin/decisions' },
-		post('approver', '/admin/decisions', { form: { case: second.reference, [`kind-${second.reference}`]: 'cash', [`amount-${second.reference}`]: '1000', [`months-${second.reference}`]: '', [`fund-${second.reference}`]: fund } }),
+		post('approver', '/admin/decisions', { form: { case: second.reference, [`kind-${second.reference}`]: 'cash', [`amount-${second.reference}`]: '1000', [`months-${second.reference}`]: '2', [`fund-${second.reference}`]: fund } }),
 	)
 	const thirdUrl = `/admin/cases/${third.reference}`
 	expect((await post('case_officer', `${thirdUrl}/study`, { form: studyForm() })).status()).toBe(302)
@@ -230,6 +230,20 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.record', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'record', instalment: line, bankReference: `FT${marker}`.slice(0, 30), paidOn: today() } }), [302])
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.reopen', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'reopen', instalment: line, reason: 'أعاده البنك' } }), [302])
 	await act('finance', { route: 'routes/admin/reports-export', action: 'reports.export', path: '/admin/reports/export' }, get('finance', `/admin/reports/export?year=${today().slice(0, 4)}&by=fund`))
+	// The second's monthly aid over time (app/routes/admin/case-aid.tsx): held, asked back, declined,
+	// asked again and confirmed by another, stopped; the committee sets its re-study.
+	const aidUrl = `/admin/cases/${second.reference}/aid`
+	await act('finance', { route: 'routes/admin/case-aid', action: 'case.view', path: aidUrl, reference: second.reference }, get('finance', aidUrl))
+	const decision = /name="decision" value="(\d+)"/.exec(await (await get('finance', aidUrl)).text())?.[1] ?? ''
+	expect(decision, 'the approved aid is on its schedule').not.toBe('')
+	const aidChange = (who: StaffRole, action: AuditAction, form: FormBody) => act(who, { route: 'routes/admin/case-aid', action, path: aidUrl, reference: second.reference }, post(who, aidUrl, { form: { decision, ...form } }), [302])
+	await aidChange('finance', 'aid.suspend', { intent: 'suspend', reasonId: 'other', reason: 'مراجعة وضع الأسرة' })
+	await aidChange('finance', 'aid.resume', { intent: 'resume', reason: 'انتهت المراجعة' })
+	await aidChange('approver', 'aid.decline', { intent: 'decline' })
+	await aidChange('finance', 'aid.resume', { intent: 'resume', reason: 'انتهت المراجعة' })
+	await aidChange('approver', 'aid.confirm', { intent: 'confirm' })
+	await aidChange('approver', 'aid.restudy', { intent: 'restudy', restudyOn: today() })
+	await aidChange('finance', 'aid.stop', { intent: 'stop', reasonId: 'other', reason: 'انتقال الأسرة' })
 	const delivery = deliveryOf(third.reference)
 	expect(delivery, 'the approved food basket is due').not.toBe('')
 	await act(
