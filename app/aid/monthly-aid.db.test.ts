@@ -12,6 +12,8 @@ import { budgetsOf, listFunds, setBudget } from './funds.server.ts'
 import { createBatch, dueInstalments, markBatchSent, recordPayment } from './payments.server.ts'
 import { AidFourEyesError, aidSchedules, aidsToReview, changeAid, monthShift, setRestudy } from './monthly-aid.server.ts'
 import { RESUMER_MAY_NOT_CONFIRM } from './monthly-aid.ts'
+import { describeSchedule } from './describe.ts'
+import { aidText } from './aid-text.ts'
 
 // A monthly aid over time (docs/product.md#monthly-aid-over-time): suspended, stopped, resumed with
 // four eyes; the due list, the budget, what the applicant is told, the end and the re-study.
@@ -71,6 +73,8 @@ test('finding 6: a rent aid stopped after its first payment cancels the five mon
 	expect(events.find((event) => event.kind === 'aid_changed')).toMatchObject({ actorId: finance.id, data: { action: 'stop', from: 'active', to: 'stopped' } })
 	const [schedule] = await aidSchedules(db(), [row.id])
 	expect(schedule).toMatchObject({ state: 'stopped', paid: 1, left: 0, cancelled: 5, next: null, reason: 'انتقال الأسرة إلى خارج منطقة خدمة المؤسسة' })
+	// The family's link and the lookup read it so.
+	expect(describeSchedule(schedule!)).toEqual({ id: decisionId, what: aidText({ aidKind: 'rent', amount: 1200, months: 6 }), monthly: true, paid: 'شهر واحد', left: null, next: null, hold: 'أُوقف صرف الدعم. السبب: انتقال الأسرة إلى خارج منطقة خدمة المؤسسة' })
 	// Stopped twice is refused with what is allowed.
 	await expect(changeAid(db(), decisionId, { action: 'stop', reason: 'مكرر' }, member)).rejects.toThrow('لا يمكن «إيقاف نهائي» لدعم حالته «موقوف نهائياً». المسموح: «طلب الاستئناف»')
 })
@@ -78,12 +82,14 @@ test('finding 6: a rent aid stopped after its first payment cancels the five mon
 test('a suspended aid is not offered to finance until another member confirms its resumption; the months are told both times', async () => {
 	const { row, decisionId } = await monthly(3)
 	expect(await due(row)).toEqual([1])
+	expect(describeSchedule((await aidSchedules(db(), [row.id]))[0]!)).toMatchObject({ paid: 'لم يُصرف بعد', left: '3 أشهر', next: formatMonth(thisMonth), hold: null })
 	await expect(changeAid(db(), decisionId, { action: 'suspend', reason: '' }, finance)).rejects.toThrow('الرجاء اختيار السبب أو كتابته')
 	await expect(changeAid(db(), decisionId, { action: 'suspend', reason: 'مراجعة دخل الأسرة' }, researcher)).rejects.toThrow('إيقاف الدعم واستئنافه للجنة الصرف والمسؤولين الماليين')
 	const held = await changeAid(db(), decisionId, { action: 'suspend', reason: 'مراجعة دخل الأسرة' }, finance)
 	expect(held.told).toBe(`أُوقف صرف دعمك الشهري مؤقتاً، فلا تُصرف أقساط 3 أشهر من ${formatMonth(thisMonth)} إلى ${formatMonth(monthShift(today, 2).slice(0, 7))} حتى يُستأنف. السبب: مراجعة دخل الأسرة. سنبلغك عند استئنافه.`)
 	expect(await statuses(row)).toEqual(['suspended', 'suspended', 'suspended'])
 	expect(await due(row)).toEqual([])
+	expect(describeSchedule((await aidSchedules(db(), [row.id]))[0]!)).toMatchObject({ left: '3 أشهر', next: null, hold: 'أُوقف صرف الدعم مؤقتاً. السبب: مراجعة دخل الأسرة' })
 	const [instalment] = await db().select().from(aidInstalments).where(eq(aidInstalments.caseId, row.id)).orderBy(aidInstalments.seq)
 	expect((await createBatch(db(), [instalment!.id], '', finance)).refused[0]!.reason).toBe('لم يعد هذا القسط بانتظار الصرف')
 	// Held money stays committed in the budget.

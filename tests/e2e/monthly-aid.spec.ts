@@ -15,6 +15,9 @@ test('finding 6: a rent aid stopped after its first payment leaves finance\'s li
 	const line = await dueLine(page.request, family.reference)
 	expect(line, 'the first month is due').not.toBe('')
 	await payLine(page.request, line, `FT${marker}`.slice(0, 30))
+	// The family's link shows the schedule: one month paid, five left, the next one's month.
+	const schedule = await (await page.request.get(`/apply/r/${family.token}`)).text()
+	expect(schedule).toMatch(/صُرف منه<\/dt><dd>شهر واحد<\/dd><dt[^>]*>بقي منه<\/dt><dd>5 أشهر<\/dd><dt[^>]*>الدفعة التالية<\/dt>/)
 
 	// Finance opens the case's schedule from the case page and stops what is left.
 	await page.goto(`/admin/cases/${family.reference}`)
@@ -34,6 +37,11 @@ test('finding 6: a rent aid stopped after its first payment leaves finance\'s li
 	const told = await (await page.request.get(`/apply/r/${family.token}`)).text()
 	expect(told).toContain('أُوقف صرف دعمك الشهري، ولن تُصرف أقساط 5 أشهر من')
 	expect(told).toContain('السبب: انتقال الأسرة إلى خارج منطقة خدمة المؤسسة.')
+	expect(told).not.toContain('الدفعة التالية')
+	// And on the lookup, by ID and mobile.
+	const visitor = (await pageAs('visitor')).request
+	const lookup = await (await visitor.post('/apply/status', { form: { who: 'person', nationalId: family.nationalId, mobile: family.mobile } })).text()
+	expect(lookup).toContain('أُوقف صرف الدعم. السبب: انتقال الأسرة إلى خارج منطقة خدمة المؤسسة')
 
 	// Finance asks to restart it: it is not offered to them to confirm, and a confirmation posted anyway is refused.
 	await page.getByLabel('سبب الاستئناف').fill('عادت الأسرة إلى المنطقة')

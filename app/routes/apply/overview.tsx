@@ -3,7 +3,9 @@ import type { Route } from './+types/overview'
 import { latestApplicantMessage } from '#app/cases/case-store.server.ts'
 import { loadApplication } from './+applicant.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
-import { ApplicantMessage, PlannedVisit } from '#app/cases/applicant-message.tsx'
+import { AidScheduleBox, ApplicantMessage, PlannedVisit } from '#app/cases/applicant-message.tsx'
+import { aidSchedules } from '#app/aid/monthly-aid.server.ts'
+import { describeSchedule } from '#app/aid/describe.ts'
 import { upcomingVisit } from '#app/cases/visits.server.ts'
 import { statusInfo } from '#app/cases/case-statuses.ts'
 import { canAnswerConsent, canOpenStep, CHECK_STEP, continueStep, CONSENT_STEP, findSection, isEditable, stepAccess, stepMap } from '#app/cases/journey.ts'
@@ -20,7 +22,7 @@ import type { CaseRow } from '#app/cases/case-store.server.ts'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const { db, row, definition, state, completed } = await loadApplication(request, params.token)
-	const [message, visit, running] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id), runningAidOfOwner(db, row)])
+	const [message, visit, running, aids] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id), runningAidOfOwner(db, row), aidSchedules(db, [row.id])])
 	const base = `/apply/r/${params.token}`
 	const incomplete = row.submittedAt !== null && isEditable(row)
 	const opens = (key: string) => stepAccess(definition, row, state, key).open
@@ -40,6 +42,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		visit,
 		// Staff's latest message, unless it is the visit's own (said once, above it).
 		message: message?.note && message.note !== visit ? message.note : null,
+		// The approved aid's schedule: paid, left, next, or held with the reason they were told.
+		aids: aids.map(describeSchedule),
 		incomplete,
 		runningAid: running?.reference ?? null,
 		continueTo: `${base}/${continueStep(definition, row, state)}`,
@@ -134,6 +138,7 @@ export default function Overview({ loaderData: data }: Route.ComponentProps) {
 					<p className="mt-2">{data.status.next}</p>
 					<PlannedVisit visit={data.visit} />
 					<ApplicantMessage message={data.message} />
+					<AidScheduleBox aids={data.aids} />
 				</div>
 			) : null}
 
