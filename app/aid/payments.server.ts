@@ -7,17 +7,18 @@
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { parse } from 'csv-parse/sync'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, caseAid, caseDecisions, caseEvents, caseSections, cases, funds, paymentBatches, users } from '#app/db/schema.ts'
+import { aidInstalments, caseAid, caseDecisions, caseEvents, cases, funds, paymentBatches, users } from '#app/db/schema.ts'
 import type { UserRole } from '#app/db/roles.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { Status } from '#app/cases/case-statuses.ts'
-import { notifyPaymentMade } from '#app/notify/case-notices.server.ts'
+import { notifyPaymentBounced, notifyPaymentMade } from '#app/notify/case-notices.server.ts'
 import { inKindAid, isInKind } from '#app/cases/aid.ts'
 import { transitionRefusal } from '#app/cases/workflow.ts'
 import { receiptSlot } from '#app/cases/staff-files.ts'
 import { discardStaffFiles, insertStaffFile, type StoredStaffFile } from '#app/cases/staff-files.server.ts'
-import { isValidSaudiIban, normaliseIban } from '#app/domain/validators.ts'
-import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
+import { isValidSaudiIban } from '#app/domain/validators.ts'
+import { findDefinition } from '#app/forms/registry.ts'
+import { ibanHolds, noteIbanBounced, payeeIbans } from '#app/cases/payee-accounts.server.ts'
 import { isCalendarDay, todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
 
 type Actor = { id: number; roles: readonly UserRole[] }
@@ -40,28 +41,8 @@ function endOfMonth(day: string): string {
 	return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10)
 }
 
-/** The sections of any programme that ask for an IBAN. */
-const ibanSections = [...new Set(applicationDefinitions.flatMap((definition) => definition.sections.filter((section) => section.fields.some((field) => field.kind === 'text' && field.format === 'iban')).map((section) => section.key)))]
-
-/** The account a case's aid is transferred to: its first IBAN answer, as the applicant gave it. */
-export async function payeeIbans(db: Database, caseIds: readonly string[]): Promise<Map<string, string>> {
-	const found = new Map<string, string>()
-	if (!caseIds.length) return found
-	const rows = await db
-		.select({ caseId: caseSections.caseId, section: caseSections.section, answers: caseSections.answers, type: cases.type })
-		.from(caseSections)
-		.innerJoin(cases, eq(cases.id, caseSections.caseId))
-		// Only the sections that ask for an account: a batch of 1,000 reads 1,000 answers, not every section (bench:aid).
-		.where(and(inArray(caseSections.caseId, [...caseIds]), inArray(caseSections.section, ibanSections)))
-	for (const row of rows) {
-		if (found.has(row.caseId)) continue
-		const section = findDefinition(row.type)?.sections.find((candidate) => candidate.key === row.section)
-		const field = section?.fields.find((candidate) => candidate.kind === 'text' && candidate.format === 'iban')
-		const value = field ? (row.answers as Record<string, unknown>)[field.name] : undefined
-		if (typeof value === 'string' && value.length > 2) found.set(row.caseId, normaliseIban(value))
-	}
-	return found
-}
+// The account read from the answers, and held after the approval until finance confirms a change (finding 7, issue 38).
+export { payeeIbans } from '#app/cases/payee-accounts.server.ts'
 
 export interface DueInstalment {
 	id: number
@@ -79,6 +60,8 @@ export interface DueInstalment {
 	iban: string
 	/** Who approved it: they do not record its payment. */
 	deciderId: number | null
+	/** Why it may not be batched now (an IBAN waiting for finance's confirmation), or null. */
+	held: string | null
 }
 
 /** Approved instalments due by the end of this month: transfers to batch, or aid in kind to deliver. */
@@ -112,9 +95,10 @@ export async function dueInstalments(db: Database, kind: 'transfer' | 'in-kind',
 		.orderBy(asc(aidInstalments.dueOn), asc(aidInstalments.id))
 		.limit(limit)
 	const ibans = kind === 'transfer' ? await payeeIbans(db, [...new Set(rows.map((row) => row.caseId))]) : new Map<string, string>()
+	const held = kind === 'transfer' ? await ibanHolds(db, ibans, [...new Set(rows.map((row) => row.caseId))]) : new Map<string, string>()
 	return rows.map((row) => {
 		const iban = ibans.get(row.caseId) ?? ''
-		return { ...row, reference: paymentReference(row.id), iban: isValidSaudiIban(iban) ? iban : '' }
+		return { ...row, reference: paymentReference(row.id), iban: isValidSaudiIban(iban) ? iban : '', held: held.get(row.caseId) ?? null }
 	})
 }
 
@@ -140,6 +124,8 @@ export async function createBatch(db: Database, instalmentIds: readonly number[]
 					.for('update', { of: aidInstalments })
 			: []
 		const ibans = await payeeIbans(tx as unknown as Database, rows.map((row) => row.instalment.caseId))
+		// An IBAN given after the approval, or returned by the bank, waits for finance's confirmation (app/cases/payee-accounts.server.ts).
+		const held = await ibanHolds(tx as unknown as Database, ibans, [...new Set(rows.map((row) => row.instalment.caseId))])
 		const refused: Refused[] = []
 		const accepted: number[] = []
 		for (const id of instalmentIds) {
@@ -150,6 +136,7 @@ export async function createBatch(db: Database, instalmentIds: readonly number[]
 			else if (isInKind(row.instalment.aidKind)) refused.push({ reference, reason: 'مساعدة عينية: تُسجَّل مسلَّمة، لا تحويلاً' })
 			else if (row.deciderId === actor.id) refused.push({ reference, reason: APPROVER_MAY_NOT_PAY })
 			else if (!isValidSaudiIban(ibans.get(row.instalment.caseId) ?? '')) refused.push({ reference, reason: 'لا آيبان صحيح لهذا المستفيد: يصحّحه الباحث الاجتماعي أولاً' })
+			else if (held.has(row.instalment.caseId)) refused.push({ reference, reason: held.get(row.instalment.caseId)! })
 			else accepted.push(id)
 		}
 		if (!accepted.length) return { batchId: null, refused }
@@ -388,11 +375,13 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
  * A transfer the bank returned (a closed account, a wrong name): the instalment is approved again,
  * out of its batch, to be paid in another; what it recorded is undone (the ledger's row), and the
  * case is back to «معتمد بانتظار الصرف» if nothing else was given. The reason is kept in the history.
+ * The account it went to is held: the family is told and asked for another IBAN, which finance
+ * confirms before the instalment is offered again (app/cases/payee-accounts.server.ts).
  */
 export async function reopenPayment(db: Database, batchId: number, instalmentId: number, reason: string, actor: Actor): Promise<void> {
 	const why = reason.trim()
 	if (!why) throw new CaseChangeError('الرجاء كتابة سبب إعادة التحويل')
-	await db.transaction(async (tx) => {
+	const caseId = await db.transaction(async (tx) => {
 		const [row] = await tx
 			.select()
 			.from(aidInstalments)
@@ -402,6 +391,8 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 		await tx.update(aidInstalments).set({ status: 'approved', batchId: null, bankReference: null, paidOn: null, recordedBy: null, updatedAt: sql`now()` }).where(eq(aidInstalments.id, row.id))
 		await tx.delete(caseAid).where(eq(caseAid.instalmentId, row.id))
 		await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'payment_reopened', note: why, data: { instalment: row.id, seq: row.seq, amount: row.amount, batch: batchId } })
+		// A bounced transfer: the account it went to is not offered again; the family is asked for another.
+		await noteIbanBounced(tx as unknown as Database, row.caseId, why, actor)
 		const [given] = await tx
 			.select({ n: sql<number>`count(*)::int` })
 			.from(aidInstalments)
@@ -413,7 +404,10 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 		}
 		// A sent batch whose last waiting line left it is done; a closed one stays closed.
 		await closeIfDone(tx as unknown as Database, batchId)
+		return row.caseId
 	})
+	// Once committed: the family hears the transfer came back, why, and that a new IBAN is asked of them.
+	await notifyPaymentBounced(db, caseId, why, actor)
 }
 
 /** Aid in kind handed over: the day, who handed it, the receipt's number; as a payment otherwise. */
