@@ -9,6 +9,7 @@ import { auditActions, type AuditAction } from '#app/audit/actions.ts'
 import { jpeg, minimalMp4 } from '#tests/fixtures/attack-files.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { studyForm } from '#tests/fixtures/needy-families.ts'
+import { saudiIbanFromBban } from '#app/domain/validators.ts'
 import { caseFileIds, registerInstitutionAsStaff, submitCaseAsStaff, type RegisteredInstitution, type SubmittedCase } from '../case-fixtures.ts'
 import { signIn, staffState, unique, type StaffRole } from '../utils.ts'
 import { adminRoutes, addUser, inquiry, inputValue, send, userId, type FormBody, type MultipartBody } from './route-table.ts'
@@ -230,6 +231,14 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.record', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'record', instalment: line, bankReference: `FT${marker}`.slice(0, 30), paidOn: today() } }), [302])
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.reopen', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'reopen', instalment: line, reason: 'أعاده البنك' } }), [302])
 	await act('finance', { route: 'routes/admin/reports-export', action: 'reports.export', path: '/admin/reports/export' }, get('finance', `/admin/reports/export?year=${today().slice(0, 4)}&by=fund`))
+	// Bounced, the second's family gives another IBAN on its link (here typed for it by the case
+	// officer), and finance confirms it.
+	const newIban = saudiIbanFromBban(`80${'0'.repeat(12)}${String(Date.now()).slice(-6)}`)
+	expect((await post('case_officer', `/apply/r/${second.token}`, { form: { iban: newIban } })).status()).toBe(302)
+	const held = (await (await get('finance', '/admin/payments')).text()).split('<li').find((item) => item.includes(second.reference) && item.includes('name="case"')) ?? ''
+	const heldCase = /name="case" value="([0-9a-f-]{36})"/.exec(held)?.[1] ?? ''
+	expect(heldCase, 'the new IBAN waits for finance').not.toBe('')
+	await act('finance', { route: 'routes/admin/payments', action: 'payments.iban-confirm', path: '/admin/payments' }, post('finance', '/admin/payments', { form: { intent: 'confirm-iban', case: heldCase } }), [302])
 	// The second's monthly aid over time (app/routes/admin/case-aid.tsx): held, asked back, declined,
 	// asked again and confirmed by another, stopped; the committee sets its re-study.
 	const aidUrl = `/admin/cases/${second.reference}/aid`
