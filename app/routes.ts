@@ -82,6 +82,8 @@ export default [
 		route('cases/:reference', 'routes/admin/case.tsx'),
 		route('cases/:reference/edit/:section', 'routes/admin/case-edit.tsx'),
 		route('cases/:reference/study', 'routes/admin/case-study.tsx'),
+		route('cases/:reference/aid', 'routes/admin/case-aid.tsx'),
+		route('monthly-aid', 'routes/admin/monthly-aid.tsx'),
 		route('cases/:reference/study/photos', 'routes/admin/case-study-photos.ts'),
 		route('visits', 'routes/admin/visits.tsx'),
 		route('decisions', 'routes/admin/decisions.tsx'),

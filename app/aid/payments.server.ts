@@ -12,7 +12,7 @@ import type { UserRole } from '#app/db/roles.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { inOpenPeriods } from '#app/cases/refusals.ts'
 import { Status } from '#app/cases/case-statuses.ts'
-import { notifyPaymentMade } from '#app/notify/case-notices.server.ts'
+import { notifyPaymentBounced, notifyPaymentMade } from '#app/notify/case-notices.server.ts'
 import { inKindAid, isInKind } from '#app/cases/aid.ts'
 import { transitionRefusal } from '#app/cases/workflow.ts'
 import { receiptSlot } from '#app/cases/staff-files.ts'
@@ -22,6 +22,7 @@ import { ibanBankCode, ibanBankProblem } from '#app/domain/saudi-banks.ts'
 import type { RowFieldDef } from '#app/forms/definition.ts'
 import { banks } from '#app/forms/options.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
+import { ibanHolds, noteIbanBounced } from '#app/cases/payee-accounts.server.ts'
 import { isCalendarDay, todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
 import { keepBatchFiles } from './batch-files.server.ts'
 import { bankDay } from './bank-days.ts'
@@ -55,6 +56,9 @@ function bankFieldBefore(fields: readonly RowFieldDef[], ibanField: RowFieldDef)
 	const before = fields.slice(0, fields.indexOf(ibanField)).reverse()
 	return before.find((field) => field.kind === 'select' && field.options === banks)?.name
 }
+
+/** Each case's IBAN alone, as the holds compare it. */
+const ibansOf = (accounts: ReadonlyMap<string, PayeeAccount>) => new Map([...accounts].map(([caseId, account]) => [caseId, account.iban]))
 
 export interface PayeeAccount {
 	iban: string
@@ -111,6 +115,8 @@ export interface DueInstalment {
 	accountProblem: string | null
 	/** Who approved it: they do not record its payment. */
 	deciderId: number | null
+	/** Why it may not be batched now (an IBAN waiting for finance's confirmation), or null. */
+	held: string | null
 }
 
 /** Approved instalments due by the end of this month: transfers to batch, or aid in kind to deliver. */
@@ -143,11 +149,14 @@ export async function dueInstalments(db: Database, kind: 'transfer' | 'in-kind',
 		)
 		.orderBy(asc(aidInstalments.dueOn), asc(aidInstalments.id))
 		.limit(limit)
-	const accounts = kind === 'transfer' ? await payeeAccounts(db, [...new Set(rows.map((row) => row.caseId))]) : new Map<string, PayeeAccount>()
+	const caseIds = [...new Set(rows.map((row) => row.caseId))]
+	const accounts = kind === 'transfer' ? await payeeAccounts(db, caseIds) : new Map<string, PayeeAccount>()
+	// An IBAN given after the approval, or returned by the bank, waits for finance's confirmation (app/cases/payee-accounts.server.ts).
+	const held = kind === 'transfer' ? await ibanHolds(db, ibansOf(accounts), caseIds) : new Map<string, string>()
 	return rows.map((row) => {
 		const account = accounts.get(row.caseId)
 		const problem = kind === 'transfer' ? accountProblem(account) : null
-		return { ...row, reference: paymentReference(row.id), iban: problem ? '' : (account?.iban ?? ''), accountProblem: problem }
+		return { ...row, reference: paymentReference(row.id), iban: problem ? '' : (account?.iban ?? ''), accountProblem: problem, held: held.get(row.caseId) ?? null }
 	})
 }
 
@@ -187,6 +196,8 @@ export async function createBatch(db: Database, instalmentIds: readonly number[]
 					.for('update', { of: aidInstalments })
 			: []
 		const accounts = await payeeAccounts(tx as unknown as Database, rows.map((row) => row.instalment.caseId))
+		// An IBAN given after the approval, or returned by the bank, waits for finance's confirmation (app/cases/payee-accounts.server.ts).
+		const held = await ibanHolds(tx as unknown as Database, ibansOf(accounts), [...new Set(rows.map((row) => row.instalment.caseId))])
 		const refused: Refused[] = []
 		const accepted = new Map<string, { row: (typeof rows)[number]; iban: string }[]>()
 		for (const id of instalmentIds) {
@@ -198,6 +209,7 @@ export async function createBatch(db: Database, instalmentIds: readonly number[]
 			else if (isInKind(row.instalment.aidKind)) refused.push({ reference, reason: 'مساعدة عينية: تُسجَّل مسلَّمة، لا تحويلاً' })
 			else if (row.deciderId === actor.id || row.firstApproverId === actor.id) refused.push({ reference, reason: APPROVER_MAY_NOT_PAY })
 			else if (problem) refused.push({ reference, reason: problem })
+			else if (held.has(row.instalment.caseId)) refused.push({ reference, reason: held.get(row.instalment.caseId)! })
 			else {
 				const key = batchKey(row.fund)
 				accepted.set(key, [...(accepted.get(key) ?? []), { row, iban: accounts.get(row.instalment.caseId)!.iban }])
@@ -522,11 +534,13 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
  * out of its batch, to be paid in another; what it recorded is reversed (a new row of the aid ledger
  * naming the payment's, which stays), and the
  * case is back to «معتمد بانتظار الصرف» if nothing else was given. The reason is kept in the history.
+ * The account it went to is held: the family is told and asked for another IBAN, which finance
+ * confirms before the instalment is offered again (app/cases/payee-accounts.server.ts).
  */
 export async function reopenPayment(db: Database, batchId: number, instalmentId: number, reason: string, actor: Actor): Promise<void> {
 	const why = reason.trim()
 	if (!why) throw new CaseChangeError('الرجاء كتابة سبب إعادة التحويل')
-	await inOpenPeriods(db).transaction(async (tx) => {
+	const caseId = await inOpenPeriods(db).transaction(async (tx) => {
 		const [row] = await tx
 			.select()
 			.from(aidInstalments)
@@ -541,6 +555,8 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 		// The money ledger: the posting reversed, the instalment committed again (./ledger.server.ts).
 		await ledger.bounce(tx as unknown as Database, row, { reason: why, batchId }, actor)
 		await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'payment_reopened', note: why, data: { instalment: row.id, seq: row.seq, amount: row.amount, batch: batchId } })
+		// A bounced transfer: the account it went to is not offered again; the family is asked for another.
+		await noteIbanBounced(tx as unknown as Database, row.caseId, why, actor)
 		const [given] = await tx
 			.select({ n: sql<number>`count(*)::int` })
 			.from(aidInstalments)
@@ -552,7 +568,10 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 		}
 		// A sent batch whose last waiting line left it is done; a closed one stays closed.
 		await closeIfDone(tx as unknown as Database, batchId)
+		return row.caseId
 	})
+	// Once committed: the family hears the transfer came back, why, and that a new IBAN is asked of them.
+	await notifyPaymentBounced(db, caseId, why, actor)
 }
 
 /**

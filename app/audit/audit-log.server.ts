@@ -169,6 +169,9 @@ export const detailLabels = {
 	perDay: 'رسائل الرموز في اليوم',
 	perAddressHour: 'رسائل الرموز لعنوان واحد في الساعة',
 	awaitingSecond: 'بانتظار اعتماد ثانٍ',
+	decision: 'رقم القرار',
+	inBatch: 'أقساط في دفعة صرف',
+	restudyOn: 'موعد إعادة الدراسة',
 } as const satisfies Record<string, string>
 
 /** What a screen may write as an entry's details: only keys with a label. */
@@ -184,6 +187,8 @@ export const valueWords: Record<string, Record<string, string>> = {
 	outcome: { approve: 'اعتماد الدعم', reject: 'عدم الدعم', return: 'إعادة للدراسة' },
 	refused: {
 		'four-eyes': 'من أوصى بالدعم أو أعدّ الدفعة لا يعتمدها (فصل المهام)',
+		'resume-four-eyes': 'من طلب استئناف الدعم لا يؤكده (فصل المهام)',
+		'iban-four-eyes': 'من أدخل الآيبان لا يؤكده (فصل المهام)',
 		receipt: 'إيصال التسليم غير مقبول',
 		gone: 'الصورة لم تعد في الطلب',
 		case: 'الطلب لا يقبل صوراً في حالته',
@@ -204,6 +209,12 @@ export const valueWords: Record<string, Record<string, string>> = {
 		rename: 'تغيير النص',
 		retire: 'إيقاف',
 		restore: 'إعادة',
+		suspend: 'إيقاف مؤقت',
+		stop: 'إيقاف نهائي',
+		resume: 'طلب الاستئناف',
+		confirm: 'تأكيد الاستئناف',
+		decline: 'رفض الاستئناف',
+		restudy: 'موعد إعادة الدراسة',
 	},
 	channel: { sms: 'رسالة نصية', email: 'بريد إلكتروني' },
 	mobileVerified: { 'in-person': 'حضورياً (طلب ورقي)' },

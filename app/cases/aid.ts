@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { toWesternDigits } from '#app/text/format.ts'
+import type { CountedNoun } from '#app/text/arabic-count.ts'
 
 // What «support provided» records (docs/product.md#support-provided): the kinds of aid.
 
@@ -48,3 +49,29 @@ export const outcomeLabels = { approve: 'اعتماد الدعم', reject: 'رف
 
 /** «صندوق الزكاة (زكاة)»: a fund's name as every list shows it. */
 export const fundLabel = (fund: { name: string; zakat: boolean }) => (fund.zakat ? `${fund.name} (زكاة)` : fund.name)
+
+/** An approved aid's remaining instalments over time: the states and actions of app/aid/monthly-aid.ts, in words. */
+export const aidStates = ['active', 'suspended', 'stopped', 'resuming', 'restarting'] as const
+export type AidState = (typeof aidStates)[number]
+
+export const aidActions = ['suspend', 'stop', 'resume', 'confirm', 'decline'] as const
+export type AidAction = (typeof aidActions)[number]
+
+export const aidStateLabels: Record<AidState, string> = {
+	active: 'يُصرف',
+	suspended: 'موقوف مؤقتاً',
+	stopped: 'موقوف نهائياً',
+	resuming: 'موقوف مؤقتاً، واستئنافه بانتظار التأكيد',
+	restarting: 'موقوف نهائياً، وإعادته بانتظار التأكيد',
+}
+
+export const aidActionLabels: Record<AidAction, string> = {
+	suspend: 'إيقاف مؤقت',
+	stop: 'إيقاف نهائي',
+	resume: 'طلب الاستئناف',
+	confirm: 'تأكيد الاستئناف',
+	decline: 'رفض الاستئناف',
+}
+
+/** «قسطان»، «3 أقساط»: after countOf. */
+export const instalmentsNoun: CountedNoun = { one: 'قسط واحد', two: 'قسطان', few: 'أقساط', many: 'قسطاً', other: 'قسط' }

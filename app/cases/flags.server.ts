@@ -35,7 +35,7 @@ export function flagLabel(flag: CaseFlag): string {
 
 /**
  * The other cases of this national ID in this programme with a monthly aid still being paid:
- * instalments of a monthly decision not yet paid (approved, or in a batch). Such a case has moved
+ * instalments of a monthly decision not yet paid (approved, in a batch, or held: app/aid/monthly-aid.ts). Such a case has moved
  * on from the open statuses after its first payment, so it does not count as an open application.
  */
 export async function runningMonthlyAid(
@@ -56,7 +56,7 @@ export async function runningMonthlyAid(
 				isNotNull(cases.submittedAt),
 				isNull(cases.deletedAt),
 				isNotNull(caseDecisions.months),
-				inArray(aidInstalments.status, ['approved', 'in_batch']),
+				inArray(aidInstalments.status, ['approved', 'in_batch', 'suspended']),
 			),
 		)
 		.groupBy(cases.id, cases.reference, cases.applicantName, cases.mobile)

@@ -5,6 +5,8 @@ import { staffStatusName, Status } from '#app/cases/case-statuses.ts'
 import { monthsCount, sensitiveDataName } from '#app/privacy/consent-rules.ts'
 import { recommendationLabel } from './studies.ts'
 import { staffSlotLabel } from './staff-files.ts'
+import { aidActionLabels, aidStateLabels, instalmentsNoun, type AidAction, type AidState } from './aid.ts'
+import { countOf } from '#app/text/arabic-count.ts'
 
 // A case's history in words, for the staff case view (app/routes/admin/case.tsx).
 
@@ -98,9 +100,28 @@ export function describeEvent(event: HistoryEvent, definition: ApplicationDef | 
 			return 'إعادة إرسال رسالة إلى المتقدم'
 		case 'reminded':
 			return data.event === 'reminder:draft' ? 'تذكير المتقدم بإرسال طلبه' : `تذكير المتقدم باستكمال طلبه${data.n ? ` (التذكير ${data.n === 1 ? 'الأول' : 'الثاني'})` : ''}`
+		case 'aid_changed':
+			return aidChangeText(data)
+		case 'iban_changed':
+			return ibanEventText(data)
 		case 'closed_unanswered':
 			return 'إغلاق الطلب تلقائياً: لم يستكمله المتقدم في المهلة'
 		default:
 			return event.kind
 	}
+}
+
+/** A monthly aid held, stopped or resumed (app/aid/monthly-aid.server.ts), or its re-study date set. */
+function aidChangeText(data: Record<string, unknown>): string {
+	if (!data.action) return data.restudyOn ? `تحديد موعد إعادة دراسة الدعم الشهري: ${givenOn(data.restudyOn)}` : 'إلغاء موعد إعادة الدراسة المحدد: شهر قبل آخر قسط'
+	const count = Array.isArray(data.instalments) ? data.instalments.length : 0
+	return `${aidActionLabels[data.action as AidAction] ?? String(data.action)} للدعم الشهري: من «${aidStateLabels[data.from as AidState] ?? ''}» إلى «${aidStateLabels[data.to as AidState] ?? ''}»${count ? ` (${countOf(count, instalmentsNoun)})` : ''}`
+}
+
+/** The transfer account given, confirmed or refused by the bank after the approval (app/aid/payee-accounts.server.ts). */
+function ibanEventText(data: Record<string, unknown>): string {
+	const iban = typeof data.iban === 'string' ? `…${data.iban.slice(-4)}` : ''
+	if (data.kind === 'confirmed') return `تأكيد الآيبان المنتهي بـ ${iban} من مسؤول مالي`
+	if (data.kind === 'bounced') return `أعاد البنك تحويلاً إلى الآيبان المنتهي بـ ${iban}: ينتظر الطلب آيباناً آخر يؤكده مسؤول مالي`
+	return `${data.by === 'applicant' ? 'أدخل المتقدم' : 'أُدخل'} آيباناً جديداً ينتهي بـ ${iban} بعد الاعتماد: بانتظار تأكيد مسؤول مالي`
 }

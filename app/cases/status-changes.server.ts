@@ -11,6 +11,7 @@ import { applicantColumns, unprovenIfMobileChanged, type CaseRow } from './case-
 import { quotedStatus, Status, type CaseStatus } from './case-statuses.ts'
 import { transitionRefusal, type CaseKind } from './workflow.ts'
 import { CaseChangeError, inOpenPeriods } from './refusals.ts'
+import { noteIbanChange, payeeField } from './payee-accounts.server.ts'
 
 // The case officer's changes to a case (status, assignment, bulk changes, notes and messages,
 // corrections, deletion) and its history. Every change is one transaction with its history rows.
@@ -300,6 +301,10 @@ export async function correctSection(
 			kind: 'answers_corrected',
 			data: { section: sectionKey, changes },
 		})
+		// An IBAN corrected after the approval waits for finance to confirm it (app/cases/payee-accounts.server.ts).
+		const payee = payeeField(definition)
+		const iban = payee?.section === sectionKey ? answers[payee.name] : undefined
+		if (typeof iban === 'string' && iban !== (saved?.[payee!.name] ?? '')) await noteIbanChange(tx as unknown as Database, row.id, iban, actor.id)
 		// An applicant who lost their number: staff checked who they are and typed the new one; the
 		// applicant proves it with a code when they next open their case.
 		if (columns.mobile !== undefined && columns.mobile !== row.mobile) {

@@ -412,8 +412,8 @@ export const caseVisits = pgTable(
  */
 export const reasons = pgTable('reasons', {
 	id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-	/** study-reject: why a study does not recommend support (staff only); decision-reject: why the committee said no, in the words the applicant reads. */
-	kind: text('kind', { enum: ['study-reject', 'decision-reject'] }).notNull(),
+	/** study-reject: why a study does not recommend support (staff only); decision-reject: why the committee said no, in the words the applicant reads; aid-hold: why a monthly aid is suspended or stopped, as the applicant reads it. */
+	kind: text('kind', { enum: ['study-reject', 'decision-reject', 'aid-hold'] }).notNull(),
 	label: text('label').notNull(),
 	active: boolean('active').notNull().default(true),
 	position: integer('position').notNull().default(0),
@@ -688,7 +688,8 @@ export const closedPeriods = pgTable(
 	],
 )
 
-export const instalmentStatus = pgEnum('instalment_status', ['approved', 'in_batch', 'paid', 'delivered', 'cancelled'])
+/** `suspended`: a monthly aid held (app/aid/monthly-aid.ts); `cancelled`: stopped, or never to be paid. */
+export const instalmentStatus = pgEnum('instalment_status', ['approved', 'in_batch', 'paid', 'delivered', 'cancelled', 'suspended'])
 
 /**
  * What an approval gives, one row per payment: once, or each month of a monthly aid. Each is paid
@@ -792,6 +793,60 @@ export const ledgerEntries = pgTable(
 		check('ledger_entries_accounts', sql`${table.debitAccount} <> ${table.creditAccount}`),
 		check('ledger_entries_phase', sql`(${table.phase} = 'pending' and ${table.pendingId} is null) or (${table.phase} = 'voided' and ${table.pendingId} is not null) or ${table.phase} = 'posted'`),
 	],
+)
+
+/**
+ * An approved aid's remaining instalments held or ended by finance or the committee
+ * (docs/product.md#monthly-aid-over-time): its state (app/aid/monthly-aid.ts), who put it there and
+ * why, who asks to resume it (another confirms), and its re-study date. No row: running, re-study a
+ * month before its last instalment. The history is the case's `aid_changed` events.
+ */
+export const monthlyAids = pgTable(
+	'monthly_aids',
+	{
+		decisionId: integer('decision_id')
+			.primaryKey()
+			.references(() => caseDecisions.id),
+		caseId: uuid('case_id')
+			.notNull()
+			.references(() => cases.id),
+		state: text('state', { enum: ['active', 'suspended', 'stopped', 'resuming', 'restarting'] })
+			.notNull()
+			.default('active'),
+		/** The reason the applicant was told of the hold or the stop. */
+		reason: text('reason').notNull().default(''),
+		/** Who suspended or stopped it. */
+		heldBy: integer('held_by').references(() => users.id, { onDelete: 'set null' }),
+		/** Who asked to resume it: someone else confirms. */
+		requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
+		/** Set by the committee; null: a month before the last instalment. */
+		restudyOn: date('restudy_on', { mode: 'string' }),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [index('monthly_aids_case_idx').on(table.caseId)],
+)
+
+/**
+ * The account a case's aid goes to once approved (docs/product.md#a-bounced-payment): an IBAN given
+ * after the approval (by the applicant on their link, or by staff correcting the answers), confirmed
+ * by finance (not whoever gave it), or refused by the bank. Written once, never changed.
+ */
+export const payeeAccounts = pgTable(
+	'payee_accounts',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		caseId: uuid('case_id')
+			.notNull()
+			.references(() => cases.id),
+		kind: text('kind', { enum: ['changed', 'confirmed', 'bounced'] }).notNull(),
+		iban: text('iban').notNull(),
+		/** A bounce: the bank's reason, as the applicant was told it. */
+		reason: text('reason').notNull().default(''),
+		/** The staff member; null: the applicant on their link. */
+		actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+		at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [index('payee_accounts_case_idx').on(table.caseId, table.id)],
 )
 
 /**
@@ -983,6 +1038,8 @@ export const caseEventKind = pgEnum('case_event_kind', [
 	'closed_unanswered',
 	'aid_proposed',
 	'proposal_settled',
+	'aid_changed',
+	'iban_changed',
 ])
 
 /** Append-only history: who did what to a case, when. Notes are internal or a message to the applicant. */

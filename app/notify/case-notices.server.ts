@@ -35,3 +35,12 @@ export function notifyVisitScheduled(db: Database, caseId: string, visit: { visi
 export function notifyPaymentMade(db: Database, caseId: string, payment: { amount: number; on: string }, actor: Pick<PublicUser, 'id'>): Promise<CaseMessageRow[]> {
 	return notifyApplicant(db, caseId, 'payment-made', { amount: formatMoney(payment.amount), date: formatDate(payment.on), smsDate: smsDay(payment.on) }, actor)
 }
+
+/** The longest bank reason an SMS carries: with the longest values it stays within two parts (app/notify/templates.test.ts); the link says the rest. */
+export const BOUNCE_REASON_SMS = 20
+
+/** A transfer the bank returned (app/aid/payments.server.ts reopenPayment): why, and a new IBAN asked for on the link. */
+export function notifyPaymentBounced(db: Database, caseId: string, reason: string, actor: Pick<PublicUser, 'id'>): Promise<CaseMessageRow[]> {
+	const why = reason.replace(/\s+/g, ' ').trim()
+	return notifyApplicant(db, caseId, 'payment-bounced', { staffMessage: why.length <= BOUNCE_REASON_SMS ? why : '' }, actor)
+}

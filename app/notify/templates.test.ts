@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { describeDeliveryError, maskRecipient, messageView } from './message-view.ts'
 import { smsSegments } from './sms-segments.ts'
+import { BOUNCE_REASON_SMS } from './case-notices.server.ts'
 import { MAX_SMS_SEGMENTS, messageEvent, messageEvents, renderMessage, renderSms, renderTemplate, sampleValues, smsDay, templateProblems, type TemplateValues } from './templates.ts'
 import { caseStatuses } from '#app/cases/case-statuses.ts'
 import { applicationDefinitions } from '#app/forms/registry.ts'
@@ -22,6 +23,7 @@ describe('the events and their defaults', () => {
 			'applicant-message',
 			'visit-scheduled',
 			'payment-made',
+			'payment-bounced',
 			'reminder:incomplete',
 			'reminder:draft',
 			'closed-unanswered',
@@ -74,6 +76,13 @@ describe('the default SMS within two parts (issue 37, §2.7)', () => {
 	test.each(messageEvents.filter((event) => event.defaults.sms).map((event) => [event.event, event] as const))('%s', (event, definition) => {
 		const { sms } = renderMessage(definition.defaults, values(event))
 		expect(sms).not.toMatch(/[\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069]/)
+		expect(smsSegments(sms).segments, `${sms} (${smsSegments(sms).characters})`).toBeLessThanOrEqual(2)
+	})
+
+	// A bounced transfer's reason rides in the SMS up to BOUNCE_REASON_SMS characters (app/notify/case-notices.server.ts).
+	test('payment-bounced with its reason', () => {
+		const { sms } = renderMessage(messageEvent('payment-bounced')!.defaults, { ...values('payment-bounced'), staffMessage: 'ب'.repeat(BOUNCE_REASON_SMS) })
+		expect(sms).toContain(`السبب: ${'ب'.repeat(BOUNCE_REASON_SMS)}`)
 		expect(smsSegments(sms).segments, `${sms} (${smsSegments(sms).characters})`).toBeLessThanOrEqual(2)
 	})
 

@@ -39,6 +39,7 @@ export type MessageEvent =
 	| 'applicant-message'
 	| 'visit-scheduled'
 	| 'payment-made'
+	| 'payment-bounced'
 	| 'reminder:incomplete'
 	| 'reminder:draft'
 	| 'closed-unanswered'
@@ -150,6 +151,23 @@ export const messageEvents: readonly MessageEventDef[] = [
 			sms: `${SMS_SIGN}: صُرف لطلبك {رقم_الطلب} {المبلغ} بتاريخ {التاريخ}.\nالتفاصيل: {الرابط}`,
 			emailSubject: `صرف الدعم لطلبك رقم {رقم_الطلب} - ${FOUNDATION}`,
 			emailBody: applicantMail('صُرف الدعم لطلبك «{البرنامج}» رقم {رقم_الطلب} بقيمة {المبلغ} بتاريخ {التاريخ}.'),
+		},
+	},
+	{
+		event: 'payment-bounced',
+		label: 'تحويل أعاده البنك',
+		audience: 'applicant',
+		channels: ['sms', 'email'],
+		offers: ['name', 'reference', 'programme', 'staffMessage', 'link'],
+		meanings: { staffMessage: 'سبب إعادة التحويل كما كتبه المسؤول المالي (في الرسالة النصية إن كان قصيراً)' },
+		defaults: {
+			sms: [`${SMS_SIGN}: أعاد البنك تحويل دعم طلبك {رقم_الطلب}.`, 'السبب: {رسالة_الموظف}', 'أرسل آيباناً آخر من: {الرابط}'].join('\n'),
+			emailSubject: `أعاد البنك تحويل دعمك لطلبك رقم {رقم_الطلب} - ${FOUNDATION}`,
+			emailBody: applicantMail(
+				'أعاد البنك التحويل الذي صرفناه لطلبك «{البرنامج}» رقم {رقم_الطلب}، فلم يصل إلى حسابك.',
+				'السبب: {رسالة_الموظف}',
+				'أرسل إلينا رقم آيبان لحساب آخر باسمك من صفحة طلبك، ونحوّل الدعم إليه بعد أن يتأكد منه مسؤول مالي.',
+			),
 		},
 	},
 	{

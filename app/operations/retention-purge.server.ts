@@ -2,7 +2,7 @@ import { appSecret } from '#app/db/app-secrets.server.ts'
 import { createHmac, randomBytes } from 'node:crypto'
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, notLike, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, aidProposals, attachments, caseAid, caseDecisions, caseEvents, caseMessages, cases, caseSections, caseStudies, retentionRegister } from '#app/db/schema.ts'
+import { aidInstalments, aidProposals, attachments, caseAid, caseDecisions, caseEvents, caseMessages, cases, caseSections, caseStudies, payeeAccounts, retentionRegister } from '#app/db/schema.ts'
 import { recordAudit } from '#app/audit/audit-trail.server.ts'
 import { Status } from '#app/cases/case-statuses.ts'
 import { RECEIPT_SLOT_PREFIX } from '#app/cases/staff-files.ts'
@@ -73,8 +73,8 @@ function dueWhere({ months, now = new Date() }: Options): SQL {
 		isNull(cases.purgedAt),
 		isNotNull(cases.submittedAt),
 		lt(cases.statusChangedAt, sql`${now.toISOString()}::timestamptz - make_interval(months => ${months}::int)`),
-		// A monthly aid still being paid needs its account: the case waits for its last instalment.
-		sql`not exists (select 1 from ${aidInstalments} where ${aidInstalments.caseId} = ${cases.id} and ${aidInstalments.status} in ('approved', 'in_batch'))`,
+		// A monthly aid still being paid (or held, to be resumed) needs its account: the case waits for its last instalment.
+		sql`not exists (select 1 from ${aidInstalments} where ${aidInstalments.caseId} = ${cases.id} and ${aidInstalments.status} in ('approved', 'in_batch', 'suspended'))`,
 	)!
 }
 
@@ -152,6 +152,8 @@ export async function purgeCase(db: Database, storage: FileStorage, caseId: stri
 		await tx.delete(caseStudies).where(eq(caseStudies.caseId, caseId))
 		// The messages sent about it hold the name, the mobile or e-mail and what staff wrote.
 		await tx.delete(caseMessages).where(eq(caseMessages.caseId, caseId))
+		// The accounts given after the approval are bank data too (app/cases/payee-accounts.server.ts).
+		await tx.delete(payeeAccounts).where(eq(payeeAccounts.caseId, caseId))
 		const events = await tx.select({ id: caseEvents.id, data: caseEvents.data, note: caseEvents.note }).from(caseEvents).where(eq(caseEvents.caseId, caseId))
 		for (const event of events) {
 			await tx

@@ -1,5 +1,6 @@
 import { expect, staffState, test, unique } from './utils.ts'
-import { studiedCaseAs, submitCaseAsStaff } from './case-fixtures.ts'
+import { submitCaseAsStaff } from './case-fixtures.ts'
+import { approvedMonthly, dueLine, payLine } from './aid-fixtures.ts'
 import { basicAnswers } from '#tests/fixtures/needy-families.ts'
 
 // A monthly aid still being paid, on a case «تم تقديم الدعم» after its first payment, no longer
@@ -8,32 +9,17 @@ import { basicAnswers } from '#tests/fixtures/needy-families.ts'
 // (docs/product.md#one-open-application-per-programme).
 test.use({ storageState: staffState('case_officer') })
 
-const today = () => new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10)
-
 test('a new application while a monthly aid is still being paid is flagged to staff with what is left, and told on the family\'s page only once its mobile is proven and is that case\'s', async ({ page, pageAs }) => {
 	test.setTimeout(120_000)
 	const marker = unique()
-	const family = await studiedCaseAs(page.request, { name: `أم سعد ${marker}` })
-	const admin = (await pageAs('admin')).request
-	expect((await admin.post('/admin/funds', { form: { intent: 'add-fund', name: `صندوق الدعم الشهري ${marker}` }, maxRedirects: 0 })).status()).toBe(302)
-	expect((await admin.post('/admin/funds', { form: { intent: 'budget', programme: 'needy-families', year: today().slice(0, 4), fund: 'all', allocated: '999999999' }, maxRedirects: 0 })).status()).toBe(302)
-	const approver = (await pageAs('approver')).request
-	const queue = await (await approver.get('/admin/decisions')).text()
-	const fund = new RegExp(`<option value="(\\d+)">صندوق الدعم الشهري ${marker}</option>`).exec(queue)?.[1] ?? ''
-	expect(fund, 'the new fund is offered').not.toBe('')
+	const family = await approvedMonthly({ officer: page.request, admin: (await pageAs('admin')).request, approver: (await pageAs('approver')).request }, { name: `أم سعد ${marker}`, amount: 700, months: 3 })
 	const caseUrl = `/admin/cases/${family.reference}`
-	expect((await approver.post(caseUrl, { form: { intent: 'decide', outcome: 'approve', aidKind: 'cash', amount: '700', months: '3', fund, note: '' }, maxRedirects: 0 })).status()).toBe(302)
 
 	// Finance pays the first month: the case is «تم تقديم الدعم», two months still to pay.
 	const finance = (await pageAs('finance')).request
-	const due = (await (await finance.get('/admin/payments')).text()).split('<li')
-	const line = /name="line"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="line"/.exec(due.find((item) => item.includes(family.reference)) ?? '')?.slice(1).find(Boolean) ?? ''
+	const line = await dueLine(finance, family.reference)
 	expect(line, 'the first month is due').not.toBe('')
-	const made = await finance.post('/admin/payments', { form: { intent: 'batch', line, note: '' }, maxRedirects: 0 })
-	expect(made.status()).toBe(302)
-	const batchUrl = made.headers()['location']!.split('?')[0]!
-	expect((await finance.post(batchUrl, { form: { intent: 'sent', sentOn: today() }, maxRedirects: 0 })).status()).toBe(302)
-	expect((await finance.post(batchUrl, { form: { intent: 'record', instalment: line, bankReference: `FT${marker}`.slice(0, 30), paidOn: today() }, maxRedirects: 0 })).status()).toBe(302)
+	await payLine(finance, line, `FT${marker}`.slice(0, 30))
 	await page.goto(caseUrl)
 	await expect(page.locator('main')).toContainText('تم تقديم الدعم')
 

@@ -1,7 +1,7 @@
 // The committee's decision on a case (app/routes/admin/case.tsx; docs/product.md#the-decision): what
 // was decided and what it gives, month by month, and for a member of the committee the three
 // decisions on a studied case: approve, reject, send back for more study.
-import { Form, useNavigation } from 'react-router'
+import { Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/case'
 import { ErrorList, Field, SelectField, TextareaField } from '#app/components/forms.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
@@ -71,6 +71,13 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 						</tr>
 					))}
 				</DataTable>
+			) : null}
+			{c.aidHref ? (
+				<p className="mt-2">
+					<Link to={c.aidHref} className="link">
+						جدول الدعم: إيقافه أو استئنافه، وموعد إعادة دراسته
+					</Link>
+				</p>
 			) : null}
 			{c.decide ? (
 				<div className="mt-3 space-y-2">

@@ -40,6 +40,7 @@ import { decide, decisionsOf, FourEyesError, instalmentsOf, type Decision } from
 import { ApprovalRefused, decisionFormSchema, proposalFormSchema } from '#app/aid/approval.ts'
 import { describeProposal, openProposals, proposeAid } from '#app/aid/proposals.server.ts'
 import { describeDecision, describeInstalment } from '#app/aid/describe.ts'
+import { aidHolderRoles } from '#app/aid/monthly-aid.ts'
 import { fundLabel, listFunds } from '#app/aid/funds.server.ts'
 import { listReasons } from '#app/cases/reasons.server.ts'
 
@@ -134,6 +135,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		// The case officers' forms (status, visits, assignment, notes, messages, deletion); the committee and finance read.
 		works: hasRole(user, ...areaRoles.cases),
 		decisions: decisions.map(describeDecision),
+		// Finance and the committee hold, stop and resume an approved aid (app/routes/admin/case-aid.tsx).
+		aidHref: instalments.length && hasRole(user, ...aidHolderRoles) ? `${base}/aid` : null,
 		// Each delivery's receipt, when one was kept (app/cases/staff-files.ts).
 		instalments: instalments.map((item) => {
 			const receipt = staffFiles.find((file) => receiptInstalment(file.slot) === item.instalment.id)

@@ -8,6 +8,7 @@ import { waitedFor } from '#app/cases/waited.ts'
 import type { CaseKind } from '#app/cases/workflow.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles, userRoles, hasRole, type UserRole } from '#app/db/roles.ts'
+import { aidHolderRoles } from '#app/aid/monthly-aid.ts'
 import { contentCards } from '#app/content/types.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { formatNumber } from '#app/text/format.ts'
@@ -42,11 +43,12 @@ const cards: readonly Card[] = [
 	{ to: '/admin/decisions', title: 'قرارات لجنة الصرف', text: 'الطلبات المدروسة بانتظار القرار: اعتمادها من صندوق ضمن الميزانية، أو رفضها، أو إعادتها للدراسة.', roles: areaRoles.decisions },
 	{ to: '/admin/payments', title: 'صرف الدعم', text: 'التحويلات المستحقة ودفعات الصرف وملفات البنك ومراجعه، وتسليم المساعدات العينية.', roles: areaRoles.payments },
 	{ to: '/admin/periods', title: 'الفترات المالية', text: 'إقفال الشهر والسنة بعد مطابقة الصرف مع البنك، فلا تتغير أرقامهما؛ وإعادة فتح الشهر بسبب.', roles: areaRoles.payments },
+	{ to: '/admin/monthly-aid', title: 'الدعم الشهري', text: 'ما ينتهي أو تحين إعادة دراسته هذا الشهر، والدعم الموقوف أو المنتظر تأكيد استئنافه.', roles: aidHolderRoles },
 	{ to: '/admin/reports', title: 'تقارير الدعم', text: 'أرقام العام لمجلس الإدارة والوزارة: الطلبات والقرارات والمصروف والمستفيدون، حسب البرنامج أو الصندوق أو الشهر أو المدينة.', roles: areaRoles.funds },
 	{ to: '/admin/funds', title: 'الصناديق والميزانيات', text: 'صناديق الصرف (الزكاة والصدقات والمنح) وميزانية كل برنامج: المخصص والمعتمد والمصروف والمتبقي.', roles: areaRoles.funds },
 	{ to: '/admin/cases/new', title: 'طلب ورقي جديد', text: 'بدء طلب لمستفيد حضر إلى المؤسسة أو اتصل هاتفياً.', roles: areaRoles.cases },
 	{ to: '/admin/messages', title: 'نصوص الرسائل', text: 'ما يُقال للمتقدمين في الرسائل النصية والبريد عند كل حدث في طلباتهم، مع معاينته.', roles: areaRoles.users },
-	{ to: '/admin/reasons', title: 'أسباب عدم الدعم والرفض', text: 'الأسباب التي يختار منها الباحث حين يوصي بعدم دعم حالة، واللجنة حين ترفض طلباً.', roles: areaRoles.users },
+	{ to: '/admin/reasons', title: 'أسباب عدم الدعم والرفض', text: 'الأسباب التي يختار منها الباحث حين يوصي بعدم دعم حالة، واللجنة حين ترفض طلباً، وحين يوقَف دعم شهري.', roles: areaRoles.users },
 	{ to: '/admin/intake', title: 'استقبال الطلبات', text: 'فتح التقديم على البرامج أو إيقافه مؤقتاً أو إغلاقه.', roles: areaRoles.users },
 ]
 

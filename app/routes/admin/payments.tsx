@@ -4,6 +4,7 @@ import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { APPROVER_MAY_NOT_PAY, createBatch, dueInstalments, listBatches, PaymentFourEyesError, recordDelivery } from '#app/aid/payments.server.ts'
+import { confirmIban, IBAN_UNCONFIRMED, IbanFourEyesError } from '#app/cases/payee-accounts.server.ts'
 import { aidKindLabel } from '#app/cases/aid.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
@@ -27,7 +28,7 @@ import type { AdminHandle } from './layout.tsx'
 export const handle: AdminHandle = { breadcrumb: 'صرف الدعم' }
 
 // A delivery with its receipt is the one form sent as multipart (its intent is inside the body the audit does not read).
-export const middleware = [audited({ read: false, write: { byIntent: { batch: 'payments.batch', deliver: 'payments.deliver' }, otherwise: 'payments.deliver' } })]
+export const middleware = [audited({ read: false, write: { byIntent: { batch: 'payments.batch', deliver: 'payments.deliver', 'confirm-iban': 'payments.iban-confirm' }, otherwise: 'payments.deliver' } })]
 
 const transfersNoun = { one: 'تحويل واحد', two: 'تحويلان', few: 'تحويلات', many: 'تحويلاً', other: 'تحويل', none: 'لا تحويلات' }
 const batchesNoun = { one: 'دفعة صرف واحدة', two: 'دفعتا صرف', few: 'دفعات صرف', many: 'دفعة صرف', other: 'دفعة صرف' }
@@ -50,12 +51,17 @@ export async function loader({ context }: Route.LoaderArgs) {
 		accountProblem: item.accountProblem,
 		// Four eyes: who approved it does not pay it.
 		mine: item.deciderId === user.id,
+		// An IBAN given after the approval, or the one the bank returned: not offered until finance confirms another.
+		held: item.held,
+		caseId: item.caseId,
 	})
 	return {
 		notice: context.get(flashContext),
 		today: todayInRiyadh(),
 		maxBytes: getEnv().uploadMaxBytes,
 		transfers: transfers.map(describe),
+		// The accounts finance confirms before their transfers are offered again, one per case.
+		toConfirm: [...new Map(transfers.filter((item) => item.held === IBAN_UNCONFIRMED).map((item) => [item.caseId, { caseId: item.caseId, caseReference: item.caseReference, name: item.name, iban: item.iban }])).values()],
 		inKind: inKind.map(describe),
 		batches: batches.map((batch) => ({
 			id: batch.id,
@@ -124,12 +130,23 @@ export async function action({ request, context }: Route.ActionArgs) {
 			noteAudit(context, { data: { instalment: id, receiptFile: Boolean(receiptFile) } })
 			return redirectWithFlash('/admin/payments', { tone: 'success', message: 'تم تسجيل تسليم المساعدة' })
 		}
+		if (intent === 'confirm-iban') {
+			const caseId = String(form.get('case') ?? '')
+			try {
+				await confirmIban(db, caseId, user)
+			} catch (error) {
+				if (!(error instanceof IbanFourEyesError)) throw error
+				noteAudit(context, { data: { refused: 'iban-four-eyes' } })
+				return data({ form: `iban-${caseId}`, errors: [error.message], refused: [], typed }, { status: 403 })
+			}
+			return redirectWithFlash('/admin/payments', { tone: 'success', message: 'تأكد الآيبان: تُعرض تحويلاته للصرف' })
+		}
 		if (receiptFile) await discardStaffFiles([receiptFile])
 		return data({ form: '', errors: ['الطلب غير صالح'], refused: [], typed }, { status: 400 })
 	} catch (error) {
 		if (!(error instanceof CaseChangeError)) throw error
 		noteRefusal(context, error)
-		const which = intent === 'deliver' ? `deliver-${String(form.get('instalment'))}` : 'batch'
+		const which = intent === 'deliver' ? `deliver-${String(form.get('instalment'))}` : intent === 'confirm-iban' ? `iban-${String(form.get('case'))}` : 'batch'
 		if (error instanceof PaymentFourEyesError) {
 			noteAudit(context, { data: { refused: 'four-eyes' } })
 			return data({ form: which, errors: [error.message], refused: [], typed }, { status: 403 })
@@ -176,7 +193,7 @@ export default function Payments({ loaderData: p, actionData }: Route.ComponentP
 						<ul className="space-y-2">
 							{p.transfers.map((line) => (
 								<li key={line.id} className="flex flex-wrap items-start gap-3 rounded-xl border border-stone-200 bg-white p-3">
-									<input id={`line-${line.id}`} name="line" type="checkbox" value={line.id} disabled={line.mine || !line.iban} defaultChecked={!line.mine && Boolean(line.iban)} className="mt-1 size-5 shrink-0" />
+									<input id={`line-${line.id}`} name="line" type="checkbox" value={line.id} disabled={line.mine || !line.iban || Boolean(line.held)} defaultChecked={!line.mine && Boolean(line.iban) && !line.held} className="mt-1 size-5 shrink-0" />
 									<div className="min-w-0 flex-1 text-sm">
 										<label htmlFor={`line-${line.id}`} className="font-bold">
 											{line.name} — {line.amount}
@@ -192,6 +209,7 @@ export default function Payments({ loaderData: p, actionData }: Route.ComponentP
 										</p>
 										{line.mine ? <p className="text-gold-700">اعتُمد هذا الدعم بقرارك، فيصرفه مسؤول مالي آخر.</p> : null}
 										{line.accountProblem ? <p className="text-red-800">{line.accountProblem}.</p> : null}
+										{line.held ? <p className="font-semibold text-red-800">{line.held}</p> : null}
 									</div>
 								</li>
 							))}
@@ -203,6 +221,34 @@ export default function Payments({ loaderData: p, actionData }: Route.ComponentP
 					</Form>
 				)}
 			</section>
+
+			{p.toConfirm.length ? (
+				<section aria-labelledby="ibans" className="mt-8">
+					<h2 id="ibans" className="text-xl font-bold text-brand-900">
+						آيبانات بانتظار التأكيد
+					</h2>
+					<p className="mt-1 text-sm text-stone-700">آيبان أُدخل بعد اعتماد الدعم (من الأسرة في صفحة طلبها أو بتصحيح الإجابات): يتأكد منه مسؤول مالي غير من أدخله، ثم تُعرض تحويلاته للصرف.</p>
+					<ul className="mt-3 space-y-2">
+						{p.toConfirm.map((item) => (
+							<li key={item.caseId} className="rounded-xl border border-stone-200 bg-white p-3 text-sm">
+								<Form method="post" className="flex flex-wrap items-center gap-3">
+									<input type="hidden" name="intent" value="confirm-iban" />
+									<input type="hidden" name="case" value={item.caseId} />
+									<span className="font-bold">{item.name}</span>
+									<Link to={`/admin/cases/${item.caseReference}`} className="link">
+										<bdi dir="ltr">{item.caseReference}</bdi>
+									</Link>
+									<span dir="ltr">{item.iban || '—'}</span>
+									<button type="submit" disabled={busy} className="btn-secondary">
+										تأكيد الآيبان<span className="sr-only"> لـ{item.name}</span>
+									</button>
+								</Form>
+								<ErrorList errors={errorsFor(`iban-${item.caseId}`)} />
+							</li>
+						))}
+					</ul>
+				</section>
+			) : null}
 
 			<section aria-labelledby="in-kind" className="mt-8">
 				<h2 id="in-kind" className="text-xl font-bold text-brand-900">

@@ -63,7 +63,9 @@ test('an admin adds a reason, it is offered on the study form; renamed, the stud
 
 test('the committee\'s reasons are a list of their own, the words an applicant reads; an unknown list is refused', async () => {
 	const page = await list()
-	expect(page.lists.map((item) => item.kind)).toEqual(['study-reject', 'decision-reject'])
+	expect(page.lists.map((item) => item.kind)).toEqual(['study-reject', 'decision-reject', 'aid-hold'])
+	// Why a monthly aid is held or stopped, as the family reads it (docs/product.md#monthly-aid-over-time).
+	expect(page.lists[2]!.reasons.map((reason) => reason.label)).toContain('انتقال الأسرة إلى خارج منطقة خدمة المؤسسة')
 	expect(page.lists[1]!.reasons.map((reason) => reason.label)).toContain('لا تنطبق على الطلب شروط البرنامج')
 	expect((await change({ kind: 'decision-reject', intent: 'add', label: 'تجاوزت الأسرة الحد الأعلى للدعم هذا العام' })).status).toBe(302)
 	expect((await list()).lists[1]!.reasons.map((reason) => reason.label)).toContain('تجاوزت الأسرة الحد الأعلى للدعم هذا العام')

@@ -20,12 +20,13 @@ export const handle: AdminHandle = { breadcrumb: 'أسباب عدم الدعم �
 const lists = [
 	{ kind: 'study-reject', title: 'أسباب عدم الدعم (توصية الباحث)', text: 'يختار الباحث منها حين يوصي بعدم دعم حالة. لا يراها المتقدم.' },
 	{ kind: 'decision-reject', title: 'أسباب رفض الطلب (قرار لجنة الصرف)', text: 'تختار اللجنة منها حين ترفض طلباً، ويراها المتقدم كما هي: اكتبها بلغة واضحة ولطيفة.' },
+	{ kind: 'aid-hold', title: 'أسباب إيقاف الدعم الشهري', text: 'تختار منها اللجنة أو المالية حين توقف دعماً شهرياً مؤقتاً أو نهائياً، ويراها المتقدم كما هي: اكتبها بلغة واضحة ولطيفة.' },
 ] as const
 
 export const middleware = [audited({ read: false, write: 'reasons.change' })]
 
 const label = z.string({ error: 'الرجاء كتابة السبب' }).trim().min(3, 'الرجاء كتابة السبب').max(200, 'السبب أطول من 200 حرف')
-const kind = z.enum(['study-reject', 'decision-reject'], { error: 'القائمة غير معروفة' })
+const kind = z.enum(['study-reject', 'decision-reject', 'aid-hold'], { error: 'القائمة غير معروفة' })
 const schema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('add'), kind, label }),
 	z.object({ intent: z.literal('rename'), kind, id: z.coerce.number().int(), label }),

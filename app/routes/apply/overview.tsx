@@ -1,17 +1,22 @@
-import { Link } from 'react-router'
+import { data as answer, Form, Link } from 'react-router'
 import type { Route } from './+types/overview'
 import { latestApplicantMessage } from '#app/cases/case-store.server.ts'
-import { loadApplication } from './+applicant.server.ts'
+import { getCaseStaff, limitVisitor, loadApplication } from './+applicant.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
-import { ApplicantMessage, PlannedVisit } from '#app/cases/applicant-message.tsx'
+import { AidScheduleBox, ApplicantMessage, PlannedVisit } from '#app/cases/applicant-message.tsx'
+import { aidSchedules } from '#app/aid/monthly-aid.server.ts'
+import { describeSchedule } from '#app/aid/describe.ts'
 import { upcomingVisit } from '#app/cases/visits.server.ts'
 import { statusInfo } from '#app/cases/case-statuses.ts'
 import { canAnswerConsent, canOpenStep, CHECK_STEP, continueStep, CONSENT_STEP, findSection, isEditable, stepAccess, stepMap } from '#app/cases/journey.ts'
 import { consentTitle } from '#app/privacy/consent-rules.ts'
 import { isOffered } from '#app/forms/conditions.ts'
 import { formatDate } from '#app/text/format.ts'
-import { PageTitle } from '#app/components/forms.tsx'
-import { flashContext } from '#app/http/flash.server.ts'
+import { Field, PageTitle } from '#app/components/forms.tsx'
+import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
+import { accountNotice, giveIban } from '#app/cases/payee-accounts.server.ts'
+import { CaseChangeError } from '#app/cases/refusals.ts'
+import { publicLimits } from '#app/http/ip-limit.server.ts'
 import { verificationOn } from '#app/verify/case-verification.server.ts'
 import { lookupKeys } from './+lookup-keys.ts'
 import { runningMonthlyAid } from '#app/cases/flags.server.ts'
@@ -20,12 +25,15 @@ import type { CaseRow } from '#app/cases/case-store.server.ts'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
 	const { db, row, definition, state, completed } = await loadApplication(request, params.token)
-	const [message, visit, running] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id), runningAidOfOwner(db, row)])
+	const [message, visit, running, aids, account] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id), runningAidOfOwner(db, row), aidSchedules(db, [row.id]), accountNotice(db, row.id)])
 	const base = `/apply/r/${params.token}`
 	const incomplete = row.submittedAt !== null && isEditable(row)
 	const opens = (key: string) => stepAccess(definition, row, state, key).open
 	return {
 		created: context.get(flashContext)?.field === 'created' ? context.get(flashContext)!.message : null,
+		// A transfer the bank returned: the family gives another IBAN here (finance confirms it).
+		account,
+		ibanSaved: context.get(flashContext)?.field === 'iban' ? context.get(flashContext)!.message : null,
 		// With codes on, the lookup opens the case again on a new link (app/routes/apply/status.tsx).
 		lookupOpens: verificationOn(),
 		organisation: definition.kind === 'association',
@@ -40,6 +48,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		visit,
 		// Staff's latest message, unless it is the visit's own (said once, above it).
 		message: message?.note && message.note !== visit ? message.note : null,
+		// The approved aid's schedule: paid, left, next, or held with the reason they were told.
+		aids: aids.map(describeSchedule),
 		incomplete,
 		runningAid: running?.reference ?? null,
 		continueTo: `${base}/${continueStep(definition, row, state)}`,
@@ -71,6 +81,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 	}
 }
 
+/** The family's new IBAN after the bank returned a transfer: the only form of this page; it works without JavaScript. */
+export async function action({ request, params }: Route.ActionArgs) {
+	const { db, row } = await loadApplication(request, params.token)
+	await limitVisitor(request, publicLimits.save)
+	const typed = String((await request.formData()).get('iban') ?? '').slice(0, 60)
+	try {
+		await giveIban(db, row.id, typed, (await getCaseStaff(request))?.id ?? null)
+	} catch (error) {
+		if (!(error instanceof CaseChangeError)) throw error
+		return answer({ ibanError: error.message, typed }, { status: 400 })
+	}
+	return redirectWithFlash(`/apply/r/${params.token}`, { tone: 'success', message: 'استلمنا رقم الآيبان الجديد، ونحوّل الدعم إليه بعد أن يتأكد منه مسؤول مالي.', field: 'iban' })
+}
+
 /**
  * A monthly aid still being paid on another case of this ID in this programme, told only once this
  * case's mobile is proven and is that case's mobile too (docs/product.md#one-open-application-per-programme).
@@ -80,7 +104,7 @@ async function runningAidOfOwner(db: Database, row: CaseRow) {
 	return (await runningMonthlyAid(db, row)).find((other) => other.mobile === row.mobile)
 }
 
-export default function Overview({ loaderData: data }: Route.ComponentProps) {
+export default function Overview({ loaderData: data, actionData }: Route.ComponentProps) {
 	return (
 		<div className="mx-auto max-w-2xl space-y-6 px-4 py-8">
 			<PageTitle title={data.title} />
@@ -134,7 +158,35 @@ export default function Overview({ loaderData: data }: Route.ComponentProps) {
 					<p className="mt-2">{data.status.next}</p>
 					<PlannedVisit visit={data.visit} />
 					<ApplicantMessage message={data.message} />
+					<AidScheduleBox aids={data.aids} />
 				</div>
+			) : null}
+
+			{data.account ? (
+				<section aria-labelledby="new-iban" className="rounded-xl border-2 border-gold-500 bg-white p-5">
+					<h2 id="new-iban" className="text-lg font-bold text-brand-900">
+						{data.account.waiting ? 'الآيبان الجديد' : 'أعاد البنك التحويل: أرسل آيباناً آخر'}
+					</h2>
+					{data.account.bounced ? <p className="mt-2">أعاد البنك التحويل الذي صرفناه لك. السبب: {data.account.bounced}</p> : null}
+					{data.ibanSaved ? (
+						<p role="status" className="mt-2 font-semibold text-brand-900">
+							{data.ibanSaved}
+						</p>
+					) : data.account.waiting ? (
+						<p className="mt-2">استلمنا رقم الآيبان الجديد، ونحوّل الدعم إليه بعد أن يتأكد منه مسؤول مالي.</p>
+					) : null}
+					<Form method="post" className="mt-3 space-y-3">
+						<Field
+							label="رقم الآيبان لحساب آخر باسمك"
+							hint="يبدأ بـ SA ويتبعه 22 رقماً، كما في كشف حسابك أو تطبيق البنك."
+							errors={actionData?.ibanError ? [actionData.ibanError] : undefined}
+							inputProps={{ id: 'iban', name: 'iban', dir: 'ltr', inputMode: 'text', autoComplete: 'off', maxLength: 40, required: true, defaultValue: actionData?.typed ?? 'SA' }}
+						/>
+						<button type="submit" className="btn-primary">
+							إرسال الآيبان
+						</button>
+					</Form>
+				</section>
 			) : null}
 
 			{data.editable ? (

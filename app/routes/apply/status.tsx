@@ -7,7 +7,9 @@ import { getDb } from '#app/db/database.server.ts'
 import { latestApplicantMessage, lookupCases, rotateResumeToken } from '#app/cases/case-store.server.ts'
 import { privateLink } from '#app/cases/tokens.server.ts'
 import { addressCheck, countHits, publicLimits, type IpLimited } from '#app/http/ip-limit.server.ts'
-import { ApplicantMessage, PlannedVisit } from '#app/cases/applicant-message.tsx'
+import { AidScheduleBox, ApplicantMessage, PlannedVisit } from '#app/cases/applicant-message.tsx'
+import { aidSchedules } from '#app/aid/monthly-aid.server.ts'
+import { describeSchedule } from '#app/aid/describe.ts'
 import { upcomingVisit } from '#app/cases/visits.server.ts'
 import { statusInfo } from '#app/cases/case-statuses.ts'
 import { licenceNumberField, nationalIdField, nationalIdMessages, nationalIdProblem, saudiMobileField } from '#app/domain/validators.ts'
@@ -154,7 +156,7 @@ export async function action({ request }: Route.ActionArgs) {
 	}
 	const cases = await Promise.all(
 		rows.map(async (row) => {
-			const [message, visit] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id)])
+			const [message, visit, aids] = await Promise.all([latestApplicantMessage(db, row.id), upcomingVisit(db, row.id), aidSchedules(db, [row.id])])
 			const status = row.submittedAt
 				? statusInfo(row.status)
 				: { name: 'لم يُرسل بعد', badge: 'bg-stone-100 text-stone-800', next: verificationOn() ? 'اضغط «إكمال الطلب» لتكمله ثم ترسله.' : 'أكمل الطلب من رابطه الخاص ثم أرسله.' }
@@ -167,6 +169,7 @@ export async function action({ request }: Route.ActionArgs) {
 				visit,
 				// Staff's latest message, unless it is the visit's own (said once, above it).
 				message: message?.note && message.note !== visit ? message.note : null,
+				aids: aids.map(describeSchedule),
 				canSendLink: Boolean(row.email) && getNotifier().emails,
 				canOpen: verificationOn(),
 				maskedEmail: row.email ? maskEmail(row.email) : null,
@@ -302,6 +305,7 @@ export default function Status({ actionData }: Route.ComponentProps) {
 										<p className="mt-2">{item.status.next}</p>
 										<PlannedVisit visit={item.visit} />
 										<ApplicantMessage message={item.message} />
+										<AidScheduleBox aids={item.aids} />
 										{item.canOpen ? (
 											<Form method="post" className="mt-3">
 												<input type="hidden" name="who" value={typed.who} />

@@ -9,6 +9,7 @@ import { auditActions, type AuditAction } from '#app/audit/actions.ts'
 import { jpeg, minimalMp4 } from '#tests/fixtures/attack-files.ts'
 import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { studyForm } from '#tests/fixtures/needy-families.ts'
+import { saudiIbanFromBban } from '#app/domain/validators.ts'
 import { caseFileIds, registerInstitutionAsStaff, studiedCaseAs, submitCaseAsStaff, type RegisteredInstitution, type SubmittedCase } from '../case-fixtures.ts'
 import { signIn, staffState, unique, type StaffRole } from '../utils.ts'
 import { adminRoutes, addUser, inquiry, inputValue, newUserForm, send, userId, type FormBody, type MultipartBody } from './route-table.ts'
@@ -208,7 +209,7 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	await act(
 		'approver',
 		{ route: 'routes/admin/decisions', action: 'cases.decide', path: '/admin/decisions' },
-		post('approver', '/admin/decisions', { form: { case: second.reference, [`kind-${second.reference}`]: 'cash', [`amount-${second.reference}`]: '1000', [`months-${second.reference}`]: '', [`fund-${second.reference}`]: fund } }),
+		post('approver', '/admin/decisions', { form: { case: second.reference, [`kind-${second.reference}`]: 'cash', [`amount-${second.reference}`]: '1000', [`months-${second.reference}`]: '2', [`fund-${second.reference}`]: fund } }),
 	)
 	const thirdUrl = `/admin/cases/${third.reference}`
 	expect((await post('case_officer', `${thirdUrl}/study`, { form: studyForm() })).status()).toBe(302)
@@ -281,6 +282,28 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	const refusedBatch = await send(dual.request, { path: '/admin/payments', form: { intent: 'batch', line: ownLine, note: '' }, status: 0 }, { Origin: baseURL })
 	expect(refusedBatch.status()).toBe(403)
 	await act('finance', { route: 'routes/admin/reports-export', action: 'reports.export', path: '/admin/reports/export' }, get('finance', `/admin/reports/export?year=${today().slice(0, 4)}&by=fund`))
+	// Bounced, the second's family gives another IBAN on its link (here typed for it by the case
+	// officer), and finance confirms it.
+	const newIban = saudiIbanFromBban(`80${'0'.repeat(12)}${String(Date.now()).slice(-6)}`)
+	expect((await post('case_officer', `/apply/r/${second.token}`, { form: { iban: newIban } })).status()).toBe(302)
+	const held = (await (await get('finance', '/admin/payments')).text()).split('<li').find((item) => item.includes(second.reference) && item.includes('name="case"')) ?? ''
+	const heldCase = /name="case" value="([0-9a-f-]{36})"/.exec(held)?.[1] ?? ''
+	expect(heldCase, 'the new IBAN waits for finance').not.toBe('')
+	await act('finance', { route: 'routes/admin/payments', action: 'payments.iban-confirm', path: '/admin/payments' }, post('finance', '/admin/payments', { form: { intent: 'confirm-iban', case: heldCase } }), [302])
+	// The second's monthly aid over time (app/routes/admin/case-aid.tsx): held, asked back, declined,
+	// asked again and confirmed by another, stopped; the committee sets its re-study.
+	const aidUrl = `/admin/cases/${second.reference}/aid`
+	await act('finance', { route: 'routes/admin/case-aid', action: 'case.view', path: aidUrl, reference: second.reference }, get('finance', aidUrl))
+	const decision = /name="decision" value="(\d+)"/.exec(await (await get('finance', aidUrl)).text())?.[1] ?? ''
+	expect(decision, 'the approved aid is on its schedule').not.toBe('')
+	const aidChange = (who: StaffRole, action: AuditAction, form: FormBody) => act(who, { route: 'routes/admin/case-aid', action, path: aidUrl, reference: second.reference }, post(who, aidUrl, { form: { decision, ...form } }), [302])
+	await aidChange('finance', 'aid.suspend', { intent: 'suspend', reasonId: 'other', reason: 'مراجعة وضع الأسرة' })
+	await aidChange('finance', 'aid.resume', { intent: 'resume', reason: 'انتهت المراجعة' })
+	await aidChange('approver', 'aid.decline', { intent: 'decline' })
+	await aidChange('finance', 'aid.resume', { intent: 'resume', reason: 'انتهت المراجعة' })
+	await aidChange('approver', 'aid.confirm', { intent: 'confirm' })
+	await aidChange('approver', 'aid.restudy', { intent: 'restudy', restudyOn: today() })
+	await aidChange('finance', 'aid.stop', { intent: 'stop', reasonId: 'other', reason: 'انتقال الأسرة' })
 	const delivery = deliveryOf(third.reference)
 	expect(delivery, 'the approved food basket is due').not.toBe('')
 	await act(
