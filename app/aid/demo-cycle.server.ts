@@ -16,7 +16,7 @@ import { Status } from '#app/cases/case-statuses.ts'
 import { listReasons } from '#app/cases/reasons.server.ts'
 import { decide } from './decisions.server.ts'
 import { listFunds, setBudget } from './funds.server.ts'
-import { createBatch, dueInstalments, markBatchSent, recordDelivery, recordPayment } from './payments.server.ts'
+import { batchOf, createBatch, dueInstalments, markBatchSent, recordDelivery, recordPayment } from './payments.server.ts'
 
 /** This year's demo budgets, riyals, by programme (from any fund). */
 const demoBudgets: Record<string, number> = {
@@ -61,10 +61,13 @@ export async function insertDemoCycle(db: Database): Promise<void> {
 	const transfers = (await dueInstalments(db, 'transfer')).filter((item) => item.iban)
 	if (!transfers.length) return
 	const paid = transfers.length > 1 ? transfers.slice(0, -1) : transfers
-	const { batchId } = await createBatch(db, paid.map((item) => item.id), 'دفعة صرف تجريبية', finance)
-	if (batchId === null) return
-	await markBatchSent(db, batchId, today, finance)
-	for (const item of paid) await recordPayment(db, batchId, { instalmentId: item.id, bankReference: `DEMO${String(item.id).padStart(6, '0')}`, paidOn: today }, finance)
+	// One batch per debit account, zakat apart (docs/product.md#payment): each sent, its lines recorded.
+	const { batchIds } = await createBatch(db, paid.map((item) => item.id), 'دفعة صرف تجريبية', finance)
+	for (const batchId of batchIds) {
+		await markBatchSent(db, batchId, today, finance)
+		const lines = (await batchOf(db, batchId))?.lines ?? []
+		for (const line of lines) await recordPayment(db, batchId, { instalmentId: line.id, bankReference: `DEMO${String(line.id).padStart(6, '0')}`, paidOn: today }, finance)
+	}
 }
 
 /**

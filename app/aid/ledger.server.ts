@@ -146,7 +146,7 @@ export async function balances(db: Database): Promise<Balance[]> {
 			from ledger_entries e
 		) sides group by account order by account`),
 	)
-	// Summed as what leaves the account (debit +, credit −): a family's is what it receives, the other way round.
+	// Summed as what leaves the account (debit +, credit -): a family's is what it receives, the other way round.
 	return rows.map((row) => {
 		const sign = row.account.startsWith('family:') ? -1 : 1
 		// (+ 0: never «-0».)

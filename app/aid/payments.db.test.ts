@@ -1,3 +1,4 @@
+import { confirmIban, giveIban, IBAN_BOUNCED } from '#app/cases/payee-accounts.server.ts'
 import { eq } from 'drizzle-orm'
 import { beforeAll, expect, test } from 'vitest'
 import { changeStatus } from '#app/cases/status-changes.server.ts'
@@ -7,6 +8,7 @@ import { PURGED_NAME, runRetention } from '#app/operations/retention-purge.serve
 import { temporaryStorage } from '#tests/storage.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
+import { saudiIbanFromBban } from '#app/domain/validators.ts'
 import { studied, submittedCase, validIban } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { commonLayout } from './bank-layouts/common.ts'
@@ -153,7 +155,7 @@ test('plainAmount: digits, thousands separators and a fraction, in either digits
 	expect(['0x5DC', '1e3', '', ' ', 'Infinity', '+1500', '-1500', '1500.', '.5', '15,00', '0b101', '1 500'].map(plainAmount)).toEqual(Array(12).fill(null))
 })
 
-test('a transfer the bank returned is reopened: out of its batch, reversed in the ledger by a row naming its payment, the case back to «معتمد بانتظار الصرف», payable again', async () => {
+test('a transfer the bank returned is reopened: its line stays in its batch as returned, reversed in the ledger by a row naming its payment, the case back to «معتمد بانتظار الصرف», payable again once another IBAN is confirmed', async () => {
 	const row = await approved({ amount: 650 })
 	const [instalment] = await instalmentsOf(row)
 	const { batchId } = await createBatch(db(), [instalment!.id], '', finance)
@@ -172,7 +174,12 @@ test('a transfer the bank returned is reopened: out of its batch, reversed in th
 	expect(rows[0]!.note).toContain('FT-BOUNCE-1')
 	expect(rows[1]!.note).toBe('أعاد البنك التحويل (مرجع البنك FT-BOUNCE-1): الحساب مغلق لدى البنك')
 	expect((await findCaseByReference(db(), row.reference))!.status).toBe(7)
-	expect((await dueInstalments(db(), 'transfer')).some((item) => item.id === instalment!.id)).toBe(true)
+	expect((await batchOf(db(), batchId!))!.lines.map((line) => [line.id, line.status])).toEqual([[instalment!.id, 'bounced']])
+	// Due again, but held until the family gives another IBAN and finance confirms it (app/cases/payee-accounts.server.ts).
+	expect((await dueInstalments(db(), 'transfer')).find((item) => item.id === instalment!.id)?.held).toBe(IBAN_BOUNCED)
+	await giveIban(db(), row.id, saudiIbanFromBban(`80${'0'.repeat(16)}42`))
+	await confirmIban(db(), row.id, finance)
+	expect((await dueInstalments(db(), 'transfer')).find((item) => item.id === instalment!.id)?.held).toBeNull()
 	// Paid again from another batch: a third row; the two before it unchanged.
 	const again = await createBatch(db(), [instalment!.id], '', finance)
 	await markBatchSent(db(), again.batchId!, today, finance)

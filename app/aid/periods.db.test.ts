@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { beforeAll, expect, test } from 'vitest'
 import { changeStatus } from '#app/cases/status-changes.server.ts'
 import { inOpenPeriods } from '#app/cases/refusals.ts'
+import { asRetentionPurge } from '#app/operations/retention-purge.server.ts'
 import { ClosedPeriodError } from '#app/cases/refusals.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
 import type { Database } from '#app/db/client.server.ts'
@@ -148,17 +149,18 @@ test('every money action dated in the closed month is refused, naming the month,
 	expect((await batchOf(db(), third))!.batch.status).toBe('open')
 	expect(await reports()).toBe(before)
 
-	// The database refuses whoever writes, a statement the app never makes too: SQLSTATE AT001.
-	for (const statement of [
-		sql`insert into case_aid (case_id, amount, kind, given_on) values (${helped.id}, 10, 'cash', ${inLastMonth})`,
-		sql`update case_aid set amount = 1 where case_id = ${helped.id}`,
-		sql`delete from case_aid where case_id = ${helped.id}`,
-		sql`update aid_instalments set paid_on = ${today} where id = ${paid.id}`,
-		sql`update payment_batches set sent_on = ${inLastMonth} where id = ${third}`,
-	])
-		await expect(db().execute(statement)).rejects.toMatchObject({ cause: { code: 'AT001' } })
-	// The note alone may change (retention clears it).
-	await db().update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, helped.id))
+	// The database refuses whoever writes, a statement the app never makes too: SQLSTATE AT001 (a
+	// closed month), or 42501 where the aid ledger's own rule, append-only, refuses it first.
+	for (const [statement, code] of [
+		[sql`insert into case_aid (case_id, amount, kind, given_on) values (${helped.id}, 10, 'cash', ${inLastMonth})`, 'AT001'],
+		[sql`update case_aid set amount = 1 where case_id = ${helped.id}`, '42501'],
+		[sql`delete from case_aid where case_id = ${helped.id}`, '42501'],
+		[sql`update aid_instalments set paid_on = ${today} where id = ${paid.id}`, 'AT001'],
+		[sql`update payment_batches set sent_on = ${inLastMonth} where id = ${third}`, 'AT001'],
+	] as const)
+		await expect(db().execute(statement)).rejects.toMatchObject({ cause: { code } })
+	// The note alone may change, by retention alone (it clears it).
+	await db().transaction((tx) => asRetentionPurge(tx as unknown as Database, () => tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, helped.id))))
 	expect(await reports()).toBe(before)
 
 	// The open month takes them: the adjusting entry, the payment and the batch dated today.

@@ -1,3 +1,4 @@
+import { Status } from '#app/cases/case-statuses.ts'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
@@ -150,7 +151,9 @@ describe('inserted demo cases', () => {
 				if (event.kind === 'status_changed') {
 					expect(event.note).not.toBe('')
 					expect(data.from).toBe(status)
-					expect(canTransition('individual', status, data.to!, 'case_officer')).toBe(true)
+					// «تم تقديم الدعم» recorded by hand, as cases before the committee's proposals (issue 38) were: old records stay readable.
+					const byHand = status === Status.Studied && data.to === Status.SupportProvided
+					expect(byHand || canTransition('individual', status, data.to!, 'case_officer')).toBe(true)
 					status = data.to!
 				}
 				if (event.kind === 'submitted' && data.resubmitted) {

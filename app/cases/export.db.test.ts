@@ -5,6 +5,8 @@ import { decide } from '#app/aid/decisions.server.ts'
 import { listFunds, setBudget } from '#app/aid/funds.server.ts'
 import { createBatch, dueInstalments, markBatchSent, recordPayment, reopenPayment } from '#app/aid/payments.server.ts'
 import { changeStatus } from '#app/cases/status-changes.server.ts'
+import { confirmIban, giveIban } from '#app/cases/payee-accounts.server.ts'
+import { saudiIbanFromBban } from '#app/domain/validators.ts'
 import { createUser } from '#app/domain/staff-users.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
@@ -73,6 +75,9 @@ test('a paid case: its dates are dates, and its decision, fund, riyals paid and 
 	}
 	let after = await cells()
 	expect([after('المبلغ المصروف (ريال)'), after('مرجع البنك'), after('تاريخ آخر صرف')]).toEqual(['', '', ''])
+	// Another IBAN from the family, confirmed by finance (app/cases/payee-accounts.server.ts), then paid again.
+	await giveIban(db(), row.id, saudiIbanFromBban(`80${'0'.repeat(16)}42`))
+	await confirmIban(db(), row.id, finance)
 	const again = await createBatch(db(), [due!.id], '', finance)
 	await markBatchSent(db(), again.batchId!, today, finance)
 	await recordPayment(db(), again.batchId!, { instalmentId: due!.id, bankReference: 'FT2026XYZ', paidOn: today }, finance)
