@@ -13,7 +13,13 @@ import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import type { ApplicationDef } from '#app/forms/definition.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { formatMoney } from '#app/text/format.ts'
-import { basicAnswers, randomNationalId, sectionAnswers, studied } from '#tests/fixtures/needy-families.ts'
+import { approvedCase, basicAnswers, randomNationalId, sectionAnswers, studied } from '#tests/fixtures/needy-families.ts'
+import { aidInstalments } from '#app/db/schema.ts'
+import { confirmIban, giveIban } from '#app/cases/payee-accounts.server.ts'
+import { saudiIbanFromBban } from '#app/domain/validators.ts'
+import { listFunds, setBudget } from '#app/aid/funds.server.ts'
+import { createBatch, markBatchSent, recordPayment, reopenPayment } from '#app/aid/payments.server.ts'
+import { formatDate, todayInRiyadh } from '#app/text/format.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { runRoute } from '#tests/route.ts'
 import CasePrint, { loader, middleware, reportSections } from './case-print.tsx'
@@ -88,6 +94,50 @@ function tableRows(html: string, sectionKey: string): string[][] {
 const tableHead = (html: string, sectionKey: string) => cells(/<thead>([\s\S]*?)<\/thead>/.exec(sectionOf(html, sectionKey))?.[1] ?? '')
 
 describe('the printable case report', () => {
+	test('«سجل الدعم المالي»: approved, paid, returned by the bank (its reversal negative) and paid again, each day in both calendars, with the net', async () => {
+		const db = app.handle.db
+		const approver = await signedIn('عضو اللجنة', 'committee@example.org', 'approver')
+		const finance = await signedIn('المسؤولة المالية', 'finance@example.org', 'finance')
+		const fund = (await listFunds(db)).find((item) => !item.zakat)!
+		const today = todayInRiyadh()
+		await setBudget(db, { programme: 'needy-families', year: Number(today.slice(0, 4)), fundId: null, allocated: 1_000_000 }, staff.admin.user)
+		// A case with no money: no empty section.
+		expect(await render(submitted.reference, staff.officer.cookie)).not.toContain('سجل الدعم المالي')
+		const row = await approvedCase(db, { researcher: staff.officer.user, approver: approver.user }, { fundId: fund.id, amount: 1200 })
+
+		const [instalment] = await db.select().from(aidInstalments).where(eq(aidInstalments.caseId, row.id))
+		const pay = async (bankReference: string) => {
+			const { batchId } = await createBatch(db, [instalment!.id], '', finance.user)
+			await markBatchSent(db, batchId!, today, finance.user)
+			await recordPayment(db, batchId!, { instalmentId: instalment!.id, bankReference, paidOn: today }, finance.user)
+			return batchId!
+		}
+		const first = await pay('FT11112222')
+		await reopenPayment(db, first, instalment!.id, 'الحساب مغلق', finance.user)
+		// The family gives another IBAN; finance confirms it; paid again.
+		await giveIban(db, row.id, saudiIbanFromBban(`80${'0'.repeat(16)}42`))
+		await confirmIban(db, row.id, finance.user)
+		await pay('FT33334444')
+
+		const html = await render(row.reference, staff.officer.cookie)
+		expect(html).toMatch(/<h2 id="report-aid-ledger"[^>]*>سجل الدعم المالي<\/h2>/)
+		const day = formatDate(today)
+		expect(day).toMatch(/م \(.+هـ\)$/)
+		const reference = `ATAA-${instalment!.id}`
+		expect(tableHead(html, 'aid-ledger')).toEqual(['التاريخ', 'البيان', 'المبلغ', 'الصندوق', 'المرجع', 'ملاحظة', 'سجّله'])
+		expect(tableRows(html, 'aid-ledger')).toEqual([
+			[day, 'اعتماد', formatMoney(1200), fund.name, '', '', 'عضو اللجنة'],
+			[day, 'صرف (تحويل)', formatMoney(1200), fund.name, `${reference}، مرجع البنك FT11112222`, '', 'المسؤولة المالية'],
+			[day, 'أعاده البنك', formatMoney(-1200), fund.name, `${reference}، مرجع البنك FT11112222`, 'الحساب مغلق', 'المسؤولة المالية'],
+			[day, 'صرف (تحويل)', formatMoney(1200), fund.name, `${reference}، مرجع البنك FT33334444`, '', 'المسؤولة المالية'],
+		])
+		const totals = [...(/<tfoot>([\s\S]*?)<\/tfoot>/.exec(sectionOf(html, 'aid-ledger'))?.[1] ?? '').matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((match) => cells(match[1]!))
+		expect(totals).toEqual([
+			['المعتمد', formatMoney(1200)],
+			['المصروف (ناقص ما أعاده البنك)', formatMoney(1200)],
+		])
+	})
+
 	test('shows the title by form, the reference, the status and the applicant as the page title', async () => {
 		const html = await render(submitted.reference, staff.officer.cookie)
 		expect(html).toMatch(/<h1[^>]*>طلب دعم مقطوع<\/h1>/)

@@ -18,6 +18,8 @@ import { receiptInstalment, VISIT_PHOTO_SLOT } from '#app/cases/staff-files.ts'
 import { listStaffFiles } from '#app/cases/staff-files.server.ts'
 import { countOf, pages, photos as photosNoun } from '#app/text/arabic-count.ts'
 import { decisionsOf, instalmentsOf } from '#app/aid/decisions.server.ts'
+import { aidLedgerOf, aidLedgerTotals, type AidLedgerRow, type AidLedgerWhat } from '#app/aid/aid-ledger.server.ts'
+import { aidActionLabels, instalmentsNoun } from '#app/cases/aid.ts'
 import { describeDecision, describeInstalment } from '#app/aid/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import type { SectionAnswers } from '#app/forms/schema.ts'
@@ -162,7 +164,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	if (!row || (row.deletedAt && !hasRole(user, 'admin'))) throw data(null, { status: 404 })
 	const definition = findDefinition(row.type)
 	if (!definition) throw data(null, { status: 404 })
-	const [state, files, staffFiles, foundation, study, decisions, instalments] = await Promise.all([
+	const [state, files, staffFiles, foundation, study, decisions, instalments, ledger] = await Promise.all([
 		loadSavedState(db, row.id),
 		listAttachments(db, row.id),
 		listStaffFiles(db, row.id),
@@ -170,6 +172,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		latestStudy(db, row.id),
 		decisionsOf(db, row.id),
 		instalmentsOf(db, [row.id]),
+		aidLedgerOf(db, row.id),
 	])
 	await recordPrint(db, row.id, user)
 	const now = new Date()
@@ -198,6 +201,46 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			}),
 		},
 		printed: { by: user.name, at: formatDate(now) },
+		aidLedger: aidLedgerReport(ledger),
+	}
+}
+
+/** What each row of the aid ledger is, in the names the back office uses. */
+const ledgerWhat: Record<AidLedgerWhat, string> = {
+	approved: 'اعتماد',
+	paid: 'صرف (تحويل)',
+	bounced: 'أعاده البنك',
+	delivered: 'تسليم',
+	recorded: 'دعم مسجل يدوياً',
+	suspended: aidActionLabels.suspend,
+	stopped: aidActionLabels.stop,
+}
+
+export interface AidLedgerReport {
+	rows: { day: string; what: string; amount: string; fund: string; reference: string; note: string; by: string }[]
+	totals: { label: string; value: string }[]
+}
+
+/** «سجل الدعم المالي»: each row with its day in both calendars, and the totals; null for a case with no money. */
+export function aidLedgerReport(ledger: readonly AidLedgerRow[]): AidLedgerReport | null {
+	if (!ledger.length) return null
+	const totals = aidLedgerTotals(ledger)
+	return {
+		rows: ledger.map((row) => ({
+			day: formatDate(row.day),
+			what: ledgerWhat[row.what],
+			amount: row.amount === null ? '' : formatMoney(row.amount),
+			fund: row.fund ?? '',
+			reference: [row.reference, row.bankReference ? `مرجع البنك ${row.bankReference}` : ''].filter(Boolean).join('، '),
+			note: [row.months ? `دعم شهري: ${countOf(row.months, instalmentsNoun)}` : '', row.note].filter(Boolean).join('؛ '),
+			by: row.by ?? '',
+		})),
+		totals: [
+			{ label: 'المعتمد', value: formatMoney(totals.approved) },
+			{ label: 'المصروف (ناقص ما أعاده البنك)', value: formatMoney(totals.paid) },
+			...(totals.delivered ? [{ label: 'المُسلَّم', value: formatMoney(totals.delivered) }] : []),
+			...(totals.recorded ? [{ label: 'المسجل يدوياً', value: formatMoney(totals.recorded) }] : []),
+		],
 	}
 }
 
@@ -312,7 +355,46 @@ function FilesTable({ reference, files }: { reference: string; files: readonly R
 	)
 }
 
-export default function CasePrint({ loaderData: { foundation, report, printed } }: Route.ComponentProps) {
+function AidLedgerTable({ ledger }: { ledger: AidLedgerReport }) {
+	return (
+		<DataTable
+			variant="print"
+			caption="سجل الدعم المالي"
+			headings={['التاريخ', 'البيان', 'المبلغ', 'الصندوق', 'المرجع', 'ملاحظة', 'سجّله']}
+			tableClassName="text-sm break-words"
+			footer={ledger.totals.map((total) => (
+				<tr key={total.label} className="font-bold">
+					<th scope="row" colSpan={2} className={headCell}>
+						{total.label}
+					</th>
+					<td colSpan={5} className={cell}>
+						<bdi>{total.value}</bdi>
+					</td>
+				</tr>
+			))}
+		>
+			{ledger.rows.map((row, index) => (
+				<tr key={index}>
+					<td className={cell}>
+						<bdi>{row.day}</bdi>
+					</td>
+					<td className={cell}>{row.what}</td>
+					<td className={`${cell} whitespace-nowrap`}>
+						<bdi>{row.amount}</bdi>
+					</td>
+					<td className={cell}>{row.fund}</td>
+					<td className={`${cell} break-all`}>
+						<bdi>{row.reference}</bdi>
+					</td>
+					<td className={cell}>{row.note}</td>
+					<td className={cell}>{row.by}</td>
+				</tr>
+			))}
+		</DataTable>
+	)
+}
+
+export default function CasePrint({ loaderData: { foundation, report, printed, aidLedger } }: Route.ComponentProps) {
 	const nonce = useNonce()
 	return (
 		<div className="min-h-dvh bg-stone-100 py-6 print:min-h-0 print:bg-white print:py-0">
@@ -387,6 +469,15 @@ export default function CasePrint({ loaderData: { foundation, report, printed } 
 							قرار لجنة الصرف
 						</h2>
 						<LinesTable lines={[...report.decisions, ...report.instalments]} />
+					</section>
+				) : null}
+
+				{aidLedger ? (
+					<section aria-labelledby="report-aid-ledger" className="mt-6">
+						<h2 id="report-aid-ledger" className="mb-2 border-b border-stone-300 pb-1 text-lg font-bold text-brand-900 print:border-black print:text-black">
+							سجل الدعم المالي
+						</h2>
+						<AidLedgerTable ledger={aidLedger} />
 					</section>
 				) : null}
 
