@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm'
-import type { Database } from '#app/db/database.server.ts'
+import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, caseAid, caseDecisions, funds, monthlyAids, users } from '#app/db/schema.ts'
 import { fundLabel, isInKind } from '#app/cases/aid.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
