@@ -28,18 +28,23 @@ beforeAll(async () => {
 	await setBudget(db(), { programme: 'needy-families', year: Number(today.slice(0, 4)), fundId: null, allocated: 1_000_000 }, researcher)
 })
 
-test('a monthly aid in kind: approved for its whole amount, a delivery, then stopped with its reason; the totals', async () => {
+test('a monthly aid in kind: approved for its whole amount, a delivery, suspended, resumed (four eyes), then stopped, each with its reason; the totals', async () => {
 	const fund = (await listFunds(db())).find((item) => !item.zakat)!
 	const row = await approvedCase(db(), { researcher, approver }, { fundId: fund.id, aidKind: 'food_basket', amount: 300, months: 3 })
 	const [first] = await db().select().from(aidInstalments).where(eq(aidInstalments.caseId, row.id)).orderBy(asc(aidInstalments.seq))
 	await recordDelivery(db(), first!.id, { deliveredOn: today, deliveredBy: 'فريق التوزيع', receipt: 'R-77' }, finance)
 	const [decision] = await db().select().from(caseDecisions).where(eq(caseDecisions.caseId, row.id))
+	await changeAid(db(), decision!.id, { action: 'suspend', reason: 'بانتظار تحديث بيانات الدخل' }, finance)
+	await changeAid(db(), decision!.id, { action: 'resume', reason: 'حُدّثت بيانات الدخل' }, finance)
+	await changeAid(db(), decision!.id, { action: 'confirm', reason: 'راجعت اللجنة البيانات' }, approver)
 	await changeAid(db(), decision!.id, { action: 'stop', reason: 'انتقلت الأسرة خارج المنطقة' }, finance)
 
 	const ledger = await aidLedgerOf(db(), row.id)
 	expect(ledger).toEqual([
 		{ day: today, what: 'approved', amount: 900, months: 3, fund: fund.name, reference: '', bankReference: null, note: '', by: 'عضو اللجنة' },
 		{ day: today, what: 'delivered', amount: 300, months: null, fund: fund.name, reference: paymentReference(first!.id), bankReference: null, note: '', by: 'المسؤولة المالية' },
+		{ day: today, what: 'suspended', amount: null, months: null, fund: fund.name, reference: '', bankReference: null, note: 'بانتظار تحديث بيانات الدخل', by: 'المسؤولة المالية' },
+		{ day: today, what: 'resumed', amount: null, months: null, fund: fund.name, reference: '', bankReference: null, note: 'راجعت اللجنة البيانات', by: 'عضو اللجنة' },
 		{ day: today, what: 'stopped', amount: null, months: null, fund: fund.name, reference: '', bankReference: null, note: 'انتقلت الأسرة خارج المنطقة', by: 'المسؤولة المالية' },
 	])
 	expect(aidLedgerTotals(ledger)).toEqual({ approved: 900, paid: 0, delivered: 300, recorded: 0 })

@@ -1,6 +1,7 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, caseAid, caseDecisions, funds, monthlyAids, users } from '#app/db/schema.ts'
+import { aidInstalments, caseAid, caseDecisions, caseEvents, funds, users } from '#app/db/schema.ts'
 import { fundLabel, isInKind } from '#app/cases/aid.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { paymentReference } from './payments.server.ts'
@@ -8,9 +9,9 @@ import { paymentReference } from './payments.server.ts'
 // A case's money in one list, for the printed case file (docs/product.md#printable-reports): the
 // committee's approvals, then every row of the append-only aid ledger `case_aid`
 // (docs/decisions/018-append-only-ledger.md) — paid, delivered, returned by the bank as a row of
-// its own with the amount negated — and a monthly aid held or stopped.
+// its own with the amount negated — and a monthly aid held, stopped or resumed (its `aid_changed` events).
 
-export type AidLedgerWhat = 'approved' | 'paid' | 'bounced' | 'delivered' | 'recorded' | 'suspended' | 'stopped'
+export type AidLedgerWhat = 'approved' | 'paid' | 'bounced' | 'delivered' | 'recorded' | 'suspended' | 'stopped' | 'resumed'
 
 export interface AidLedgerRow {
 	/** yyyy-mm-dd. */
@@ -24,7 +25,7 @@ export interface AidLedgerRow {
 	bankReference: string | null
 	/** A monthly approval: its months (`amount` is their sum). */
 	months: number | null
-	/** The reason of a return, a hold or a stop. */
+	/** The reason of a return, a hold, a stop or a resumption. */
 	note: string
 	by: string | null
 }
@@ -45,11 +46,13 @@ const RETURN_REASON = /^أعاد البنك التحويل[^:]*:\s*/
 
 /** The case's aid ledger, oldest first (a day's approval before its payments). */
 export async function aidLedgerOf(db: Database, caseId: string): Promise<AidLedgerRow[]> {
+	const firstApprover = alias(users, 'first_approver')
 	const [approvals, given, held] = await Promise.all([
 		db
-			.select({ decision: caseDecisions, by: users.name, fund: funds })
+			.select({ decision: caseDecisions, by: users.name, first: firstApprover.name, fund: funds })
 			.from(caseDecisions)
 			.leftJoin(users, eq(users.id, caseDecisions.deciderId))
+			.leftJoin(firstApprover, eq(firstApprover.id, caseDecisions.firstApproverId))
 			.leftJoin(funds, eq(funds.id, caseDecisions.fundId))
 			.where(and(eq(caseDecisions.caseId, caseId), eq(caseDecisions.outcome, 'approve')))
 			.orderBy(asc(caseDecisions.createdAt), asc(caseDecisions.id)),
@@ -61,16 +64,18 @@ export async function aidLedgerOf(db: Database, caseId: string): Promise<AidLedg
 			.leftJoin(funds, eq(funds.id, aidInstalments.fundId))
 			.where(eq(caseAid.caseId, caseId))
 			.orderBy(asc(caseAid.id)),
+		// app/aid/monthly-aid.server.ts `changeAid` writes one per action; a re-study date set has no action.
 		db
-			.select({ aid: monthlyAids, by: users.name, fund: funds })
-			.from(monthlyAids)
-			.innerJoin(caseDecisions, eq(caseDecisions.id, monthlyAids.decisionId))
+			.select({ event: caseEvents, by: users.name, fund: funds })
+			.from(caseEvents)
+			.leftJoin(caseDecisions, eq(caseDecisions.id, sql`(${caseEvents.data}->>'decision')::int`))
 			.leftJoin(funds, eq(funds.id, caseDecisions.fundId))
-			.leftJoin(users, eq(users.id, monthlyAids.heldBy))
-			.where(eq(monthlyAids.caseId, caseId)),
+			.leftJoin(users, eq(users.id, caseEvents.actorId))
+			.where(and(eq(caseEvents.caseId, caseId), eq(caseEvents.kind, 'aid_changed')))
+			.orderBy(asc(caseEvents.id)),
 	])
 	const rows: (AidLedgerRow & { order: number })[] = [
-		...approvals.map(({ decision, by, fund }) => ({
+		...approvals.map(({ decision, by, first, fund }) => ({
 			day: todayInRiyadh(decision.createdAt),
 			what: 'approved' as const,
 			amount: (decision.amount ?? 0) * (decision.months ?? 1),
@@ -79,7 +84,8 @@ export async function aidLedgerOf(db: Database, caseId: string): Promise<AidLedg
 			bankReference: null,
 			months: decision.months,
 			note: '',
-			by,
+			// Above an approval limit, both members (docs/product.md#proposals-and-the-committees-four-eyes).
+			by: first && by ? `${first}، ${by}` : by,
 			order: 0,
 		})),
 		...given.map(({ row, by, fund, instalment }) => ({
@@ -94,20 +100,12 @@ export async function aidLedgerOf(db: Database, caseId: string): Promise<AidLedg
 			by,
 			order: 1,
 		})),
-		...held
-			.filter(({ aid }) => aid.state !== 'active')
-			.map(({ aid, by, fund }) => ({
-				day: todayInRiyadh(aid.updatedAt),
-				what: aid.state === 'stopped' || aid.state === 'restarting' ? ('stopped' as const) : ('suspended' as const),
-				amount: null,
-				fund: fund ? fundLabel(fund) : null,
-				reference: '',
-				bankReference: null,
-				months: null,
-				note: aid.reason,
-				by,
-				order: 2,
-			})),
+		...held.flatMap(({ event, by, fund }) => {
+			const action = (event.data as { action?: string } | null)?.action
+			const what = action === 'suspend' ? ('suspended' as const) : action === 'stop' ? ('stopped' as const) : action === 'confirm' ? ('resumed' as const) : null
+			if (!what) return []
+			return [{ day: todayInRiyadh(event.at), what, amount: null, fund: fund ? fundLabel(fund) : null, reference: '', bankReference: null, months: null, note: event.note, by, order: 2 }]
+		}),
 	]
 	// Stable: within a day, approvals, then the ledger in the order written, then holds.
 	return rows.sort((a, b) => a.day.localeCompare(b.day) || a.order - b.order).map(({ order: _, ...row }) => row)

@@ -214,6 +214,7 @@ const ledgerWhat: Record<AidLedgerWhat, string> = {
 	recorded: 'دعم مسجل يدوياً',
 	suspended: aidActionLabels.suspend,
 	stopped: aidActionLabels.stop,
+	resumed: aidActionLabels.confirm,
 }
 
 export interface AidLedgerReport {
