@@ -223,7 +223,7 @@ export interface AidLedgerReport {
 }
 
 /** «سجل الدعم المالي»: each row with its day in both calendars, and the totals; null for a case with no money. */
-export function aidLedgerReport(ledger: readonly AidLedgerRow[]): AidLedgerReport | null {
+function aidLedgerReport(ledger: readonly AidLedgerRow[]): AidLedgerReport | null {
 	if (!ledger.length) return null
 	const totals = aidLedgerTotals(ledger)
 	return {

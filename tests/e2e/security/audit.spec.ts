@@ -259,6 +259,14 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	expect(reconciled).toMatch(/السطر (?:<!-- -->)?3(?:<!-- -->)? \(<bdi dir="ltr">ATAA-\d+<\/bdi>\): (?:<!-- -->)?المبلغ «0x3E8» ليس رقماً عشرياً/)
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.record', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'record', instalment: line, bankReference: `FT${marker}`.slice(0, 30), paidOn: today() } }), [302])
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.reopen', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'reopen', instalment: line, reason: 'أعاده البنك' } }), [302])
+	// Bounced, the second's family gives another IBAN on its link (here typed for it by the case
+	// officer), and finance confirms it.
+	const newIban = saudiIbanFromBban(`80${'0'.repeat(12)}${String(Date.now()).slice(-6)}`)
+	expect((await post('case_officer', `/apply/r/${second.token}`, { form: { iban: newIban } })).status()).toBe(302)
+	const held = (await (await get('finance', '/admin/payments')).text()).split('<li').find((item) => item.includes(second.reference) && item.includes('name="case"')) ?? ''
+	const heldCase = /name="case" value="([0-9a-f-]{36})"/.exec(held)?.[1] ?? ''
+	expect(heldCase, 'the new IBAN waits for finance').not.toBe('')
+	await act('finance', { route: 'routes/admin/payments', action: 'payments.iban-confirm', path: '/admin/payments' }, post('finance', '/admin/payments', { form: { intent: 'confirm-iban', case: heldCase } }), [302])
 	// Returned, it stays in its batch; due again, it goes into a new one, paid this time from the bank's
 	// confirmation file with the day as Excel writes it: the trail names the payment the file recorded (issue 38, finding 8).
 	const resent = await post('finance', '/admin/payments', { form: { intent: 'batch', line, note: '' } })
@@ -282,14 +290,6 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	const refusedBatch = await send(dual.request, { path: '/admin/payments', form: { intent: 'batch', line: ownLine, note: '' }, status: 0 }, { Origin: baseURL })
 	expect(refusedBatch.status()).toBe(403)
 	await act('finance', { route: 'routes/admin/reports-export', action: 'reports.export', path: '/admin/reports/export' }, get('finance', `/admin/reports/export?year=${today().slice(0, 4)}&by=fund`))
-	// Bounced, the second's family gives another IBAN on its link (here typed for it by the case
-	// officer), and finance confirms it.
-	const newIban = saudiIbanFromBban(`80${'0'.repeat(12)}${String(Date.now()).slice(-6)}`)
-	expect((await post('case_officer', `/apply/r/${second.token}`, { form: { iban: newIban } })).status()).toBe(302)
-	const held = (await (await get('finance', '/admin/payments')).text()).split('<li').find((item) => item.includes(second.reference) && item.includes('name="case"')) ?? ''
-	const heldCase = /name="case" value="([0-9a-f-]{36})"/.exec(held)?.[1] ?? ''
-	expect(heldCase, 'the new IBAN waits for finance').not.toBe('')
-	await act('finance', { route: 'routes/admin/payments', action: 'payments.iban-confirm', path: '/admin/payments' }, post('finance', '/admin/payments', { form: { intent: 'confirm-iban', case: heldCase } }), [302])
 	// The second's monthly aid over time (app/routes/admin/case-aid.tsx): held, asked back, declined,
 	// asked again and confirmed by another, stopped; the committee sets its re-study.
 	const aidUrl = `/admin/cases/${second.reference}/aid`

@@ -216,6 +216,14 @@ const publicSamples: Record<string, () => Promise<void>> = {
 		expect((await upload(own())).status()).toBe(302)
 		expect(await listed()).toBe(true)
 	},
+	'routes/apply/overview': async () => {
+		// The IBAN the family gives after a returned transfer (issue 38): a forged one is refused; the
+		// allowed one is judged on its own (a mistyped IBAN, a 400 that changes nothing).
+		const draft = await submitCaseAsStaff(as.case_officer, { submit: false })
+		const give = formPost(as.visitor, `/apply/r/${draft.token}`, { iban: 'SA12' })
+		await expectRefused(give)
+		expect((await give(own())).status()).toBe(400)
+	},
 	'routes/apply/verify': async () => {
 		// This server opens links without codes (playwright.config.ts): an allowed POST goes on to the case;
 		// the codes themselves are verification-codes.spec.ts's, on a server of its own.

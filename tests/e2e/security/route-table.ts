@@ -371,6 +371,26 @@ export const routeTable: Record<string, RouteEntry> = {
 			{ path: '/admin/payments/999999/file/no-such-bank/xlsx', status: 404 },
 		],
 	},
+	'routes/admin/case-aid': {
+		roles: fundReaders,
+		// The sample case has no approved aid: its schedule is a 404 for those who may read one.
+		get: (f) => [
+			{ path: `/admin/cases/${f.case.reference}/aid`, status: 404 },
+			{ path: `/admin/cases/${missing.reference}/aid`, status: 404 },
+		],
+		post: (f) => ({ path: `/admin/cases/${f.case.reference}/aid`, form: { intent: 'suspend', decision: '999999', reason: 'سبب الإيقاف' }, status: 404 }),
+	},
+	'routes/admin/monthly-aid': {
+		roles: fundReaders,
+		get: () => [{ path: '/admin/monthly-aid', status: 200 }],
+	},
+	'routes/admin/approval-limits': {
+		roles: adminOnly,
+		readRoles: fundReaders,
+		get: () => [{ path: '/admin/funds/limits', status: 200 }],
+		// A limit that is not there: nothing is removed.
+		post: () => ({ path: '/admin/funds/limits', form: { intent: 'remove', id: '999999' }, status: 404 }),
+	},
 	'routes/admin/periods': {
 		roles: finance,
 		get: () => [

@@ -251,7 +251,8 @@ test('a private link without its code gets only the page asking for it, on every
 	const minimalPdfBuffer = Buffer.from(minimalPdf())
 	/** What each route under the link is tried with: GETs of real pages and files, and POSTs as their forms send them. */
 	const samples: Record<string, { get?: string[]; post?: { path: string; form?: Record<string, string>; multipart?: Record<string, string | { name: string; mimeType: string; buffer: Buffer }> } }> = {
-		'apply/r/:token': { get: [base] },
+		// The IBAN the family gives after a returned transfer (issue 38): a stranger's is not taken.
+		'apply/r/:token': { get: [base], post: { path: base, form: { iban: 'SA0380000000608010167519' } } },
 		'apply/r/:token/check': { get: [`${base}/check`], post: { path: `${base}/check`, form: { acknowledge: 'on' } } },
 		'apply/r/:token/done': { get: [`${base}/done`] },
 		'apply/r/:token/consent': { get: [`${base}/consent`], post: { path: `${base}/consent`, form: { consent: 'declined' } } },
