@@ -7,7 +7,7 @@
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { parse } from 'csv-parse/sync'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, caseAid, caseDecisions, caseEvents, caseSections, cases, funds, paymentBatches, paymentBatchLines, users } from '#app/db/schema.ts'
+import { aidInstalments, caseAid, caseDecisions, caseEvents, cases, funds, paymentBatches, paymentBatchLines, users } from '#app/db/schema.ts'
 import type { UserRole } from '#app/db/roles.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { inOpenPeriods } from '#app/cases/refusals.ts'
@@ -17,12 +17,10 @@ import { inKindAid, isInKind } from '#app/cases/aid.ts'
 import { transitionRefusal } from '#app/cases/workflow.ts'
 import { receiptSlot } from '#app/cases/staff-files.ts'
 import { discardStaffFiles, insertStaffFile, type StoredStaffFile } from '#app/cases/staff-files.server.ts'
-import { isValidSaudiIban, normaliseIban } from '#app/domain/validators.ts'
+import { isValidSaudiIban } from '#app/domain/validators.ts'
 import { ibanBankCode, ibanBankProblem } from '#app/domain/saudi-banks.ts'
-import type { RowFieldDef } from '#app/forms/definition.ts'
-import { banks } from '#app/forms/options.ts'
-import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
-import { ibanHolds, noteIbanBounced } from '#app/cases/payee-accounts.server.ts'
+import { findDefinition } from '#app/forms/registry.ts'
+import { ibanHolds, ibansOf, noteIbanBounced, transferAccounts, type PayeeAccount } from '#app/cases/payee-accounts.server.ts'
 import { isCalendarDay, todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
 import { keepBatchFiles } from './batch-files.server.ts'
 import { bankDay } from './bank-days.ts'
@@ -46,48 +44,6 @@ function instalmentOfReference(reference: string): number | null {
 function endOfMonth(day: string): string {
 	const [year, month] = day.split('-').map(Number) as [number, number]
 	return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10)
-}
-
-/** The sections of any programme that ask for an IBAN. */
-const ibanSections = [...new Set(applicationDefinitions.flatMap((definition) => definition.sections.filter((section) => section.fields.some((field) => field.kind === 'text' && field.format === 'iban')).map((section) => section.key)))]
-
-/** The bank chosen beside an IBAN field: the nearest bank choice before it in its section. */
-function bankFieldBefore(fields: readonly RowFieldDef[], ibanField: RowFieldDef): string | undefined {
-	const before = fields.slice(0, fields.indexOf(ibanField)).reverse()
-	return before.find((field) => field.kind === 'select' && field.options === banks)?.name
-}
-
-/** Each case's IBAN alone, as the holds compare it. */
-const ibansOf = (accounts: ReadonlyMap<string, PayeeAccount>) => new Map([...accounts].map(([caseId, account]) => [caseId, account.iban]))
-
-export interface PayeeAccount {
-	iban: string
-	/** The bank chosen beside it (app/forms/options.ts `banks`), if the form asks. */
-	bank?: string
-}
-
-/** The account a case's aid is transferred to: its first IBAN answer, as the applicant gave it, with the bank chosen beside it. */
-export async function payeeAccounts(db: Database, caseIds: readonly string[]): Promise<Map<string, PayeeAccount>> {
-	const found = new Map<string, PayeeAccount>()
-	if (!caseIds.length) return found
-	const rows = await db
-		.select({ caseId: caseSections.caseId, section: caseSections.section, answers: caseSections.answers, type: cases.type })
-		.from(caseSections)
-		.innerJoin(cases, eq(cases.id, caseSections.caseId))
-		// Only the sections that ask for an account: a batch of 1,000 reads 1,000 answers, not every section (bench:aid).
-		.where(and(inArray(caseSections.caseId, [...caseIds]), inArray(caseSections.section, ibanSections)))
-	for (const row of rows) {
-		if (found.has(row.caseId)) continue
-		const section = findDefinition(row.type)?.sections.find((candidate) => candidate.key === row.section)
-		const fields = (section?.fields ?? []) as readonly RowFieldDef[]
-		const field = fields.find((candidate) => candidate.kind === 'text' && candidate.format === 'iban')
-		const answers = row.answers as Record<string, unknown>
-		const value = field ? answers[field.name] : undefined
-		const bankField = field ? bankFieldBefore(fields, field) : undefined
-		const bank = bankField ? answers[bankField] : undefined
-		if (typeof value === 'string' && value.length > 2) found.set(row.caseId, { iban: normaliseIban(value), ...(typeof bank === 'string' && bank ? { bank } : {}) })
-	}
-	return found
 }
 
 /** Why a payee's account cannot be paid: no valid IBAN, or one of another bank than the chosen one; null when it can. */
@@ -150,7 +106,7 @@ export async function dueInstalments(db: Database, kind: 'transfer' | 'in-kind',
 		.orderBy(asc(aidInstalments.dueOn), asc(aidInstalments.id))
 		.limit(limit)
 	const caseIds = [...new Set(rows.map((row) => row.caseId))]
-	const accounts = kind === 'transfer' ? await payeeAccounts(db, caseIds) : new Map<string, PayeeAccount>()
+	const accounts = kind === 'transfer' ? await transferAccounts(db, caseIds) : new Map<string, PayeeAccount>()
 	// An IBAN given after the approval, or returned by the bank, waits for finance's confirmation (app/cases/payee-accounts.server.ts).
 	const held = kind === 'transfer' ? await ibanHolds(db, ibansOf(accounts), caseIds) : new Map<string, string>()
 	return rows.map((row) => {
@@ -195,7 +151,7 @@ export async function createBatch(db: Database, instalmentIds: readonly number[]
 					.where(inArray(aidInstalments.id, [...instalmentIds]))
 					.for('update', { of: aidInstalments })
 			: []
-		const accounts = await payeeAccounts(tx as unknown as Database, rows.map((row) => row.instalment.caseId))
+		const accounts = await transferAccounts(tx as unknown as Database, rows.map((row) => row.instalment.caseId))
 		// An IBAN given after the approval, or returned by the bank, waits for finance's confirmation (app/cases/payee-accounts.server.ts).
 		const held = await ibanHolds(tx as unknown as Database, ibansOf(accounts), [...new Set(rows.map((row) => row.instalment.caseId))])
 		const refused: Refused[] = []

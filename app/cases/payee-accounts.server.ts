@@ -9,7 +9,8 @@ import { aidInstalments, caseEvents, cases, caseSections, payeeAccounts } from '
 import { areaRoles, hasRole, type UserRole } from '#app/db/roles.ts'
 import { ibanProblem, normaliseIban } from '#app/domain/validators.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
-import type { ApplicationDef } from '#app/forms/definition.ts'
+import type { ApplicationDef, RowFieldDef } from '#app/forms/definition.ts'
+import { banks } from '#app/forms/options.ts'
 import { CaseChangeError } from './refusals.ts'
 
 type Actor = { id: number; roles: readonly UserRole[] }
@@ -26,9 +27,21 @@ export function payeeField(definition: ApplicationDef | undefined): { section: s
 	return undefined
 }
 
-/** The account a case's aid is transferred to: its first IBAN answer, as the applicant gave it. */
-export async function payeeIbans(db: Database, caseIds: readonly string[]): Promise<Map<string, string>> {
-	const found = new Map<string, string>()
+export interface PayeeAccount {
+	iban: string
+	/** The bank chosen beside it (app/forms/options.ts `banks`), if the form asks. */
+	bank?: string
+}
+
+/** The bank chosen beside an IBAN field: the nearest bank choice before it in its section. */
+function bankFieldBefore(fields: readonly RowFieldDef[], ibanName: string): string | undefined {
+	const before = fields.slice(0, fields.findIndex((field) => field.name === ibanName)).reverse()
+	return before.find((field) => field.kind === 'select' && field.options === banks)?.name
+}
+
+/** The account a case's aid is transferred to: its transfer question's answer (`payeeField`), as the applicant gave it, with the bank chosen beside it. */
+export async function transferAccounts(db: Database, caseIds: readonly string[]): Promise<Map<string, PayeeAccount>> {
+	const found = new Map<string, PayeeAccount>()
 	if (!caseIds.length) return found
 	const rows = await db
 		.select({ caseId: caseSections.caseId, section: caseSections.section, answers: caseSections.answers, type: cases.type })
@@ -38,11 +51,25 @@ export async function payeeIbans(db: Database, caseIds: readonly string[]): Prom
 		.where(and(inArray(caseSections.caseId, [...caseIds]), inArray(caseSections.section, ibanSections)))
 	for (const row of rows) {
 		if (found.has(row.caseId)) continue
-		const field = payeeField(findDefinition(row.type))
-		const value = field && field.section === row.section ? (row.answers as Record<string, unknown>)[field.name] : undefined
-		if (typeof value === 'string' && value.length > 2) found.set(row.caseId, normaliseIban(value))
+		const definition = findDefinition(row.type)
+		const field = payeeField(definition)
+		if (!field || field.section !== row.section) continue
+		const answers = row.answers as Record<string, unknown>
+		const value = answers[field.name]
+		const fields = (definition?.sections.find((section) => section.key === row.section)?.fields ?? []) as readonly RowFieldDef[]
+		const bankField = bankFieldBefore(fields, field.name)
+		const bank = bankField ? answers[bankField] : undefined
+		if (typeof value === 'string' && value.length > 2) found.set(row.caseId, { iban: normaliseIban(value), ...(typeof bank === 'string' && bank ? { bank } : {}) })
 	}
 	return found
+}
+
+/** Each case's IBAN alone, as the holds compare it. */
+export const ibansOf = (accounts: ReadonlyMap<string, PayeeAccount>) => new Map([...accounts].map(([caseId, account]) => [caseId, account.iban]))
+
+/** The cases' IBANs alone (`transferAccounts`). */
+export async function payeeIbans(db: Database, caseIds: readonly string[]): Promise<Map<string, string>> {
+	return ibansOf(await transferAccounts(db, caseIds))
 }
 
 export const IBAN_UNCONFIRMED = 'بانتظار تأكيد الآيبان'
