@@ -218,10 +218,13 @@ class Bounce extends Action {
 		)
 		const item = model.instalments.get(id)!
 		const line = (await linesOf(item.batchId!)).find((candidate) => candidate.startsWith(`${paymentReference(id)} `))!
+		const sent = !model.open.has(item.batchId!)
 		await reopenPayment(db(), item.batchId!, id, 'أعاد البنك التحويل', finance)
 		model.bounced.get(item.batchId!)?.add(line)
 		Object.assign(item, { status: 'approved', batchId: null })
-		// Its account is held: the family is asked for another (app/cases/payee-accounts.server.ts).
+		// Returned by the bank, its account is held: the family is asked for another
+		// (app/cases/payee-accounts.server.ts). Taken out before the file went, it is due again as it is.
+		if (!sent) return
 		model.held.add(item.caseId)
 		const held = (await createBatch(db(), [id], '', finance)).refused
 		expect(held.map((refusal) => refusal.reason)).toEqual([IBAN_BOUNCED])

@@ -490,13 +490,14 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
  * out of its batch, to be paid in another; what it recorded is reversed (a new row of the aid ledger
  * naming the payment's, which stays), and the
  * case is back to «معتمد بانتظار الصرف» if nothing else was given. The reason is kept in the history.
- * The account it went to is held: the family is told and asked for another IBAN, which finance
- * confirms before the instalment is offered again (app/cases/payee-accounts.server.ts).
+ * Returned by the bank (the batch was sent), the account it went to is held: the family is told and
+ * asked for another IBAN, which finance confirms before the instalment is offered again
+ * (app/cases/payee-accounts.server.ts). Taken out of a batch not yet sent, it is simply due again.
  */
 export async function reopenPayment(db: Database, batchId: number, instalmentId: number, reason: string, actor: Actor): Promise<void> {
 	const why = reason.trim()
 	if (!why) throw new CaseChangeError('الرجاء كتابة سبب إعادة التحويل')
-	const caseId = await inOpenPeriods(db).transaction(async (tx) => {
+	const returned = await inOpenPeriods(db).transaction(async (tx) => {
 		const [row] = await tx
 			.select()
 			.from(aidInstalments)
@@ -505,14 +506,19 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 		if (!row || (row.status !== 'in_batch' && row.status !== 'paid')) throw new CaseChangeError('لا يمكن إعادة هذا التحويل')
 		// The line stays in its batch as the bank was told it: returned by the bank, or taken out before the file went.
 		const [batch] = await tx.select({ status: paymentBatches.status }).from(paymentBatches).where(eq(paymentBatches.id, batchId))
-		await settleLine(tx as unknown as Database, batchId, row.id, { state: batch?.status === 'open' ? 'withdrawn' : 'bounced', why })
+		const bounced = batch?.status !== 'open'
+		await settleLine(tx as unknown as Database, batchId, row.id, { state: bounced ? 'bounced' : 'withdrawn', why })
 		await tx.update(aidInstalments).set({ status: 'approved', batchId: null, bankReference: null, paidOn: null, recordedBy: null, updatedAt: sql`now()` }).where(eq(aidInstalments.id, row.id))
 		if (row.status === 'paid') await reverseGiven(tx as unknown as Database, row, why, actor)
 		// The money ledger: the posting reversed, the instalment committed again (./ledger.server.ts).
 		await ledger.bounce(tx as unknown as Database, row, { reason: why, batchId }, actor)
 		await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'payment_reopened', note: why, data: { instalment: row.id, seq: row.seq, amount: row.amount, batch: batchId } })
-		// A bounced transfer: the account it went to is not offered again; the family is asked for another.
-		await noteIbanBounced(tx as unknown as Database, row.caseId, why, actor)
+		// A bounced transfer: the account the bank was sent (the batch's pinned line) is not offered
+		// again, and the family is asked for another. A line taken out before the file went was never refused.
+		if (bounced) {
+			const [line] = await tx.select({ iban: paymentBatchLines.iban }).from(paymentBatchLines).where(and(eq(paymentBatchLines.batchId, batchId), eq(paymentBatchLines.instalmentId, row.id)))
+			await noteIbanBounced(tx as unknown as Database, row.caseId, line?.iban ?? '', why, actor)
+		}
 		const [given] = await tx
 			.select({ n: sql<number>`count(*)::int` })
 			.from(aidInstalments)
@@ -524,10 +530,10 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 		}
 		// A sent batch whose last waiting line left it is done; a closed one stays closed.
 		await closeIfDone(tx as unknown as Database, batchId)
-		return row.caseId
+		return { caseId: row.caseId, bounced }
 	})
 	// Once committed: the family hears the transfer came back, why, and that a new IBAN is asked of them.
-	await notifyPaymentBounced(db, caseId, why, actor)
+	if (returned.bounced) await notifyPaymentBounced(db, returned.caseId, why, actor)
 }
 
 /**

@@ -140,9 +140,11 @@ export async function noteIbanChange(tx: Database, caseId: string, iban: string,
 	await tx.insert(caseEvents).values({ caseId, actorId, kind: 'iban_changed', data: { kind: 'changed', iban, by: actorId === null ? 'applicant' : 'staff' } })
 }
 
-/** In the caller's transaction: the bank returned a transfer to the case's current IBAN; a different one is needed. */
-export async function noteIbanBounced(tx: Database, caseId: string, reason: string, actor: { id: number }): Promise<void> {
-	const iban = (await payeeIbans(tx, [caseId])).get(caseId) ?? ''
+/**
+ * In the caller's transaction: the bank returned a transfer to `iban` (the batch line's, as it was
+ * sent: not the answer given since); a different one is needed.
+ */
+export async function noteIbanBounced(tx: Database, caseId: string, iban: string, reason: string, actor: { id: number }): Promise<void> {
 	await tx.insert(payeeAccounts).values({ caseId, kind: 'bounced', iban, reason, actorId: actor.id })
 	await tx.insert(caseEvents).values([
 		{ caseId, actorId: actor.id, kind: 'iban_changed' as const, note: reason, data: { kind: 'bounced', iban } },

@@ -21,6 +21,7 @@ import { getCaseFileStorage } from '#app/storage/file-storage.server.ts'
 import { declaredTooLarge, receiveUpload } from '#app/storage/upload-stream.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import type { AdminHandle } from './layout.tsx'
+import { isUuid } from '#app/utils/uuid.ts'
 
 // Paying approved aid (docs/product.md#payment), finance's screen: the transfers due this month,
 // to gather into a batch for the bank; the aid in kind due, recorded as delivered; and the batches.
@@ -132,6 +133,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		}
 		if (intent === 'confirm-iban') {
 			const caseId = String(form.get('case') ?? '')
+			if (!isUuid(caseId)) return data({ form: '', errors: ['الطلب غير صالح'], refused: [], typed }, { status: 400 })
 			try {
 				await confirmIban(db, caseId, user)
 			} catch (error) {
