@@ -64,7 +64,11 @@ test('demo cases are seeded with the foundation info, once', async () => {
 	expect(figures.every((budget) => budget.remaining >= 0)).toBe(true)
 	// The money ledger was written by the same functions: an entry for each commitment and each payment, and sound.
 	expect(await checkLedger(handle.db)).toEqual([])
-	expect((await handle.db.select().from(ledgerEntries)).filter((entry) => entry.phase === 'posted')).toHaveLength(instalments.filter((item) => item.status === 'paid' || item.status === 'delivered').length)
+	const posted = (await handle.db.select().from(ledgerEntries)).filter((entry) => entry.phase === 'posted')
+	expect(posted.filter((entry) => entry.instalmentId !== null)).toHaveLength(instalments.filter((item) => item.status === 'paid' || item.status === 'delivered').length)
+	// The aid recorded by hand in the years before the cycle: each row its posting from no fund (drizzle/0042_reports_from_ledger.sql).
+	const hand = (await handle.db.select().from(caseAid)).filter((row) => row.instalmentId === null)
+	expect(posted.filter((entry) => entry.aidId !== null).map((entry) => [entry.aidId, entry.debitAccount, entry.amount]).sort()).toEqual(hand.map((row) => [row.id, 'unfunded', row.amount]).sort())
 })
 
 test('a second foundation info row is refused', async () => {

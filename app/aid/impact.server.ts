@@ -1,10 +1,11 @@
 // «أثرنا» (docs/product.md#our-impact): what the public page shows is a snapshot of the aid ledger
 // taken once a month by the elected scheduler (app/operations/scheduler.server.ts), never the ledger
 // as it is: a page that changed with each payment would tell whoever watched it what each family got.
-// A snapshot holds the ledger through the last day of the month before it was taken; the page applies
-// the suppression rules (./impact-disclosure.ts) as it shows it. A bounced transfer's reversing row
-// (docs/decisions/018-append-only-ledger.md) counts on its own day: riyals net, and a family is
-// helped in a year when what it was given in it is more than zero.
+// A snapshot holds the money ledger (`ledger_entries`, ./ledger.server.ts) through the last day of the
+// month before it was taken; the page applies the suppression rules (./impact-disclosure.ts) as it
+// shows it. A reversal (a bounced transfer, an adjusting entry: docs/decisions/018-append-only-ledger.md)
+// counts on its own day: riyals net, and a family is helped in a year when what it was given in it is
+// more than zero.
 import { desc, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { impactSnapshots } from '#app/db/schema.ts'
@@ -17,17 +18,20 @@ export type ImpactFigure = ImpactCell & { year: number }
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[]
 
 /**
- * Families helped and riyals given per Gregorian year and programme, from the aid ledger's rows dated
- * through `through` (yyyy-mm-dd): the reports' own rules (a family once per year and programme: its
- * case, when its aid's sum is more than zero; riyals the sum of its aid, reversals negative; the year of the day given), so a year's figures are the reports'.
+ * Families helped and riyals given per Gregorian year and programme, from the money ledger's
+ * postings to and from families' accounts valued through `through` (yyyy-mm-dd): the reports' own
+ * rules (drizzle/0042_reports_from_ledger.sql: a family once per year and programme, its case, when
+ * what it was given is more than zero; riyals the postings to it less the reversals from it; the
+ * year of the value date), so a year's figures are the reports'.
  */
 export async function impactFigures(db: Database, through: string = todayInRiyadh()): Promise<ImpactFigure[]> {
 	const result = await db.execute(sql`
 		select year, programme, count(*) filter (where riyals > 0)::int as families, sum(riyals) as riyals
 		from (
-			select extract(year from a.given_on)::int as year, c.type as programme, a.case_id, sum(a.amount) as riyals
-			from case_aid a join cases c on c.id = a.case_id
-			where a.given_on <= ${through}::date
+			select extract(year from e.value_date)::int as year, c.type as programme, e.case_id,
+				sum(case when e.credit_account = 'family:' || e.case_id then e.amount else -e.amount end) as riyals
+			from ledger_entries e join cases c on c.id = e.case_id
+			where e.phase = 'posted' and e.value_date <= ${through}::date and 'family:' || e.case_id in (e.credit_account, e.debit_account)
 			group by 1, 2, 3
 		) given
 		group by 1, 2 having count(*) filter (where riyals > 0) > 0 or sum(riyals) <> 0 order by 1 desc, 2`)

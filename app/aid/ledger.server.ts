@@ -119,6 +119,37 @@ export async function cancel(tx: Database, instalment: Instalment, reason: strin
 	return voided
 }
 
+/**
+ * A mistake found later (docs/product.md#periods): an adjusting entry reversing `amount` of a posting
+ * (at most what it moved; its accounts swapped), naming it, dated `valueDate` (today by default) in
+ * an open month; the original stays as it was. A posting is corrected once (the database refuses a
+ * second, as an entry dated in a closed month). The reports and «أثرنا» count it on its own day.
+ */
+export async function adjust(tx: Database, posting: LedgerEntry, change: { amount: number; reason: string; valueDate?: string }, writer: Writer): Promise<LedgerEntry> {
+	if (posting.phase !== 'posted' || posting.correctsId !== null) throw new LedgerMismatch(`entry ${posting.id}: only a posting is adjusted`)
+	const [adjusting] = await postTransfers(
+		tx,
+		[
+			{
+				debitAccount: posting.creditAccount,
+				creditAccount: posting.debitAccount,
+				amount: change.amount,
+				phase: 'posted',
+				correctsId: posting.id,
+				caseId: posting.caseId,
+				instalmentId: posting.instalmentId,
+				decisionId: posting.decisionId,
+				batchId: posting.batchId,
+				fundId: posting.fundId,
+				reason: change.reason,
+				valueDate: change.valueDate,
+			},
+		],
+		writer,
+	)
+	return adjusting!
+}
+
 /** The rows of a raw query, as PGlite and node-postgres both answer it. */
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[]
 

@@ -6,7 +6,7 @@ import { asRetentionPurge } from '#app/operations/retention-purge.server.ts'
 import { ClosedPeriodError } from '#app/cases/refusals.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, caseAid, closedPeriods } from '#app/db/schema.ts'
+import { aidInstalments, caseAid, closedPeriods, ledgerEntries } from '#app/db/schema.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { formatMonth, todayInRiyadh } from '#app/text/format.ts'
 import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
@@ -14,8 +14,10 @@ import { withAppDatabase } from '#tests/db.ts'
 import { decide } from './decisions.server.ts'
 import { listFunds, setBudget } from './funds.server.ts'
 import { impactFigures } from './impact.server.ts'
+import { adjust } from './ledger.server.ts'
 import { batchOf, createBatch, markBatchSent, paymentReference, reconcile, recordDelivery, recordPayment, reopenPayment } from './payments.server.ts'
 import { closeMonth, closeYear, closedPeriodMessage, reopenMonth, yearPeriods } from './periods.server.ts'
+import { reportWorkbook } from './report-export.server.ts'
 import { aidReport, reportGroupings } from './reports.server.ts'
 
 // Periods that close (docs/product.md#periods): a month closed once reconciled refuses every money
@@ -69,6 +71,27 @@ async function reports(executor: Database = db()) {
 	for (const { value } of reportGroupings) found.push(await aidReport(executor, year, value))
 	return JSON.stringify(found)
 }
+
+/** The report's export of the closed month's year, every grouping, as CSV bytes (the XLSX's sheet, cell for cell). */
+async function exports(executor: Database = db()) {
+	const year = Number(lastMonth.slice(0, 4))
+	const files: Buffer[] = []
+	for (const { value } of reportGroupings) files.push(Buffer.from(await (await reportWorkbook(executor, { year, by: value })).csv.writeBuffer()))
+	return files
+}
+/** The line of the closed month in the export by month, as bytes. */
+async function closedMonthLine() {
+	const csv = Buffer.from(await (await reportWorkbook(db(), { year: Number(lastMonth.slice(0, 4)), by: 'month' })).csv.writeBuffer()).toString('utf8')
+	const label = formatMonth(lastMonth)
+	const lines = csv.split('\n').filter((line) => line.includes(label))
+	expect(lines).toHaveLength(1)
+	return Buffer.from(lines[0]!)
+}
+/** The closed month's last day: «أثرنا» through it. */
+const endOfLastMonth = (() => {
+	const [year, month] = lastMonth.split('-').map(Number) as [number, number]
+	return new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10)
+})()
 
 /** Expects a refusal naming the closed month, as a ClosedPeriodError routes answer 409. */
 async function expectClosedMonth(month: string, work: Promise<unknown>) {
@@ -129,6 +152,14 @@ test('finance closes a month that is over and reconciled; not one still under wa
 
 test('every money action dated in the closed month is refused, naming the month, and its reports and «أثرنا» stay byte for byte', async () => {
 	const before = await reports()
+	const exported = await exports()
+	const closedLine = await closedMonthLine()
+	const impactThrough = JSON.stringify(await impactFigures(db(), endOfLastMonth))
+	// The money ledger's entry of the aid recorded by hand last month (drizzle/0042_reports_from_ledger.sql).
+	const [handEntry] = await db().select().from(ledgerEntries).where(sql`${ledgerEntries.caseId} = ${helped.id} and ${ledgerEntries.aidId} is not null`)
+	expect(handEntry).toMatchObject({ amount: 250, valueDate: inLastMonth })
+	// An adjusting entry dated in it.
+	await expectClosed(inOpenPeriods(db()).transaction((tx) => adjust(tx as unknown as Database, handEntry!, { amount: 50, reason: 'تصحيح', valueDate: inLastMonth }, finance)))
 	// Aid recorded by hand («تسجيل دعم إضافي»).
 	await expectClosed(recordAid(db(), helped.id, { amount: 300, kind: 'cash', givenOn: inLastMonth, note: '' }, researcher))
 	// A payment typed by finance, and one read from the bank's confirmation file: the line says why.
@@ -157,20 +188,37 @@ test('every money action dated in the closed month is refused, naming the month,
 		[sql`delete from case_aid where case_id = ${helped.id}`, '42501'],
 		[sql`update aid_instalments set paid_on = ${today} where id = ${paid.id}`, 'AT001'],
 		[sql`update payment_batches set sent_on = ${inLastMonth} where id = ${third}`, 'AT001'],
+		[
+			sql`insert into ledger_entries (transaction_id, debit_account, credit_account, amount, phase, value_date, case_id) values (gen_random_uuid(), 'unfunded', ${`family:${helped.id}`}, 10, 'posted', ${inLastMonth}, ${helped.id})`,
+			'AT001',
+		],
+		[sql`update ledger_entries set amount = 1 where case_id = ${helped.id}`, '42501'],
 	] as const)
 		await expect(db().execute(statement)).rejects.toMatchObject({ cause: { code } })
 	// The note alone may change, by retention alone (it clears it).
 	await db().transaction((tx) => asRetentionPurge(tx as unknown as Database, () => tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, helped.id))))
 	expect(await reports()).toBe(before)
 
-	// The open month takes them: the adjusting entry, the payment and the batch dated today.
-	await recordAid(db(), helped.id, { amount: 300, kind: 'cash', givenOn: today, note: 'تصحيح دعم الشهر الماضي' }, researcher)
+	expect(await exports()).toEqual(exported)
+
+	// The open month takes them: the adjusting entry (the 250 of last month should have been 200),
+	// aid recorded by hand, the payment and the batch dated today.
+	await inOpenPeriods(db()).transaction((tx) => adjust(tx as unknown as Database, handEntry!, { amount: 50, reason: 'المبلغ الصحيح 200' }, finance))
+	await recordAid(db(), helped.id, { amount: 300, kind: 'cash', givenOn: today, note: 'دعم إضافي' }, researcher)
 	await recordPayment(db(), waitingLine.batchId, { instalmentId: waitingLine.instalmentId, bankReference: 'FT2002X', paidOn: today }, finance)
 	await markBatchSent(db(), third, today, finance)
 	// The closed month's row of the report by month is as it was.
 	const monthRow = async () => JSON.stringify((await aidReport(db(), Number(lastMonth.slice(0, 4)), 'month')).rows.find((row) => row.key === lastMonth))
 	const closedRow = JSON.parse(before)[1 + reportGroupings.findIndex((grouping) => grouping.value === 'month')].rows.find((row: { key: string }) => row.key === lastMonth)
 	expect(await monthRow()).toBe(JSON.stringify(closedRow))
+	// Its line of the export, byte for byte, and «أثرنا» through its end.
+	expect(await closedMonthLine()).toEqual(closedLine)
+	expect(JSON.stringify(await impactFigures(db(), endOfLastMonth))).toBe(impactThrough)
+	// The adjusting entry counts in today's month.
+	const thisMonthRow = (await aidReport(db(), Number(thisMonth.slice(0, 4)), 'month')).rows.find((row) => row.key === thisMonth)!
+	const ledgerThisMonth = (await db().execute(sql`select sum(case when credit_account = 'family:' || case_id then amount else -amount end) as riyals from ledger_entries
+		where phase = 'posted' and to_char(value_date, 'YYYY-MM') = ${thisMonth} and 'family:' || case_id in (credit_account, debit_account)`)).rows as { riyals: string }[]
+	expect(thisMonthRow.givenRiyals).toBe(Number(ledgerThisMonth[0]!.riyals))
 })
 
 test("the committee's approval is dated the day it is made: refused while that month is closed", async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { changeStatus, restoreCase, softDeleteCase } from '#app/cases/status-changes.server.ts'
 import { listReasons } from '#app/cases/reasons.server.ts'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, caseAid, caseDecisions, cases, caseStudies } from '#app/db/schema.ts'
+import { aidInstalments, caseAid, caseDecisions, cases, caseStudies, ledgerEntries } from '#app/db/schema.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { purgeCase } from '#app/operations/retention-purge.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
@@ -16,7 +16,7 @@ import { createBatch, dueInstalments, markBatchSent, recordDelivery, recordPayme
 import { aidReport, reportGroupings } from './reports.server.ts'
 import { impactFigures } from './impact.server.ts'
 
-// The reports' figures are the ledger's (docs/product.md#reports): a year of cases studied,
+// The reports' figures are the money ledger's (docs/product.md#reports): a year of cases studied,
 // decided, paid and delivered, then every figure checked against the rows themselves.
 
 const app = withAppDatabase()
@@ -136,11 +136,27 @@ async function expectAsIfCountedAfresh() {
 	expect(await summary(db())).toEqual(fresh.table)
 	expect(await reports(db())).toEqual(fresh.reports)
 }
-/** The aid ledger read directly: riyals its rows' sum (reversals negative); families the cases given more than zero. */
-const netLedger = () =>
-	db()
+/**
+ * The money ledger read directly: riyals the postings to families less the reversals from them;
+ * families the cases given more than zero. (The aid ledger, case_aid, sums the same: every row has its entry.)
+ */
+const netLedger = async () => {
+	const ledger = await db()
+		.select({ riyals: sql<string>`coalesce(sum(net), 0)`, families: sql<number>`(count(*) filter (where net > 0))::int` })
+		.from(
+			db()
+				.select({ net: sql<string>`sum(case when ${ledgerEntries.creditAccount} = 'family:' || ${ledgerEntries.caseId} then ${ledgerEntries.amount} else -${ledgerEntries.amount} end)`.as('net') })
+				.from(ledgerEntries)
+				.where(sql`${ledgerEntries.phase} = 'posted' and 'family:' || ${ledgerEntries.caseId} in (${ledgerEntries.creditAccount}, ${ledgerEntries.debitAccount})`)
+				.groupBy(ledgerEntries.caseId)
+				.as('given'),
+		)
+	const aid = await db()
 		.select({ riyals: sql<string>`coalesce(sum(net), 0)`, families: sql<number>`(count(*) filter (where net > 0))::int` })
 		.from(db().select({ net: sql<string>`sum(${caseAid.amount})`.as('net') }).from(caseAid).groupBy(caseAid.caseId).as('given'))
+	expect(aid.map((row) => [Number(row.riyals), row.families])).toEqual(ledger.map((row) => [Number(row.riyals), row.families]))
+	return ledger
+}
 const programmeRow = async () => (await aidReport(db(), year, 'programme')).rows.find((row) => row.key === 'needy-families')!
 
 test('the summary follows the records: a case deleted and restored, moved, its household changed, a payment reopened, aid recorded by hand, a study purged', async () => {

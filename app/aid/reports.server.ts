@@ -2,14 +2,17 @@
 // figure summed from the records themselves (the public «أثرنا» page, by the same rules: ./impact.server.ts).
 // - received: cases sent in the period; studied: cases with a study recorded in it;
 // - approved, rejected, riyals approved (every month of a monthly aid): the committee's decisions;
-// - families helped, individuals in them, riyals given, aid in kind delivered: the aid ledger
-//   (`case_aid`: every payment and delivery recorded, and aid recorded by hand before the cycle);
+// - families helped, individuals in them, riyals given, aid in kind delivered: the money ledger
+//   (`ledger_entries`, ./ledger.server.ts): postings to families less reversals from them (bounces,
+//   adjusting entries), on their value dates, in their funds; aid recorded by hand before the cycle
+//   is posted from no fund (drizzle/0042_reports_from_ledger.sql);
 // - days from sending to decision, and to the first aid given.
 // A period is a Gregorian year, Riyadh time.
 // The sums are kept by the database as the records change (`report_figures`, its triggers in
-// drizzle/0029_report_summary.sql: what each case adds to each year, recomputed from its records
-// whenever one of them changes), so a report reads a few hundred rows rather than the whole ledger
-// (docs/performance.md, the aid cycle at 100,000 cases).
+// drizzle/0029_report_summary.sql, reading the entries since drizzle/0042_reports_from_ledger.sql:
+// what each case adds to each year, recomputed from its records whenever one of them changes), so a
+// report reads a few hundred rows rather than the whole ledger (docs/performance.md, the aid cycle
+// at 100,000 cases).
 import { sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { findDefinition, applicationDefinitions } from '#app/forms/registry.ts'

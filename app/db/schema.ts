@@ -774,6 +774,12 @@ export const ledgerEntries = pgTable(
 		decisionId: integer('decision_id').references(() => caseDecisions.id),
 		batchId: integer('batch_id').references(() => paymentBatches.id),
 		fundId: integer('fund_id').references(() => funds.id),
+		/**
+		 * Aid recorded by hand before the committee's cycle (a `case_aid` row without an instalment):
+		 * the row this entry posts (drizzle/0042_reports_from_ledger.sql). Without a foreign key, as
+		 * `case_aid.instalment_id`: retention may remove either after 10 years.
+		 */
+		aidId: integer('aid_id'),
 		/** Who, why and from which screen (the page and its form's intent; '' for the app's own work). */
 		actorId: integer('actor_id').references(() => users.id),
 		reason: text('reason').notNull().default(''),
@@ -789,6 +795,7 @@ export const ledgerEntries = pgTable(
 		index('ledger_entries_credit_idx').on(table.creditAccount),
 		uniqueIndex('ledger_entries_pending_unique').on(table.pendingId),
 		uniqueIndex('ledger_entries_corrects_unique').on(table.correctsId),
+		uniqueIndex('ledger_entries_aid_unique').on(table.aidId),
 		check('ledger_entries_amount', sql`${table.amount} > 0`),
 		check('ledger_entries_accounts', sql`${table.debitAccount} <> ${table.creditAccount}`),
 		check('ledger_entries_phase', sql`(${table.phase} = 'pending' and ${table.pendingId} is null) or (${table.phase} = 'voided' and ${table.pendingId} is not null) or ${table.phase} = 'posted'`),
