@@ -160,7 +160,7 @@ test('every money action dated in the closed month is refused, naming the month,
 	] as const)
 		await expect(db().execute(statement)).rejects.toMatchObject({ cause: { code } })
 	// The note alone may change, by retention alone (it clears it).
-	await db().transaction((tx) => asRetentionPurge(tx as unknown as Database, () => tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, helped.id))))
+	await db().transaction((tx) => asRetentionPurge(tx, () => tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, helped.id))))
 	expect(await reports()).toBe(before)
 
 	// The open month takes them: the adjusting entry, the payment and the batch dated today.
