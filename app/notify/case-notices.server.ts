@@ -5,9 +5,10 @@ import { isMessageEvent, smsDay } from './templates.ts'
 import { formatClock, formatDate, formatMoney, formatWeekday } from '#app/text/format.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
 
-// What staff actions tell the applicant, through the outbox (outbox.server.ts): each
-// called once the action's transaction has committed, never inside it (a slow gateway must not hold
-// the case's lock, and a failed message must not undo the decision), and none fails the action.
+// What staff actions tell the applicant, through the outbox (outbox.server.ts): a staff action
+// returns its notices, and app/casework/tell.server.ts (`tellApplicants`) sends each once the
+// action's transaction has committed, never inside it (a slow gateway must not hold the case's
+// lock, and a failed message must not undo the decision), and none fails the action.
 
 /** One thing to tell one applicant: what a staff action's handler or a store function returns, and app/casework/tell.server.ts sends. */
 export type Notice =
