@@ -33,8 +33,8 @@ const floors: readonly (readonly string[])[] = [
 	['notify'],
 	// Institution accounts; the audit trail; the aid cycle after the study (decisions, funds, budgets).
 	['accounts', 'audit', 'aid', 'verify'],
-	// Backups, retention, subject access; running a programme's steps for every caller.
-	['operations', 'runner'],
+	// Backups, retention, subject access; running a programme's steps for every caller; each staff action on cases and aid, and what it tells the applicant.
+	['operations', 'runner', 'casework'],
 	// Route modules; start-up and the document.
 	['routes', '(root)'],
 ]

@@ -1,5 +1,6 @@
 import { insertDemoCases } from '#app/cases/demo-cases.server.ts'
-import { insertDemoCycle } from '#app/aid/demo-cycle.server.ts'
+import { insertDemoCycle, type DemoTold } from '#app/aid/demo-cycle.server.ts'
+import { tellApplicants } from '#app/casework/tell.server.ts'
 import { takeDemoImpactSnapshot } from '#app/aid/impact.server.ts'
 import { foundationInfo } from '#app/db/schema.ts'
 import type { Database } from '#app/db/client.server.ts'
@@ -15,7 +16,7 @@ const DEMO_CASE_SEED = 20_240_601
  * No staff exist yet at that point (the first admin is created afterwards): no case is assigned.
  */
 export async function seedDemoContent(db: Database, options: { cases: boolean } = { cases: true }): Promise<void> {
-	await db.transaction(async (tx) => {
+	const told = await db.transaction(async (tx): Promise<DemoTold | undefined> => {
 		const inserted = await tx
 			.insert(foundationInfo)
 			.values({
@@ -39,9 +40,13 @@ export async function seedDemoContent(db: Database, options: { cases: boolean } 
 		if (inserted.length && options.cases) {
 			await insertDemoCases(tx, DEMO_CASE_COUNT, { seed: DEMO_CASE_SEED })
 			// The committee's decisions on some studied cases, within this year's budgets (docs/product.md#the-decision).
-			await insertDemoCycle(tx as unknown as Database)
+			const cycle = await insertDemoCycle(tx)
 			// «أثرنا» with the demo's aid at once, not from next month's snapshot (docs/product.md#our-impact).
-			await takeDemoImpactSnapshot(tx as unknown as Database)
+			await takeDemoImpactSnapshot(tx)
+			return cycle
 		}
+		return undefined
 	})
+	// Once committed, the demo's families hear of their payments as staff's families do.
+	if (told) await tellApplicants(db, told.notices, told.by)
 }

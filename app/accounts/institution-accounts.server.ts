@@ -98,7 +98,7 @@ export async function createInstitutionAccount(db: Database, input: NewInstituti
 			// The unique indexes hold each column; this lock also keeps a user name from becoming
 			// another account's e-mail between the check and the insert.
 			await tx.execute(sql`select pg_advisory_xact_lock(hashtext('institution_accounts:names'))`)
-			const taken = await isAccountNameTaken(tx as unknown as Database, { userName, email })
+			const taken = await isAccountNameTaken(tx, { userName, email })
 			if (taken.userName || taken.email) throw new AccountTakenError(taken)
 			const [row] = await tx
 				.insert(institutionAccounts)

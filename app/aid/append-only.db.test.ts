@@ -50,7 +50,7 @@ test('only a reversing row is negative, and a row is reversed once', async () =>
 test('retention may blank a row\'s note and delete a row older than 10 years; nothing else, and only while it says so', async () => {
 	const recent = await given()
 	const old = await given({ createdAt: new Date(Date.now() - 10 * 366 * 86_400_000), givenOn: '2015-01-01' })
-	const inRetention = (work: (tx: Database) => Promise<unknown>) => db().transaction((tx) => asRetentionPurge(tx as unknown as Database, () => work(tx as unknown as Database)))
+	const inRetention = (work: (tx: Database) => Promise<unknown>) => db().transaction((tx) => asRetentionPurge(tx, () => work(tx)))
 	// The note blanked, nothing else.
 	await inRetention((tx) => tx.update(caseAid).set({ note: '' }).where(eq(caseAid.id, recent.id)))
 	expect(await rowOf(recent.id)).toEqual({ ...recent, note: '' })
@@ -64,7 +64,7 @@ test('retention may blank a row\'s note and delete a row older than 10 years; no
 	const older = await given({ createdAt: new Date(Date.now() - 11 * 366 * 86_400_000) })
 	await refused(
 		db().transaction(async (tx) => {
-			await asRetentionPurge(tx as unknown as Database, async () => undefined)
+			await asRetentionPurge(tx, async () => undefined)
 			await tx.delete(caseAid).where(eq(caseAid.id, older.id))
 		}),
 	)
@@ -72,13 +72,13 @@ test('retention may blank a row\'s note and delete a row older than 10 years; no
 })
 
 test('an entry of the money ledger cannot be updated, deleted or truncated; retention may blank its reason and delete one older than 10 years', async () => {
-	const entry = await db().transaction(async (tx) => (await postTransfers(tx as unknown as Database, [{ debitAccount: 'fund:1', creditAccount: `family:${caseId}`, amount: 300, phase: 'pending', caseId, reason: 'محضر 3' }], { id: null }))[0]!)
+	const entry = await db().transaction(async (tx) => (await postTransfers(tx, [{ debitAccount: 'fund:1', creditAccount: `family:${caseId}`, amount: 300, phase: 'pending', caseId, reason: 'محضر 3' }], { id: null }))[0]!)
 	const entryOf = async (id: number) => (await db().select().from(ledgerEntries).where(eq(ledgerEntries.id, id)))[0]
 	await refused(db().update(ledgerEntries).set({ amount: 1 }).where(eq(ledgerEntries.id, entry.id)))
 	await refused(db().update(ledgerEntries).set({ reason: '' }).where(eq(ledgerEntries.id, entry.id)))
 	await refused(db().delete(ledgerEntries).where(eq(ledgerEntries.id, entry.id)))
 	await refused(db().execute(sql`truncate ledger_entries`))
-	const inRetention = (work: (tx: Database) => Promise<unknown>) => db().transaction((tx) => asRetentionPurge(tx as unknown as Database, () => work(tx as unknown as Database)))
+	const inRetention = (work: (tx: Database) => Promise<unknown>) => db().transaction((tx) => asRetentionPurge(tx, () => work(tx)))
 	await inRetention((tx) => tx.update(ledgerEntries).set({ reason: '' }).where(eq(ledgerEntries.id, entry.id)))
 	expect(await entryOf(entry.id)).toEqual({ ...entry, reason: '' })
 	await refused(inRetention((tx) => tx.update(ledgerEntries).set({ reason: '', amount: 5 }).where(eq(ledgerEntries.id, entry.id))))

@@ -13,6 +13,7 @@ import { withAppDatabase } from '#tests/db.ts'
 import { decide } from './decisions.server.ts'
 import { listFunds, setBudget } from './funds.server.ts'
 import { createBatch, dueInstalments, markBatchSent, recordPayment, reopenPayment } from './payments.server.ts'
+import { tellApplicants } from '#app/casework/tell.server.ts'
 
 // Issue 38, finding 7 and the IBAN changed after the approval (docs/product.md#a-bounced-payment):
 // a bounced transfer tells the family and holds the account; another IBAN, given on the family's
@@ -54,8 +55,11 @@ test('finding 7: a bounced transfer tells the family why and asks another IBAN; 
 	const [instalment] = await db().select().from(aidInstalments).where(eq(aidInstalments.caseId, row.id))
 	const { batchId } = await createBatch(db(), [instalment!.id], '', finance)
 	await markBatchSent(db(), batchId!, today, finance)
-	await recordPayment(db(), batchId!, { instalmentId: instalment!.id, bankReference: 'FT99887766', paidOn: today }, finance)
-	await reopenPayment(db(), batchId!, instalment!.id, 'الحساب مغلق', finance)
+	const paid = await recordPayment(db(), batchId!, { instalmentId: instalment!.id, bankReference: 'FT99887766', paidOn: today }, finance)
+	const bounced = await reopenPayment(db(), batchId!, instalment!.id, 'الحساب مغلق', finance)
+	// What to tell comes back from the store; the caller tells it once (app/casework/tell.server.ts).
+	expect(bounced).toEqual([{ kind: 'payment-bounced', caseId: row.id, reason: 'الحساب مغلق' }])
+	await tellApplicants(db(), [paid, ...bounced], finance)
 
 	// The family is told: by SMS, short, with the reason; and on its link.
 	const sms = (await db().select().from(caseMessages).where(and(eq(caseMessages.caseId, row.id), eq(caseMessages.event, 'payment-bounced'))))[0]!

@@ -116,8 +116,8 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 				throw new CaseChangeError(`سداد الفواتير بحد أقصى نصف قيمة الفاتورة (${formatMoney(study.invoice / 2)})`)
 			fundName = fundLabel(fund)
 			const total = decision.amount * (decision.months ?? 1)
-			await checkBudget(tx as unknown as Database, { programme: locked.type, year: budgetYear, fundId: fund.id, total })
-			const limit = awaiting ? null : await limitFor(tx as unknown as Database, locked.type, fund.id)
+			await checkBudget(tx, { programme: locked.type, year: budgetYear, fundId: fund.id, total })
+			const limit = awaiting ? null : await limitFor(tx, locked.type, fund.id)
 			if (limit !== null && total > limit) {
 				// The first approval: recorded on the proposal (one made for it when the officer proposed nothing); nothing is committed yet.
 				const terms = { aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fundId: fund.id, state: 'awaiting_second' as const, firstApproverId: actor.id, firstNote: note, firstApprovedAt: sql`now()` }
@@ -130,7 +130,7 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 
 		// Rejecting a proposal of more aid rejects the proposal, not the case: the family already had its support.
 		if (additional && decision.outcome === 'reject') {
-			await settleProposal(tx as unknown as Database, proposal!, { state: 'rejected', reason: decision.reason }, actor)
+			await settleProposal(tx, proposal!, { state: 'rejected', reason: decision.reason }, actor)
 			await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'proposal_settled', note, data: { outcome: 'reject', reason: decision.reason, amount: proposal!.amount, aidKind: proposal!.aidKind } })
 			return { row: locked, to, message: '' }
 		}
@@ -163,9 +163,9 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 				})),
 			).returning()
 			// The money ledger: each instalment's amount committed from its fund (./ledger.server.ts).
-			await ledger.approve(tx as unknown as Database, instalments, actor, note)
+			await ledger.approve(tx, instalments, actor, note)
 		}
-		if (proposal) await settleProposal(tx as unknown as Database, proposal, decision.outcome === 'approve' ? { state: 'approved', decisionId: stored!.id } : decision.outcome === 'reject' ? { state: 'rejected', reason: decision.reason } : { state: 'withdrawn' }, actor)
+		if (proposal) await settleProposal(tx, proposal, decision.outcome === 'approve' ? { state: 'approved', decisionId: stored!.id } : decision.outcome === 'reject' ? { state: 'rejected', reason: decision.reason } : { state: 'withdrawn' }, actor)
 		const [row] = additional ? [locked] : await tx.update(cases).set({ status: to, statusChangedAt: sql`now()`, updatedAt: sql`now()`, reopened: null }).where(eq(cases.id, caseId)).returning()
 		const message = applicantMessage(decision)
 		await tx.insert(caseEvents).values([

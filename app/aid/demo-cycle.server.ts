@@ -17,6 +17,7 @@ import { listReasons } from '#app/cases/reasons.server.ts'
 import { decide } from './decisions.server.ts'
 import { listFunds, setBudget } from './funds.server.ts'
 import { batchOf, createBatch, dueInstalments, markBatchSent, recordDelivery, recordPayment } from './payments.server.ts'
+import type { Notice } from '#app/notify/case-notices.server.ts'
 
 /** This year's demo budgets, riyals, by programme (from any fund). */
 const demoBudgets: Record<string, number> = {
@@ -27,7 +28,13 @@ const demoBudgets: Record<string, number> = {
 	'health-association-support': 200_000,
 }
 
-export async function insertDemoCycle(db: Database): Promise<void> {
+/** What the demo's finance member did that families are told of, for the caller to tell once committed (app/casework/tell.server.ts). */
+export interface DemoTold {
+	notices: Notice[]
+	by: { id: number }
+}
+
+export async function insertDemoCycle(db: Database): Promise<DemoTold> {
 	const year = Number(todayInRiyadh().slice(0, 4))
 	const demoMember = (name: string, role: 'approver' | 'finance' | 'case_officer') =>
 		createUser(db, { name, email: `demo-${role}@ataa.invalid`, mobile: '', roles: [role], active: false, password: randomBytes(24).toString('base64url') })
@@ -39,7 +46,7 @@ export async function insertDemoCycle(db: Database): Promise<void> {
 	await insertDemoVisits(db, researcher)
 	for (const [programme, allocated] of Object.entries(demoBudgets)) await setBudget(db, { programme, year, fundId: null, allocated }, approver)
 	const [zakat, general] = [(await listFunds(db)).find((fund) => fund.zakat), (await listFunds(db)).find((fund) => !fund.zakat)]
-	if (!zakat || !general) return
+	if (!zakat || !general) return { notices: [], by: finance }
 	// A zakat fund's own ceiling for the families' programme: the budgets screen shows both kinds.
 	await setBudget(db, { programme: 'needy-families', year, fundId: zakat.id, allocated: 200_000 }, approver)
 
@@ -57,17 +64,19 @@ export async function insertDemoCycle(db: Database): Promise<void> {
 
 	// Finance: aid in kind delivered; the transfers due in a batch sent to the bank and recorded, but the last, left for a visitor to pay.
 	const today = todayInRiyadh()
-	for (const item of await dueInstalments(db, 'in-kind')) await recordDelivery(db, item.id, { deliveredOn: today, deliveredBy: 'فريق التوزيع الميداني', receipt: `R-${item.id}` }, finance)
+	const told: Notice[] = []
+	for (const item of await dueInstalments(db, 'in-kind')) told.push(await recordDelivery(db, item.id, { deliveredOn: today, deliveredBy: 'فريق التوزيع الميداني', receipt: `R-${item.id}` }, finance))
 	const transfers = (await dueInstalments(db, 'transfer')).filter((item) => item.iban)
-	if (!transfers.length) return
+	if (!transfers.length) return { notices: told, by: finance }
 	const paid = transfers.length > 1 ? transfers.slice(0, -1) : transfers
 	// One batch per debit account, zakat apart (docs/product.md#payment): each sent, its lines recorded.
 	const { batchIds } = await createBatch(db, paid.map((item) => item.id), 'دفعة صرف تجريبية', finance)
 	for (const batchId of batchIds) {
 		await markBatchSent(db, batchId, today, finance)
 		const lines = (await batchOf(db, batchId))?.lines ?? []
-		for (const line of lines) await recordPayment(db, batchId, { instalmentId: line.id, bankReference: `DEMO${String(line.id).padStart(6, '0')}`, paidOn: today }, finance)
+		for (const line of lines) told.push(await recordPayment(db, batchId, { instalmentId: line.id, bankReference: `DEMO${String(line.id).padStart(6, '0')}`, paidOn: today }, finance))
 	}
+	return { notices: told, by: finance }
 }
 
 /**

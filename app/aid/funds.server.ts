@@ -133,7 +133,7 @@ export async function setBudget(db: Database, input: { programme: string; year: 
 		const where = and(eq(budgets.programme, input.programme), eq(budgets.year, input.year), input.fundId === null ? isNull(budgets.fundId) : eq(budgets.fundId, input.fundId))
 		const [current] = await tx.select().from(budgets).where(where).for('update')
 		if (current) {
-			const [figures] = await figuresOf(tx as unknown as Database, [current])
+			const [figures] = await figuresOf(tx, [current])
 			const used = figures!.committed + figures!.paid
 			if (input.allocated < used) throw new CaseChangeError(`لا تقل الميزانية عن المعتمد والمصروف منها: ${formatMoney(used)}`)
 			await tx.update(budgets).set({ allocated: input.allocated, updatedAt: sql`now()`, updatedBy: actor.id }).where(eq(budgets.id, current.id))

@@ -193,7 +193,7 @@ class Pay extends Action {
 		const bankReference = `FT${randomBytes(4).toString('hex')}`
 		if (this.fromBankFile) {
 			const found = await reconcile(db(), item.batchId!, `payment_reference,amount,bank_reference,paid_on\n${paymentReference(id)},${item.amount},${bankReference},${today}\n`, finance)
-			expect(found).toEqual({ recorded: [paymentReference(id)], unmatched: [] })
+			expect(found).toEqual({ recorded: [paymentReference(id)], notices: [{ kind: 'payment-made', caseId: item.caseId, amount: item.amount, on: today }], unmatched: [] })
 		} else await recordPayment(db(), item.batchId!, { instalmentId: id, bankReference, paidOn: today }, finance)
 		item.status = 'paid'
 	}

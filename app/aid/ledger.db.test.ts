@@ -1,7 +1,6 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm'
 import { beforeAll, expect, test } from 'vitest'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
-import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, ledgerEntries } from '#app/db/schema.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { onScreen } from '#app/http/screen.server.ts'
@@ -86,7 +85,7 @@ test('an approval commits each instalment from its fund; a payment posts it; a b
 	const third = instalments[2]!
 	const voided = await db().transaction(async (tx) => {
 		await tx.update(aidInstalments).set({ status: 'cancelled' }).where(eq(aidInstalments.id, third.id))
-		return cancel(tx as unknown as Database, third, 'توفي المستفيد', finance)
+		return cancel(tx, third, 'توفي المستفيد', finance)
 	})
 	expect(voided).toMatchObject({ phase: 'voided', pendingId: entries[2]!.id, amount: 800 })
 	expect(await checkLedger(db())).toEqual([])
@@ -112,7 +111,7 @@ test('the database refuses a posting or void that does not fit its pending trans
 	const row = await approved({ amount: 500 })
 	const [pending] = await entriesOf(row)
 	const about = { debitAccount: pending!.debitAccount, creditAccount: pending!.creditAccount, instalmentId: pending!.instalmentId }
-	const write = (transfer: Parameters<typeof postTransfers>[1][number]) => db().transaction((tx) => postTransfers(tx as unknown as Database, [transfer], finance))
+	const write = (transfer: Parameters<typeof postTransfers>[1][number]) => db().transaction((tx) => postTransfers(tx, [transfer], finance))
 	await expect(write({ ...about, amount: 600, phase: 'posted', pendingId: pending!.id })).rejects.toThrow()
 	await expect(write({ ...about, amount: 400, phase: 'voided', pendingId: pending!.id })).rejects.toThrow()
 	await expect(write({ ...about, debitAccount: 'fund:999', amount: 500, phase: 'posted', pendingId: pending!.id })).rejects.toThrow()

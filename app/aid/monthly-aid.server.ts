@@ -119,16 +119,16 @@ export async function changeAid(db: Database, decisionId: number, input: { actio
 		const to = aidNext(from, input.action)
 
 		let moved: Instalment[] = []
-		if (input.action === 'suspend') moved = await moveInstalments(tx as unknown as Database, decisionId, ['approved'], 'suspended', { reason, actor })
-		else if (input.action === 'stop') moved = await moveInstalments(tx as unknown as Database, decisionId, ['approved', 'suspended'], 'cancelled', { reason, actor })
+		if (input.action === 'suspend') moved = await moveInstalments(tx, decisionId, ['approved'], 'suspended', { reason, actor })
+		else if (input.action === 'stop') moved = await moveInstalments(tx, decisionId, ['approved', 'suspended'], 'cancelled', { reason, actor })
 		else if (input.action === 'confirm') {
 			if (from === 'restarting') {
 				const stopped = await tx.select().from(aidInstalments).where(and(eq(aidInstalments.decisionId, decisionId), eq(aidInstalments.status, 'cancelled')))
 				const first = stopped[0]
 				// Cancelled money went back to the budget: restarting takes it again, if it is still there.
-				if (first) await checkBudget(tx as unknown as Database, { programme: first.programme, year: first.budgetYear, fundId: first.fundId, total: stopped.reduce((sum, row) => sum + Number(row.amount), 0) })
-				moved = await moveInstalments(tx as unknown as Database, decisionId, ['cancelled'], 'approved', { reason, actor })
-			} else moved = await moveInstalments(tx as unknown as Database, decisionId, ['suspended'], 'approved', { reason, actor })
+				if (first) await checkBudget(tx, { programme: first.programme, year: first.budgetYear, fundId: first.fundId, total: stopped.reduce((sum, row) => sum + Number(row.amount), 0) })
+				moved = await moveInstalments(tx, decisionId, ['cancelled'], 'approved', { reason, actor })
+			} else moved = await moveInstalments(tx, decisionId, ['suspended'], 'approved', { reason, actor })
 		}
 		const inBatch =
 			input.action === 'suspend' || input.action === 'stop'

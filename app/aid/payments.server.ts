@@ -12,7 +12,7 @@ import type { UserRole } from '#app/db/roles.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { inOpenPeriods } from '#app/cases/refusals.ts'
 import { Status } from '#app/cases/case-statuses.ts'
-import { notifyPaymentBounced, notifyPaymentMade } from '#app/notify/case-notices.server.ts'
+import type { Notice } from '#app/notify/case-notices.server.ts'
 import { inKindAid, isInKind } from '#app/cases/aid.ts'
 import { transitionRefusal } from '#app/cases/workflow.ts'
 import { receiptSlot } from '#app/cases/staff-files.ts'
@@ -151,9 +151,9 @@ export async function createBatch(db: Database, instalmentIds: readonly number[]
 					.where(inArray(aidInstalments.id, [...instalmentIds]))
 					.for('update', { of: aidInstalments })
 			: []
-		const accounts = await transferAccounts(tx as unknown as Database, rows.map((row) => row.instalment.caseId))
+		const accounts = await transferAccounts(tx, rows.map((row) => row.instalment.caseId))
 		// An IBAN given after the approval, or returned by the bank, waits for finance's confirmation (app/cases/payee-accounts.server.ts).
-		const held = await ibanHolds(tx as unknown as Database, ibansOf(accounts), [...new Set(rows.map((row) => row.instalment.caseId))])
+		const held = await ibanHolds(tx, ibansOf(accounts), [...new Set(rows.map((row) => row.instalment.caseId))])
 		const refused: Refused[] = []
 		const accepted = new Map<string, { row: (typeof rows)[number]; iban: string }[]>()
 		for (const id of instalmentIds) {
@@ -308,9 +308,9 @@ export async function markBatchSent(db: Database, batchId: number, sentOn: strin
 			.where(and(eq(paymentBatches.id, batchId), eq(paymentBatches.status, 'open')))
 			.returning({ id: paymentBatches.id })
 		if (!changed) throw new CaseChangeError('أُرسلت دفعة الصرف هذه من قبل')
-		const found = await batchOf(tx as unknown as Database, batchId)
+		const found = await batchOf(tx, batchId)
 		if (!found || !found.lines.some((line) => line.status === 'in_batch')) throw new CaseChangeError('لا تحويلات في دفعة الصرف هذه لإرسالها')
-		await keepBatchFiles(tx as unknown as Database, found, sentOn, actor.id)
+		await keepBatchFiles(tx, found, sentOn, actor.id)
 	})
 }
 
@@ -383,24 +383,25 @@ async function closeIfDone(tx: Database, batchId: number) {
 	if (!waiting?.n) await tx.update(paymentBatches).set({ status: 'closed', closedAt: sql`now()` }).where(and(eq(paymentBatches.id, batchId), eq(paymentBatches.status, 'sent')))
 }
 
-/** Records one payment of a sent batch, typed by finance: its bank reference and day. */
-export async function recordPayment(db: Database, batchId: number, entry: { instalmentId: number; bankReference: string; paidOn: string }, actor: Actor): Promise<void> {
+/** Records one payment of a sent batch, typed by finance: its bank reference and day. What to tell the applicant once committed (app/casework/tell.server.ts). */
+export async function recordPayment(db: Database, batchId: number, entry: { instalmentId: number; bankReference: string; paidOn: string }, actor: Actor): Promise<Notice> {
 	const bankReference = toWesternDigits(entry.bankReference).trim()
 	const problem = paymentProblem(bankReference, entry.paidOn)
 	if (problem) throw new CaseChangeError(problem)
 	const instalment = await inOpenPeriods(db).transaction(async (tx) => {
-		const instalment = await lockedLine(tx as unknown as Database, batchId, entry.instalmentId, actor)
-		await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: entry.paidOn, bankReference }, actor)
-		await settleLine(tx as unknown as Database, batchId, instalment.id, { state: 'paid', bankReference, paidOn: entry.paidOn })
-		await closeIfDone(tx as unknown as Database, batchId)
+		const instalment = await lockedLine(tx, batchId, entry.instalmentId, actor)
+		await recordGiven(tx, instalment, { status: 'paid', on: entry.paidOn, bankReference }, actor)
+		await settleLine(tx, batchId, instalment.id, { state: 'paid', bankReference, paidOn: entry.paidOn })
+		await closeIfDone(tx, batchId)
 		return instalment
 	})
-	// Once committed: the applicant hears of it, and a provider's failure changes nothing recorded.
-	await notifyPaymentMade(db, instalment.caseId, { amount: Number(instalment.amount), on: entry.paidOn }, actor)
+	return { kind: 'payment-made', caseId: instalment.caseId, amount: Number(instalment.amount), on: entry.paidOn }
 }
 
 export interface Reconciled {
 	recorded: string[]
+	/** What to tell the applicants of the payments recorded, once (app/casework/tell.server.ts). */
+	notices: Notice[]
 	/** Lines of the bank's file that matched nothing, or could not be recorded: with why. Nothing is guessed. */
 	unmatched: { line: number; reference: string; reason: string }[]
 }
@@ -439,7 +440,7 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 	}
 	const pick = (record: Record<string, string>, names: readonly string[]) => names.map((name) => record[name]).find((value) => value !== undefined) ?? ''
 	if (!records.length || !pick(records[0]!, confirmationColumns.reference)) throw new CaseChangeError('ملف البنك بلا أعمدة «payment_reference» و«amount» و«bank_reference» و«paid_on»')
-	const result: Reconciled = { recorded: [], unmatched: [] }
+	const result: Reconciled = { recorded: [], notices: [], unmatched: [] }
 	for (const [index, record] of records.entries()) {
 		const line = index + 2
 		const reference = pick(record, confirmationColumns.reference)
@@ -468,14 +469,14 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
 		}
 		try {
 			const instalment = await inOpenPeriods(db).transaction(async (tx) => {
-				const instalment = await lockedLine(tx as unknown as Database, batchId, id, actor)
+				const instalment = await lockedLine(tx, batchId, id, actor)
 				if (Math.round(amount * 100) !== Math.round(instalment.amount * 100)) throw new CaseChangeError('المبلغ لا يطابق مبلغ التحويل')
-				await recordGiven(tx as unknown as Database, instalment, { status: 'paid', on: paidOn, bankReference }, actor)
-				await settleLine(tx as unknown as Database, batchId, instalment.id, { state: 'paid', bankReference, paidOn })
+				await recordGiven(tx, instalment, { status: 'paid', on: paidOn, bankReference }, actor)
+				await settleLine(tx, batchId, instalment.id, { state: 'paid', bankReference, paidOn })
 				return instalment
 			})
 			result.recorded.push(reference)
-			await notifyPaymentMade(db, instalment.caseId, { amount: Number(instalment.amount), on: paidOn }, actor)
+			result.notices.push({ kind: 'payment-made', caseId: instalment.caseId, amount: Number(instalment.amount), on: paidOn })
 		} catch (error) {
 			if (!(error instanceof CaseChangeError)) throw error
 			result.unmatched.push({ line, reference, reason: error.message })
@@ -494,7 +495,7 @@ export async function reconcile(db: Database, batchId: number, csv: string, acto
  * asked for another IBAN, which finance confirms before the instalment is offered again
  * (app/cases/payee-accounts.server.ts). Taken out of a batch not yet sent, it is simply due again.
  */
-export async function reopenPayment(db: Database, batchId: number, instalmentId: number, reason: string, actor: Actor): Promise<void> {
+export async function reopenPayment(db: Database, batchId: number, instalmentId: number, reason: string, actor: Actor): Promise<Notice[]> {
 	const why = reason.trim()
 	if (!why) throw new CaseChangeError('الرجاء كتابة سبب إعادة التحويل')
 	const returned = await inOpenPeriods(db).transaction(async (tx) => {
@@ -507,17 +508,17 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 		// The line stays in its batch as the bank was told it: returned by the bank, or taken out before the file went.
 		const [batch] = await tx.select({ status: paymentBatches.status }).from(paymentBatches).where(eq(paymentBatches.id, batchId))
 		const bounced = batch?.status !== 'open'
-		await settleLine(tx as unknown as Database, batchId, row.id, { state: bounced ? 'bounced' : 'withdrawn', why })
+		await settleLine(tx, batchId, row.id, { state: bounced ? 'bounced' : 'withdrawn', why })
 		await tx.update(aidInstalments).set({ status: 'approved', batchId: null, bankReference: null, paidOn: null, recordedBy: null, updatedAt: sql`now()` }).where(eq(aidInstalments.id, row.id))
-		if (row.status === 'paid') await reverseGiven(tx as unknown as Database, row, why, actor)
+		if (row.status === 'paid') await reverseGiven(tx, row, why, actor)
 		// The money ledger: the posting reversed, the instalment committed again (./ledger.server.ts).
-		await ledger.bounce(tx as unknown as Database, row, { reason: why, batchId }, actor)
+		await ledger.bounce(tx, row, { reason: why, batchId }, actor)
 		await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'payment_reopened', note: why, data: { instalment: row.id, seq: row.seq, amount: row.amount, batch: batchId } })
 		// A bounced transfer: the account the bank was sent (the batch's pinned line) is not offered
 		// again, and the family is asked for another. A line taken out before the file went was never refused.
 		if (bounced) {
 			const [line] = await tx.select({ iban: paymentBatchLines.iban }).from(paymentBatchLines).where(and(eq(paymentBatchLines.batchId, batchId), eq(paymentBatchLines.instalmentId, row.id)))
-			await noteIbanBounced(tx as unknown as Database, row.caseId, line?.iban ?? '', why, actor)
+			await noteIbanBounced(tx, row.caseId, line?.iban ?? '', why, actor)
 		}
 		const [given] = await tx
 			.select({ n: sql<number>`count(*)::int` })
@@ -529,11 +530,11 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 			await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'status_changed', note: why, data: { from: Status.SupportProvided, to: Status.Approved } })
 		}
 		// A sent batch whose last waiting line left it is done; a closed one stays closed.
-		await closeIfDone(tx as unknown as Database, batchId)
+		await closeIfDone(tx, batchId)
 		return { caseId: row.caseId, bounced }
 	})
 	// Once committed: the family hears the transfer came back, why, and that a new IBAN is asked of them.
-	if (returned.bounced) await notifyPaymentBounced(db, returned.caseId, why, actor)
+	return returned.bounced ? [{ kind: 'payment-bounced', caseId: returned.caseId, reason: why }] : []
 }
 
 /**
@@ -553,11 +554,11 @@ async function reverseGiven(tx: Database, instalment: typeof aidInstalments.$inf
 	await tx.insert(caseAid).values({ caseId: given.caseId, amount: -given.amount, kind: given.kind, givenOn: todayInRiyadh(), note, createdBy: actor.id, instalmentId: instalment.id, correctsId: given.id })
 }
 
-/** Aid in kind handed over: the day, who handed it, the receipt's number; as a payment otherwise. */
-export async function recordDelivery(db: Database, instalmentId: number, delivery: { deliveredOn: string; deliveredBy: string; receipt: string; receiptFile?: StoredStaffFile }, actor: Actor): Promise<void> {
+/** Aid in kind handed over: the day, who handed it, the receipt's number; as a payment otherwise. What to tell the applicant once committed. */
+export async function recordDelivery(db: Database, instalmentId: number, delivery: { deliveredOn: string; deliveredBy: string; receipt: string; receiptFile?: StoredStaffFile }, actor: Actor): Promise<Notice> {
 	try {
 		const given = await deliver(db, instalmentId, delivery, actor)
-		await notifyPaymentMade(db, given.caseId, { amount: Number(given.amount), on: delivery.deliveredOn }, actor)
+		return { kind: 'payment-made', caseId: given.caseId, amount: Number(given.amount), on: delivery.deliveredOn }
 	} catch (error) {
 		// Refused: the receipt's photo or PDF already in storage goes too.
 		if (delivery.receiptFile) await discardStaffFiles([delivery.receiptFile])
@@ -579,9 +580,9 @@ async function deliver(db: Database, instalmentId: number, delivery: Parameters<
 		if (!row || row.instalment.status !== 'approved') throw new CaseChangeError('لم تعد هذه المساعدة بانتظار التسليم')
 		if (!isInKind(row.instalment.aidKind)) throw new CaseChangeError('هذه المساعدة تُصرف تحويلاً في دفعة صرف')
 		if (row.deciderId === actor.id || row.firstApproverId === actor.id) throw new PaymentFourEyesError(APPROVER_MAY_NOT_PAY)
-		await recordGiven(tx as unknown as Database, row.instalment, { status: 'delivered', on: delivery.deliveredOn, deliveredBy: deliveredBy.slice(0, 200), receipt: delivery.receipt.trim().slice(0, 100) }, actor)
+		await recordGiven(tx, row.instalment, { status: 'delivered', on: delivery.deliveredOn, deliveredBy: deliveredBy.slice(0, 200), receipt: delivery.receipt.trim().slice(0, 100) }, actor)
 		// The receipt's photo or the signed form's PDF, kept with the financial record (app/cases/staff-files.ts).
-		if (delivery.receiptFile) await insertStaffFile(tx as unknown as Database, row.instalment.caseId, receiptSlot(instalmentId), delivery.receiptFile, actor.id)
+		if (delivery.receiptFile) await insertStaffFile(tx, row.instalment.caseId, receiptSlot(instalmentId), delivery.receiptFile, actor.id)
 		return row.instalment
 	})
 }

@@ -165,7 +165,7 @@ test('every money action dated in the closed month is refused, naming the month,
 	// A payment typed by finance, and one read from the bank's confirmation file: the line says why.
 	await expectClosed(recordPayment(db(), waitingLine.batchId, { instalmentId: waitingLine.instalmentId, bankReference: 'FT2002X', paidOn: inLastMonth }, finance))
 	const reconciled = await reconcile(db(), waitingLine.batchId, `payment_reference,amount,bank_reference,paid_on\n${paymentReference(waitingLine.instalmentId)},700,FT2002X,${inLastMonth}\n`, finance)
-	expect(reconciled).toEqual({ recorded: [], unmatched: [{ line: 2, reference: paymentReference(waitingLine.instalmentId), reason: refusal }] })
+	expect(reconciled).toEqual({ recorded: [], notices: [], unmatched: [{ line: 2, reference: paymentReference(waitingLine.instalmentId), reason: refusal }] })
 	// Aid in kind delivered.
 	await expectClosed(recordDelivery(db(), basket, { deliveredOn: inLastMonth, deliveredBy: 'المتطوع سالم', receipt: 'R-9' }, finance))
 	// A batch sent.
@@ -196,7 +196,7 @@ test('every money action dated in the closed month is refused, naming the month,
 	] as const)
 		await expect(db().execute(statement)).rejects.toMatchObject({ cause: { code } })
 	// The note alone may change, by retention alone (it clears it).
-	await db().transaction((tx) => asRetentionPurge(tx as unknown as Database, () => tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, helped.id))))
+	await db().transaction((tx) => asRetentionPurge(tx, () => tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, helped.id))))
 	expect(await reports()).toBe(before)
 
 	expect(await exports()).toEqual(exported)

@@ -115,9 +115,9 @@ export async function closeMonth(db: Database, month: string, actor: Actor): Pro
 	if (!MONTH.test(month)) throw new CaseChangeError('الرجاء اختيار الشهر')
 	if (lastDay(month) >= todayInRiyadh()) throw new CaseChangeError(`لا يُقفل شهر ${formatMonth(month)} قبل انقضائه`)
 	await db.transaction(async (tx) => {
-		await lockMonths(tx as unknown as Database, [month])
-		if ((await closedMonths(tx as unknown as Database, [month])).has(month)) throw new CaseChangeError(`شهر ${formatMonth(month)} مقفل من قبل`)
-		const refusal = await closeRefusal(tx as unknown as Database, [month], actor)
+		await lockMonths(tx, [month])
+		if ((await closedMonths(tx, [month])).has(month)) throw new CaseChangeError(`شهر ${formatMonth(month)} مقفل من قبل`)
+		const refusal = await closeRefusal(tx, [month], actor)
 		if (refusal) throw new CaseChangeError(refusal)
 		await tx.insert(closedPeriods).values({ month: firstDay(month), action: 'close', actorId: actor.id })
 	})
@@ -128,11 +128,11 @@ export async function closeYear(db: Database, year: number, actor: Actor): Promi
 	if (`${year}-12-31` >= todayInRiyadh()) throw new CaseChangeError(`لا تُقفل سنة ${formatYear(year)} قبل انقضائها`)
 	return db.transaction(async (tx) => {
 		const months = monthsOf(year)
-		await lockMonths(tx as unknown as Database, months)
-		const closed = await closedMonths(tx as unknown as Database, months)
+		await lockMonths(tx, months)
+		const closed = await closedMonths(tx, months)
 		const open = months.filter((month) => !closed.has(month))
 		if (!open.length) throw new CaseChangeError(`سنة ${formatYear(year)} مقفلة من قبل`)
-		const refusal = await closeRefusal(tx as unknown as Database, months, actor)
+		const refusal = await closeRefusal(tx, months, actor)
 		if (refusal) throw new CaseChangeError(refusal)
 		await tx.insert(closedPeriods).values(open.map((month) => ({ month: firstDay(month), action: 'close' as const, actorId: actor.id })))
 		return open
@@ -146,8 +146,8 @@ export async function reopenMonth(db: Database, month: string, reason: string, a
 	if (!hasRole(actor, 'admin')) throw new CaseChangeError('يعيد فتح الشهر المقفل مدير النظام وحده')
 	if (why.length < 5) throw new CaseChangeError('الرجاء كتابة سبب إعادة فتح الشهر')
 	await db.transaction(async (tx) => {
-		await lockMonths(tx as unknown as Database, [month])
-		if (!(await closedMonths(tx as unknown as Database, [month])).has(month)) throw new CaseChangeError(`شهر ${formatMonth(month)} مفتوح`)
+		await lockMonths(tx, [month])
+		if (!(await closedMonths(tx, [month])).has(month)) throw new CaseChangeError(`شهر ${formatMonth(month)} مفتوح`)
 		await tx.insert(closedPeriods).values({ month: firstDay(month), action: 'reopen', reason: why.slice(0, 500), actorId: actor.id })
 	})
 }

@@ -123,7 +123,7 @@ async function afresh() {
 			await tx.execute(sql`delete from report_case_figures`)
 			await tx.execute(sql`delete from report_figures`)
 			await tx.execute(sql`select ataa_report_refresh(array(select id from cases))`)
-			fresh = { table: await summary(tx as unknown as Database), reports: await reports(tx as unknown as Database) }
+			fresh = { table: await summary(tx), reports: await reports(tx) }
 			tx.rollback()
 		})
 		.catch((error: unknown) => {

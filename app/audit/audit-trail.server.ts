@@ -60,7 +60,7 @@ export interface AuditPlan {
 }
 
 /** What a screen adds to the entry its request records: details, or a more precise action. */
-interface AuditNote {
+export interface AuditNote {
 	action?: AuditAction
 	data?: AuditDetails
 	/** The screen recorded its own entry (sign-in pages, the account screen). */
@@ -84,6 +84,23 @@ export function noteAudit(context: Readonly<RouterContextProvider>, note: AuditN
 export function noteRefusal(context: Readonly<RouterContextProvider>, error: unknown): void {
 	if (error instanceof ClosedPeriodError) noteAudit(context, { refusal: true, data: { refused: 'closed-period', month: error.month } })
 }
+
+/**
+ * Where a staff action's handler (app/casework/) notes what the request's audit entry records,
+ * without knowing of requests: a route passes `auditSink(context)`, a test or a script its own.
+ */
+export interface AuditSink {
+	note(note: AuditNote): void
+	/** A refusal the store threw: recorded when it is a money action dated in a closed month (`noteRefusal`). */
+	refusal(error: unknown): void
+}
+
+export function auditSink(context: Readonly<RouterContextProvider>): AuditSink {
+	return { note: (note) => noteAudit(context, note), refusal: (error) => noteRefusal(context, error) }
+}
+
+/** A sink that keeps nothing: for callers without an audited request. */
+export const noAudit: AuditSink = { note: () => {}, refusal: () => {} }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD'])
 

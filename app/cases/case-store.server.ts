@@ -490,7 +490,7 @@ export async function submitCase(db: Database, definition: ApplicationDef, row: 
 				...(resubmitted ? { from: locked.status, to: Status.New } : {}),
 			},
 		})
-		if (alongside) await alongside(tx as unknown as Database, updated!)
+		if (alongside) await alongside(tx, updated!)
 		return updated!
 	})
 }
@@ -551,7 +551,7 @@ export async function rotateResumeToken(
 				.where(eq(cases.id, row.id))
 			await tx.insert(caseEvents).values({ caseId: row.id, kind: 'link_sent', data: { to } })
 		}
-		await record?.(tx as unknown as Database)
+		await record?.(tx)
 	})
 	return delivered
 }

@@ -165,8 +165,8 @@ export async function confirmIban(db: Database, caseId: string, actor: Actor): P
 	if (!hasRole(actor, ...areaRoles.payments)) throw new CaseChangeError('يؤكد الآيبان مسؤول مالي')
 	return db.transaction(async (tx) => {
 		await tx.select({ id: cases.id }).from(cases).where(eq(cases.id, caseId)).for('update')
-		const iban = (await payeeIbans(tx as unknown as Database, [caseId])).get(caseId) ?? ''
-		const rows = (await accountsOf(tx as unknown as Database, [caseId])).get(caseId) ?? []
+		const iban = (await payeeIbans(tx, [caseId])).get(caseId) ?? ''
+		const rows = (await accountsOf(tx, [caseId])).get(caseId) ?? []
 		if (!holdOf(rows, iban)) throw new CaseChangeError('آيبان هذا الطلب لا ينتظر تأكيداً')
 		if (ibanProblem(iban)) throw new CaseChangeError('آيبان هذا الطلب غير صحيح: يصحّحه المتقدم أو الباحث الاجتماعي أولاً')
 		if (rows.some((row) => row.kind === 'bounced' && row.iban === iban)) throw new CaseChangeError(SAME_IBAN)
@@ -189,8 +189,8 @@ export async function giveIban(db: Database, caseId: string, typed: string, acto
 	await db.transaction(async (tx) => {
 		const [row] = await tx.select().from(cases).where(eq(cases.id, caseId)).for('update')
 		const field = payeeField(findDefinition(row?.type ?? ''))
-		if (!row || row.deletedAt || row.purgedAt || !field || !(await approved(tx as unknown as Database, caseId))) throw new CaseChangeError('لا يُطلب آيبان لهذا الطلب')
-		const rows = (await accountsOf(tx as unknown as Database, [caseId])).get(caseId) ?? []
+		if (!row || row.deletedAt || row.purgedAt || !field || !(await approved(tx, caseId))) throw new CaseChangeError('لا يُطلب آيبان لهذا الطلب')
+		const rows = (await accountsOf(tx, [caseId])).get(caseId) ?? []
 		if (rows.some((item) => item.kind === 'bounced' && item.iban === iban)) throw new CaseChangeError(SAME_IBAN)
 		const [section] = await tx
 			.select({ answers: caseSections.answers })
@@ -201,7 +201,7 @@ export async function giveIban(db: Database, caseId: string, typed: string, acto
 			.insert(caseSections)
 			.values({ caseId, section: field.section, answers })
 			.onConflictDoUpdate({ target: [caseSections.caseId, caseSections.section], set: { answers, updatedAt: sql`now()` } })
-		await noteIbanChange(tx as unknown as Database, caseId, iban, actorId)
+		await noteIbanChange(tx, caseId, iban, actorId)
 	})
 }
 

@@ -102,13 +102,13 @@ export async function addVisitPhotos(db: Database, caseId: string, parts: readon
 	let written: StoredStaffFile[] = []
 	try {
 		written = await db.transaction(async (tx) => {
-			await lockStudiedCase(tx as unknown as Database, caseId)
+			await lockStudiedCase(tx, caseId)
 			const [held] = await tx
 				.select({ n: sql<number>`count(*)::int` })
 				.from(attachments)
 				.where(and(eq(attachments.caseId, caseId), eq(attachments.slot, VISIT_PHOTO_SLOT), isNull(attachments.deletedAt)))
 			const room = Math.max(0, MAX_VISIT_PHOTOS - (held?.n ?? 0))
-			for (const file of stored.slice(0, room)) await insertStaffFile(tx as unknown as Database, caseId, VISIT_PHOTO_SLOT, file, actor.id)
+			for (const file of stored.slice(0, room)) await insertStaffFile(tx, caseId, VISIT_PHOTO_SLOT, file, actor.id)
 			return stored.slice(0, room)
 		})
 	} finally {
@@ -122,7 +122,7 @@ export async function addVisitPhotos(db: Database, caseId: string, parts: readon
 export async function removeVisitPhoto(db: Database, caseId: string, fileId: string, actor: { id: number }): Promise<boolean> {
 	if (!isUuid(fileId)) return false
 	const removed = await db.transaction(async (tx) => {
-		await lockStudiedCase(tx as unknown as Database, caseId)
+		await lockStudiedCase(tx, caseId)
 		const [row] = await tx
 			.update(attachments)
 			.set({ deletedAt: sql`now()` })

@@ -304,7 +304,7 @@ export async function correctSection(
 		// An IBAN corrected after the approval waits for finance to confirm it (app/cases/payee-accounts.server.ts).
 		const payee = payeeField(definition)
 		const iban = payee?.section === sectionKey ? answers[payee.name] : undefined
-		if (typeof iban === 'string' && iban !== (saved?.[payee!.name] ?? '')) await noteIbanChange(tx as unknown as Database, row.id, iban, actor.id)
+		if (typeof iban === 'string' && iban !== (saved?.[payee!.name] ?? '')) await noteIbanChange(tx, row.id, iban, actor.id)
 		// An applicant who lost their number: staff checked who they are and typed the new one; the
 		// applicant proves it with a code when they next open their case.
 		if (columns.mobile !== undefined && columns.mobile !== row.mobile) {

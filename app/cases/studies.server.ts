@@ -71,7 +71,7 @@ export async function recordStudy(db: Database, caseId: string, input: StudyInpu
 			data: { recommendation: input.recommendation, ...(support ? { aidKind: input.aidKind, amount: input.aidAmount, months: study!.aidMonths } : {}) },
 		})
 		// The visit it reports on is done (only the programmes with a visit have any planned).
-		await markVisitsDone(tx as unknown as Database, caseId)
+		await markVisitsDone(tx, caseId)
 		await tx.update(cases).set({ updatedAt: sql`now()` }).where(eq(cases.id, caseId))
 		return { ...study!, authorName: null }
 	})

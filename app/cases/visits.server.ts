@@ -56,7 +56,7 @@ export async function scheduleVisit(db: Database, caseId: string, input: VisitIn
 	const visitor = (await caseOfficers(db)).find((officer) => officer.id === input.visitorId)
 	if (!visitor) throw new CaseChangeError('الرجاء اختيار من يزور الأسرة من موظفي الحالات')
 	return db.transaction(async (tx) => {
-		const row = await lockedForVisit(tx as unknown as Database, caseId)
+		const row = await lockedForVisit(tx, caseId)
 		refuseUnlessStudying(row)
 		const message = visitMessage({ ...input, visitorName: visitor.name })
 		// One appointment at a time: a new one replaces the one planned before (the message says the new one).
@@ -74,7 +74,7 @@ export async function scheduleVisit(db: Database, caseId: string, input: VisitIn
 /** Cancels a planned visit of the case; the applicant is told. Null when there is no such planned visit. */
 export async function cancelVisit(db: Database, caseId: string, visitId: number, actor: { id: number }): Promise<{ row: CaseRow; message: string } | null> {
 	return db.transaction(async (tx) => {
-		const row = await lockedForVisit(tx as unknown as Database, caseId)
+		const row = await lockedForVisit(tx, caseId)
 		if (!VISIT_STATUSES.includes(row.status as CaseStatus)) return null
 		const [visit] = await tx
 			.update(caseVisits)

@@ -11,11 +11,23 @@ import pg from 'pg'
 import * as schema from './schema.ts'
 import { logger } from '#app/utils/log.server.ts'
 
-/** Both drivers expose the same query builder; the app is written against this one type. */
-export type Database = NodePgDatabase<typeof schema>
+/** The process's connection: both drivers expose the same query builder, typed as node-postgres's. */
+export type Connection = NodePgDatabase<typeof schema>
+
+/**
+ * A transaction opened on the connection. Its own `.transaction()` opens a savepoint, so a store
+ * function that opens a transaction works the same when it is handed one.
+ */
+export type Transaction = Parameters<Parameters<Connection['transaction']>[0]>[0]
+
+/**
+ * What every store function takes: the connection, or a transaction already open on it. The app is
+ * written against this one type, so a transaction is passed on as it is (no cast).
+ */
+export type Database = Connection | Transaction
 
 export interface DatabaseHandle {
-	db: Database
+	db: Connection
 	kind: 'pglite' | 'postgres'
 	migrate(): Promise<void>
 	close(): Promise<void>
@@ -98,7 +110,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 	const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] })
 	const db = drizzlePglite(client, { schema })
 	return {
-		db: db as unknown as Database,
+		db: db as unknown as Connection,
 		kind: 'pglite',
 		migrate: () => migratePglite(db, { migrationsFolder: migrationsFolder() }),
 		listen: async (channel, onMessage) => {

@@ -5,9 +5,21 @@ import { isMessageEvent, smsDay } from './templates.ts'
 import { formatClock, formatDate, formatMoney, formatWeekday } from '#app/text/format.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
 
-// What staff actions tell the applicant, through the outbox (outbox.server.ts): each
-// called once the action's transaction has committed, never inside it (a slow gateway must not hold
-// the case's lock, and a failed message must not undo the decision), and none fails the action.
+// What staff actions tell the applicant, through the outbox (outbox.server.ts): a staff action
+// returns its notices, and app/casework/tell.server.ts (`tellApplicants`) sends each once the
+// action's transaction has committed, never inside it (a slow gateway must not hold the case's
+// lock, and a failed message must not undo the decision), and none fails the action.
+
+/** One thing to tell one applicant: what a staff action's handler or a store function returns, and app/casework/tell.server.ts sends. */
+export type Notice =
+	/** The case moved to `to`; or, with `messageOnly`, staff wrote to the applicant without moving it. */
+	| { kind: 'status'; caseId: string; to: number; message?: string; messageOnly?: boolean }
+	/** A home visit planned: the day and the hour. */
+	| { kind: 'visit'; caseId: string; visitOn: string; visitAt: string }
+	/** Aid paid or delivered: the instalment's amount and day. */
+	| { kind: 'payment-made'; caseId: string; amount: number; on: string }
+	/** A transfer the bank returned, and why. */
+	| { kind: 'payment-bounced'; caseId: string; reason: string }
 
 /**
  * Tells the applicant their case changed status (`status:N`), or that staff wrote to them without

@@ -161,7 +161,7 @@ export async function purgeCase(db: Database, storage: FileStorage, caseId: stri
 				.set({ note: '', data: scrubEventData(event.data) })
 				.where(eq(caseEvents.id, event.id))
 		}
-		await asRetentionPurge(tx as unknown as Database, () => tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, caseId)))
+		await asRetentionPurge(tx, () => tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, caseId)))
 		// The financial record stays (docs/decisions/014-decisions-funds-and-budgets.md, kept 10 years at
 		// least): the decision, its instalments, their payments and batches. What a member wrote about
 		// the family goes; the amounts, funds, days and bank references carry no one's personal data.
@@ -200,7 +200,7 @@ export async function purgeCase(db: Database, storage: FileStorage, caseId: stri
 			bytes: destroyed.bytes,
 			runBy: options.runBy,
 		})
-		await recordAudit(tx as unknown as Database, {
+		await recordAudit(tx, {
 			actorName: RETENTION_ACTOR,
 			action: 'retention.purge',
 			caseReference: row.reference,

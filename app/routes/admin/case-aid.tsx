@@ -5,16 +5,16 @@ import { getDb } from '#app/db/database.server.ts'
 import { areaRoles, hasRole } from '#app/db/roles.ts'
 import { findCaseByReference } from '#app/cases/case-store.server.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
-import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { listReasons } from '#app/cases/reasons.server.ts'
 import { instalmentsOf } from '#app/aid/decisions.server.ts'
 import { describeInstalment } from '#app/aid/describe.ts'
 import { aidText } from '#app/aid/aid-text.ts'
-import { AidFourEyesError, aidSchedules, changeAid, setRestudy } from '#app/aid/monthly-aid.server.ts'
-import { aidActionLabels, aidActionRefusal, aidActions, aidAllowed, aidHolderRoles, aidStateLabels, type AidAction } from '#app/aid/monthly-aid.ts'
-import { notifyStatusChange } from '#app/notify/case-notices.server.ts'
-import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
-import { audited, noteAudit } from '#app/audit/audit-trail.server.ts'
+import { aidSchedules } from '#app/aid/monthly-aid.server.ts'
+import { OTHER_REASON, runAidAction } from '#app/casework/aid-schedule.server.ts'
+import { respond } from '#app/casework/respond.server.ts'
+import { aidActionLabels, aidActionRefusal, aidAllowed, aidHolderRoles } from '#app/aid/monthly-aid.ts'
+import { flashContext } from '#app/http/flash.server.ts'
+import { audited, auditSink } from '#app/audit/audit-trail.server.ts'
 import { DataTable } from '#app/components/data-table.tsx'
 import { ErrorList, Field, FlashNotice, PageTitle, SelectField, TextareaField } from '#app/components/forms.tsx'
 import { formatDate, formatMonth, todayInRiyadh } from '#app/text/format.ts'
@@ -47,8 +47,6 @@ async function openCase(reference: string | undefined) {
 	return { db, row }
 }
 
-const OTHER = 'other'
-
 export async function loader({ params, context }: Route.LoaderArgs) {
 	const user = requireRole(context, aidHolderRoles)
 	const { db, row } = await openCase(params.reference)
@@ -59,7 +57,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		reference: row.reference,
 		name: row.applicantName,
 		today: todayInRiyadh(),
-		reasons: [{ value: '', label: 'اختر' }, ...reasons.map((reason) => ({ value: String(reason.id), label: reason.label })), { value: OTHER, label: 'سبب آخر (اكتبه)' }],
+		reasons: [{ value: '', label: 'اختر' }, ...reasons.map((reason) => ({ value: String(reason.id), label: reason.label })), { value: OTHER_REASON, label: 'سبب آخر (اكتبه)' }],
 		setsRestudy: hasRole(user, ...areaRoles.decisions),
 		aids: schedules.map((aid) => ({
 			id: aid.decisionId,
@@ -91,41 +89,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 	const user = requireRole(context, aidHolderRoles)
 	const { db, row } = await openCase(params.reference)
 	const form = await request.formData()
-	const intent = String(form.get('intent') ?? '')
-	const decisionId = Number(form.get('decision'))
-	const typed = { reason: String(form.get('reason') ?? ''), reasonId: String(form.get('reasonId') ?? ''), restudyOn: String(form.get('restudyOn') ?? '') }
-	const which = `aid-${decisionId}`
-	const refuse = (message: string, status = 409) => data({ form: which, errors: [message], typed }, { status })
-	const schedules = await aidSchedules(db, [row.id])
-	if (!schedules.some((aid) => aid.decisionId === decisionId)) return refuse('لا دعم معتمد بهذا الرقم لهذا الطلب', 404)
-	try {
-		if (intent === 'restudy') {
-			if (!hasRole(user, ...areaRoles.decisions)) return refuse('موعد إعادة الدراسة تحدده لجنة الصرف', 403)
-			await setRestudy(db, decisionId, typed.restudyOn.trim() || null, user)
-			noteAudit(context, { data: { decision: decisionId, restudyOn: typed.restudyOn || null } })
-			return redirectWithFlash(`/admin/cases/${row.reference}/aid`, { tone: 'success', message: 'حُفظ موعد إعادة الدراسة' })
-		}
-		if (!(aidActions as readonly string[]).includes(intent)) return refuse('الطلب غير صالح', 400)
-		const action = intent as AidAction
-		let reason = typed.reason.trim()
-		if ((action === 'suspend' || action === 'stop') && typed.reasonId !== OTHER) {
-			const chosen = (await listReasons(db, 'aid-hold')).find((item) => String(item.id) === typed.reasonId)
-			reason = chosen?.label ?? ''
-		}
-		const change = await changeAid(db, decisionId, { action, reason }, user)
-		// Once committed, the family reads it on their link and the lookup, and by SMS (and e-mail).
-		if (change.told) await notifyStatusChange(db, row, { to: row.status, message: change.told, messageOnly: true }, user)
-		noteAudit(context, { data: { decision: decisionId, from: aidStateLabels[change.from], to: aidStateLabels[change.to], months: change.months.length, inBatch: change.inBatch.length, reason } })
-		const done = { suspend: 'أُوقف الدعم مؤقتاً وأُبلغ المتقدم', stop: 'أُوقف الدعم نهائياً وأُبلغ المتقدم', resume: 'طُلب استئناف الدعم: يؤكده عضو آخر من لجنة الصرف أو مسؤول مالي آخر', confirm: 'استُؤنف الدعم وأُبلغ المتقدم', decline: 'رُفض طلب الاستئناف، وبقي الدعم موقوفاً' }[action]
-		return redirectWithFlash(`/admin/cases/${row.reference}/aid`, { tone: 'success', message: done })
-	} catch (error) {
-		if (!(error instanceof CaseChangeError)) throw error
-		if (error instanceof AidFourEyesError) {
-			noteAudit(context, { data: { decision: decisionId, refused: 'resume-four-eyes' } })
-			return refuse(error.message, 403)
-		}
-		return refuse(error.message)
-	}
+	const outcome = await runAidAction({ db, row, user, audit: auditSink(context) }, { intent: form.get('intent'), decision: form.get('decision'), reason: form.get('reason'), reasonId: form.get('reasonId'), restudyOn: form.get('restudyOn') })
+	if (outcome.kind !== 'refused') return respond(outcome)
+	return data({ form: outcome.form, errors: outcome.errors['']!, typed: outcome.values }, { status: outcome.status })
 }
 
 export default function CaseAid({ loaderData: p, actionData }: Route.ComponentProps) {

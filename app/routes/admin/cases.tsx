@@ -1,13 +1,12 @@
 import { Form, Link, useLocation } from 'react-router'
-import { z } from 'zod'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { Route } from './+types/cases'
 import { getDb } from '#app/db/database.server.ts'
 import { requireRole } from '#app/auth/user-context.server.ts'
-import { assignCases, bulkChangeStatus, BULK_STATUSES, CaseChangeError, caseIdsByReference, caseOfficers } from '#app/cases/status-changes.server.ts'
+import { BULK_STATUSES, caseOfficers } from '#app/cases/status-changes.server.ts'
 import { CASE_LIST_PAGE_SIZE, countCases, filterParams, listCases, readCaseFilter, typesOfKind } from '#app/cases/case-lists.server.ts'
-import { notifyStatusChange } from '#app/notify/case-notices.server.ts'
-import { bulkAssignMessage, bulkStatusMessage } from '#app/cases/bulk-messages.ts'
+import { bulkSchema, runBulkAction } from '#app/casework/bulk.server.ts'
+import { respond } from '#app/casework/respond.server.ts'
 import { quotedStatus, staffStatusName, Status, statusFilterOptions, statusInfo } from '#app/cases/case-statuses.ts'
 import { allowedTargets, type CaseKind } from '#app/cases/workflow.ts'
 import { waitedFor } from '#app/cases/waited.ts'
@@ -91,20 +90,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	}
 }
 
-const bulkSchema = z.discriminatedUnion('intent', [
-	z.object({
-		intent: z.literal('bulk-status'),
-		ref: z.array(z.string()).min(1, 'الرجاء تحديد طلب واحد على الأقل').max(200),
-		status: z.coerce.number({ error: 'الرجاء اختيار الحالة' }).int(),
-		note: z.string({ error: 'الرجاء كتابة ملاحظة تغيير الحالة' }).trim().min(1, 'الرجاء كتابة ملاحظة تغيير الحالة').max(2000),
-	}),
-	z.object({
-		intent: z.literal('bulk-assign'),
-		ref: z.array(z.string()).min(1, 'الرجاء تحديد طلب واحد على الأقل').max(200),
-		officer: z.string({ error: 'الرجاء اختيار الموظف' }).regex(/^(none|\d+)$/, 'الرجاء اختيار الموظف'),
-	}),
-])
-
 export async function action({ request, context }: Route.ActionArgs) {
 	const user = requireRole(context, areaRoles.cases)
 	const url = new URL(request.url)
@@ -119,29 +104,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		const first = Object.values(submission.error ?? {}).flat()[0] ?? 'الطلب غير صالح'
 		return redirectWithFlash(back, { tone: 'error', message: first })
 	}
-	const db = await getDb()
-	const value = submission.value
-	if (value.intent === 'bulk-assign') {
-		const rows = await caseIdsByReference(db, value.ref)
-		try {
-			const changed = await assignCases(db, rows.map((row) => row.id), value.officer === 'none' ? null : Number(value.officer), user)
-			return redirectWithFlash(back, { tone: 'success', message: bulkAssignMessage(changed, value.ref.length) })
-		} catch (error) {
-			if (!(error instanceof CaseChangeError)) throw error
-			return redirectWithFlash(back, { tone: 'error', message: error.message })
-		}
-	}
-	try {
-		const result = await bulkChangeStatus(db, value.ref, value.status, value.note, user)
-		// A few at a time: a mail server or SMS gateway throttles a burst of 200.
-		for (let start = 0; start < result.changed.length; start += 5) {
-			await Promise.all(result.changed.slice(start, start + 5).map((row) => notifyStatusChange(db, row, { to: row.status }, user)))
-		}
-		return redirectWithFlash(back, { tone: result.changed.length ? 'success' : 'error', message: bulkStatusMessage(result.changed.length, result.refused) })
-	} catch (error) {
-		if (!(error instanceof CaseChangeError)) throw error
-		return redirectWithFlash(back, { tone: 'error', message: error.message })
-	}
+	return respond(await runBulkAction(await getDb(), submission.value, user, back))
 }
 
 export default function Cases({ loaderData }: Route.ComponentProps) {

@@ -3,19 +3,19 @@ import type { Route } from './+types/decisions'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
-import { approveMany, decisionQueue, QUEUE_PAGE_SIZE, queueCities, type Decision } from '#app/aid/decisions.server.ts'
+import { decisionQueue, QUEUE_PAGE_SIZE, queueCities } from '#app/aid/decisions.server.ts'
 import { fundLabel, listFunds } from '#app/aid/funds.server.ts'
 import { aidKinds } from '#app/cases/aid.ts'
 import { aidText } from '#app/aid/aid-text.ts'
-import { notifyStatusChange } from '#app/notify/case-notices.server.ts'
+import { approveBatch, batchApprovalInput } from '#app/casework/batch-decisions.server.ts'
+import { respond } from '#app/casework/respond.server.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import { applications, byNumber, countOf, requests } from '#app/text/arabic-count.ts'
-import { parseApproval } from '#app/aid/approval.ts'
 import { describeProposal } from '#app/aid/proposals.server.ts'
 import { waitedFor } from '#app/cases/waited.ts'
 import { recommendationLabel } from '#app/cases/studies.ts'
 import { ErrorList, PageTitle } from '#app/components/forms.tsx'
-import { audited, noteAudit } from '#app/audit/audit-trail.server.ts'
+import { audited, auditSink } from '#app/audit/audit-trail.server.ts'
 import type { AdminHandle } from './layout.tsx'
 
 // The committee's queue (docs/product.md#the-decision): every studied case waiting for a decision,
@@ -81,37 +81,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	}
 }
 
-const REFERENCE = /^[A-Z0-9-]{4,20}$/
-
 export async function action({ request, context }: Route.ActionArgs) {
 	const user = requireRole(context, areaRoles.decisions)
 	const db = await getDb()
-	const form = await request.formData()
-	const values = Object.fromEntries([...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
-	const chosen = [...new Set(form.getAll('case').map(String))].filter((reference) => REFERENCE.test(reference)).slice(0, QUEUE_PAGE_SIZE)
-	if (!chosen.length) return data({ errors: { '': ['الرجاء اختيار طلب واحد على الأقل لاعتماده'] } as Record<string, string[]>, outcomes: [], values, chosen }, { status: 400 })
-	const note = String(form.get('note') ?? '').trim().slice(0, 2000)
-	// Each case's own amount, months and fund, checked by the approval's one schema (app/aid/approval.ts).
-	const errors: Record<string, string[]> = {}
-	const items: { reference: string; decision: Decision }[] = []
-	for (const reference of chosen) {
-		const field = (name: string) => form.get(`${name}-${reference}`) ?? undefined
-		const parsed = parseApproval({ aidKind: field('kind'), amount: field('amount'), months: field('months'), fund: field('fund') })
-		if (parsed.ok) items.push({ reference, decision: { outcome: 'approve', ...parsed.terms, note } })
-		else errors[reference] = Object.values(parsed.issues).flat()
-	}
-	if (Object.keys(errors).length) return data({ errors, outcomes: [], values, chosen }, { status: 400 })
-	const outcomes = await approveMany(db, items, user)
-	for (const outcome of outcomes) if (outcome.decided?.message) await notifyStatusChange(db, outcome.decided.row, { to: outcome.decided.to, message: outcome.decided.message, messageOnly: outcome.decided.messageOnly }, user)
-	noteAudit(context, {
-		data: {
-			approved: outcomes.filter((item) => !item.refusal && !item.decided?.awaitingSecond).map((item) => item.reference),
-			awaitingSecond: outcomes.filter((item) => item.decided?.awaitingSecond).map((item) => item.reference),
-			refused: outcomes.filter((item) => item.refusal).map((item) => item.reference),
-		},
-	})
-	const left = outcomes.filter((item) => item.refusal).map((item) => item.reference)
-	return { errors: {} as Record<string, string[]>, outcomes: outcomes.map(({ reference, name, refusal, decided }) => ({ reference, name, refusal, awaitingSecond: decided?.awaitingSecond ?? false })), values: left.length ? values : {}, chosen: left }
+	const input = batchApprovalInput(await request.formData())
+	const outcome = await approveBatch(db, input, user, auditSink(context))
+	if (outcome.kind === 'refused') return data({ errors: outcome.errors as Record<string, string[]>, outcomes: [], values: outcome.values, chosen: outcome.chosen }, { status: outcome.status })
+	if (outcome.kind !== 'shown') return respond(outcome)
+	const { outcomes, left } = outcome.result
+	return { errors: {} as Record<string, string[]>, outcomes, values: left.length ? input.fields : {}, chosen: left }
 }
 
 export default function Decisions({ loaderData: q, actionData }: Route.ComponentProps) {

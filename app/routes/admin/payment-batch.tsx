@@ -4,6 +4,7 @@ import type { Route } from './+types/payment-batch'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
+import { tellApplicants } from '#app/casework/tell.server.ts'
 import { batchOf, batchTotals, markBatchSent, PaymentFourEyesError, reconcile, recordPayment, reopenPayment, type Reconciled } from '#app/aid/payments.server.ts'
 import { keptFiles } from '#app/aid/batch-files.server.ts'
 import { bankLayouts } from '#app/aid/bank-layouts/index.ts'
@@ -98,7 +99,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				return redirectWithFlash(back, { tone: 'success', message: 'سُجّل إرسال دفعة الصرف إلى البنك' })
 			case 'record': {
 				const instalmentId = Number(form.get('instalment'))
-				await recordPayment(db, batchId, { instalmentId, bankReference: String(form.get('bankReference') ?? ''), paidOn: String(form.get('paidOn') ?? '') }, user)
+				const paid = await recordPayment(db, batchId, { instalmentId, bankReference: String(form.get('bankReference') ?? ''), paidOn: String(form.get('paidOn') ?? '') }, user)
+				await tellApplicants(db, [paid], user)
 				noteAudit(context, { data: { instalment: instalmentId } })
 				return redirectWithFlash(`${back}#line-${instalmentId}`, { tone: 'success', message: 'سُجّل صرف التحويل' })
 			}
@@ -106,14 +108,16 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 				const file = form.get('file')
 				if (!(file instanceof File) || file.size === 0) return data({ form: which, errors: ['الرجاء اختيار ملف البنك (CSV)'], typed, reconciled: null }, { status: 400 })
 				if (file.size > CONFIRMATION_MAX_BYTES) return data({ form: which, errors: ['ملف البنك أكبر من 1 ميجابايت'], typed, reconciled: null }, { status: 413 })
-				const reconciled: Reconciled = await reconcile(db, batchId, await file.text(), user)
+				const { notices, ...reconciled }: Reconciled = await reconcile(db, batchId, await file.text(), user)
+				await tellApplicants(db, notices, user)
 				// Each payment the file recorded, by its reference, and each line it could not.
 				noteAudit(context, { data: { batch: batchId, recorded: reconciled.recorded.length, references: reconciled.recorded, unmatched: reconciled.unmatched.length } })
 				return { form: which, errors: [] as string[], typed, reconciled }
 			}
 			case 'reopen': {
 				const instalmentId = Number(form.get('instalment'))
-				await reopenPayment(db, batchId, instalmentId, String(form.get('reason') ?? ''), user)
+				const told = await reopenPayment(db, batchId, instalmentId, String(form.get('reason') ?? ''), user)
+				await tellApplicants(db, told, user)
 				noteAudit(context, { data: { instalment: instalmentId } })
 				return redirectWithFlash(back, { tone: 'success', message: 'أُعيد التحويل إلى «بانتظار الصرف» ليُصرف في دفعة صرف أخرى' })
 			}

@@ -3,6 +3,7 @@ import type { Route } from './+types/payments'
 import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
+import { tellApplicants } from '#app/casework/tell.server.ts'
 import { APPROVER_MAY_NOT_PAY, createBatch, dueInstalments, listBatches, PaymentFourEyesError, recordDelivery } from '#app/aid/payments.server.ts'
 import { confirmIban, IBAN_UNCONFIRMED, IbanFourEyesError } from '#app/cases/payee-accounts.server.ts'
 import { aidKindLabel } from '#app/cases/aid.ts'
@@ -127,7 +128,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 		}
 		if (intent === 'deliver') {
 			const id = Number(form.get('instalment'))
-			await recordDelivery(db, id, { deliveredOn: String(form.get('deliveredOn') ?? ''), deliveredBy: String(form.get('deliveredBy') ?? ''), receipt: String(form.get('receipt') ?? ''), receiptFile }, user)
+			const delivered = await recordDelivery(db, id, { deliveredOn: String(form.get('deliveredOn') ?? ''), deliveredBy: String(form.get('deliveredBy') ?? ''), receipt: String(form.get('receipt') ?? ''), receiptFile }, user)
+			await tellApplicants(db, [delivered], user)
 			noteAudit(context, { data: { instalment: id, receiptFile: Boolean(receiptFile) } })
 			return redirectWithFlash('/admin/payments', { tone: 'success', message: 'تم تسجيل تسليم المساعدة' })
 		}
