@@ -6,7 +6,7 @@ import { asRetentionPurge } from '#app/operations/retention-purge.server.ts'
 import { ClosedPeriodError } from '#app/cases/refusals.ts'
 import type { CaseRow } from '#app/cases/case-store.server.ts'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, caseAid, closedPeriods } from '#app/db/schema.ts'
+import { aidInstalments, caseAid, closedPeriods, ledgerEntries } from '#app/db/schema.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { formatMonth, todayInRiyadh } from '#app/text/format.ts'
 import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
@@ -140,9 +140,7 @@ test('every money action dated in the closed month is refused, naming the month,
 	// A batch sent.
 	const third = (await createBatch(db(), [notBatched], '', finance)).batchId!
 	await expectClosed(markBatchSent(db(), third, inLastMonth, finance))
-	// A payment of the closed month reopened (a bounce): its ledger row stays.
 	const paid = await instalmentOf(paidLastMonth)
-	await expectClosed(reopenPayment(db(), paid.batchId!, paid.id, 'أعاده البنك', finance))
 	// Nothing changed: the rows, the batches, the reports.
 	expect((await instalmentOf(paidLastMonth)).status).toBe('paid')
 	expect((await batchOf(db(), waitingLine.batchId))!.lines[0]!.status).toBe('in_batch')
@@ -157,6 +155,9 @@ test('every money action dated in the closed month is refused, naming the month,
 		[sql`delete from case_aid where case_id = ${helped.id}`, '42501'],
 		[sql`update aid_instalments set paid_on = ${today} where id = ${paid.id}`, 'AT001'],
 		[sql`update payment_batches set sent_on = ${inLastMonth} where id = ${third}`, 'AT001'],
+		// A ledger entry dated in it, and a payment of it kept but moved out of it.
+		[sql`insert into ledger_entries (transaction_id, debit_account, credit_account, amount, phase, value_date) values (gen_random_uuid(), ${`fund:${fundId}`}, ${`family:${helped.id}`}, 10, 'posted', ${inLastMonth})`, 'AT001'],
+		[sql`update aid_instalments set paid_on = ${today} where id = ${paid.id}`, 'AT001'],
 	] as const)
 		await expect(db().execute(statement)).rejects.toMatchObject({ cause: { code } })
 	// The note alone may change, by retention alone (it clears it).
@@ -171,6 +172,30 @@ test('every money action dated in the closed month is refused, naming the month,
 	const monthRow = async () => JSON.stringify((await aidReport(db(), Number(lastMonth.slice(0, 4)), 'month')).rows.find((row) => row.key === lastMonth))
 	const closedRow = JSON.parse(before)[1 + reportGroupings.findIndex((grouping) => grouping.value === 'month')].rows.find((row: { key: string }) => row.key === lastMonth)
 	expect(await monthRow()).toBe(JSON.stringify(closedRow))
+})
+
+test('a payment of the closed month bounced in the open month: allowed, a reversal dated today naming it; the closed month\'s report unchanged', async () => {
+	const monthRow = async () => JSON.stringify((await aidReport(db(), Number(lastMonth.slice(0, 4)), 'month')).rows.find((row) => row.key === lastMonth))
+	const before = await monthRow()
+	const paid = await instalmentOf(paidLastMonth)
+	expect([paid.status, paid.paidOn]).toEqual(['paid', inLastMonth])
+	await reopenPayment(db(), paid.batchId!, paid.id, 'أعاده البنك: الحساب مغلق', finance)
+	expect((await instalmentOf(paidLastMonth)).status).toBe('approved')
+	// The aid ledger: the payment of last month stays, its reversal is today's and names it.
+	const rows = await db().select().from(caseAid).where(eq(caseAid.instalmentId, paid.id)).orderBy(caseAid.id)
+	expect(rows.map((row) => [row.givenOn, Number(row.amount), row.correctsId])).toEqual([
+		[inLastMonth, 1500, null],
+		[today, -1500, rows[0]!.id],
+	])
+	// The money ledger: the posting of last month reversed by an entry dated today, naming it.
+	const entries = await db().select().from(ledgerEntries).where(eq(ledgerEntries.instalmentId, paid.id)).orderBy(ledgerEntries.id)
+	const posting = entries.find((entry) => entry.phase === 'posted' && entry.correctsId === null)!
+	expect(posting.valueDate).toBe(inLastMonth)
+	expect(entries.filter((entry) => entry.correctsId === posting.id).map((entry) => entry.valueDate)).toEqual([today])
+	expect(await monthRow()).toBe(before)
+	// An entry dated in the closed month after it: still refused, naming the month.
+	await expectClosed(recordAid(db(), helped.id, { amount: 1500, kind: 'cash', givenOn: inLastMonth, note: 'إعادة الصرف' }, researcher))
+	expect(await monthRow()).toBe(before)
 })
 
 test("the committee's approval is dated the day it is made: refused while that month is closed", async () => {
