@@ -1,7 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, caseAid, caseDecisions, caseEvents, funds, users } from '#app/db/schema.ts'
+import { aidInstalments, caseAid, caseDecisions, caseEvents, funds, paymentBatchLines, users } from '#app/db/schema.ts'
 import { fundLabel, isInKind } from '#app/cases/aid.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { paymentReference } from './payments.server.ts'
@@ -39,15 +39,13 @@ export interface AidLedgerTotals {
 	recorded: number
 }
 
-// The bank's reference as app/aid/payments.server.ts writes it into a payment's note and a return's.
-const BANK_REFERENCE = /مرجع البنك ([^\s):،]+)/
 // A return's note: «أعاد البنك التحويل (مرجع البنك …): <reason>».
 const RETURN_REASON = /^أعاد البنك التحويل[^:]*:\s*/
 
 /** The case's aid ledger, oldest first (a day's approval before its payments). */
 export async function aidLedgerOf(db: Database, caseId: string): Promise<AidLedgerRow[]> {
 	const firstApprover = alias(users, 'first_approver')
-	const [approvals, given, held] = await Promise.all([
+	const [approvals, given, held, lines] = await Promise.all([
 		db
 			.select({ decision: caseDecisions, by: users.name, first: firstApprover.name, fund: funds })
 			.from(caseDecisions)
@@ -73,7 +71,16 @@ export async function aidLedgerOf(db: Database, caseId: string): Promise<AidLedg
 			.leftJoin(users, eq(users.id, caseEvents.actorId))
 			.where(and(eq(caseEvents.caseId, caseId), eq(caseEvents.kind, 'aid_changed')))
 			.orderBy(asc(caseEvents.id)),
+		// The bank's answer as each batch line keeps it (never changed once the bank answered,
+		// app/aid/payments.server.ts): its reference, and why it came back. Not the rows' notes, which
+		// retention clears (app/operations/retention-purge.server.ts).
+		db
+			.select({ instalmentId: paymentBatchLines.instalmentId, bankReference: paymentBatchLines.bankReference, stateNote: paymentBatchLines.stateNote })
+			.from(paymentBatchLines)
+			.where(and(eq(paymentBatchLines.caseId, caseId), isNotNull(paymentBatchLines.bankReference)))
+			.orderBy(asc(paymentBatchLines.id)),
 	])
+	const paidLines = linesOfPayments(given, lines)
 	const rows: (AidLedgerRow & { order: number })[] = [
 		...approvals.map(({ decision, by, first, fund }) => ({
 			day: todayInRiyadh(decision.createdAt),
@@ -94,9 +101,9 @@ export async function aidLedgerOf(db: Database, caseId: string): Promise<AidLedg
 			amount: row.amount,
 			fund: fund ? fundLabel(fund) : null,
 			reference: instalment === null ? '' : paymentReference(instalment),
-			bankReference: BANK_REFERENCE.exec(row.note)?.[1] ?? null,
+			bankReference: paidLines.get(row.correctsId ?? row.id)?.bankReference ?? null,
 			months: null,
-			note: row.correctsId !== null ? row.note.replace(RETURN_REASON, '') : '',
+			note: row.correctsId !== null ? (paidLines.get(row.correctsId)?.stateNote ?? row.note.replace(RETURN_REASON, '')) : '',
 			by,
 			order: 1,
 		})),
@@ -109,6 +116,25 @@ export async function aidLedgerOf(db: Database, caseId: string): Promise<AidLedg
 	]
 	// Stable: within a day, approvals, then the ledger in the order written, then holds.
 	return rows.sort((a, b) => a.day.localeCompare(b.day) || a.order - b.order).map(({ order: _, ...row }) => row)
+}
+
+type PaidLine = { instalmentId: number; bankReference: string | null; stateNote: string | null }
+
+/**
+ * The batch line each transfer paid (a row of the aid ledger with an instalment, not a return) was
+ * paid on, by the row's id. An instalment is in one batch at a time and paid at most once in it, so
+ * its payments, oldest first, are its lines that carry a bank reference, oldest first.
+ */
+function linesOfPayments(given: readonly { row: typeof caseAid.$inferSelect; instalment: number | null }[], lines: readonly PaidLine[]): Map<number, PaidLine> {
+	const waiting = new Map<number, PaidLine[]>()
+	for (const line of lines) waiting.set(line.instalmentId, [...(waiting.get(line.instalmentId) ?? []), line])
+	const found = new Map<number, PaidLine>()
+	for (const { row, instalment } of given) {
+		if (instalment === null || row.correctsId !== null || isInKind(row.kind)) continue
+		const line = waiting.get(instalment)?.shift()
+		if (line) found.set(row.id, line)
+	}
+	return found
 }
 
 /** What was approved, what was paid net of returns, and what was delivered. */

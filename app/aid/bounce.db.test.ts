@@ -78,6 +78,12 @@ test('finding 7: a bounced transfer tells the family why and asks another IBAN; 
 	await expect(giveIban(db(), row.id, validIban)).rejects.toThrow(SAME_IBAN)
 	await expect(giveIban(db(), row.id, 'SA0000000000000000000000')).rejects.toThrow('رقم الآيبان غير صحيح')
 	await expect(giveIban(db(), row.id, 'SA12')).rejects.toThrow('الرجاء كتابة الآيبان كاملاً')
+	// Of another bank than the one chosen (the bank chosen before, or with it): refused as the bank step refuses it.
+	const snbIban = saudiIbanFromBban(`10${'0'.repeat(12)}778899`)
+	const mismatch = 'الآيبان لحساب في «البنك الأهلي السعودي» (رمز البنك 10)، لا في «مصرف الراجحي» المختار'
+	await expect(giveIban(db(), row.id, snbIban)).rejects.toThrow(mismatch)
+	await expect(giveIban(db(), row.id, snbIban, null, 'alrajhi')).rejects.toThrow(mismatch)
+	await expect(giveIban(db(), row.id, snbIban, null, 'no-such-bank')).rejects.toThrow('الرجاء اختيار البنك')
 	expect((await payeeIbans(db(), [row.id])).get(row.id)).toBe(validIban)
 	await giveIban(db(), row.id, otherIban.replace(/(.{4})/g, '$1 '))
 	expect((await payeeIbans(db(), [row.id])).get(row.id)).toBe(otherIban)

@@ -1,22 +1,31 @@
 // The aid cycle in the demo content (npm start): the researcher's visits, planned and done; budgets
 // for this year; the committee's decisions on some of the studied demo cases; finance paying some of
 // them (a batch sent and recorded, one transfer left due for a visitor to pay, aid in kind
-// delivered). Through the same functions as staff's, by demo members who cannot sign in (stopped
+// delivered); last month closed, a transfer of it returned by the bank this month (an adjusting entry
+// naming last month's payment), the family's new IBAN confirmed and paid on the next batch; a
+// monthly aid stopped after its first payment. Through the same functions as staff's, by demo members who cannot sign in (stopped
 // accounts with random passwords). A visitor signed in as the first admin sees every step, and the
 // budgets they draw on.
 import { randomBytes } from 'node:crypto'
 import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { caseEvents, cases, caseStudies, caseVisits } from '#app/db/schema.ts'
+import { aidInstalments, caseEvents, cases, caseStudies, caseVisits } from '#app/db/schema.ts'
+import type { UserRole } from '#app/db/roles.ts'
+import { bankOfChoice } from '#app/domain/saudi-banks.ts'
+import { demoIban } from '#app/cases/demo-cases.server.ts'
+import { confirmIban, giveIban } from '#app/cases/payee-accounts.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { visitMessage } from '#app/cases/visits.server.ts'
 import { createUser } from '#app/domain/staff-users.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { Status } from '#app/cases/case-statuses.ts'
+import { isInKind } from '#app/cases/aid.ts'
 import { listReasons } from '#app/cases/reasons.server.ts'
 import { decide } from './decisions.server.ts'
 import { listFunds, setBudget } from './funds.server.ts'
-import { batchOf, createBatch, dueInstalments, markBatchSent, recordDelivery, recordPayment } from './payments.server.ts'
+import { batchOf, createBatch, dueInstalments, markBatchSent, recordDelivery, recordPayment, reopenPayment } from './payments.server.ts'
+import { changeAid, monthShift } from './monthly-aid.server.ts'
+import { closeMonth } from './periods.server.ts'
 import type { Notice } from '#app/notify/case-notices.server.ts'
 
 /** This year's demo budgets, riyals, by programme (from any fund). */
@@ -36,12 +45,14 @@ export interface DemoTold {
 
 export async function insertDemoCycle(db: Database): Promise<DemoTold> {
 	const year = Number(todayInRiyadh().slice(0, 4))
-	const demoMember = (name: string, role: 'approver' | 'finance' | 'case_officer') =>
-		createUser(db, { name, email: `demo-${role}@ataa.invalid`, mobile: '', roles: [role], active: false, password: randomBytes(24).toString('base64url') })
-	const [approver, finance, researcher] = await Promise.all([
+	const demoMember = (name: string, role: 'approver' | 'finance' | 'case_officer', email = `demo-${role}@ataa.invalid`) =>
+		createUser(db, { name, email, mobile: '', roles: [role], active: false, password: randomBytes(24).toString('base64url') })
+	const [approver, finance, researcher, secondFinance] = await Promise.all([
 		demoMember('عبدالله الشهري (عضو لجنة تجريبي)', 'approver'),
 		demoMember('ريم الحربي (مسؤولة مالية تجريبية)', 'finance'),
 		demoMember('نورة القحطاني (باحثة تجريبية)', 'case_officer'),
+		// Confirms the IBAN a family gave after a bounce: not the member who recorded the payments.
+		demoMember('سلمان العنزي (مسؤول مالي تجريبي)', 'finance', 'demo-finance-2@ataa.invalid'),
 	])
 	await insertDemoVisits(db, researcher)
 	for (const [programme, allocated] of Object.entries(demoBudgets)) await setBudget(db, { programme, year, fundId: null, allocated }, approver)
@@ -53,13 +64,27 @@ export async function insertDemoCycle(db: Database): Promise<DemoTold> {
 	const waiting = await db.select({ id: cases.id }).from(cases).where(eq(cases.status, Status.Studied)).orderBy(asc(cases.reference))
 	const studies = waiting.length ? await db.select().from(caseStudies).where(inArray(caseStudies.caseId, waiting.map((row) => row.id))) : []
 	const [reason] = await listReasons(db, 'decision-reject')
-	// Most approved as the researcher proposed, one rejected and one returned; the rest wait for the committee.
-	for (const [index, row] of waiting.slice(0, Math.max(0, waiting.length - 2)).entries()) {
+	// Most approved as the researcher proposed, one rejected and one returned; the rest wait for the
+	// committee. A monthly aid among them: when no study proposed one, the committee makes the first
+	// transfer approved a monthly rent (stopped below after its first payment).
+	const decided = waiting.slice(0, Math.max(0, waiting.length - 2))
+	let monthlyWanted = !studies.some((study) => decided.some((row) => row.id === study.caseId) && (study.aidMonths ?? 0) > 1)
+	for (const [index, row] of decided.entries()) {
 		const study = studies.find((item) => item.caseId === row.id)
 		if (index === 1 && reason) await decide(db, row.id, { outcome: 'reject', reason: reason.label, note: 'رأت اللجنة أن الحالة لا تنطبق عليها شروط البرنامج.' }, approver)
 		else if (index === 3) await decide(db, row.id, { outcome: 'return', note: 'نرجو التحقق من دخل الأبناء العاملين قبل القرار.' }, approver)
-		else if (study?.aidKind && study.aidAmount)
-			await decide(db, row.id, { outcome: 'approve', aidKind: study.aidKind, amount: study.aidAmount, months: study.aidMonths, fundId: study.zakatEligible ? zakat.id : general.id, note: 'محضر لجنة الصرف (تجريبي).' }, approver)
+		else if (study?.aidKind && study.aidAmount) {
+			const monthly = monthlyWanted && !isInKind(study.aidKind)
+			if (monthly) monthlyWanted = false
+			await decide(
+				db,
+				row.id,
+				monthly
+					? { outcome: 'approve', aidKind: 'rent', amount: study.aidAmount, months: 6, fundId: study.zakatEligible ? zakat.id : general.id, note: 'محضر لجنة الصرف (تجريبي): إيجار شهري لستة أشهر.' }
+					: { outcome: 'approve', aidKind: study.aidKind, amount: study.aidAmount, months: study.aidMonths, fundId: study.zakatEligible ? zakat.id : general.id, note: 'محضر لجنة الصرف (تجريبي).' },
+				approver,
+			)
+		}
 	}
 
 	// Finance: aid in kind delivered; the transfers due in a batch sent to the bank and recorded, but the last, left for a visitor to pay.
@@ -69,14 +94,52 @@ export async function insertDemoCycle(db: Database): Promise<DemoTold> {
 	const transfers = (await dueInstalments(db, 'transfer')).filter((item) => item.iban)
 	if (!transfers.length) return { notices: told, by: finance }
 	const paid = transfers.length > 1 ? transfers.slice(0, -1) : transfers
-	// One batch per debit account, zakat apart (docs/product.md#payment): each sent, its lines recorded.
-	const { batchIds } = await createBatch(db, paid.map((item) => item.id), 'دفعة صرف تجريبية', finance)
-	for (const batchId of batchIds) {
-		await markBatchSent(db, batchId, today, finance)
-		const lines = (await batchOf(db, batchId))?.lines ?? []
-		for (const line of lines) told.push(await recordPayment(db, batchId, { instalmentId: line.id, bankReference: `DEMO${String(line.id).padStart(6, '0')}`, paidOn: today }, finance))
+	// A one-off transfer paid last month (its batch sent and reconciled then), and last month closed by
+	// finance; the others paid today. One batch per debit account, zakat apart (docs/product.md#payment).
+	const returned = paid.length > 1 ? paid.find((item) => item.months === null) : undefined
+	// Last month's last day: the day before this month's first.
+	const lastDay = new Date(Date.parse(`${monthShift(today, 0)}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
+	if (returned) {
+		told.push(...(await payInBatches(db, [returned.id], 'دفعة صرف تجريبية (الشهر الماضي)', lastDay, finance)))
+		await closeMonth(db, lastDay.slice(0, 7), finance)
+	}
+	told.push(...(await payInBatches(db, paid.filter((item) => item !== returned).map((item) => item.id), 'دفعة صرف تجريبية', today, finance)))
+
+	// The transfer paid last month comes back from the bank this month: its reversal is dated today,
+	// naming last month's payment (an adjusting entry: the closed month keeps what it recorded). The
+	// family is told and gives another IBAN on its link; another member of finance confirms it, and
+	// the transfer is paid on the next batch.
+	if (returned) {
+		const [line] = await db.select({ batchId: aidInstalments.batchId }).from(aidInstalments).where(eq(aidInstalments.id, returned.id))
+		told.push(...(await reopenPayment(db, line!.batchId!, returned.id, 'اسم المستفيد لا يطابق اسم صاحب الحساب لدى البنك', finance)))
+		await giveIban(db, returned.caseId, demoIban(bankOfChoice('alrajhi')!.code, `0000${String(returned.id).padStart(14, '0')}`), null, 'alrajhi')
+		await confirmIban(db, returned.caseId, secondFinance)
+		told.push(...(await payInBatches(db, [returned.id], 'دفعة صرف تجريبية (إعادة تحويل)', today, finance)))
+	}
+
+	// A monthly aid stopped after its first payment, with the reason the family reads (the months left cancelled).
+	const monthly = paid.find((item) => item.months !== null && item.months > 1)
+	const [why] = await listReasons(db, 'aid-hold')
+	if (monthly && why) {
+		const [instalment] = await db.select({ decisionId: aidInstalments.decisionId }).from(aidInstalments).where(eq(aidInstalments.id, monthly.id))
+		const change = await changeAid(db, instalment!.decisionId, { action: 'stop', reason: why.label }, finance)
+		const [stopped] = await db.select({ status: cases.status }).from(cases).where(eq(cases.id, monthly.caseId))
+		if (change.told && stopped) told.push({ kind: 'status', caseId: monthly.caseId, to: stopped.status, message: change.told, messageOnly: true })
 	}
 	return { notices: told, by: finance }
+}
+
+/** Batches the transfers (one per debit account), marks each sent on `day`, and records each line paid that day. */
+async function payInBatches(db: Database, instalmentIds: readonly number[], note: string, day: string, finance: { id: number; roles: readonly UserRole[] }): Promise<Notice[]> {
+	const told: Notice[] = []
+	if (!instalmentIds.length) return told
+	const { batchIds } = await createBatch(db, instalmentIds, note, finance)
+	for (const batchId of batchIds) {
+		await markBatchSent(db, batchId, day, finance)
+		const lines = (await batchOf(db, batchId))?.lines ?? []
+		for (const line of lines) if (line.status === 'in_batch') told.push(await recordPayment(db, batchId, { instalmentId: line.id, bankReference: `DEMO${String(batchId).padStart(3, '0')}${String(line.id).padStart(6, '0')}`, paidOn: day }, finance))
+	}
+	return told
 }
 
 /**

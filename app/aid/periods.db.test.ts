@@ -21,7 +21,7 @@ import { reportWorkbook } from './report-export.server.ts'
 import { aidReport, reportGroupings } from './reports.server.ts'
 
 // Periods that close (docs/product.md#periods): a month closed once reconciled refuses every money
-// entry dated in it, whoever writes it (the database's triggers, drizzle/0037_closed_periods.sql),
+// entry dated in it, whoever writes it (the database's triggers, drizzle/0038_closed_periods.sql),
 // with the month named in Arabic; its reports and «أثرنا» stay as they were, byte for byte; an
 // admin reopens it with a reason.
 
@@ -171,9 +171,7 @@ test('every money action dated in the closed month is refused, naming the month,
 	// A batch sent.
 	const third = (await createBatch(db(), [notBatched], '', finance)).batchId!
 	await expectClosed(markBatchSent(db(), third, inLastMonth, finance))
-	// A payment of the closed month reopened (a bounce): its ledger row stays.
 	const paid = await instalmentOf(paidLastMonth)
-	await expectClosed(reopenPayment(db(), paid.batchId!, paid.id, 'أعاده البنك', finance))
 	// Nothing changed: the rows, the batches, the reports.
 	expect((await instalmentOf(paidLastMonth)).status).toBe('paid')
 	expect((await batchOf(db(), waitingLine.batchId))!.lines[0]!.status).toBe('in_batch')
@@ -193,6 +191,8 @@ test('every money action dated in the closed month is refused, naming the month,
 			'AT001',
 		],
 		[sql`update ledger_entries set amount = 1 where case_id = ${helped.id}`, '42501'],
+		// A payment of it kept but moved out of it.
+		[sql`update aid_instalments set paid_on = ${today} where id = ${paid.id}`, 'AT001'],
 	] as const)
 		await expect(db().execute(statement)).rejects.toMatchObject({ cause: { code } })
 	// The note alone may change, by retention alone (it clears it).
@@ -219,6 +219,30 @@ test('every money action dated in the closed month is refused, naming the month,
 	const ledgerThisMonth = (await db().execute(sql`select sum(case when credit_account = 'family:' || case_id then amount else -amount end) as riyals from ledger_entries
 		where phase = 'posted' and to_char(value_date, 'YYYY-MM') = ${thisMonth} and 'family:' || case_id in (credit_account, debit_account)`)).rows as { riyals: string }[]
 	expect(thisMonthRow.givenRiyals).toBe(Number(ledgerThisMonth[0]!.riyals))
+})
+
+test('a payment of the closed month bounced in the open month: allowed, a reversal dated today naming it; the closed month\'s report unchanged', async () => {
+	const monthRow = async () => JSON.stringify((await aidReport(db(), Number(lastMonth.slice(0, 4)), 'month')).rows.find((row) => row.key === lastMonth))
+	const before = await monthRow()
+	const paid = await instalmentOf(paidLastMonth)
+	expect([paid.status, paid.paidOn]).toEqual(['paid', inLastMonth])
+	await reopenPayment(db(), paid.batchId!, paid.id, 'أعاده البنك: الحساب مغلق', finance)
+	expect((await instalmentOf(paidLastMonth)).status).toBe('approved')
+	// The aid ledger: the payment of last month stays, its reversal is today's and names it.
+	const rows = await db().select().from(caseAid).where(eq(caseAid.instalmentId, paid.id)).orderBy(caseAid.id)
+	expect(rows.map((row) => [row.givenOn, Number(row.amount), row.correctsId])).toEqual([
+		[inLastMonth, 1500, null],
+		[today, -1500, rows[0]!.id],
+	])
+	// The money ledger: the posting of last month reversed by an entry dated today, naming it.
+	const entries = await db().select().from(ledgerEntries).where(eq(ledgerEntries.instalmentId, paid.id)).orderBy(ledgerEntries.id)
+	const posting = entries.find((entry) => entry.phase === 'posted' && entry.correctsId === null)!
+	expect(posting.valueDate).toBe(inLastMonth)
+	expect(entries.filter((entry) => entry.correctsId === posting.id).map((entry) => entry.valueDate)).toEqual([today])
+	expect(await monthRow()).toBe(before)
+	// An entry dated in the closed month after it: still refused, naming the month.
+	await expectClosed(recordAid(db(), helped.id, { amount: 1500, kind: 'cash', givenOn: inLastMonth, note: 'إعادة الصرف' }, researcher))
+	expect(await monthRow()).toBe(before)
 })
 
 test("the committee's approval is dated the day it is made: refused while that month is closed", async () => {

@@ -1,7 +1,7 @@
 // Periods that close (docs/product.md#periods): finance closes a month once its payments are
 // reconciled with the bank, and a year once its twelve months are closed («إقفال السنة» closes the
 // months left at once). Nothing is then dated in it: the database refuses every money entry dated
-// in a closed month (drizzle/0037_closed_periods.sql), so its reports and «أثرنا» never change; a
+// in a closed month (drizzle/0038_closed_periods.sql), so its reports and «أثرنا» never change; a
 // mistake found later is an adjusting entry dated in an open month. An admin may reopen a month,
 // with a reason: the reopening is kept, shown on the period's report, and audited.
 // Every close and reopening is a row of `closed_periods`, never changed: a month's state is its newest row.

@@ -227,11 +227,11 @@ describe('flags for staff', () => {
 	test('the applicant’s ID as another family’s member, the same IBAN, the same mobile on another applicant', async () => {
 		const applicantId = randomNationalId()
 		const { row } = await startCase(handle.db, needyFamilies, basicAnswers(applicantId, '0561234567'))
-		await saveSection(handle.db, needyFamilies, row, 'bank', { Bank_Name_1: 'snb', Bank_No_1: 'SA4420000001234567891234' })
+		await saveSection(handle.db, needyFamilies, row, 'bank', { Bank_Name_1: 'riyad', Bank_No_1: 'SA4420000001234567891234' })
 		expect(await caseFlags(handle.db, needyFamilies, row)).toEqual([])
 
 		const other = await startCase(handle.db, needyFamilies, basicAnswers(randomNationalId(), '0561234567'))
-		await saveSection(handle.db, needyFamilies, other.row, 'bank', { Bank_Name_1: 'snb', Bank_No_1: 'SA4420000001234567891234' })
+		await saveSection(handle.db, needyFamilies, other.row, 'bank', { Bank_Name_1: 'riyad', Bank_No_1: 'SA4420000001234567891234' })
 		await editRows(handle.db, needyFamilies, other.row, 'family', { add: { FamilyName: 'الأب', RelationShip: 'father', Identify_Id: applicantId }, max: 20 })
 		// A draft is nobody's second application yet.
 		expect(await caseFlags(handle.db, needyFamilies, row)).toEqual([])

@@ -207,7 +207,6 @@ const places: readonly (readonly [string, readonly string[], number])[] = [
 	['الباحة', ['الحزام', 'شهبة'], 1],
 ]
 
-/** The banks' codes in a Saudi IBAN (SA kk BB …). */
 /** The IBAN's bank code of each bank of the forms, from the one table of Saudi banks. */
 const codeOfBank = (choice: string) => bankOfChoice(choice)!.code
 const bankWeights: readonly (readonly [string, number])[] = [

@@ -10,7 +10,8 @@ import { areaRoles, hasRole, type UserRole } from '#app/db/roles.ts'
 import { ibanProblem, normaliseIban } from '#app/domain/validators.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
 import type { ApplicationDef, RowFieldDef } from '#app/forms/definition.ts'
-import { banks } from '#app/forms/options.ts'
+import { bankFieldBefore, ibanBankMismatches } from '#app/forms/bank-account.ts'
+import { bankOfChoice } from '#app/domain/saudi-banks.ts'
 import { CaseChangeError } from './refusals.ts'
 
 type Actor = { id: number; roles: readonly UserRole[] }
@@ -33,11 +34,6 @@ export interface PayeeAccount {
 	bank?: string
 }
 
-/** The bank chosen beside an IBAN field: the nearest bank choice before it in its section. */
-function bankFieldBefore(fields: readonly RowFieldDef[], ibanName: string): string | undefined {
-	const before = fields.slice(0, fields.findIndex((field) => field.name === ibanName)).reverse()
-	return before.find((field) => field.kind === 'select' && field.options === banks)?.name
-}
 
 /** The account a case's aid is transferred to: its transfer question's answer (`payeeField`), as the applicant gave it, with the bank chosen beside it. */
 export async function transferAccounts(db: Database, caseIds: readonly string[]): Promise<Map<string, PayeeAccount>> {
@@ -179,16 +175,21 @@ export async function confirmIban(db: Database, caseId: string, actor: Actor): P
 
 /**
  * The family gives a new IBAN on their verified link, after the approval (`actorId`: staff who typed
- * it there for them, who then may not confirm it): written as the answer to the programme's account question, and held until finance
- * confirms it. Refused: not a valid Saudi IBAN, or the very one the bank returned.
+ * it there for them, who then may not confirm it), with the bank it is at (`bank`, the forms' choice;
+ * unsaid: the bank chosen before): written as the answers to the programme's account question and
+ * the bank beside it, and held until finance confirms it. Refused: not a valid Saudi IBAN, of
+ * another bank than the chosen one (app/forms/bank-account.ts, as the form's own step refuses it),
+ * or the very one the bank returned.
  */
-export async function giveIban(db: Database, caseId: string, typed: string, actorId: number | null = null): Promise<void> {
+export async function giveIban(db: Database, caseId: string, typed: string, actorId: number | null = null, bank?: string): Promise<void> {
 	const problem = ibanProblem(typed)
 	if (problem) throw new CaseChangeError(problem === 'checksum' ? 'رقم الآيبان غير صحيح، تأكد من كتابته كما في كشف حسابك' : 'الرجاء كتابة الآيبان كاملاً: SA ويتبعه 22 رقماً')
+	if (bank !== undefined && !bankOfChoice(bank)) throw new CaseChangeError('الرجاء اختيار البنك')
 	const iban = normaliseIban(typed)
 	await db.transaction(async (tx) => {
 		const [row] = await tx.select().from(cases).where(eq(cases.id, caseId)).for('update')
-		const field = payeeField(findDefinition(row?.type ?? ''))
+		const definition = findDefinition(row?.type ?? '')
+		const field = payeeField(definition)
 		if (!row || row.deletedAt || row.purgedAt || !field || !(await approved(tx, caseId))) throw new CaseChangeError('لا يُطلب آيبان لهذا الطلب')
 		const rows = (await accountsOf(tx, [caseId])).get(caseId) ?? []
 		if (rows.some((item) => item.kind === 'bounced' && item.iban === iban)) throw new CaseChangeError(SAME_IBAN)
@@ -196,7 +197,11 @@ export async function giveIban(db: Database, caseId: string, typed: string, acto
 			.select({ answers: caseSections.answers })
 			.from(caseSections)
 			.where(and(eq(caseSections.caseId, caseId), eq(caseSections.section, field.section)))
-		const answers = { ...((section?.answers as Record<string, unknown> | undefined) ?? {}), [field.name]: iban }
+		const fields = definition?.sections.find((candidate) => candidate.key === field.section)?.fields ?? []
+		const bankField = bankFieldBefore(fields, field.name)
+		const answers = { ...((section?.answers as Record<string, unknown> | undefined) ?? {}), [field.name]: iban, ...(bankField && bank ? { [bankField]: bank } : {}) }
+		const mismatch = ibanBankMismatches(fields, answers).find((item) => item.field === field.name)
+		if (mismatch) throw new CaseChangeError(mismatch.message)
 		await tx
 			.insert(caseSections)
 			.values({ caseId, section: field.section, answers })

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { asRefusal, CaseChangeError, ClosedPeriodError, closedPeriodMessage } from './refusals.ts'
 
-// The database's refusal of money dated in a closed month (SQLSTATE AT001, drizzle/0037_closed_periods.sql)
+// The database's refusal of money dated in a closed month (SQLSTATE AT001, drizzle/0038_closed_periods.sql)
 // reaches a store wrapped by drizzle (`cause`): it becomes the Arabic refusal routes answer 409.
 
 const databaseError = (code: string, message: string) => Object.assign(new Error(message), { code })

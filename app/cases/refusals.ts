@@ -3,7 +3,7 @@ import { formatMonth } from '#app/text/format.ts'
 
 // What a store refuses, as the user reads it (routes answer it 409, or 403 for four eyes). Among
 // them the database's own refusal of money dated in a closed month (docs/product.md#periods): its
-// triggers (drizzle/0037_closed_periods.sql) raise SQLSTATE AT001 whoever writes, and a store that
+// triggers (drizzle/0038_closed_periods.sql) raise SQLSTATE AT001 whoever writes, and a store that
 // runs its transactions through `inOpenPeriods` turns that into the Arabic refusal below, so a
 // route that forgot to ask whether the month is open still answers a refusal, never a 500.
 

@@ -664,7 +664,7 @@ export const paymentBatchFiles = pgTable(
  * The months finance closed once reconciled, and reopened (docs/product.md#periods): one row per
  * close and per reopening, never changed or removed (triggers refuse UPDATE, DELETE and TRUNCATE);
  * a month's state is its newest row. Money dated in a closed month is refused by the database
- * (drizzle/0037_closed_periods.sql, `ataa_refuse_closed_period`).
+ * (drizzle/0038_closed_periods.sql, `ataa_refuse_closed_period`).
  */
 export const closedPeriods = pgTable(
 	'closed_periods',

@@ -41,7 +41,7 @@ describe('answers in words', () => {
 		expect(lineOf(sectionSchema(bank).parse({ ...sent, Bank_Name_2: 'riyad' }), 'البنك الثاني (اختياري)')).toBe('')
 		// Nor is one saved that way before the fix.
 		expect(lineOf({ Bank_Name_1: 'alrajhi', Bank_No_1: validIban, Bank_Name_2: 'snb' }, 'البنك الثاني (اختياري)')).toBe('')
-		expect(lineOf(sectionSchema(bank).parse({ ...sent, Bank_Name_2: 'riyad', Bank_No_2: validIban }), 'البنك الثاني (اختياري)')).toBe('بنك الرياض')
+		expect(lineOf(sectionSchema(bank).parse({ ...sent, Bank_Name_2: 'alrajhi', Bank_No_2: validIban }), 'البنك الثاني (اختياري)')).toBe('مصرف الراجحي')
 	})
 
 	test('a family member shows only what the applicant gave: no default gender, education, status or health', () => {

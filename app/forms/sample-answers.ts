@@ -2,6 +2,8 @@ import { isGiven, type ApplicationDef, type FieldDef, type RowFieldDef, type Sec
 import { conditionHolds, conditionOf, isSectionAsked } from './conditions.ts'
 import { nationalIdWithCheckDigit, saudiIbanFromBban } from '#app/domain/validators.ts'
 import { sectionSchema } from './schema.ts'
+import { ibanBankPairs } from './bank-account.ts'
+import { bankOfChoice } from '#app/domain/saudi-banks.ts'
 
 // Made-up but valid answers to any definition, as a browser sends them once Conform has read the
 // form: text as typed (05 mobiles, digits as text), empty inputs left out, checkbox lists as arrays,
@@ -205,6 +207,11 @@ function objectValues(fields: readonly FieldDef[], random: Random, variant: Samp
 		if (field.kind !== 'date' || !field.notBefore) continue
 		const [value, start] = [values[field.name], values[field.notBefore]]
 		if (typeof value === 'string' && typeof start === 'string' && value < start) values[field.name] = start
+	}
+	// An IBAN is of the bank chosen beside it (./bank-account.ts): its bank code is that bank's.
+	for (const pair of ibanBankPairs(fields)) {
+		const [iban, bank] = [values[pair.iban], bankOfChoice(String(values[pair.bank] ?? ''))]
+		if (typeof iban === 'string' && bank) values[pair.iban] = saudiIbanFromBban(`${bank.code}${iban.slice(6)}`)
 	}
 	// A choice left without its partner (a `when` skipped it) is left out too: the form would not keep it.
 	for (const field of fields) {

@@ -46,8 +46,23 @@ describe('schemas derived from the needy-families definition', () => {
 		const first = { Bank_Name_1: 'alrajhi', Bank_No_1: validIban }
 		// Chosen but no account number: not an answer, so not stored.
 		expect(schema.parse({ ...first, Bank_Name_2: 'snb', Bank_No_2: 'SA' })).toEqual({ Bank_Name_1: 'alrajhi', Bank_No_1: validIban })
-		expect(schema.parse({ ...first, Bank_Name_2: 'riyad', Bank_No_2: validIban })).toMatchObject({ Bank_Name_2: 'riyad', Bank_No_2: validIban })
+		expect(schema.parse({ ...first, Bank_Name_2: 'alrajhi', Bank_No_2: validIban })).toMatchObject({ Bank_Name_2: 'alrajhi', Bank_No_2: validIban })
 		expect(messages(schema.safeParse({ ...first, Bank_No_2: validIban }))).toEqual(['الرجاء اختيار البنك الثاني لأنك كتبت رقم الحساب الثاني'])
+	})
+
+	test('bank: an IBAN of another bank than the one chosen beside it is refused on the IBAN, both banks named (issue 38, finding 3)', () => {
+		const schema = sectionSchema(section('bank'))
+		const snb = 'SA1510000000608010167519'
+		const refused = schema.safeParse({ Bank_Name_1: 'alrajhi', Bank_No_1: snb })
+		expect(refused.success ? [] : refused.error.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+			['Bank_No_1', 'الآيبان لحساب في «البنك الأهلي السعودي» (رمز البنك 10)، لا في «مصرف الراجحي» المختار: اختر البنك الذي فيه الحساب، أو اكتب آيبان حسابك في البنك المختار'],
+		])
+		expect(schema.parse({ Bank_Name_1: 'snb', Bank_No_1: snb })).toEqual({ Bank_Name_1: 'snb', Bank_No_1: snb })
+		// The second account against its own bank; a bank code of no Saudi bank is refused too.
+		expect(messages(schema.safeParse({ Bank_Name_1: 'snb', Bank_No_1: snb, Bank_Name_2: 'riyad', Bank_No_2: validIban }))).toEqual([
+			'الآيبان لحساب في «مصرف الراجحي» (رمز البنك 80)، لا في «بنك الرياض» المختار: اختر البنك الذي فيه الحساب، أو اكتب آيبان حسابك في البنك المختار',
+		])
+		expect(messages(schema.safeParse({ Bank_Name_1: 'snb', Bank_No_1: 'SA9340000000608010167519' }))[0]).toMatch(/^رمز البنك في الآيبان \(40\) لا يعود إلى بنك سعودي معروف/)
 	})
 
 	test('a birth date after today in Riyadh is refused; today and real past days are taken', () => {

@@ -3,6 +3,7 @@ import { emailField, ibanField, licenceNumberField, nationalIdField, saudiMobile
 import { todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
 import { collectionOf, fieldsBesideCollection, isGiven, isOrphanChoice, type FieldDef, type RowFieldDef, type SectionDef } from './definition.ts'
 import { conditionOf, conditionHolds } from './conditions.ts'
+import { ibanBankMismatches, ibanBankPairs } from './bank-account.ts'
 import { calendarFieldName, calendarOf, parseCalendarDate } from './calendar-date.ts'
 import * as m from '#app/text/messages.ts'
 
@@ -170,7 +171,7 @@ function objectOf(fields: readonly FieldDef[], options: SchemaOptions = {}, extr
 			if (field.kind === 'newPassword') shape[`${field.name}Confirm`] = z.string().optional()
 		}
 	}
-	return withCalendars(fields, withPasswords(fields, withPairedChoices(fields, withDateOrder(fields, withConditions(fields, options, z.object(shape))))))
+	return withCalendars(fields, withPasswords(fields, withPairedChoices(fields, withBankOfIban(fields, withDateOrder(fields, withConditions(fields, options, z.object(shape)))))))
 }
 
 /**
@@ -212,6 +213,18 @@ function withCalendars(fields: readonly FieldDef[], object: z.ZodType<Record<str
 			}
 			return kept
 		})
+}
+
+/** An IBAN of another bank than the one chosen beside it (./bank-account.ts): refused on the IBAN, both banks named. */
+function withBankOfIban<T extends z.ZodType<Record<string, unknown>>>(fields: readonly FieldDef[], object: T) {
+	if (!ibanBankPairs(fields).length) return object
+	return object.superRefine(
+		(values, ctx) => {
+			for (const problem of ibanBankMismatches(fields, values)) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message })
+		},
+		// Also when another field is wrong: every error of the step shows in one round.
+		{ when: () => true },
+	)
 }
 
 /** A date that may not precede another of the same fields (`notBefore`: a project ends on or after its start). */

@@ -16,7 +16,6 @@ import { hashResumeToken } from '#app/cases/tokens.server.ts'
 import { nationalIdWithCheckDigit } from '#app/domain/validators.ts'
 import type { FieldDef } from '#app/forms/definition.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
-import { banks } from '#app/forms/options.ts'
 import { sectionSchema } from '#app/forms/schema.ts'
 import { asksConsent } from '#app/privacy/consent-rules.ts'
 import { lockDataDir } from '#app/utils/data-dir-lock.server.ts'
@@ -189,7 +188,7 @@ function financialValues(): Values {
 }
 
 function bankValues(): Values {
-	return { Bank_Name_1: banks[randomInt(banks.length)]!.value, Bank_No_1: validIban, Bank_No_2: 'SA' }
+	return { Bank_Name_1: 'alrajhi', Bank_No_1: validIban, Bank_No_2: 'SA' }
 }
 
 /**

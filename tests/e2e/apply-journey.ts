@@ -59,6 +59,8 @@ export async function applyForNeedyFamilies(page: Page, planted: Planted, option
 			await expect(heading).not.toHaveText(title)
 			continue
 		} else if (title === 'البيانات البنكية') {
+			// The IBAN is at Al Rajhi (bank code 80): the bank chosen beside it must be that bank.
+			await page.getByLabel('البنك', { exact: true }).selectOption({ label: 'مصرف الراجحي' })
 			await page.getByLabel('رقم الحساب (الآيبان)').fill(planted.iban)
 			await next(page)
 		} else if (title === 'الوضع المالي') {

@@ -59,6 +59,8 @@ export async function startWithSharedSteps(page: Page, type: string, options: { 
 	await page.getByRole('link', { name: 'متابعة الطلب' }).click()
 	await answerConsent(page)
 	await onStep(page, 'البيانات البنكية')
+	// The IBAN is at Al Rajhi (bank code 80): the bank chosen beside it must be that bank.
+	await page.getByLabel('البنك', { exact: true }).selectOption({ label: 'مصرف الراجحي' })
 	await page.getByLabel('رقم الحساب (الآيبان)').fill('SA0380000000608010167519')
 	await next(page)
 	await onStep(page, 'الوضع المالي')

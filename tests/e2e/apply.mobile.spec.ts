@@ -195,6 +195,8 @@ test('the same application works with JavaScript turned off, up to the confirmat
 
 	await answerConsent(page)
 	await onStep(page, 'البيانات البنكية')
+	// The IBAN is at Al Rajhi (bank code 80): the bank chosen beside it must be that bank.
+	await page.getByLabel('البنك', { exact: true }).selectOption({ label: 'مصرف الراجحي' })
 	await page.getByLabel('رقم الحساب (الآيبان)').fill('SA0380000000608010167519')
 	await next(page)
 	await onStep(page, 'الوضع المالي')

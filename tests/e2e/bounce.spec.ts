@@ -32,6 +32,13 @@ test('finding 7: a bounce tells the family, asks another IBAN on its link, and t
 	await phone.getByRole('button', { name: 'إرسال الآيبان' }).click()
 	await expect(phone.locator('main')).toContainText('هذا هو الآيبان الذي أعاد البنك التحويل إليه: يلزم آيبان حساب آخر')
 	await expect(phone.getByLabel('رقم الآيبان لحساب آخر باسمك')).toHaveValue(validIban)
+	// An IBAN of another bank than the one chosen (it starts on the family's bank, «مصرف الراجحي»): refused, both banks named, what was typed kept.
+	await expect(phone.getByLabel('البنك الذي فيه الحساب')).toHaveValue('alrajhi')
+	const snb = saudiIbanFromBban(`10${'0'.repeat(12)}${String(Date.now()).slice(-6)}`)
+	await phone.getByLabel('رقم الآيبان لحساب آخر باسمك').fill(snb)
+	await phone.getByRole('button', { name: 'إرسال الآيبان' }).click()
+	await expect(phone.locator('main')).toContainText('الآيبان لحساب في «البنك الأهلي السعودي» (رمز البنك 10)، لا في «مصرف الراجحي» المختار')
+	await expect(phone.getByLabel('رقم الآيبان لحساب آخر باسمك')).toHaveValue(snb)
 	const other = saudiIbanFromBban(`80${'0'.repeat(12)}${String(Date.now()).slice(-6)}`)
 	await phone.getByLabel('رقم الآيبان لحساب آخر باسمك').fill(other)
 	await phone.getByRole('button', { name: 'إرسال الآيبان' }).click()

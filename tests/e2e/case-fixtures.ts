@@ -138,7 +138,7 @@ export async function registerInstitutionAsStaff(request: APIRequestContext, opt
 		CEOName: 'خالد سعد الدوسري',
 		CEOPhone: '0559876543',
 	})
-	await post(request, `${base}/bank`, { nameAtBank: institution.name, bankName: 'snb', accountNumber: '608010167519', iban: validIban })
+	await post(request, `${base}/bank`, { nameAtBank: institution.name, bankName: 'alrajhi', accountNumber: '608010167519', iban: validIban })
 	for (const slot of options.uploadOrder ?? ['authorization_letter', 'bank_certificate', 'institution_statement', 'ceo_appointment']) await upload(request, token!, slot, `${slot}.pdf`)
 	await post(request, `${base}/documents`, {})
 	const done = await post(request, `${base}/check`, { acknowledge: 'on' })

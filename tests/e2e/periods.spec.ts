@@ -21,7 +21,7 @@ test('finance closes a month after confirming it; an admin reopens it with a rea
 	await confirm.getByRole('button', { name: 'تأكيد إقفال الشهر' }).click()
 	await expect(finance.getByRole('status')).toContainText('أُقفل شهر مايو 2022م')
 	await expect(row).toContainText('مقفل')
-	await expect(row).toContainText('أقفله هند الدوسري')
+	await expect(row).toContainText('الإقفال: هند الدوسري')
 	// Reopening is not finance's: no link for it.
 	await expect(row.getByRole('link', { name: 'إعادة فتح' })).toHaveCount(0)
 	await finance.screenshot({ path: testInfo.outputPath('periods-375.png'), fullPage: true })
@@ -38,7 +38,7 @@ test('finance closes a month after confirming it; an admin reopens it with a rea
 	await reopen.getByLabel('سبب إعادة الفتح').fill('إيصال تسليم وصل بعد الإقفال')
 	await reopen.getByRole('button', { name: 'إعادة فتح الشهر' }).click()
 	await expect(admin.getByRole('status')).toContainText('أُعيد فتح شهر مايو 2022م')
-	await expect(admin.locator(`#month-${month}`)).toContainText('أعاد فتحه مدير النظام')
+	await expect(admin.locator(`#month-${month}`)).toContainText('إعادة الفتح: مدير النظام')
 	await expect(admin.locator(`#month-${month}`)).toContainText('السبب: إيصال تسليم وصل بعد الإقفال')
 	await admin.screenshot({ path: testInfo.outputPath('periods-1280.png'), fullPage: true })
 

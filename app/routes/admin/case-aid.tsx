@@ -63,12 +63,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			id: aid.decisionId,
 			what: aidText(aid),
 			state: aid.state,
-			stateLabel: aid.stateLabel,
+			// Nothing left to pay (a one-off aid paid, a monthly one paid to its end): said so, not «يُصرف».
+			stateLabel: aid.state === 'active' && !aid.left && !aid.held ? 'صُرف كاملاً' : aid.stateLabel,
 			reason: aid.reason,
 			heldBy: aid.heldByName,
 			requestedBy: aid.requestedByName,
-			paid: monthsCount(aid.paid),
-			left: monthsCount(aid.left),
+			paid: !aid.paid ? 'لم يُصرف بعد' : aid.months !== null ? monthsCount(aid.paid) : 'صُرف',
+			left: aid.left ? monthsCount(aid.left) : 'لا شيء',
 			held: aid.held ? monthsCount(aid.held) : null,
 			cancelled: aid.cancelled ? monthsCount(aid.cancelled) : null,
 			next: aid.next ? formatMonth(aid.next.slice(0, 7)) : null,
@@ -78,7 +79,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			restudyOn: aid.restudyOn,
 			restudySet: aid.restudySet,
 			// What this member may do now; a confirmation they asked for themselves is someone else's.
-			actions: aidAllowed(aid.state).filter((action) => !aidActionRefusal(aid.state, action, user, aid.requestedBy)),
+			// (Nothing left to hold or stop: neither is offered.)
+			actions: aidAllowed(aid.state).filter((action) => !aidActionRefusal(aid.state, action, user, aid.requestedBy) && !((action === 'suspend' || action === 'stop') && !aid.left && !aid.held)),
 			waitsForOther: (aid.state === 'resuming' || aid.state === 'restarting') && aid.requestedBy === user.id,
 			instalments: instalments.filter((item) => item.instalment.decisionId === aid.decisionId).map(describeInstalment),
 		})),
@@ -163,12 +165,12 @@ export default function CaseAid({ loaderData: p, actionData }: Route.ComponentPr
 								</>
 							) : null}
 						</dl>
-						<DataTable variant="plain" label={`أقساط ${aid.what}`} caption="الأقساط" headings={['القسط', 'الشهر', 'المبلغ', 'الحالة']} headCellClassName="py-1 text-start" className="mt-3">
+						<DataTable variant="plain" label={`أقساط ${aid.what}`} caption="الأقساط" headings={['القسط', 'الشهر', 'المبلغ', 'الحالة']} headCellClassName="py-1 pe-2 text-start" className="mt-3">
 							{aid.instalments.map((instalment) => (
 								<tr key={instalment.id} className="border-b border-stone-100">
-									<td className="py-1">{instalment.seq}</td>
-									<td className="py-1">{instalment.month}</td>
-									<td className="py-1">{instalment.amount}</td>
+									<td className="py-1 pe-2">{instalment.seq}</td>
+									<td className="py-1 pe-2">{instalment.month}</td>
+									<td className="py-1 pe-2">{instalment.amount}</td>
 									<td className="py-1">{instalment.status}</td>
 								</tr>
 							))}

@@ -384,8 +384,19 @@ function AidLedgerTable({ ledger }: { ledger: AidLedgerReport }) {
 						<bdi>{row.amount}</bdi>
 					</td>
 					<td className={cell}>{row.fund}</td>
-					<td className={`${cell} break-all`}>
-						<bdi>{row.reference}</bdi>
+					<td className={cell}>
+						{/* Each reference on its line; a code may break anywhere, the words of its label do not. */}
+						{row.reference.split('، ').map((part) => {
+							const [label, code] = part.startsWith('مرجع البنك ') ? ['مرجع البنك', part.slice('مرجع البنك '.length)] : ['', part]
+							return (
+								<span key={part} className="block">
+									{label ? `${label} ` : null}
+									<bdi dir="ltr" className="break-all">
+										{code}
+									</bdi>
+								</span>
+							)
+						})}
 					</td>
 					<td className={cell}>{row.note}</td>
 					<td className={cell}>{row.by}</td>

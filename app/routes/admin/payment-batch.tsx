@@ -146,7 +146,7 @@ export default function PaymentBatch({ loaderData: b, actionData }: Route.Compon
 			<PageTitle title={`دفعة الصرف رقم ${b.id}`} error={Boolean(actionData?.errors.length)} />
 			<h1 className="text-2xl font-bold text-brand-900">دفعة الصرف رقم {b.id}</h1>
 			<p className="mt-1 text-stone-700">
-				{b.count}، المجموع {b.total}. أُنشئت {b.made}.{b.sentOn ? ` أُرسلت إلى البنك ${b.sentOn}.` : ''}
+				{b.count}، المجموع {b.total}، وأُنشئت {b.made}.{b.sentOn ? ` أُرسلت إلى البنك ${b.sentOn}.` : ''}
 			</p>
 			<p className="mt-1 text-sm">
 				{b.zakat ? 'أموال زكاة' : 'أموال غير الزكاة'} — حساب الخصم:{' '}

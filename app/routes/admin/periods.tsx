@@ -30,7 +30,7 @@ function yearOf(url: URL): number {
 }
 
 const entryText = (entry: PeriodEntry) =>
-	entry.action === 'close' ? `أقفله ${entry.actorName}، ${formatDateTime(entry.at)}` : `أعاد فتحه ${entry.actorName}، ${formatDateTime(entry.at)}. السبب: ${entry.reason}`
+	entry.action === 'close' ? `الإقفال: ${entry.actorName}، ${formatDateTime(entry.at)}` : `إعادة الفتح: ${entry.actorName}، ${formatDateTime(entry.at)}. السبب: ${entry.reason}`
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const user = requireRole(context, areaRoles.payments)

@@ -50,7 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 				: closed.length
 					? `أُقفل من السنة ${countOf(closed.length, { one: 'شهر واحد', two: 'شهران', few: 'أشهر', many: 'شهراً', other: 'شهر' })}: ${closed.map((month) => formatMonth(month.month)).join('، ')}. لا تتغير أرقام الشهر المقفل.`
 					: 'لم يُقفل من السنة شهر بعد: أرقامها قد تتغير بما يُسجَّل فيها.',
-			reopenings: periods.reopenings.map((entry) => `${formatMonth(entry.month)}: أعاد فتحه ${entry.actorName}، ${formatDateTime(entry.at)}. السبب: ${entry.reason}`),
+			reopenings: periods.reopenings.map((entry) => `أُعيد فتح ${formatMonth(entry.month)}: ${entry.actorName}، ${formatDateTime(entry.at)}. السبب: ${entry.reason}`),
 			link: hasRole(user, ...areaRoles.payments) ? `/admin/periods?year=${query.year}` : null,
 		},
 		download: `/admin/reports/export?${new URLSearchParams({ year: String(query.year), by: query.by })}`,

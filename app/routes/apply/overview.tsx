@@ -12,9 +12,10 @@ import { canAnswerConsent, canOpenStep, CHECK_STEP, continueStep, CONSENT_STEP, 
 import { consentTitle } from '#app/privacy/consent-rules.ts'
 import { isOffered } from '#app/forms/conditions.ts'
 import { formatDate } from '#app/text/format.ts'
-import { Field, PageTitle } from '#app/components/forms.tsx'
+import { Field, PageTitle, SelectField } from '#app/components/forms.tsx'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
-import { accountNotice, giveIban } from '#app/cases/payee-accounts.server.ts'
+import { accountNotice, giveIban, transferAccounts } from '#app/cases/payee-accounts.server.ts'
+import { banks } from '#app/forms/options.ts'
 import { CaseChangeError } from '#app/cases/refusals.ts'
 import { publicLimits } from '#app/http/ip-limit.server.ts'
 import { verificationOn } from '#app/verify/case-verification.server.ts'
@@ -33,6 +34,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 		created: context.get(flashContext)?.field === 'created' ? context.get(flashContext)!.message : null,
 		// A transfer the bank returned: the family gives another IBAN here (finance confirms it).
 		account,
+		// The bank chosen with the IBAN now: the new IBAN's bank starts on it.
+		bank: account ? ((await transferAccounts(db, [row.id])).get(row.id)?.bank ?? null) : null,
 		ibanSaved: context.get(flashContext)?.field === 'iban' ? context.get(flashContext)!.message : null,
 		// With codes on, the lookup opens the case again on a new link (app/routes/apply/status.tsx).
 		lookupOpens: verificationOn(),
@@ -85,12 +88,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
 	const { db, row } = await loadApplication(request, params.token)
 	await limitVisitor(request, publicLimits.save)
-	const typed = String((await request.formData()).get('iban') ?? '').slice(0, 60)
+	const form = await request.formData()
+	const typed = String(form.get('iban') ?? '').slice(0, 60)
+	const bank = form.has('bank') ? String(form.get('bank')).slice(0, 40) : undefined
 	try {
-		await giveIban(db, row.id, typed, (await getCaseStaff(request))?.id ?? null)
+		await giveIban(db, row.id, typed, (await getCaseStaff(request))?.id ?? null, bank)
 	} catch (error) {
 		if (!(error instanceof CaseChangeError)) throw error
-		return answer({ ibanError: error.message, typed }, { status: 400 })
+		// Refused: the page shows what was typed and chosen, with why.
+		return answer({ ibanError: error.message, typed, bank: bank ?? null }, { status: 400 })
 	}
 	return redirectWithFlash(`/apply/r/${params.token}`, { tone: 'success', message: 'استلمنا رقم الآيبان الجديد، ونحوّل الدعم إليه بعد أن يتأكد منه مسؤول مالي.', field: 'iban' })
 }
@@ -176,6 +182,7 @@ export default function Overview({ loaderData: data, actionData }: Route.Compone
 						<p className="mt-2">استلمنا رقم الآيبان الجديد، ونحوّل الدعم إليه بعد أن يتأكد منه مسؤول مالي.</p>
 					) : null}
 					<Form method="post" className="mt-3 space-y-3">
+						<SelectField label="البنك الذي فيه الحساب" options={banks} selectProps={{ id: 'bank', name: 'bank', required: true, defaultValue: actionData?.bank ?? data.bank ?? banks[0]!.value }} />
 						<Field
 							label="رقم الآيبان لحساب آخر باسمك"
 							hint="يبدأ بـ SA ويتبعه 22 رقماً، كما في كشف حسابك أو تطبيق البنك."
