@@ -1,6 +1,5 @@
 import { asc, eq } from 'drizzle-orm'
 import { confirmIban, giveIban } from '#app/cases/payee-accounts.server.ts'
-import type { Database } from '#app/db/client.server.ts'
 import { saudiIbanFromBban } from '#app/domain/validators.ts'
 import { asRetentionPurge } from '#app/operations/retention-purge.server.ts'
 import { beforeAll, expect, test } from 'vitest'
@@ -77,7 +76,7 @@ test('a transfer paid, returned by the bank, then paid on the next batch: each b
 	await confirmIban(db(), row.id, otherFinance)
 	await pay('FT-SECOND-02')
 	// Retention clears the free text of the aid ledger's rows (the only change it may make).
-	await db().transaction((tx) => asRetentionPurge(tx as unknown as Database, () => tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, row.id))))
+	await db().transaction((tx) => asRetentionPurge(tx, () => tx.update(caseAid).set({ note: '' }).where(eq(caseAid.caseId, row.id))))
 
 	const ledger = await aidLedgerOf(db(), row.id)
 	const reference = paymentReference(instalment!.id)

@@ -159,7 +159,7 @@ test('every money action dated in the closed month is refused, naming the month,
 	const [handEntry] = await db().select().from(ledgerEntries).where(sql`${ledgerEntries.caseId} = ${helped.id} and ${ledgerEntries.aidId} is not null`)
 	expect(handEntry).toMatchObject({ amount: 250, valueDate: inLastMonth })
 	// An adjusting entry dated in it.
-	await expectClosed(inOpenPeriods(db()).transaction((tx) => adjust(tx as unknown as Database, handEntry!, { amount: 50, reason: 'تصحيح', valueDate: inLastMonth }, finance)))
+	await expectClosed(inOpenPeriods(db()).transaction((tx) => adjust(tx, handEntry!, { amount: 50, reason: 'تصحيح', valueDate: inLastMonth }, finance)))
 	// Aid recorded by hand («تسجيل دعم إضافي»).
 	await expectClosed(recordAid(db(), helped.id, { amount: 300, kind: 'cash', givenOn: inLastMonth, note: '' }, researcher))
 	// A payment typed by finance, and one read from the bank's confirmation file: the line says why.
@@ -203,7 +203,7 @@ test('every money action dated in the closed month is refused, naming the month,
 
 	// The open month takes them: the adjusting entry (the 250 of last month should have been 200),
 	// aid recorded by hand, the payment and the batch dated today.
-	await inOpenPeriods(db()).transaction((tx) => adjust(tx as unknown as Database, handEntry!, { amount: 50, reason: 'المبلغ الصحيح 200' }, finance))
+	await inOpenPeriods(db()).transaction((tx) => adjust(tx, handEntry!, { amount: 50, reason: 'المبلغ الصحيح 200' }, finance))
 	await recordAid(db(), helped.id, { amount: 300, kind: 'cash', givenOn: today, note: 'دعم إضافي' }, researcher)
 	await recordPayment(db(), waitingLine.batchId, { instalmentId: waitingLine.instalmentId, bankReference: 'FT2002X', paidOn: today }, finance)
 	await markBatchSent(db(), third, today, finance)

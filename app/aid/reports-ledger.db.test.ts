@@ -2,7 +2,6 @@ import { and, eq, sql } from 'drizzle-orm'
 import { beforeAll, expect, test } from 'vitest'
 import { changeStatus } from '#app/cases/status-changes.server.ts'
 import { inOpenPeriods } from '#app/cases/refusals.ts'
-import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, ledgerEntries } from '#app/db/schema.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
@@ -159,12 +158,12 @@ test('an adjusting entry dated today lowers today’s month, not the month it co
 	const [hand] = await db().select().from(ledgerEntries).where(and(eq(ledgerEntries.caseId, handCase), eq(ledgerEntries.phase, 'posted')))
 	const before = await reportByGroup('month')
 	// The 250 recorded by hand should have been 150.
-	const adjusting = await inOpenPeriods(db()).transaction((tx) => adjust(tx as unknown as Database, hand!, { amount: 100, reason: 'المبلغ الصحيح 150' }, finance))
+	const adjusting = await inOpenPeriods(db()).transaction((tx) => adjust(tx, hand!, { amount: 100, reason: 'المبلغ الصحيح 150' }, finance))
 	expect(adjusting).toMatchObject({ debitAccount: `family:${handCase}`, creditAccount: 'unfunded', amount: 100, correctsId: hand!.id, valueDate: today })
 	const after = await reportByGroup('month')
 	expect(after.rows[otherMonth.slice(0, 7)]).toEqual(before.rows[otherMonth.slice(0, 7)])
 	expect(after.rows[today.slice(0, 7)]!.givenRiyals).toBe(before.rows[today.slice(0, 7)]!.givenRiyals - 100)
 	expect(after.total.givenRiyals).toBe(before.total.givenRiyals - 100)
-	await expect(inOpenPeriods(db()).transaction((tx) => adjust(tx as unknown as Database, hand!, { amount: 50, reason: 'مرة أخرى' }, finance))).rejects.toThrow()
+	await expect(inOpenPeriods(db()).transaction((tx) => adjust(tx, hand!, { amount: 50, reason: 'مرة أخرى' }, finance))).rejects.toThrow()
 	await expectReportsAreTheLedger()
 })
