@@ -204,7 +204,7 @@ export async function budgetUse(db: Database, budget: { programme: string; year:
  * found, none when it is sound. Each pending entry is resolved at most once, by a posting of at most
  * its amount or a void of all of it, of the same accounts; a correction reverses a posting once, of
  * at most its amount; debits equal credits over every account; no account is paid or committed below
- * zero; and each instalment's state is its entries': committed while approved or in a batch, posted
+ * zero; and each instalment's state is its entries': committed while approved, in a batch or suspended (held, still the family's), posted
  * once paid or delivered, neither once cancelled.
  */
 export async function checkLedger(db: Database): Promise<string[]> {
@@ -240,7 +240,7 @@ export async function checkLedger(db: Database): Promise<string[]> {
 					(count(*) filter (where e.phase = 'posted' and e.corrects_id is null and not exists (select 1 from ledger_entries r where r.corrects_id = e.id)))::int as standing
 				from ledger_entries e where e.instalment_id = i.id) s
 			where not (
-				(i.status in ('approved', 'in_batch') and s.open = 1 and s.standing = 0)
+				(i.status in ('approved', 'in_batch', 'suspended') and s.open = 1 and s.standing = 0)
 				or (i.status in ('paid', 'delivered') and s.open = 0 and s.standing = 1)
 				or (i.status = 'cancelled' and s.open = 0 and s.standing = 0))`,
 	)

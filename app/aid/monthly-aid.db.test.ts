@@ -9,7 +9,7 @@ import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { decide } from './decisions.server.ts'
 import { budgetsOf, listFunds, setBudget } from './funds.server.ts'
-import { createBatch, dueInstalments, markBatchSent, recordPayment } from './payments.server.ts'
+import { createBatch, dueInstalments, markBatchSent, recordPayment, reopenPayment } from './payments.server.ts'
 import { AidFourEyesError, aidSchedules, aidsToReview, changeAid, monthShift, setRestudy } from './monthly-aid.server.ts'
 import { RESUMER_MAY_NOT_CONFIRM } from './monthly-aid.ts'
 import { describeSchedule } from './describe.ts'
@@ -151,4 +151,26 @@ test('a monthly aid ends with its last instalment and is re-studied a month befo
 	await setRestudy(db(), decisionId, null, approver)
 	await changeAid(db(), decisionId, { action: 'stop', reason: 'انتقال الأسرة' }, finance)
 	expect((await aidsToReview(db(), thisMonth)).some((item) => item.decisionId === decisionId)).toBe(false)
+})
+
+test('a transfer the bank returns after its aid was held stays held, and after a stop it is cancelled, its money back in the budget (found by the ledger model)', async () => {
+	const committed = async () => (await budgetsOf(db(), Number(today.slice(0, 4)))).find((item) => item.programme === 'needy-families' && item.fundId === null)!.committed
+	for (const [action, status] of [
+		['suspend', 'suspended'],
+		['stop', 'cancelled'],
+	] as const) {
+		const { row, decisionId } = await monthly(2)
+		const [first] = await db().select().from(aidInstalments).where(eq(aidInstalments.caseId, row.id)).orderBy(aidInstalments.seq)
+		const { batchId } = await createBatch(db(), [first!.id], '', finance)
+		await markBatchSent(db(), batchId!, today, finance)
+		await changeAid(db(), decisionId, { action, reason: 'مراجعة دخل الأسرة' }, finance)
+		// On its way to the bank when the aid was held: untouched, until the bank sends it back.
+		expect(await statuses(row)).toEqual(['in_batch', status])
+		const before = await committed()
+		await reopenPayment(db(), batchId!, first!.id, 'الحساب مغلق', finance)
+		expect(await statuses(row)).toEqual([status, status])
+		expect(await due(row)).toEqual([])
+		// Held money stays committed; a stopped instalment's goes back to the budget.
+		expect(await committed()).toBe(action === 'suspend' ? before : before - 1200)
+	}
 })

@@ -61,6 +61,18 @@ export async function moveInstalments(tx: Database, decisionId: number, from: re
 	return rows
 }
 
+/**
+ * A transfer the bank returned, or taken out of its batch, after its aid was held or stopped (it
+ * was on its way to the bank then, so untouched): back to wait for a payment it would be offered
+ * again, so it follows its aid, held or cancelled (its commitment voided). In the caller's
+ * transaction, once the instalment is approved again.
+ */
+export async function followAid(tx: Database, instalment: Pick<Instalment, 'decisionId'>, actor: { id: number }): Promise<void> {
+	const [plan] = await tx.select({ state: monthlyAids.state, reason: monthlyAids.reason }).from(monthlyAids).where(eq(monthlyAids.decisionId, instalment.decisionId))
+	if (plan?.state === 'suspended' || plan?.state === 'resuming') await moveInstalments(tx, instalment.decisionId, ['approved'], 'suspended', { reason: plan.reason, actor })
+	else if (plan?.state === 'stopped' || plan?.state === 'restarting') await moveInstalments(tx, instalment.decisionId, ['approved'], 'cancelled', { reason: plan.reason, actor })
+}
+
 /** «قسط شهر نوفمبر 2026م (…)», «أقساط 3 أشهر من نوفمبر 2026م (…) إلى يناير 2027م (…)». */
 export function monthsText(dues: readonly string[]): string {
 	const months = [...new Set(dues.map((due) => due.slice(0, 7)))].sort()

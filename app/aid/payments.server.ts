@@ -25,6 +25,7 @@ import { isCalendarDay, todayInRiyadh, toWesternDigits } from '#app/text/format.
 import { keepBatchFiles } from './batch-files.server.ts'
 import { bankDay } from './bank-days.ts'
 import * as ledger from './ledger.server.ts'
+import { followAid } from './monthly-aid.server.ts'
 
 type Actor = { id: number; roles: readonly UserRole[] }
 
@@ -513,6 +514,8 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 		if (row.status === 'paid') await reverseGiven(tx, row, why, actor)
 		// The money ledger: the posting reversed, the instalment committed again (./ledger.server.ts).
 		await ledger.bounce(tx, row, { reason: why, batchId }, actor)
+		// Its aid held or stopped meanwhile: held or cancelled with it, not offered again.
+		await followAid(tx, row, actor)
 		await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'payment_reopened', note: why, data: { instalment: row.id, seq: row.seq, amount: row.amount, batch: batchId } })
 		// A bounced transfer: the account the bank was sent (the batch's pinned line) is not offered
 		// again, and the family is asked for another. A line taken out before the file went was never refused.
