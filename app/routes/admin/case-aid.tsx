@@ -165,12 +165,12 @@ export default function CaseAid({ loaderData: p, actionData }: Route.ComponentPr
 								</>
 							) : null}
 						</dl>
-						<DataTable variant="plain" label={`أقساط ${aid.what}`} caption="الأقساط" headings={['القسط', 'الشهر', 'المبلغ', 'الحالة']} headCellClassName="py-1 pe-2 text-start" className="mt-3">
+						<DataTable variant="plain" label={`أقساط ${aid.what}`} caption="الأقساط" headings={['القسط', 'الشهر', 'المبلغ', 'الحالة']} headCellClassName="py-1 pe-2 text-start" className="mt-3" tableClassName="text-sm">
 							{aid.instalments.map((instalment) => (
 								<tr key={instalment.id} className="border-b border-stone-100">
 									<td className="py-1 pe-2">{instalment.seq}</td>
 									<td className="py-1 pe-2">{instalment.month}</td>
-									<td className="py-1 pe-2">{instalment.amount}</td>
+									<td className="py-1 pe-2 whitespace-nowrap">{instalment.amount}</td>
 									<td className="py-1">{instalment.status}</td>
 								</tr>
 							))}
