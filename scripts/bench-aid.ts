@@ -20,7 +20,7 @@ import { readCaseFilter, listCases, countCases } from '#app/cases/case-lists.ser
 import { insertDemoCases } from '#app/cases/demo-cases.server.ts'
 import { openDatabase, type Database, type DatabaseHandle } from '#app/db/client.server.ts'
 import { createUser } from '#app/domain/staff-users.server.ts'
-import { decisionQueue } from '#app/aid/decisions.server.ts'
+import { decisionQueue, queueCities } from '#app/aid/decisions.server.ts'
 import { listFunds, setBudget } from '#app/aid/funds.server.ts'
 import { batchOf, batchTotals, createBatch, dueInstalments } from '#app/aid/payments.server.ts'
 import { checkLedger } from '#app/aid/ledger.server.ts'
@@ -156,11 +156,12 @@ async function benchDatabase(target: Only, options: Options): Promise<{ label: s
 	})
 	const rows: Row[] = []
 	const row = async (name: string, goal: boolean, count: number, work: (run: number) => Promise<unknown>) => rows.push({ name, goal, timings: await time(count, work) })
-	// The committee's queue (routes/admin/decisions.tsx).
+	// The committee's queue as routes/admin/decisions.tsx reads it: a page of cases, the cities to filter by, the funds.
 	const [city] = (await decisionQueue(db, { page: 1 })).rows.map((found) => found.city).filter(Boolean)
-	await row('committee queue, page 1', true, runs, () => decisionQueue(db, { page: 1 }))
-	await row('committee queue, one programme and city', true, runs, () => decisionQueue(db, { page: 1, programme: 'needy-families', city }))
-	await row('committee queue, page 20', true, runs, () => decisionQueue(db, { page: 20 }))
+	const queuePage = (filter: Parameters<typeof decisionQueue>[1]) => Promise.all([decisionQueue(db, filter), queueCities(db), listFunds(db)])
+	await row('committee queue, page 1', true, runs, () => queuePage({ page: 1 }))
+	await row('committee queue, one programme and city', true, runs, () => queuePage({ page: 1, programme: 'needy-families', city }))
+	await row('committee queue, page 20', true, runs, () => queuePage({ page: 20 }))
 	// The reports (routes/admin/reports.tsx: the report and the year's periods at once): this year, and last year's twelve months of history.
 	for (const [reportYear, by] of [[year, 'programme'], [year, 'fund'], [year, 'month'], [year, 'city'], [year - 1, 'month'], [year - 1, 'fund']] as const)
 		await row(`report of ${reportYear} by ${by}`, true, runs, () => Promise.all([aidReport(db, reportYear, by), yearPeriods(db, reportYear)]))
