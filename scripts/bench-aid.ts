@@ -56,7 +56,7 @@ function readOptions(): Options {
 	const reportOnly = own('--report-only') !== undefined
 	const entries = own('--entries')
 	process.argv.splice(2, process.argv.length, ...argv)
-	const shared = readCaseBenchOptions({ runs: 50 })
+	const shared = readCaseBenchOptions({ runs: 30 })
 	return { ...shared, reportOnly, entries: positiveInt('--entries', entries ?? process.env.BENCH_ENTRIES, shared.cases * 10) }
 }
 
