@@ -130,22 +130,19 @@ async function benchDatabase(target: Only, options: Options): Promise<{ label: s
 	for (const programme of ['needy-families', 'home-restoration', 'medical-case', 'association-support', 'health-association-support']) await setBudget(db, { programme, year, fundId: null, allocated: 999_999_999 }, approver)
 	const history = await aidHistoryAtScale(db, { approverId: approver.id, financeId: finance.id, generalFundId: general, zakatFundId: zakat, year, entries: options.entries })
 	const historySeconds = (performance.now() - started) / 1000 - casesSeconds
-	const [figures] = rowsOf<{ waiting: number; due: number; debits: string; credits: string }>(
-		await db.execute(sql`select (select count(*) from cases where status = 2)::int as waiting, (select count(*) from aid_instalments where status = 'approved')::int as due,
-			(select sum(amount) from ledger_entries where debit_account like 'fund:%') + (select sum(amount) from ledger_entries where debit_account like 'family:%') as debits,
-			(select sum(amount) from ledger_entries where credit_account like 'family:%') + (select sum(amount) from ledger_entries where credit_account like 'fund:%') as credits`),
+	const [figures] = rowsOf<{ waiting: number; due: number }>(
+		await db.execute(sql`select (select count(*) from cases where status = 2)::int as waiting, (select count(*) from aid_instalments where status = 'approved')::int as due`),
 	)
 	if (!figures) throw new Error('no counts')
 	const n = (value: number) => value.toLocaleString('en')
 	console.log(
 		`${n(inserted)} cases (${casesSeconds.toFixed(0)} s); ${history.months} months of aid before this one: ${n(history.decisions)} decisions, ${n(history.instalments)} instalments (${n(figures.due)} due now, ${n(history.bounced)} bounced and paid again, ${n(history.stopped)} stopped), ${n(history.batches)} batches, ${n(history.entries)} ledger entries, ${history.closedMonths.length} months closed (${historySeconds.toFixed(0)} s); ${n(figures.waiting)} cases waiting for the committee`,
 	)
-	// The ledger as the app's own code keeps it: every check of checkLedger, and debits equal to credits.
+	// The ledger as the app's own code keeps it: every check of checkLedger (debits equal to credits among them).
 	const checking = performance.now()
 	const problems = (await checkLedger(db)).slice(0, 5)
-	if (figures.debits !== figures.credits) problems.push(`debits ${figures.debits} ≠ credits ${figures.credits}`)
 	if (history.entries < options.entries) problems.push(`${n(history.entries)} ledger entries, fewer than the ${n(options.entries)} asked for`)
-	console.log(`checkLedger: ${problems.length ? problems.join('; ') : 'sound'}; debits ${figures.debits} = credits ${figures.credits} (${((performance.now() - checking) / 1000).toFixed(0)} s)`)
+	console.log(`checkLedger: ${problems.length ? problems.join('; ') : 'sound'} (${((performance.now() - checking) / 1000).toFixed(0)} s)`)
 
 	const runs = options.runs
 	// The reference: the staff case list's page as its route reads it (count + 50 rows).
