@@ -18,7 +18,7 @@ function sourceFiles(folder: string): string[] {
 	return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
 		const full = path.join(folder, entry.name)
 		if (entry.isDirectory()) return sourceFiles(full)
-		return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && /\b(noteAudit|recordAudit)\(/.test(readFileSync(full, 'utf8')) ? [full] : []
+		return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && /\b(noteAudit|recordAudit)\(|\.note\(/.test(readFileSync(full, 'utf8')) ? [full] : []
 	})
 }
 
@@ -62,9 +62,15 @@ function collect(): Written[] {
 
 	for (const file of program.getRootFileNames()) {
 		const visit = (node: ts.Node): void => {
-			if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && CALLS.has(node.expression.text)) {
-				const entry = node.arguments[1]
-				if (entry && ts.isObjectLiteralExpression(entry)) {
+			// noteAudit(context, entry), recordAudit(db, entry), and a handler's audit.note(entry) (an AuditSink, app/casework/).
+			const sinkNote = ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'note' && checker.getTypeAtLocation(node.expression.expression).getSymbol()?.name === 'AuditSink'
+			if (ts.isCallExpression(node) && (sinkNote || (ts.isIdentifier(node.expression) && CALLS.has(node.expression.text)))) {
+				const entry = node.arguments[sinkNote ? 0 : 1]
+				// The sink passing its note on as it was given: its details are read where it is called.
+				const passedOn = entry && ts.isIdentifier(entry) && checker.getTypeAtLocation(entry).getSymbol()?.name === 'AuditNote'
+				if (passedOn) {
+					// nothing to read here
+				} else if (entry && ts.isObjectLiteralExpression(entry)) {
 					for (const member of entry.properties) {
 						if (ts.isPropertyAssignment(member) && member.name.getText() === 'data') details(member.initializer)
 						else if (ts.isShorthandPropertyAssignment(member) && member.name.text === 'data') details(member.name)

@@ -386,10 +386,12 @@ function AidLedgerTable({ ledger }: { ledger: AidLedgerReport }) {
 					<td className={cell}>{row.fund}</td>
 					<td className={cell}>
 						{/* Each reference on its line; a code may break anywhere, the words of its label do not. */}
-						{row.reference.split('، ').map((part) => {
+						{row.reference.split('، ').map((part, index) => {
 							const [label, code] = part.startsWith('مرجع البنك ') ? ['مرجع البنك', part.slice('مرجع البنك '.length)] : ['', part]
 							return (
 								<span key={part} className="block">
+									{/* Read aloud (and copied) as one list, though shown one under the other. */}
+									{index > 0 ? <span className="sr-only">، </span> : null}
 									{label ? `${label} ` : null}
 									<bdi dir="ltr" className="break-all">
 										{code}
