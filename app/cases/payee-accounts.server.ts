@@ -36,6 +36,9 @@ export interface PayeeAccount {
 
 
 /** The account a case's aid is transferred to: its transfer question's answer (`payeeField`), as the applicant gave it, with the bank chosen beside it. */
+/** Case ids as one parameter (an array literal), not one each: 1,000 of them parse much faster so (bench:aid). */
+const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`
+
 export async function transferAccounts(db: Database, caseIds: readonly string[]): Promise<Map<string, PayeeAccount>> {
 	const found = new Map<string, PayeeAccount>()
 	if (!caseIds.length) return found
@@ -44,7 +47,7 @@ export async function transferAccounts(db: Database, caseIds: readonly string[])
 		.from(caseSections)
 		.innerJoin(cases, eq(cases.id, caseSections.caseId))
 		// Only the sections that ask for an account: a batch of 1,000 reads 1,000 answers, not every section (bench:aid).
-		.where(and(inArray(caseSections.caseId, [...caseIds]), inArray(caseSections.section, ibanSections)))
+		.where(and(sql`${caseSections.caseId} = any(${uuidArray(caseIds)})`, inArray(caseSections.section, ibanSections)))
 	for (const row of rows) {
 		if (found.has(row.caseId)) continue
 		const definition = findDefinition(row.type)
@@ -85,9 +88,9 @@ async function accountsOf(db: Database, caseIds: readonly string[]): Promise<Map
 	const rows = await db
 		.select()
 		.from(payeeAccounts)
-		.where(inArray(payeeAccounts.caseId, [...caseIds]))
+		.where(sql`${payeeAccounts.caseId} = any(${uuidArray(caseIds)})`)
 		.orderBy(desc(payeeAccounts.id))
-	for (const row of rows) byCase.set(row.caseId, [...(byCase.get(row.caseId) ?? []), row])
+	for (const row of rows) (byCase.get(row.caseId) ?? byCase.set(row.caseId, []).get(row.caseId)!).push(row)
 	return byCase
 }
 
