@@ -46,6 +46,8 @@ test('a family applies on a phone: every step, its errors, files, check and subm
 	await expect(page.getByLabel('رقم الحساب (الآيبان)')).toHaveValue('SA')
 	await next(page)
 	await expectErrors(page, 'الرجاء كتابة رقم الحساب (الآيبان)')
+	// The IBAN is at Al Rajhi (bank code 80): the bank chosen beside it must be that bank.
+	await page.getByLabel('البنك', { exact: true }).selectOption({ label: 'مصرف الراجحي' })
 	await page.getByLabel('رقم الحساب (الآيبان)').fill('SA03 8000 0000 6080 1016 7519')
 	await next(page)
 

@@ -92,6 +92,8 @@ async function completeApplication(page: Page, planted: Planted) {
 		if (await consent.count()) {
 			await consent.click()
 		} else if (title === 'البيانات البنكية') {
+			// The planted IBAN is at Al Rajhi (bank code 80): the bank chosen beside it must be that bank.
+			await page.getByLabel('البنك', { exact: true }).selectOption({ label: 'مصرف الراجحي' })
 			await page.getByLabel('رقم الحساب (الآيبان)').fill(planted.iban)
 			await next(page)
 		} else if (title === 'الوضع المالي') {

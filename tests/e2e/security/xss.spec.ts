@@ -21,6 +21,7 @@ import { staffState, unique, type StaffRole } from '../utils.ts'
 import { inquiry, inputValue } from './route-table.ts'
 import { asksConsent } from '#app/privacy/consent-rules.ts'
 import { youtubeUrlMessage } from '#app/domain/embeds.ts'
+import { banks } from '#app/forms/options.ts'
 
 // ─── What each test typed and looked at ──────────────────────────────────────────────────────────
 
@@ -901,6 +902,8 @@ function answersFor(definition: ApplicationDef, section: SectionDef, pack: Packe
 			case 'select':
 			case 'radio': {
 				if (field.onlyWith) return
+				// The bank beside an IBAN is the IBAN's own (validIban is at Al Rajhi, bank code 80).
+				if (field.options === banks) return void (out[name] = 'alrajhi')
 				const opens = siblings.map((sibling) => sibling.when).find((when) => when?.field === field.name && 'is' in when)
 				out[name] = opens && 'is' in opens ? opens.is[0]! : (field.default ?? field.options[0]!.value)
 				return
