@@ -7,6 +7,8 @@ import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { formatMonth, todayInRiyadh } from '#app/text/format.ts'
 import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
+import { temporaryStorage } from '#tests/storage.ts'
+import { purgeCase } from '#app/operations/retention-purge.server.ts'
 import { decide } from './decisions.server.ts'
 import { budgetsOf, listFunds, setBudget } from './funds.server.ts'
 import { createBatch, dueInstalments, markBatchSent, recordPayment, reopenPayment } from './payments.server.ts'
@@ -27,6 +29,7 @@ let approver: PublicUser
 let finance: PublicUser
 let member: PublicUser
 let fundId: number
+const files = temporaryStorage('monthly-aid')
 
 beforeAll(async () => {
 	const user = (name: string, roles: PublicUser['roles']) => createUser(db(), { name, email: `${roles.join('-')}-${Date.now()}-${Math.random()}@example.org`, mobile: '', roles, password: 'Monthly-Test-1234' })
@@ -124,6 +127,17 @@ test('a declined request leaves the aid held; a stopped aid restarts only when s
 	expect(restarted).toMatchObject({ from: 'restarting', to: 'active' })
 	expect(restarted.told).toContain('نعتذر عن إيقافه.')
 	expect(await statuses(row)).toEqual(['approved', 'approved'])
+})
+
+test('a stopped aid of a case retention has purged is not restarted', async () => {
+	const { row, decisionId } = await monthly(2)
+	// Retention comes for a case once something was given and nothing is still to pay.
+	await payFirst(row)
+	await changeAid(db(), decisionId, { action: 'stop', reason: 'انتقلت الأسرة' }, finance)
+	const purged = await purgeCase(db(), files.storage, row.id, { months: 12, now: new Date(Date.now() + 2 * 366 * 86_400_000), runBy: 'command' })
+	expect(purged).not.toBeNull()
+	await expect(changeAid(db(), decisionId, { action: 'resume', reason: 'خطأ في بيانات الانتقال' }, finance)).rejects.toThrow('أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ')
+	expect(await statuses(row)).toEqual(['paid', 'cancelled'])
 })
 
 test('an instalment already in a batch is not touched by a stop: the family is told it still comes', async () => {

@@ -117,12 +117,14 @@ export async function changeAid(db: Database, decisionId: number, input: { actio
 	if (needsReason(input.action) && reason.length < 3) throw new CaseChangeError(input.action === 'resume' ? 'الرجاء كتابة سبب الاستئناف' : 'الرجاء اختيار السبب أو كتابته: يقرؤه المتقدم')
 	return db.transaction(async (tx) => {
 		const [decision] = await tx
-			.select({ decision: caseDecisions, reference: cases.reference, deletedAt: cases.deletedAt })
+			.select({ decision: caseDecisions, reference: cases.reference, deletedAt: cases.deletedAt, purgedAt: cases.purgedAt })
 			.from(caseDecisions)
 			.innerJoin(cases, eq(cases.id, caseDecisions.caseId))
 			.where(eq(caseDecisions.id, decisionId))
 			.for('update', { of: caseDecisions })
 		if (!decision || decision.deletedAt || decision.decision.outcome !== 'approve') throw new CaseChangeError('لا دعم معتمد بهذا الرقم')
+		// Retention destroyed the family's details: nothing of its aid is restarted, to nobody's account.
+		if (decision.purgedAt) throw new CaseChangeError('أُتلفت بيانات هذا الطلب وفق مدة الاحتفاظ، فلا يُغيَّر دعمه')
 		const caseId = decision.decision.caseId
 		const [held] = await tx.select().from(monthlyAids).where(eq(monthlyAids.decisionId, decisionId))
 		const from: AidState = held?.state ?? 'active'
