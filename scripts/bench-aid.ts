@@ -9,8 +9,12 @@
 // ratio says how much heavier each is, whatever the machine's load). Each goal (p95 < 200 ms) is
 // judged on at least 20 samples; exit 1 when one is missed, unless --report-only.
 //   npm run bench:aid -- [--cases 100000] [--entries 1000000] [--runs 50] [--report-only]
-//     [--database postgres://postgres@127.0.0.1:5432/postgres] [--only pglite|postgres]
-// Only ever talks to this machine; the PGlite directory and the PostgreSQL bench database are removed at the end.
+//     [--database postgres://postgres@127.0.0.1:5432/postgres] [--only pglite|postgres] [--keep DIR]
+// Only ever talks to this machine; the PGlite directory and the PostgreSQL bench database are removed
+// at the end, unless --keep names a directory: then they are kept (the PGlite data and what the setup
+// made under DIR, the PostgreSQL database by a name of the cases and entries) and a later run with
+// the same --keep, --cases and --entries times them again without the setup (migrated first). Every
+// timed write is rolled back or undone, so a kept database stays as the setup left it.
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -19,7 +23,7 @@ import { sql } from 'drizzle-orm'
 import { readCaseFilter, listCases, countCases } from '#app/cases/case-lists.server.ts'
 import { insertDemoCases } from '#app/cases/demo-cases.server.ts'
 import { openDatabase, type Database, type DatabaseHandle } from '#app/db/client.server.ts'
-import { createUser } from '#app/domain/staff-users.server.ts'
+import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { decisionQueue, queueCities } from '#app/aid/decisions.server.ts'
 import { listFunds, setBudget } from '#app/aid/funds.server.ts'
 import { batchOf, batchTotals, createBatch, dueInstalments } from '#app/aid/payments.server.ts'
@@ -30,9 +34,9 @@ import { keptFiles, makeBatchFile } from '#app/aid/batch-files.server.ts'
 import { commonLayout } from '#app/aid/bank-layouts/common.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { positiveInt, readCaseBenchOptions, UsageError, type BenchDatabase, type CaseBenchOptions } from './lib/bench-options.ts'
-import { createBenchDatabase, dropBenchDatabase } from './lib/bench-postgres.ts'
+import { createBenchDatabase, dropBenchDatabase, withAdminClient } from './lib/bench-postgres.ts'
 import { timings, type Timings } from './lib/case-list-searches.ts'
-import { aidHistoryAtScale } from './lib/aid-history.ts'
+import { aidHistoryAtScale, type AidHistory } from './lib/aid-history.ts'
 
 const TARGET_P95_MS = 200
 /** Fewer samples than this and a p95 is one of the last few: the goals are not judged. */
@@ -41,7 +45,7 @@ const BATCH_SIZE = 1000
 const SEED = 20_240_601
 
 type Only = BenchDatabase
-type Options = CaseBenchOptions & { entries: number; reportOnly: boolean }
+type Options = CaseBenchOptions & { entries: number; reportOnly: boolean; keep: string | undefined }
 
 /** The shared options, and this bench's own: `--entries` (10 a case unless given) and `--report-only`. */
 function readOptions(): Options {
@@ -55,9 +59,11 @@ function readOptions(): Options {
 	}
 	const reportOnly = own('--report-only') !== undefined
 	const entries = own('--entries')
+	const keep = own('--keep')
+	if (keep === '') throw new UsageError('--keep needs a directory')
 	process.argv.splice(2, process.argv.length, ...argv)
 	const shared = readCaseBenchOptions({ runs: 30 })
-	return { ...shared, reportOnly, entries: positiveInt('--entries', entries ?? process.env.BENCH_ENTRIES, shared.cases * 10) }
+	return { ...shared, reportOnly, keep: keep ? path.resolve(keep) : undefined, entries: positiveInt('--entries', entries ?? process.env.BENCH_ENTRIES, shared.cases * 10) }
 }
 
 const tempDirs: string[] = []
@@ -71,19 +77,41 @@ async function cleanUp(): Promise<void> {
 	for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
 }
 
-async function open(target: Only, options: Options): Promise<{ handle: DatabaseHandle; label: string }> {
+/** Where --keep keeps a database of these options: its PGlite data, or its PostgreSQL name, and what its setup made. */
+function kept(target: Only, options: Options) {
+	const name = `ataa_bench_aid_${options.cases}_${options.entries}`
+	const dir = path.join(options.keep!, `${target}-${options.cases}-${options.entries}`)
+	return { name, dir, setup: path.join(dir, 'setup.json') }
+}
+
+async function open(target: Only, options: Options): Promise<{ handle: DatabaseHandle; label: string; keptSetup: string | undefined }> {
+	const keeping = options.keep ? kept(target, options) : undefined
+	if (keeping) fs.mkdirSync(keeping.dir, { recursive: true })
 	if (target === 'pglite') {
-		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-bench-aid-'))
-		tempDirs.push(dir)
+		const dir = keeping?.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ataa-bench-aid-'))
+		if (!keeping) tempDirs.push(dir)
 		const handle = await openDatabase({ dataDir: path.join(dir, 'pgdata') })
 		openHandles.add(handle)
-		return { handle, label: 'PGlite' }
+		return { handle, label: 'PGlite', keptSetup: keeping?.setup }
 	}
-	const { name, url } = await createBenchDatabase(options.database)
-	benchDatabases.push({ adminUrl: options.database, name })
+	let url: string
+	let name: string
+	if (keeping) {
+		name = keeping.name
+		// A database made before, but whose setup did not finish, is made again.
+		if (!fs.existsSync(keeping.setup)) await dropBenchDatabase(options.database, name)
+		const exists = await withAdminClient(options.database, (client) => client.query('select 1 from pg_database where datname = $1', [name]))
+		if (!exists.rowCount) await withAdminClient(options.database, (client) => client.query(`create database ${name}`))
+		const at = new URL(options.database)
+		at.pathname = `/${name}`
+		url = at.toString()
+	} else {
+		;({ name, url } = await createBenchDatabase(options.database))
+		benchDatabases.push({ adminUrl: options.database, name })
+	}
 	const handle = await openDatabase({ url })
 	openHandles.add(handle)
-	return { handle, label: `PostgreSQL (${name})` }
+	return { handle, label: `PostgreSQL (${name})`, keptSetup: keeping?.setup }
 }
 
 /** Times `work` `runs` times, one after another. */
@@ -110,17 +138,23 @@ interface Row {
 /** Thrown to roll a timed write back, so that each run makes the same batch again from the same state. */
 class RolledBack extends Error {}
 
-async function benchDatabase(target: Only, options: Options): Promise<{ label: string; rows: Row[]; reference: Timings; problems: string[] }> {
-	const { handle, label } = await open(target, options)
-	const { db } = handle
-	console.log(`\n== ${label} ==`)
-	await handle.migrate()
+type Setup = {
+	officer: PublicUser
+	finance: PublicUser
+	admin: PublicUser
+	inserted: number
+	casesSeconds: number
+	history: AidHistory
+	historySeconds: number
+}
+
+/** Staff, the demo cases and the aid history before today: what every run times against. */
+async function makeSetup(db: Database, options: Options, year: number): Promise<Setup> {
 	const password = () => randomBytes(18).toString('base64url')
 	const officer = await createUser(db, { name: 'باحثة القياس', email: 'officer@bench.local', mobile: '', roles: ['case_officer'], password: password() })
 	const approver = await createUser(db, { name: 'عضو لجنة القياس', email: 'approver@bench.local', mobile: '', roles: ['approver'], password: password() })
 	const finance = await createUser(db, { name: 'مالية القياس', email: 'finance@bench.local', mobile: '', roles: ['finance'], password: password() })
 	const admin = await createUser(db, { name: 'مدير القياس', email: 'admin@bench.local', mobile: '', roles: ['admin'], password: password() })
-	const year = Number(todayInRiyadh().slice(0, 4))
 	const started = performance.now()
 	const inserted = await insertDemoCases(db, options.cases, { seed: SEED, officerIds: [officer.id], now: new Date() })
 	const casesSeconds = (performance.now() - started) / 1000
@@ -130,11 +164,24 @@ async function benchDatabase(target: Only, options: Options): Promise<{ label: s
 	for (const programme of ['needy-families', 'home-restoration', 'medical-case', 'association-support', 'health-association-support']) await setBudget(db, { programme, year, fundId: null, allocated: 999_999_999 }, approver)
 	const history = await aidHistoryAtScale(db, { approverId: approver.id, financeId: finance.id, generalFundId: general, zakatFundId: zakat, year, entries: options.entries })
 	const historySeconds = (performance.now() - started) / 1000 - casesSeconds
+	return { officer, finance, admin, inserted, casesSeconds, history, historySeconds }
+}
+
+async function benchDatabase(target: Only, options: Options): Promise<{ label: string; rows: Row[]; reference: Timings; problems: string[] }> {
+	const { handle, label, keptSetup } = await open(target, options)
+	const { db } = handle
+	console.log(`\n== ${label} ==`)
+	await handle.migrate()
+	const year = Number(todayInRiyadh().slice(0, 4))
+	const n = (value: number) => value.toLocaleString('en')
+	const setup: Setup = keptSetup && fs.existsSync(keptSetup) ? (JSON.parse(fs.readFileSync(keptSetup, 'utf8')) as Setup) : await makeSetup(db, options, year)
+	if (keptSetup && !fs.existsSync(keptSetup)) fs.writeFileSync(keptSetup, JSON.stringify(setup))
+	else if (keptSetup) console.log(`kept from an earlier run (${keptSetup}), its setup timings as then:`)
+	const { officer, finance, admin, inserted, casesSeconds, history, historySeconds } = setup
 	const [figures] = rowsOf<{ waiting: number; due: number }>(
 		await db.execute(sql`select (select count(*) from cases where status = 2)::int as waiting, (select count(*) from aid_instalments where status = 'approved')::int as due`),
 	)
 	if (!figures) throw new Error('no counts')
-	const n = (value: number) => value.toLocaleString('en')
 	console.log(
 		`${n(inserted)} cases (${casesSeconds.toFixed(0)} s); ${history.months} months of aid before this one: ${n(history.decisions)} decisions, ${n(history.instalments)} instalments (${n(figures.due)} due now, ${n(history.bounced)} bounced and paid again, ${n(history.stopped)} stopped), ${n(history.batches)} batches, ${n(history.entries)} ledger entries, ${history.closedMonths.length} months closed (${historySeconds.toFixed(0)} s); ${n(figures.waiting)} cases waiting for the committee`,
 	)
@@ -175,7 +222,7 @@ async function benchDatabase(target: Only, options: Options): Promise<{ label: s
 		await db
 			.transaction(async (tx) => {
 				const begun = performance.now()
-				const made = await createBatch(tx as unknown as Database, ids.slice(0, size), '', finance)
+				const made = await createBatch(tx, ids.slice(0, size), '', finance)
 				samples.push(performance.now() - begun)
 				if (made.refused.length) refused.add(`${made.refused.length} refused: ${made.refused[0]!.reason}`)
 				throw new RolledBack()
@@ -185,23 +232,32 @@ async function benchDatabase(target: Only, options: Options): Promise<{ label: s
 			})
 	}
 	rows.push({ name: `a batch of ${n(size)} transfers made${refused.size ? ` (${[...refused].join(', ')})` : ''}`, goal: true, timings: timings(samples) })
-	// Then made for good, to read: the batch page (routes/admin/payments.$batch: its lines, the statement's totals, its kept files).
-	const made = (await createBatch(db, ids.slice(0, size), '', finance)).batchId!
-	const batchPage = async (batchId: number) => {
-		const found = (await batchOf(db, batchId))!
-		const totals = batchTotals(found.lines)
-		await keptFiles(db, batchId)
-		return totals
-	}
-	await row(`its page (${n(size)} lines, open)`, true, runs, () => batchPage(made))
-	if (history.bouncedBatchId) {
-		const totals = await batchPage(history.bouncedBatchId)
-		await row(`a sent batch's page (${n(totals.sent.count)} lines: ${n(totals.paid.count)} paid, ${n(totals.bounced.count)} bounced)`, true, runs, () => batchPage(history.bouncedBatchId!))
-	}
-	await row(`its bank file (CSV, ${n(size)} lines)`, false, Math.max(5, Math.round(runs / 5)), async () => {
-		const found = (await batchOf(db, made))!
-		await makeBatchFile(db, found, commonLayout, 'csv', todayInRiyadh())
-	})
+	// Then made once more, to read: the batch page (routes/admin/payments.$batch: its lines, the
+	// statement's totals, its kept files) and its bank file, in a transaction rolled back at the end.
+	await db
+		.transaction(async (tx) => {
+			const within: Database = tx
+			const made = (await createBatch(within, ids.slice(0, size), '', finance)).batchId!
+			const batchPage = async (batchId: number) => {
+				const found = (await batchOf(within, batchId))!
+				const totals = batchTotals(found.lines)
+				await keptFiles(within, batchId)
+				return totals
+			}
+			await row(`its page (${n(size)} lines, open)`, true, runs, () => batchPage(made))
+			if (history.bouncedBatchId) {
+				const totals = await batchPage(history.bouncedBatchId)
+				await row(`a sent batch's page (${n(totals.sent.count)} lines: ${n(totals.paid.count)} paid, ${n(totals.bounced.count)} bounced)`, true, runs, () => batchPage(history.bouncedBatchId!))
+			}
+			await row(`its bank file (CSV, ${n(size)} lines)`, false, Math.max(5, Math.round(runs / 5)), async () => {
+				const found = (await batchOf(within, made))!
+				await makeBatchFile(within, found, commonLayout, 'csv', todayInRiyadh())
+			})
+			throw new RolledBack()
+		})
+		.catch((error: unknown) => {
+			if (!(error instanceof RolledBack)) throw error
+		})
 	// Closing last month (routes/admin/periods.tsx: the close, then the year's periods shown again); reopened by an admin, untimed, to close it again.
 	const lastMonth = new Date(Date.UTC(year, Number(todayInRiyadh().slice(5, 7)) - 2, 1)).toISOString().slice(0, 7)
 	const closeSamples: number[] = []
