@@ -1,8 +1,10 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { beforeAll, expect, test } from 'vitest'
 import { changeStatus } from '#app/cases/status-changes.server.ts'
 import { type CaseRow } from '#app/cases/case-store.server.ts'
-import { aidInstalments, caseDecisions, caseEvents } from '#app/db/schema.ts'
+import { aidInstalments, caseDecisions, caseEvents, caseMessages } from '#app/db/schema.ts'
+import { accountNotice, bounceNotice, ibanConfirmed } from '#app/cases/payee-accounts.server.ts'
+import { tellApplicants } from '#app/casework/tell.server.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { formatMonth, todayInRiyadh } from '#app/text/format.ts'
 import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
@@ -186,5 +188,27 @@ test('a transfer the bank returns after its aid was held stays held, and after a
 		expect(await due(row)).toEqual([])
 		// Held money stays committed; a stopped instalment's goes back to the budget.
 		expect(await committed()).toBe(action === 'suspend' ? before : before - 1200)
+	}
+})
+
+test('a transfer the bank returns after its aid was stopped tells the family it is not sent again, and asks no IBAN; held, it still asks', async () => {
+	for (const action of ['suspend', 'stop'] as const) {
+		const { row, decisionId } = await monthly(2)
+		const [first] = await db().select().from(aidInstalments).where(eq(aidInstalments.caseId, row.id)).orderBy(aidInstalments.seq)
+		const { batchId } = await createBatch(db(), [first!.id], '', finance)
+		await markBatchSent(db(), batchId!, today, finance)
+		await changeAid(db(), decisionId, { action, reason: 'مراجعة دخل الأسرة' }, finance)
+		const notices = await reopenPayment(db(), batchId!, first!.id, 'الحساب مغلق', finance)
+		const asks = action === 'suspend'
+		expect(notices).toEqual([{ kind: 'payment-bounced', caseId: row.id, reason: 'الحساب مغلق', ...(asks ? {} : { final: true }) }])
+		await tellApplicants(db(), notices, finance)
+		const [sms] = await db().select().from(caseMessages).where(and(eq(caseMessages.caseId, row.id), eq(caseMessages.channel, 'sms')))
+		expect(sms!.event).toBe(asks ? 'payment-bounced' : 'payment-bounced-final')
+		expect(sms!.body).toContain(asks ? 'أرسل آيباناً آخر من: ' : 'لن يعاد لإيقاف دعمك: ')
+		const told = (await db().select().from(caseEvents).where(and(eq(caseEvents.caseId, row.id), eq(caseEvents.kind, 'applicant_message')))).at(-1)!
+		expect(told.note).toBe(bounceNotice('الحساب مغلق', asks))
+		// The family's page offers the form for another IBAN only while a transfer is owed; the returned IBAN stays held either way.
+		expect(await accountNotice(db(), row.id)).toEqual(asks ? { bounced: 'الحساب مغلق', waiting: false } : null)
+		expect(await ibanConfirmed(db(), row.id)).toBe(false)
 	}
 })

@@ -67,10 +67,11 @@ export async function moveInstalments(tx: Database, decisionId: number, from: re
  * again, so it follows its aid, held or cancelled (its commitment voided). In the caller's
  * transaction, once the instalment is approved again.
  */
-export async function followAid(tx: Database, instalment: Pick<Instalment, 'decisionId'>, actor: { id: number }): Promise<void> {
+export async function followAid(tx: Database, instalment: Pick<Instalment, 'decisionId'>, actor: { id: number }): Promise<AidState | null> {
 	const [plan] = await tx.select({ state: monthlyAids.state, reason: monthlyAids.reason }).from(monthlyAids).where(eq(monthlyAids.decisionId, instalment.decisionId))
 	if (plan?.state === 'suspended' || plan?.state === 'resuming') await moveInstalments(tx, instalment.decisionId, ['approved'], 'suspended', { reason: plan.reason, actor })
 	else if (plan?.state === 'stopped' || plan?.state === 'restarting') await moveInstalments(tx, instalment.decisionId, ['approved'], 'cancelled', { reason: plan.reason, actor })
+	return plan?.state ?? null
 }
 
 /** «قسط شهر نوفمبر 2026م (…)», «أقساط 3 أشهر من نوفمبر 2026م (…) إلى يناير 2027م (…)». */

@@ -20,7 +20,7 @@ import { discardStaffFiles, insertStaffFile, type StoredStaffFile } from '#app/c
 import { isValidSaudiIban } from '#app/domain/validators.ts'
 import { ibanBankCode, ibanBankProblem } from '#app/domain/saudi-banks.ts'
 import { findDefinition } from '#app/forms/registry.ts'
-import { ibanHolds, ibansOf, noteIbanBounced, transferAccounts, type PayeeAccount } from '#app/cases/payee-accounts.server.ts'
+import { ibanHolds, ibansOf, noteIbanBounced, transferAccounts, transferOwed, type PayeeAccount } from '#app/cases/payee-accounts.server.ts'
 import { isCalendarDay, todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
 import { keepBatchFiles } from './batch-files.server.ts'
 import { bankDay } from './bank-days.ts'
@@ -530,13 +530,15 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 		// The money ledger: the posting reversed, the instalment committed again (./ledger.server.ts).
 		await ledger.bounce(tx, row, { reason: why, batchId }, actor)
 		// Its aid held or stopped meanwhile: held or cancelled with it, not offered again.
-		await followAid(tx, row, actor)
+		const followed = await followAid(tx, row, actor)
 		await tx.insert(caseEvents).values({ caseId: row.caseId, actorId: actor.id, kind: 'payment_reopened', note: why, data: { instalment: row.id, seq: row.seq, amount: row.amount, batch: batchId } })
 		// A bounced transfer: the account the bank was sent (the batch's pinned line) is not offered
-		// again, and the family is asked for another. A line taken out before the file went was never refused.
+		// again, and the family is asked for another, unless their aid was stopped and no transfer is
+		// owed them any more. A line taken out before the file went was never refused.
+		const asks = followed !== 'stopped' || (await transferOwed(tx, row.caseId))
 		if (bounced) {
 			const [line] = await tx.select({ iban: paymentBatchLines.iban }).from(paymentBatchLines).where(and(eq(paymentBatchLines.batchId, batchId), eq(paymentBatchLines.instalmentId, row.id)))
-			await noteIbanBounced(tx, row.caseId, line?.iban ?? '', why, actor)
+			await noteIbanBounced(tx, row.caseId, line?.iban ?? '', why, actor, asks)
 		}
 		const [given] = await tx
 			.select({ n: sql<number>`count(*)::int` })
@@ -549,10 +551,10 @@ export async function reopenPayment(db: Database, batchId: number, instalmentId:
 		}
 		// A sent batch whose last waiting line left it is done; a closed one stays closed.
 		await closeIfDone(tx, batchId)
-		return { caseId: row.caseId, bounced }
+		return { caseId: row.caseId, bounced, asks }
 	})
-	// Once committed: the family hears the transfer came back, why, and that a new IBAN is asked of them.
-	return returned.bounced ? [{ kind: 'payment-bounced', caseId: returned.caseId, reason: why }] : []
+	// Once committed: the family hears the transfer came back, why, and that a new IBAN is asked of them (or that it is not sent again).
+	return returned.bounced ? [{ kind: 'payment-bounced', caseId: returned.caseId, reason: why, ...(returned.asks ? {} : { final: true }) }] : []
 }
 
 /**

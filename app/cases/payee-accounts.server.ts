@@ -13,6 +13,7 @@ import type { ApplicationDef, RowFieldDef } from '#app/forms/definition.ts'
 import { bankFieldBefore, ibanBankMismatches } from '#app/forms/bank-account.ts'
 import { bankOfChoice } from '#app/domain/saudi-banks.ts'
 import { CaseChangeError } from './refusals.ts'
+import { isInKind } from './aid.ts'
 
 type Actor = { id: number; roles: readonly UserRole[] }
 
@@ -143,18 +144,37 @@ export async function noteIbanChange(tx: Database, caseId: string, iban: string,
  * In the caller's transaction: the bank returned a transfer to `iban` (the batch line's, as it was
  * sent: not the answer given since); a different one is needed.
  */
-export async function noteIbanBounced(tx: Database, caseId: string, iban: string, reason: string, actor: { id: number }): Promise<void> {
+export async function noteIbanBounced(tx: Database, caseId: string, iban: string, reason: string, actor: { id: number }, asks = true): Promise<void> {
 	await tx.insert(payeeAccounts).values({ caseId, kind: 'bounced', iban, reason, actorId: actor.id })
 	await tx.insert(caseEvents).values([
 		{ caseId, actorId: actor.id, kind: 'iban_changed' as const, note: reason, data: { kind: 'bounced', iban } },
-		// On the family's link and the lookup, with the form for another IBAN below it.
-		{ caseId, actorId: actor.id, kind: 'applicant_message' as const, note: bounceNotice(reason) },
+		// On the family's link and the lookup, with the form for another IBAN below it while a transfer is owed.
+		{ caseId, actorId: actor.id, kind: 'applicant_message' as const, note: bounceNotice(reason, asks) },
 	])
 }
 
-/** What the family reads of a bounced transfer. */
-export const bounceNotice = (reason: string) =>
-	`أعاد البنك التحويل الذي صرفناه لك، فلم يصل إلى حسابك. السبب: ${reason.trim().replace(/[.،]+$/, '')}. أرسل إلينا رقم آيبان لحساب آخر باسمك من صفحة طلبك، ونحوّل الدعم إليه بعد أن يتأكد منه مسؤول مالي.`
+/**
+ * What the family reads of a bounced transfer: another IBAN asked for, or (`asks` false: their aid
+ * was stopped and nothing is owed by transfer) that it is not sent again.
+ */
+export const bounceNotice = (reason: string, asks = true) =>
+	`أعاد البنك التحويل الذي صرفناه لك، فلم يصل إلى حسابك. السبب: ${reason.trim().replace(/[.،]+$/, '')}. ${
+		asks
+			? 'أرسل إلينا رقم آيبان لحساب آخر باسمك من صفحة طلبك، ونحوّل الدعم إليه بعد أن يتأكد منه مسؤول مالي.'
+			: 'ولأن صرف دعمك أُوقف قبل ذلك، فلا يُحوَّل هذا المبلغ مرة أخرى، ولا حاجة إلى إرسال آيبان آخر.'
+	}`
+
+/**
+ * Whether any transfer is still owed to the case: an instalment paid by transfer waiting for a
+ * batch, in one, or held with its aid. A bounced account asks the family for another only then.
+ */
+export async function transferOwed(db: Database, caseId: string): Promise<boolean> {
+	const rows = await db
+		.select({ aidKind: aidInstalments.aidKind })
+		.from(aidInstalments)
+		.where(and(eq(aidInstalments.caseId, caseId), inArray(aidInstalments.status, ['approved', 'in_batch', 'suspended'])))
+	return rows.some((row) => !isInKind(row.aidKind))
+}
 
 /**
  * Finance confirms the case's current IBAN, given after the approval: valid, not the one the bank
@@ -218,6 +238,8 @@ export async function accountNotice(db: Database, caseId: string): Promise<{ bou
 	const rows = (await accountsOf(db, [caseId])).get(caseId) ?? []
 	const latest = rows[0]
 	if (!latest || latest.kind === 'confirmed') return null
+	// Their aid stopped, nothing left to transfer: nothing to ask (the bounce's message says so).
+	if (latest.kind === 'bounced' && !(await transferOwed(db, caseId))) return null
 	const bounce = rows.find((row) => row.kind === 'bounced')
 	return latest.kind === 'bounced' ? { bounced: latest.reason, waiting: false } : { bounced: bounce && rows.indexOf(bounce) > 0 ? bounce.reason : null, waiting: true }
 }

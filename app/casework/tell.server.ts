@@ -17,7 +17,7 @@ function tell(db: Database, notice: Notice, actor: Pick<PublicUser, 'id'>) {
 		case 'payment-made':
 			return notifyPaymentMade(db, notice.caseId, notice, actor)
 		case 'payment-bounced':
-			return notifyPaymentBounced(db, notice.caseId, notice.reason, actor)
+			return notifyPaymentBounced(db, notice.caseId, notice.reason, actor, notice.final)
 	}
 }
 

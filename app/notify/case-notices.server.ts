@@ -18,8 +18,8 @@ export type Notice =
 	| { kind: 'visit'; caseId: string; visitOn: string; visitAt: string }
 	/** Aid paid or delivered: the instalment's amount and day. */
 	| { kind: 'payment-made'; caseId: string; amount: number; on: string }
-	/** A transfer the bank returned, and why. */
-	| { kind: 'payment-bounced'; caseId: string; reason: string }
+	/** A transfer the bank returned, and why; `final`: not sent again (their aid was stopped), so no IBAN is asked for. */
+	| { kind: 'payment-bounced'; caseId: string; reason: string; final?: true }
 
 /**
  * Tells the applicant their case changed status (`status:N`), or that staff wrote to them without
@@ -51,8 +51,11 @@ export function notifyPaymentMade(db: Database, caseId: string, payment: { amoun
 /** The longest bank reason an SMS carries: with the longest values it stays within two parts (app/notify/templates.test.ts); the link says the rest. */
 export const BOUNCE_REASON_SMS = 20
 
-/** A transfer the bank returned (app/aid/payments.server.ts reopenPayment): why, and a new IBAN asked for on the link. */
-export function notifyPaymentBounced(db: Database, caseId: string, reason: string, actor: Pick<PublicUser, 'id'>): Promise<CaseMessageRow[]> {
+/**
+ * A transfer the bank returned (app/aid/payments.server.ts reopenPayment): why, and a new IBAN asked
+ * for on the link; `final` (their aid was stopped, nothing owed by transfer): that it is not sent again.
+ */
+export function notifyPaymentBounced(db: Database, caseId: string, reason: string, actor: Pick<PublicUser, 'id'>, final = false): Promise<CaseMessageRow[]> {
 	const why = reason.replace(/\s+/g, ' ').trim()
-	return notifyApplicant(db, caseId, 'payment-bounced', { staffMessage: why.length <= BOUNCE_REASON_SMS ? why : '' }, actor)
+	return notifyApplicant(db, caseId, final ? 'payment-bounced-final' : 'payment-bounced', { staffMessage: why.length <= BOUNCE_REASON_SMS ? why : '' }, actor)
 }

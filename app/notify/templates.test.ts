@@ -24,6 +24,7 @@ describe('the events and their defaults', () => {
 			'visit-scheduled',
 			'payment-made',
 			'payment-bounced',
+			'payment-bounced-final',
 			'reminder:incomplete',
 			'reminder:draft',
 			'closed-unanswered',
@@ -80,8 +81,8 @@ describe('the default SMS within two parts (issue 37, §2.7)', () => {
 	})
 
 	// A bounced transfer's reason rides in the SMS up to BOUNCE_REASON_SMS characters (app/notify/case-notices.server.ts).
-	test('payment-bounced with its reason', () => {
-		const { sms } = renderMessage(messageEvent('payment-bounced')!.defaults, { ...values('payment-bounced'), staffMessage: 'ب'.repeat(BOUNCE_REASON_SMS) })
+	test.each(['payment-bounced', 'payment-bounced-final'] as const)('%s with its reason', (event) => {
+		const { sms } = renderMessage(messageEvent(event)!.defaults, { ...values(event), staffMessage: 'ب'.repeat(BOUNCE_REASON_SMS) })
 		expect(sms).toContain(`السبب: ${'ب'.repeat(BOUNCE_REASON_SMS)}`)
 		expect(smsSegments(sms).segments, `${sms} (${smsSegments(sms).characters})`).toBeLessThanOrEqual(2)
 	})

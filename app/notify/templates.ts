@@ -40,6 +40,7 @@ export type MessageEvent =
 	| 'visit-scheduled'
 	| 'payment-made'
 	| 'payment-bounced'
+	| 'payment-bounced-final'
 	| 'reminder:incomplete'
 	| 'reminder:draft'
 	| 'closed-unanswered'
@@ -113,6 +114,23 @@ const CLOSE_BY = 'يُغلق الطلب إن لم يُستكمل قبل {الت�
 const DRAFT = 'طلبك «{البرنامج}» رقم {رقم_الطلب} لم يُرسل بعد. أكمله وأرسله لندرسه.'
 const CLOSED = 'أُغلق طلبك رقم {رقم_الطلب} لأنه لم يُستكمل في المدة المحددة. يمكنك التقدم بطلب جديد، أو التواصل مع المؤسسة للاستفسار.'
 
+/** A transfer the bank returned: the same news and reason, then what the family is to do (another IBAN, or nothing: their aid was stopped). */
+function bounced(event: 'payment-bounced' | 'payment-bounced-final', label: string, smsNext: string, emailNext: string): MessageEventDef {
+	return {
+		event,
+		label,
+		audience: 'applicant',
+		channels: ['sms', 'email'],
+		offers: ['name', 'reference', 'programme', 'staffMessage', 'link'],
+		meanings: { staffMessage: 'سبب إعادة التحويل كما كتبه المسؤول المالي (في الرسالة النصية إن كان قصيراً)' },
+		defaults: {
+			sms: [`${SMS_SIGN}: أعاد البنك تحويل دعم طلبك {رقم_الطلب}.`, 'السبب: {رسالة_الموظف}', smsNext].join('\n'),
+			emailSubject: `أعاد البنك تحويل دعمك لطلبك رقم {رقم_الطلب} - ${FOUNDATION}`,
+			emailBody: applicantMail('أعاد البنك التحويل الذي صرفناه لطلبك «{البرنامج}» رقم {رقم_الطلب}، فلم يصل إلى حسابك.', 'السبب: {رسالة_الموظف}', emailNext),
+		},
+	}
+}
+
 export const messageEvents: readonly MessageEventDef[] = [
 	...statuses.map(statusEvent),
 	{
@@ -153,23 +171,8 @@ export const messageEvents: readonly MessageEventDef[] = [
 			emailBody: applicantMail('صُرف الدعم لطلبك «{البرنامج}» رقم {رقم_الطلب} بقيمة {المبلغ} بتاريخ {التاريخ}.'),
 		},
 	},
-	{
-		event: 'payment-bounced',
-		label: 'تحويل أعاده البنك',
-		audience: 'applicant',
-		channels: ['sms', 'email'],
-		offers: ['name', 'reference', 'programme', 'staffMessage', 'link'],
-		meanings: { staffMessage: 'سبب إعادة التحويل كما كتبه المسؤول المالي (في الرسالة النصية إن كان قصيراً)' },
-		defaults: {
-			sms: [`${SMS_SIGN}: أعاد البنك تحويل دعم طلبك {رقم_الطلب}.`, 'السبب: {رسالة_الموظف}', 'أرسل آيباناً آخر من: {الرابط}'].join('\n'),
-			emailSubject: `أعاد البنك تحويل دعمك لطلبك رقم {رقم_الطلب} - ${FOUNDATION}`,
-			emailBody: applicantMail(
-				'أعاد البنك التحويل الذي صرفناه لطلبك «{البرنامج}» رقم {رقم_الطلب}، فلم يصل إلى حسابك.',
-				'السبب: {رسالة_الموظف}',
-				'أرسل إلينا رقم آيبان لحساب آخر باسمك من صفحة طلبك، ونحوّل الدعم إليه بعد أن يتأكد منه مسؤول مالي.',
-			),
-		},
-	},
+	bounced('payment-bounced', 'تحويل أعاده البنك', 'أرسل آيباناً آخر من: {الرابط}', 'أرسل إلينا رقم آيبان لحساب آخر باسمك من صفحة طلبك، ونحوّل الدعم إليه بعد أن يتأكد منه مسؤول مالي.'),
+	bounced('payment-bounced-final', 'تحويل أعاده البنك بعد إيقاف الدعم', 'لن يعاد لإيقاف دعمك: {الرابط}', 'ولأن صرف دعمك أُوقف قبل ذلك، فلا يُحوَّل هذا المبلغ مرة أخرى، ولا حاجة إلى إرسال آيبان آخر.'),
 	{
 		event: 'reminder:incomplete',
 		label: 'تذكير بطلب غير مكتمل',
