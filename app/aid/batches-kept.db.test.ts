@@ -126,6 +126,20 @@ test('the database keeps a sent file and a made line as they are: no update, no 
 	expect((await db().select().from(paymentBatchLines).where(eq(paymentBatchLines.batchId, batchId!))).map((line) => [line.state, line.amount])).toEqual([['bounced', 700]])
 })
 
+test('a line pins its own instalment: another case, fund, amount or kind than the instalment\'s is refused by the database, and a line of no instalment too', async () => {
+	const { instalment } = await approved(650)
+	const other = await approved(650)
+	const { batchId } = await createBatch(db(), [instalment], '', finance)
+	const [line] = await db().select().from(paymentBatchLines).where(eq(paymentBatchLines.batchId, batchId!))
+	const { id: _id, createdAt: _at, state: _state, ...pinned } = line!
+	const again = { ...pinned, instalmentId: other.instalment, caseId: other.row.id }
+	for (const wrong of [{ caseId: other.row.id, instalmentId: instalment }, { fundId: zakatFund }, { amount: 651 }, { aidKind: 'rent' }, { instalmentId: 2_000_000_000 }])
+		await expect(db().insert(paymentBatchLines).values({ ...again, ...wrong })).rejects.toThrow()
+	// Its own, as createBatch writes it, is taken.
+	await db().insert(paymentBatchLines).values(again)
+	expect((await db().select().from(paymentBatchLines).where(eq(paymentBatchLines.batchId, batchId!))).map((row) => row.caseId)).toEqual([pinned.caseId, other.row.id])
+})
+
 test('an IBAN of another bank than the one the applicant chose is refused at batch time, with both banks named', async () => {
 	const { row, instalment } = await approved(900)
 	await correctBank(row, { Bank_Name_1: 'alrajhi', Bank_No_1: saudiIbanFromBban('10000000608010167519') })
