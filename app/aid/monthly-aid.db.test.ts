@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { beforeAll, expect, test } from 'vitest'
 import { changeStatus } from '#app/cases/status-changes.server.ts'
 import { type CaseRow } from '#app/cases/case-store.server.ts'
@@ -211,4 +211,34 @@ test('a transfer the bank returns after its aid was stopped tells the family it 
 		expect(await accountNotice(db(), row.id)).toEqual(asks ? { bounced: 'الحساب مغلق', waiting: false } : null)
 		expect(await ibanConfirmed(db(), row.id)).toBe(false)
 	}
+})
+
+test.skipIf(process.env.TEST_DB !== 'postgres')('a bounce recorded while the aid is being suspended waits for the suspension, and its transfer is held with the rest (no approved instalment beside a held aid)', async () => {
+	const { row, decisionId } = await monthly(2)
+	const [first] = await db().select().from(aidInstalments).where(eq(aidInstalments.caseId, row.id)).orderBy(aidInstalments.seq)
+	const { batchId } = await createBatch(db(), [first!.id], '', finance)
+	await markBatchSent(db(), batchId!, today, finance)
+	let release!: () => void
+	const held = new Promise<void>((resolve) => (release = resolve))
+	let suspended!: () => void
+	const suspending = new Promise<void>((resolve) => (suspended = resolve))
+	// The suspension's transaction, open: its instalments moved, not yet committed.
+	const suspension = db().transaction(async (tx) => {
+		await changeAid(tx, decisionId, { action: 'suspend', reason: 'مراجعة دخل الأسرة' }, finance)
+		suspended()
+		await held
+	})
+	await suspending
+	const bounce = reopenPayment(db(), batchId!, first!.id, 'الحساب مغلق', finance)
+	let waited = false
+	for (let tries = 0; tries < 250 && !waited; tries++) {
+		const [waiting] = (await db().execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows as { n: number }[]
+		waited = waiting!.n > 0
+		if (!waited) await new Promise((resolve) => setTimeout(resolve, 20))
+	}
+	release()
+	expect(waited).toBe(true)
+	await Promise.all([suspension, bounce])
+	expect(await statuses(row)).toEqual(['suspended', 'suspended'])
+	expect(await due(row)).toEqual([])
 })

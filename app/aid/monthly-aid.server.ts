@@ -68,6 +68,9 @@ export async function moveInstalments(tx: Database, decisionId: number, from: re
  * transaction, once the instalment is approved again.
  */
 export async function followAid(tx: Database, instalment: Pick<Instalment, 'decisionId'>, actor: { id: number }): Promise<AidState | null> {
+	// Under the decision's lock, as changeAid takes it first: a suspension or stop under way is read
+	// once committed, not before (its instalments moved, this one left approved beside them).
+	await tx.select({ id: caseDecisions.id }).from(caseDecisions).where(eq(caseDecisions.id, instalment.decisionId)).for('update')
 	const [plan] = await tx.select({ state: monthlyAids.state, reason: monthlyAids.reason }).from(monthlyAids).where(eq(monthlyAids.decisionId, instalment.decisionId))
 	if (plan?.state === 'suspended' || plan?.state === 'resuming') await moveInstalments(tx, instalment.decisionId, ['approved'], 'suspended', { reason: plan.reason, actor })
 	else if (plan?.state === 'stopped' || plan?.state === 'restarting') await moveInstalments(tx, instalment.decisionId, ['approved'], 'cancelled', { reason: plan.reason, actor })
