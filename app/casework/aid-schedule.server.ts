@@ -67,6 +67,8 @@ export async function runAidAction(context: { db: Database; row: CaseRow; user: 
 		return done(back, { tone: 'success', message: doneMessages[action] })
 	} catch (error) {
 		if (!(error instanceof CaseChangeError)) throw error
+		// Money dated in a closed month (a restart's commitments): recorded though refused, as on every money screen.
+		audit.refusal(error)
 		if (error instanceof AidFourEyesError) {
 			audit.note({ data: { decision: decisionId, refused: 'resume-four-eyes' } })
 			return refuse(error.message, 403)
