@@ -12,6 +12,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, caseDecisions, funds, paymentBatches, paymentBatchLines, users } from '#app/db/schema.ts'
 import { aidKindLabel, fundLabel } from '#app/cases/aid.ts'
+import { roleLabels } from '#app/db/roles.ts'
 import { bankOfIban } from '#app/domain/saudi-banks.ts'
 import { amountInWords } from '#app/text/amount-words.ts'
 import { formatDate, formatMoney, formatMonth } from '#app/text/format.ts'
@@ -121,9 +122,10 @@ export function voucherBlocks(voucher: Voucher): PdfBlock[] {
 		{
 			kind: 'signatures',
 			signers: [
-				{ role: 'المُعِدّ', name: voucher.batch.createdByName ?? undefined },
-				{ role: 'المالية', name: voucher.recordedByName ?? undefined },
-				{ role: 'المعتمِد', name: voucher.decision.deciderName ?? undefined },
+				// The role names of app/db/roles.ts: who made the batch, who recorded the payment, who approved the aid.
+				{ role: 'مُعِدّ دفعة الصرف', name: voucher.batch.createdByName ?? undefined },
+				{ role: roleLabels.finance, name: voucher.recordedByName ?? undefined },
+				{ role: `${roleLabels.approver} (المعتمِد)`, name: voucher.decision.deciderName ?? undefined },
 			],
 		},
 	]
