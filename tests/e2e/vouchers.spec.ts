@@ -39,6 +39,17 @@ test('finance downloads a paid transfer\'s voucher as a PDF that is not kept by 
 	await page.goto(`/admin/cases/${family.reference}`)
 	await expect(page.getByRole('link', { name: 'سند الصرف للقسط 1' })).toHaveAttribute('href', `${batchUrl}/vouchers/${line}`)
 
+	// The printed case file ends with the signature boxes (an HTML page the browser prints).
+	await page.goto(`/admin/cases/${family.reference}/print`)
+	const signatures = page.locator('section[aria-labelledby="report-signatures"]')
+	await expect(signatures.getByRole('heading', { name: 'التوقيعات' })).toBeVisible()
+	await expect(signatures).toContainText('الباحث الاجتماعي')
+	for (const width of [375, 1280]) {
+		await page.setViewportSize({ width, height: 900 })
+		await signatures.scrollIntoViewIfNeeded()
+		await page.screenshot({ path: testInfo.outputPath(`print-${width}.png`) })
+	}
+
 	// An officer without the finance role: refused, as the route table says; and no link on the case for them.
 	const officer = await pageAs('case_officer')
 	expect((await officer.request.get(`${batchUrl}/vouchers/${line}`, { maxRedirects: 0 })).status()).toBe(403)
