@@ -92,6 +92,7 @@ export default [
 		route('payments', 'routes/admin/payments.tsx'),
 		route('payments/:batch', 'routes/admin/payment-batch.tsx'),
 		route('payments/:batch/file/:layout/:format', 'routes/admin/payment-file.ts'),
+		route('payments/:batch/vouchers/:instalment?', 'routes/admin/payment-vouchers.ts'),
 		route('periods', 'routes/admin/periods.tsx'),
 		route('reports', 'routes/admin/reports.tsx'),
 		route('reports/export', 'routes/admin/reports-export.ts'),

@@ -35,6 +35,7 @@ export const auditActions = {
 	'budget.change': 'تحديد ميزانية أو تعديلها',
 	'payments.batch': 'إنشاء دفعة صرف',
 	'payments.file': 'تنزيل ملف تحويل بنكي',
+	'payments.voucher': 'تنزيل سند صرف',
 	'payments.sent': 'تسجيل إرسال دفعة صرف إلى البنك',
 	'payments.record': 'تسجيل صرف تحويل',
 	'payments.reconcile': 'مطابقة ملف تأكيد البنك',

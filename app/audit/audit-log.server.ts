@@ -172,6 +172,7 @@ export const detailLabels = {
 	decision: 'رقم القرار',
 	inBatch: 'أقساط في دفعة صرف',
 	restudyOn: 'موعد إعادة الدراسة',
+	vouchers: 'أرقام سندات الصرف',
 } as const satisfies Record<string, string>
 
 /** What a screen may write as an entry's details: only keys with a label. */

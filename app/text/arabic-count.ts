@@ -68,6 +68,9 @@ export const pages: CountedNoun = { one: 'صفحة واحدة', two: 'صفحتي
 export const files: CountedNoun = { one: 'ملف واحد', two: 'ملفين', few: 'ملفات', many: 'ملفاً', other: 'ملف' }
 
 /** As a standalone count («سجلان»): the audit trail's entries. */
+/** Disbursement vouchers (سندات الصرف): a batch's vouchers. */
+export const vouchers: CountedNoun = { one: 'سند واحد', two: 'سندان', few: 'سندات', many: 'سنداً', other: 'سند' }
+
 export const records: CountedNoun = { one: 'سجل واحد', two: 'سجلان', few: 'سجلات', many: 'سجلاً', other: 'سجل', none: 'لا سجلات' }
 
 /** As the subject of «بقي» («بقي لديك رمزا استرداد»): a staff member's two-step recovery codes. */

@@ -67,6 +67,14 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 										</a>
 									</>
 								) : null}
+								{instalment.voucherHref ? (
+									<>
+										{' — '}
+										<a href={instalment.voucherHref} className="link" download>
+											سند الصرف<span className="sr-only"> للقسط {instalment.seq}</span>
+										</a>
+									</>
+								) : null}
 							</td>
 						</tr>
 					))}

@@ -114,7 +114,9 @@ export async function caseView(db: Database, row: CaseRow, definition: Applicati
 		// Each delivery's receipt, when one was kept (app/cases/staff-files.ts).
 		instalments: instalments.map((item) => {
 			const receipt = staffFiles.find((file) => receiptInstalment(file.slot) === item.instalment.id)
-			return { ...describeInstalment(item), receiptHref: receipt ? `${base}/files/${receipt.id}` : null }
+			// A transfer paid has its disbursement voucher, for those who pay (app/routes/admin/payment-vouchers.ts).
+			const paid = item.instalment.status === 'paid' && item.instalment.batchId !== null && hasRole(user, ...areaRoles.payments)
+			return { ...describeInstalment(item), receiptHref: receipt ? `${base}/files/${receipt.id}` : null, voucherHref: paid ? `/admin/payments/${item.instalment.batchId}/vouchers/${item.instalment.id}` : null }
 		}),
 		decide: decides
 			? {

@@ -121,6 +121,14 @@ describe('the printable case report', () => {
 
 		const html = await render(row.reference, staff.officer.cookie)
 		expect(html).toMatch(/<h2 id="report-aid-ledger"[^>]*>سجل الدعم المالي<\/h2>/)
+		// Signature boxes: the researcher who studied it and the committee member who decided, by name, and a second member's blank.
+		const signatures = [...sectionOf(html, 'signatures').matchAll(/<p class="font-bold">([^<]*)<\/p><p[^>]*><span>الاسم:<\/span> (?:<span class="font-semibold">([^<]*)<\/span>|<span class="[^"]*border-b)/g)].map((match) => [match[1], match[2] ?? ''])
+		expect(signatures).toEqual([
+			['الباحث الاجتماعي', staff.officer.user.name],
+			['عضو لجنة الصرف', 'عضو اللجنة'],
+			['عضو لجنة الصرف', ''],
+		])
+		expect(sectionOf(html, 'signatures').match(/التوقيع:/g)).toHaveLength(3)
 		const day = formatDate(today)
 		expect(day).toMatch(/م \(.+هـ\)$/)
 		const reference = `ATAA-${instalment!.id}`

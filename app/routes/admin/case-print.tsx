@@ -10,7 +10,7 @@ import { recordPrint } from '#app/cases/status-changes.server.ts'
 import { staffStatusName } from '#app/cases/case-statuses.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { getFoundationInfo } from '#app/domain/foundation-details.server.ts'
-import { areaRoles, hasRole } from '#app/db/roles.ts'
+import { areaRoles, hasRole, roleLabels } from '#app/db/roles.ts'
 import { isGiven, type ApplicationDef } from '#app/forms/definition.ts'
 import { describeSection, type AnswerLine } from '#app/forms/describe.ts'
 import { describeStudy, latestStudy, studyKindOf, type StudyDescription } from '#app/cases/studies.server.ts'
@@ -201,6 +201,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 			}),
 		},
 		printed: { by: user.name, at: formatDate(now) },
+		// Signed on paper: the researcher who studied the case, and the committee (the member who decided first).
+		signatures: { researcher: study?.authorName ?? '', committee: decisions[0]?.deciderName ?? '' },
 		aidLedger: aidLedgerReport(ledger),
 	}
 }
@@ -408,7 +410,27 @@ function AidLedgerTable({ ledger }: { ledger: AidLedgerReport }) {
 	)
 }
 
-export default function CasePrint({ loaderData: { foundation, report, printed, aidLedger } }: Route.ComponentProps) {
+/** A box to sign in: who signs, their name when known (else a line to write it on), and lines for the signature and the day. */
+function SignatureBox({ role, name }: { role: string; name: string }) {
+	const line = 'mt-5 flex items-end gap-2'
+	const blank = 'h-px flex-1 border-b border-stone-500 print:border-black'
+	return (
+		<div className="break-inside-avoid rounded border border-stone-300 p-3 print:border-black">
+			<p className="font-bold">{role}</p>
+			<p className={line}>
+				<span>الاسم:</span> {name ? <span className="font-semibold">{name}</span> : <span className={blank} />}
+			</p>
+			<p className={line}>
+				<span>التوقيع:</span> <span className={blank} />
+			</p>
+			<p className={line}>
+				<span>التاريخ:</span> <span className={blank} />
+			</p>
+		</div>
+	)
+}
+
+export default function CasePrint({ loaderData: { foundation, report, printed, aidLedger, signatures } }: Route.ComponentProps) {
 	const nonce = useNonce()
 	return (
 		<div className="min-h-dvh bg-stone-100 py-6 print:min-h-0 print:bg-white print:py-0">
@@ -494,6 +516,17 @@ export default function CasePrint({ loaderData: { foundation, report, printed, a
 						<AidLedgerTable ledger={aidLedger} />
 					</section>
 				) : null}
+
+				<section aria-labelledby="report-signatures" className="mt-8 break-inside-avoid">
+					<h2 id="report-signatures" className="mb-2 border-b border-stone-300 pb-1 text-lg font-bold text-brand-900 print:border-black print:text-black">
+						التوقيعات
+					</h2>
+					<div className="grid gap-3 text-sm sm:grid-cols-3 print:grid-cols-3">
+						<SignatureBox role={roleLabels.case_officer} name={signatures.researcher} />
+						<SignatureBox role={roleLabels.approver} name={signatures.committee} />
+						<SignatureBox role={roleLabels.approver} name="" />
+					</div>
+				</section>
 
 				<footer className="mt-8 border-t border-stone-300 pt-3 text-sm text-stone-700 print:border-black print:text-black">
 					طُبع بواسطة {printed.by} في {printed.at}

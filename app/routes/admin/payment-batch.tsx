@@ -13,7 +13,7 @@ import { aidKindLabel } from '#app/cases/aid.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { flashContext, redirectWithFlash } from '#app/http/flash.server.ts'
 import { formatDate, formatDateTime, formatMoney, todayInRiyadh } from '#app/text/format.ts'
-import { countOf } from '#app/text/arabic-count.ts'
+import { countOf, vouchers as vouchersNoun } from '#app/text/arabic-count.ts'
 import { ErrorList, Field, FlashNotice, PageTitle } from '#app/components/forms.tsx'
 import { audited, noteAudit, noteRefusal } from '#app/audit/audit-trail.server.ts'
 import type { AdminHandle } from './layout.tsx'
@@ -64,6 +64,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		zakat: batch.zakat,
 		kept: (await keptFiles(db, batch.id)).map((file) => ({ label: `${layoutLabel(file.layout)} — ${file.format.toUpperCase()}`, sha256: file.sha256, at: formatDateTime(file.keptAt) })),
 		today: todayInRiyadh(),
+		// The disbursement vouchers of the paid lines, one PDF (app/routes/admin/payment-vouchers.ts).
+		vouchers: totals.paid.count ? { href: `/admin/payments/${batch.id}/vouchers`, count: countOf(totals.paid.count, vouchersNoun) } : null,
 		downloads: bankLayouts.flatMap((layout) => (['csv', 'xlsx'] as const).map((format) => ({ href: `/admin/payments/${batch.id}/file/${layout.key}/${format}`, label: `${layout.label} — ${format.toUpperCase()}` }))),
 		lines: lines.map((line) => ({
 			id: line.id,
@@ -254,6 +256,18 @@ export default function PaymentBatch({ loaderData: b, actionData }: Route.Compon
 				</section>
 			) : null}
 
+			{b.vouchers ? (
+				<section aria-labelledby="vouchers" className="mt-6 rounded-xl border border-stone-200 bg-white p-4">
+					<h2 id="vouchers" className="text-lg font-bold text-brand-900">
+						سندات الصرف
+					</h2>
+					<p className="mt-1 text-sm">لكل تحويل صُرف سند صرف مرقّم للتوقيع والحفظ، وفي الملف سندات التحويلات التي صُرفت كلها، سند في كل صفحة.</p>
+					<a href={b.vouchers.href} className="link mt-2 inline-flex min-h-11 items-center" download>
+						سندات الصرف ({b.vouchers.count}) — PDF
+					</a>
+				</section>
+			) : null}
+
 			<section aria-labelledby="lines" className="mt-6">
 				<h2 id="lines" className="text-lg font-bold text-brand-900">
 					التحويلات
@@ -275,6 +289,11 @@ export default function PaymentBatch({ loaderData: b, actionData }: Route.Compon
 								<p>
 									مرجع البنك <bdi dir="ltr">{line.bankReference}</bdi> — {line.paidOn}
 								</p>
+							) : null}
+							{line.status === 'paid' ? (
+								<a href={`/admin/payments/${b.id}/vouchers/${line.id}`} className="link inline-flex min-h-11 items-center" download>
+									سند الصرف (PDF)<span className="sr-only"> لـ{line.name}</span>
+								</a>
 							) : null}
 							<ErrorList errors={errorsFor(`record-${line.id}`) ?? errorsFor(`reopen-${line.id}`)} />
 							{b.status === 'sent' && line.status === 'in_batch' && !line.mine ? (

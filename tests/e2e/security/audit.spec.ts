@@ -258,6 +258,8 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	expect(reconciled).toContain('لم يُسجَّل صرف أي تحويل.')
 	expect(reconciled).toMatch(/السطر (?:<!-- -->)?3(?:<!-- -->)? \(<bdi dir="ltr">ATAA-\d+<\/bdi>\): (?:<!-- -->)?المبلغ «0x3E8» ليس رقماً عشرياً/)
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.record', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'record', instalment: line, bankReference: `FT${marker}`.slice(0, 30), paidOn: today() } }), [302])
+	// Its disbursement voucher, now that it is paid: names and IBANs leave the system, so it is in the trail.
+	await act('finance', { route: 'routes/admin/payment-vouchers', action: 'payments.voucher', path: `${batchUrl}/vouchers/${line}` }, get('finance', `${batchUrl}/vouchers/${line}`))
 	await act('finance', { route: 'routes/admin/payment-batch', action: 'payments.reopen', path: batchUrl }, post('finance', batchUrl, { form: { intent: 'reopen', instalment: line, reason: 'أعاده البنك' } }), [302])
 	// Bounced, the second's family gives another IBAN on its link (here typed for it by the case
 	// officer), and finance confirms it.

@@ -371,6 +371,15 @@ export const routeTable: Record<string, RouteEntry> = {
 			{ path: '/admin/payments/999999/file/no-such-bank/xlsx', status: 404 },
 		],
 	},
+	'routes/admin/payment-vouchers': {
+		roles: finance,
+		// No such batch, or no paid line: no voucher.
+		get: () => [
+			{ path: '/admin/payments/999999/vouchers', status: 404 },
+			{ path: '/admin/payments/999999/vouchers/1', status: 404 },
+			{ path: '/admin/payments/1/vouchers/not-an-instalment', status: 404 },
+		],
+	},
 	'routes/admin/case-aid': {
 		roles: fundReaders,
 		// The sample case has no approved aid: its schedule is a 404 for those who may read one.
