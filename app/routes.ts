@@ -62,6 +62,7 @@ export default [
 	]),
 	// The printable report has no back-office frame around it; it checks the session itself.
 	route('admin/cases/:reference/print', 'routes/admin/case-print.tsx'),
+	route('admin/meetings/:id/minutes', 'routes/admin/meeting-minutes.tsx'),
 	route('admin', 'routes/admin/layout.tsx', [
 		index('routes/admin/dashboard.tsx'),
 		route('users', 'routes/admin/users.tsx'),
@@ -87,6 +88,8 @@ export default [
 		route('cases/:reference/study/photos', 'routes/admin/case-study-photos.ts'),
 		route('visits', 'routes/admin/visits.tsx'),
 		route('decisions', 'routes/admin/decisions.tsx'),
+		route('meetings', 'routes/admin/meetings.tsx'),
+		route('meetings/:id', 'routes/admin/meeting.tsx'),
 		route('funds', 'routes/admin/funds.tsx'),
 		route('funds/limits', 'routes/admin/approval-limits.tsx'),
 		route('payments', 'routes/admin/payments.tsx'),

@@ -14,6 +14,9 @@ import { findDefinition } from '#app/forms/registry.ts'
 import { countOf, type CountedNoun } from '#app/text/arabic-count.ts'
 import { formatMoney } from '#app/text/format.ts'
 import { fundLabel } from './aid-text.ts'
+import type { Minutes, MinutesDecision } from './minutes.ts'
+
+export type { Minutes } from './minutes.ts'
 
 /** The quorum when an admin set none (docs/product.md#committee-meetings). */
 export const DEFAULT_QUORUM = 3
@@ -183,36 +186,8 @@ export async function committeeMembers(db: Database) {
 
 // ---- The minutes ----
 
-/** One decision as the minutes list it: figures as stored, words made when shown. */
-export interface MinutesDecision {
-	id: number
-	reference: string
-	/** The family's or the association's name. */
-	name: string
-	programme: string
-	outcome: 'approve' | 'reject' | 'return'
-	aidKind: string | null
-	/** Riyals: the whole amount, or each month's. */
-	amount: number | null
-	months: number | null
-	fund: string | null
-	reason: string | null
-	decider: string | null
-	firstApprover: string | null
-	at: string
-}
-
-/** The minutes (محضر اجتماع لجنة المساعدات), as closing a meeting writes them. */
-export interface Minutes {
-	meeting: { id: number; heldOn: string; place: string; online: boolean; openedBy: string | null; openedAt: string; closedBy: string | null; closedAt: string }
-	members: { userId: number; name: string }[]
-	decisions: MinutesDecision[]
-	/** Riyals approved in the meeting: every month of a monthly aid. */
-	approvedTotal: number
-}
-
 /** The minutes of a meeting as its record stands now (`closedAt` and who closes it given). */
-export async function minutesOf(db: Database, meeting: Meeting, closing: { closedBy: string | null; closedAt: string }): Promise<Minutes> {
+export async function minutesOf(db: Database, meeting: Meeting, closing: { closedBy: string | null; closedAt: string | null }): Promise<Minutes> {
 	const opener = meeting.openedBy ? (await db.select({ name: users.name }).from(users).where(eq(users.id, meeting.openedBy)))[0] : undefined
 	const present = await presentAt(db, meeting.id)
 	const decider = sql<string | null>`(select ${users.name} from ${users} where ${users.id} = ${caseDecisions.deciderId})`
