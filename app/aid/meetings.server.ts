@@ -28,7 +28,7 @@ export class MeetingRefused extends CaseChangeError {}
 
 export const MEETING_CLOSED = 'أُغلق هذا الاجتماع وكُتب محضره: لا يُضاف إليه شيء ولا يُغيَّر.'
 export const MEETING_OPEN_ALREADY = 'اجتماع للجنة الصرف مفتوح الآن: يُغلق قبل فتح اجتماع آخر.'
-export const NOT_A_MEMBER = 'لا يُسجَّل حاضراً في الاجتماع إلا موظف فعّال له صلاحية عضو لجنة الصرف.'
+export const NOT_A_MEMBER = 'لا يُسجَّل حاضراً في الاجتماع إلا موظف له صلاحية عضو لجنة الصرف.'
 export const MEMBER_DECIDED = 'سُجّلت في الاجتماع قرارات بحضور هذا العضو: لا يُحذف من الحاضرين.'
 
 /** Above the limit with no meeting open. */
@@ -96,12 +96,15 @@ async function lockOpen(tx: Database, meetingId: number): Promise<Meeting | null
 	return meeting
 }
 
-/** Marks a member present (an active staff user with the approver role), named as they are now. False: no such meeting. */
+/**
+ * Marks a member present (a staff user with the approver role, not deleted; a stopped account still
+ * attends in person), named as they are now. False: no such meeting.
+ */
 export async function markPresent(db: Database, meetingId: number, userId: number, actor: { id: number }): Promise<{ name: string } | false> {
 	return db.transaction(async (tx) => {
 		if (!(await lockOpen(tx, meetingId))) return false
 		const [user] = await tx.select().from(users).where(eq(users.id, userId))
-		if (!user || !user.active || user.deletedAt || !hasRole(user, 'approver')) throw new MeetingRefused(NOT_A_MEMBER)
+		if (!user || user.deletedAt || !hasRole(user, 'approver')) throw new MeetingRefused(NOT_A_MEMBER)
 		await tx.insert(committeeMeetingMembers).values({ meetingId, userId, name: user.name, markedBy: actor.id }).onConflictDoNothing()
 		return { name: user.name }
 	})
@@ -175,12 +178,12 @@ export function presentAt(db: Database, meetingId: number) {
 	return db.select().from(committeeMeetingMembers).where(eq(committeeMeetingMembers.meetingId, meetingId)).orderBy(asc(committeeMeetingMembers.markedAt), asc(committeeMeetingMembers.userId))
 }
 
-/** Staff who may be marked present: active users with the approver role. */
+/** Staff who may be marked present: users with the approver role, not deleted (a stopped account said so). */
 export async function committeeMembers(db: Database) {
 	return db
-		.select({ id: users.id, name: users.name })
+		.select({ id: users.id, name: users.name, active: users.active })
 		.from(users)
-		.where(and(sql`'approver' = any(${users.roles})`, eq(users.active, true), isNull(users.deletedAt)))
+		.where(and(sql`'approver' = any(${users.roles})`, isNull(users.deletedAt)))
 		.orderBy(asc(users.name))
 }
 

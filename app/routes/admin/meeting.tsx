@@ -148,7 +148,7 @@ export default function Meeting({ loaderData: m, actionData }: Route.ComponentPr
 							<select id="member" name="member" className="field-input mt-1">
 								{m.absent.map((user) => (
 									<option key={user.id} value={user.id}>
-										{user.name}
+										{user.active ? user.name : `${user.name} (الحساب موقوف)`}
 									</option>
 								))}
 							</select>
