@@ -62,7 +62,6 @@ export default [
 	]),
 	// The printable report has no back-office frame around it; it checks the session itself.
 	route('admin/cases/:reference/print', 'routes/admin/case-print.tsx'),
-	route('admin/meetings/:id/minutes', 'routes/admin/meeting-minutes.tsx'),
 	route('admin', 'routes/admin/layout.tsx', [
 		index('routes/admin/dashboard.tsx'),
 		route('users', 'routes/admin/users.tsx'),
@@ -90,6 +89,7 @@ export default [
 		route('decisions', 'routes/admin/decisions.tsx'),
 		route('meetings', 'routes/admin/meetings.tsx'),
 		route('meetings/:id', 'routes/admin/meeting.tsx'),
+		route('meetings/:id/minutes', 'routes/admin/meeting-minutes.ts'),
 		route('funds', 'routes/admin/funds.tsx'),
 		route('funds/limits', 'routes/admin/approval-limits.tsx'),
 		route('payments', 'routes/admin/payments.tsx'),

@@ -24,7 +24,7 @@ import { describeDecision, describeInstalment } from '#app/aid/describe.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import type { SectionAnswers } from '#app/forms/schema.ts'
 import { formatDate, formatDateTime, formatFileSize, formatMoney } from '#app/text/format.ts'
-import { PrintButton } from '#app/components/print-button.tsx'
+import { useNonce } from '#app/utils/nonce.tsx'
 import { LogoMark } from '#app/components/logo.tsx'
 import { ErrorMessage } from '#app/components/error-message.tsx'
 import { DataTable, printCell as cell, printHeadCell as headCell } from '#app/components/data-table.tsx'
@@ -271,6 +271,9 @@ export function headers() {
 	return { 'Cache-Control': 'private, no-store' }
 }
 
+// The button stays hidden until this runs (the CSP allows it through the nonce, never an onclick).
+const printScript = `(()=>{const b=document.getElementById('print-report');if(!b)return;b.hidden=false;b.addEventListener('click',()=>window.print())})()`
+
 // Cells wrap between words and break a word only when it cannot fit a line of its own
 // (break-words): `overflow-wrap: anywhere` let the table shrink its columns below a word's width,
 // so at A4 width a heading printed as «العم/ر».
@@ -406,6 +409,7 @@ function AidLedgerTable({ ledger }: { ledger: AidLedgerReport }) {
 }
 
 export default function CasePrint({ loaderData: { foundation, report, printed, aidLedger } }: Route.ComponentProps) {
+	const nonce = useNonce()
 	return (
 		<div className="min-h-dvh bg-stone-100 py-6 print:min-h-0 print:bg-white print:py-0">
 			{/* The applicant's full name alone, as the old reports: it also names the saved PDF. */}
@@ -414,7 +418,10 @@ export default function CasePrint({ loaderData: { foundation, report, printed, a
 				<Link to={`/admin/cases/${report.reference}`} className="link">
 					العودة إلى الطلب
 				</Link>
-				<PrintButton />
+				<button id="print-report" type="button" hidden className="btn-primary ms-auto">
+					طباعة
+				</button>
+				<script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: printScript }} />
 			</nav>
 
 			<main className="mx-auto max-w-[210mm] bg-white p-4 text-stone-900 sm:p-[14mm] shadow-sm print:max-w-none print:p-0 print:text-black print:shadow-none">

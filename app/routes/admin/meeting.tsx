@@ -108,7 +108,7 @@ export default function Meeting({ loaderData: m, actionData }: Route.ComponentPr
 			{m.closed ? (
 				<p className="mt-4">
 					<Link to={`/admin/meetings/${m.id}/minutes`} reloadDocument className="btn-primary inline-flex">
-						المحضر للطباعة والتوقيع
+						تنزيل المحضر للطباعة والتوقيع (PDF)
 					</Link>
 				</p>
 			) : null}

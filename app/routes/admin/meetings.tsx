@@ -183,7 +183,7 @@ export default function Meetings({ loaderData: m, actionData }: Route.ComponentP
 							<td className="p-2">
 								{meeting.closed ? (
 									<Link to={`/admin/meetings/${meeting.id}/minutes`} reloadDocument className="link inline-flex min-h-11 items-center">
-										المحضر<span className="sr-only"> للاجتماع رقم {meeting.id}</span>
+										المحضر (PDF)<span className="sr-only"> للاجتماع رقم {meeting.id}</span>
 									</Link>
 								) : (
 									'يُكتب عند الإغلاق'
