@@ -1,13 +1,14 @@
 // The committee's meetings (docs/product.md#committee-meetings, docs/decisions/021-committee-meetings.md):
-// an approver opens one (at most one is open), marks the members present (staff with the approver
-// role), and every decision a member present takes while it is open carries it. Above an approval
-// limit a decision needs the open meeting with its quorum present, and its decider among them
-// (`meetingForDecision`, called by `decide()` for the case view and the committee's batch alike).
+// an approver opens one (at most one is open), marks the members present (staff who may decide:
+// approvers, and admins), and every decision a member present takes while it is open carries it.
+// Above an approval limit a decision needs the open meeting with its quorum present, and its
+// decider among them (`meetingForDecision`, called by `decide()` for the case view and the
+// committee's batch alike).
 // Closing a meeting writes its minutes, once; the database refuses any change to a closed meeting.
-import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, arrayOverlaps, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { caseDecisions, cases, committeeMeetingMembers, committeeMeetings, committeeQuorums, funds, users } from '#app/db/schema.ts'
-import { hasRole } from '#app/db/roles.ts'
+import { areaRoles, hasRole } from '#app/db/roles.ts'
 import { isUniqueViolation } from '#app/db/errors.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
@@ -28,7 +29,7 @@ export class MeetingRefused extends CaseChangeError {}
 
 export const MEETING_CLOSED = 'أُغلق هذا الاجتماع وكُتب محضره: لا يُضاف إليه شيء ولا يُغيَّر.'
 export const MEETING_OPEN_ALREADY = 'اجتماع للجنة الصرف مفتوح الآن: يُغلق قبل فتح اجتماع آخر.'
-export const NOT_A_MEMBER = 'لا يُسجَّل حاضراً في الاجتماع إلا موظف له صلاحية عضو لجنة الصرف.'
+export const NOT_A_MEMBER = 'لا يُسجَّل حاضراً في الاجتماع إلا من يقرر في لجنة الصرف: عضو لجنة الصرف أو مدير النظام.'
 export const MEMBER_DECIDED = 'سُجّلت في الاجتماع قرارات بحضور هذا العضو: لا يُحذف من الحاضرين.'
 
 /** Above the limit with no meeting open. */
@@ -97,14 +98,15 @@ async function lockOpen(tx: Database, meetingId: number): Promise<Meeting | null
 }
 
 /**
- * Marks a member present (a staff user with the approver role, not deleted; a stopped account still
- * attends in person), named as they are now. False: no such meeting.
+ * Marks a member present: a staff user who may decide (areaRoles.decisions: the approver role, or an
+ * admin, who sits on the committee too), not deleted (a stopped account still attends in person),
+ * named as they are now. False: no such meeting.
  */
 export async function markPresent(db: Database, meetingId: number, userId: number, actor: { id: number }): Promise<{ name: string } | false> {
 	return db.transaction(async (tx) => {
 		if (!(await lockOpen(tx, meetingId))) return false
 		const [user] = await tx.select().from(users).where(eq(users.id, userId))
-		if (!user || user.deletedAt || !hasRole(user, 'approver')) throw new MeetingRefused(NOT_A_MEMBER)
+		if (!user || user.deletedAt || !hasRole(user, ...areaRoles.decisions)) throw new MeetingRefused(NOT_A_MEMBER)
 		await tx.insert(committeeMeetingMembers).values({ meetingId, userId, name: user.name, markedBy: actor.id }).onConflictDoNothing()
 		return { name: user.name }
 	})
@@ -178,12 +180,12 @@ export function presentAt(db: Database, meetingId: number) {
 	return db.select().from(committeeMeetingMembers).where(eq(committeeMeetingMembers.meetingId, meetingId)).orderBy(asc(committeeMeetingMembers.markedAt), asc(committeeMeetingMembers.userId))
 }
 
-/** Staff who may be marked present: users with the approver role, not deleted (a stopped account said so). */
+/** Staff who may be marked present: users who may decide, not deleted (a stopped account said so). */
 export async function committeeMembers(db: Database) {
 	return db
 		.select({ id: users.id, name: users.name, active: users.active })
 		.from(users)
-		.where(and(sql`'approver' = any(${users.roles})`, isNull(users.deletedAt)))
+		.where(and(arrayOverlaps(users.roles, [...areaRoles.decisions]), isNull(users.deletedAt)))
 		.orderBy(asc(users.name))
 }
 
