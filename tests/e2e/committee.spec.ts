@@ -18,6 +18,18 @@ async function quorumOfTwo(admin: APIRequestContext) {
 	expect((await admin.post('/admin/meetings', { form: { intent: 'quorum', programme: 'default', quorum: '2' }, maxRedirects: 0 })).status()).toBe(302)
 }
 
+/** On the case's page, a first approval of 9,000 from the fund, above its limit: it waits for a second member. */
+async function firstApproval(approver: Page, caseUrl: string, fundName: string) {
+	await approver.goto(caseUrl)
+	const decision = approver.getByRole('region', { name: 'قرار لجنة الصرف' })
+	await decision.locator('summary', { hasText: 'اعتماد الدعم' }).click()
+	await decision.getByLabel('المبلغ بالريال (للقسط الواحد)').fill('9000')
+	await decision.getByLabel('الصندوق').selectOption({ label: fundName })
+	await decision.getByRole('button', { name: 'اعتماد الدعم' }).click()
+	await expect(approver.getByRole('status')).toContainText('سُجّل اعتمادك الأول، والطلب بانتظار اعتماد ثانٍ')
+	return decision
+}
+
 /** On the open meeting's page (the approver opens one when none is), marks a member present unless they are. */
 async function markPresent(meeting: Page, name: string) {
 	const present = meeting.getByRole('region', { name: /^الحاضرون/ })
@@ -148,13 +160,7 @@ test('an approval above the fund\'s approval limit waits «بانتظار اعت
 	await markPresent(approver, members.approver)
 	await markPresent(approver, members.admin)
 	const meetingUrl = new URL(approver.url()).pathname
-	await approver.goto(caseUrl)
-	const decision = approver.getByRole('region', { name: 'قرار لجنة الصرف' })
-	await decision.locator('summary', { hasText: 'اعتماد الدعم' }).click()
-	await decision.getByLabel('المبلغ بالريال (للقسط الواحد)').fill('9000')
-	await decision.getByLabel('الصندوق').selectOption({ label: fundName })
-	await decision.getByRole('button', { name: 'اعتماد الدعم' }).click()
-	await expect(approver.getByRole('status')).toContainText('سُجّل اعتمادك الأول، والطلب بانتظار اعتماد ثانٍ')
+	const decision = await firstApproval(approver, caseUrl, fundName)
 	await expect(decision).toContainText('بانتظار اعتماد ثانٍ: اعتمد')
 	await expect(decision).toContainText('اعتمدت هذا الدعم أولاً')
 	await expect(approver.locator('main header')).toContainText('تمت الدراسة')
@@ -234,13 +240,7 @@ test('the committee meets: an approver opens a meeting and marks the members pre
 	await expect(approver.getByRole('heading', { name: /^الحاضرون/ })).toHaveText('الحاضرون: عضوان')
 
 	// With the quorum: the approver's first approval, the admin's second, in the case view and the committee's queue.
-	await approver.goto(caseUrl)
-	const decision = approver.getByRole('region', { name: 'قرار لجنة الصرف' })
-	await decision.locator('summary', { hasText: 'اعتماد الدعم' }).click()
-	await decision.getByLabel('المبلغ بالريال (للقسط الواحد)').fill('9000')
-	await decision.getByLabel('الصندوق').selectOption({ label: fundName })
-	await decision.getByRole('button', { name: 'اعتماد الدعم' }).click()
-	await expect(approver.getByRole('status')).toContainText('سُجّل اعتمادك الأول، والطلب بانتظار اعتماد ثانٍ')
+	await firstApproval(approver, caseUrl, fundName)
 	await adminPage.goto('/admin/decisions?programme=needy-families')
 	await expect(adminPage.getByText(/اجتماع لجنة الصرف رقم \d+ مفتوح/)).toBeVisible()
 	const row = adminPage.getByRole('listitem').filter({ has: adminPage.getByRole('link', { name: family.reference }) })

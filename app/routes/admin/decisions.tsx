@@ -18,6 +18,7 @@ import { ErrorList, PageTitle } from '#app/components/forms.tsx'
 import { audited, auditSink } from '#app/audit/audit-trail.server.ts'
 import { openMeetingNow } from '#app/aid/meetings.server.ts'
 import { formatDate } from '#app/text/format.ts'
+import { Pager } from '#app/components/pager.tsx'
 import type { AdminHandle } from './layout.tsx'
 
 // The committee's queue (docs/product.md#the-decision): every studied case waiting for a decision,
@@ -271,19 +272,7 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 					</button>
 				</Form>
 			)}
-			<nav aria-label="الصفحات" className="mt-4 flex flex-wrap items-center gap-3">
-				{q.previous ? (
-					<Link to={q.previous} className="link inline-flex min-h-11 items-center">
-						الصفحة السابقة
-					</Link>
-				) : null}
-				<span>{q.pageLabel}</span>
-				{q.next ? (
-					<Link to={q.next} className="link inline-flex min-h-11 items-center">
-						الصفحة التالية
-					</Link>
-				) : null}
-			</nav>
+			<Pager previous={q.previous} next={q.next} label={q.pageLabel} />
 		</>
 	)
 }

@@ -13,6 +13,7 @@ import { formatDate, isCalendarDay, todayInRiyadh, toWesternDigits } from '#app/
 import { noteAudit, audited } from '#app/audit/audit-trail.server.ts'
 import { ErrorList, Field, FlashNotice, PageTitle, SelectField } from '#app/components/forms.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
+import { Pager } from '#app/components/pager.tsx'
 import type { AdminHandle } from './layout.tsx'
 
 // The committee's meetings (docs/product.md#committee-meetings): the list, opening one (a member of
@@ -193,19 +194,7 @@ export default function Meetings({ loaderData: m, actionData }: Route.ComponentP
 					))}
 				</DataTable>
 			)}
-			<nav aria-label="الصفحات" className="mt-4 flex flex-wrap items-center gap-3">
-				{m.previous ? (
-					<Link to={m.previous} className="link inline-flex min-h-11 items-center">
-						الصفحة السابقة
-					</Link>
-				) : null}
-				<span>{m.pageLabel}</span>
-				{m.next ? (
-					<Link to={m.next} className="link inline-flex min-h-11 items-center">
-						الصفحة التالية
-					</Link>
-				) : null}
-			</nav>
+			<Pager previous={m.previous} next={m.next} label={m.pageLabel} />
 
 			<section aria-labelledby="quorum-title" className="mt-8">
 				<h2 id="quorum-title" className="text-xl font-bold text-brand-900">
