@@ -15,6 +15,7 @@ import {
 	closeMeeting,
 	DECIDER_NOT_PRESENT,
 	DEFAULT_QUORUM,
+	listMeetings,
 	listQuorums,
 	markPresent,
 	MEETING_CLOSED,
@@ -127,6 +128,9 @@ test('above the limit: refused with no meeting, refused short of the quorum, ref
 		{ reference: small.reference, name: small.applicantName, programme: findDefinition('needy-families')!.title, outcome: 'reject', amount: null, fund: null, decider: 'العضو الأول', firstApprover: null },
 	])
 	expect(minutes.approvedTotal).toBe(7000)
+	// The list of meetings counts each one's members present and decisions.
+	const listed = (await listMeetings(db(), 1)).rows.find((item) => item.meeting.id === meeting.id)
+	expect([listed?.present, listed?.decisions]).toEqual([2, 2])
 	const [stored] = await db().select().from(committeeMeetings).where(eq(committeeMeetings.id, meeting.id))
 	expect(stored).toMatchObject({ closedBy: second.id, minutes: JSON.parse(JSON.stringify(minutes)) })
 

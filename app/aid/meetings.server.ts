@@ -160,8 +160,9 @@ export async function listMeetings(db: Database, page: number) {
 	const rows = await db
 		.select({
 			meeting: committeeMeetings,
-			present: sql<number>`(select count(*)::int from ${committeeMeetingMembers} where ${committeeMeetingMembers.meetingId} = ${committeeMeetings.id})`,
-			decisions: sql<number>`(select count(*)::int from ${caseDecisions} where ${caseDecisions.meetingId} = ${committeeMeetings.id})`,
+			// The meeting's id named with its table: inside the subquery a bare "id" would be the decision's own.
+			present: sql<number>`(select count(*)::int from ${committeeMeetingMembers} m where m.meeting_id = "committee_meetings"."id")`,
+			decisions: sql<number>`(select count(*)::int from ${caseDecisions} d where d.meeting_id = "committee_meetings"."id")`,
 		})
 		.from(committeeMeetings)
 		.orderBy(desc(committeeMeetings.heldOn), desc(committeeMeetings.id))
