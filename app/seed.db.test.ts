@@ -1,10 +1,11 @@
 import { and, count, eq, isNotNull } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { DatabaseHandle } from '#app/db/client.server.ts'
-import { aidInstalments, caseAid, caseDecisions, caseEvents, caseSections, cases, caseStudies, caseVisits, closedPeriods, foundationInfo, ledgerEntries, monthlyAids, payeeAccounts, paymentBatchLines, users } from '#app/db/schema.ts'
+import { aidInstalments, caseAid, caseDecisions, caseEvents, caseSections, cases, caseStudies, caseVisits, closedPeriods, committeeMeetings, foundationInfo, ledgerEntries, monthlyAids, payeeAccounts, paymentBatchLines, users } from '#app/db/schema.ts'
 import { monthShift } from '#app/aid/monthly-aid.server.ts'
 import { checkLedger } from '#app/aid/ledger.server.ts'
 import { budgetsOf } from '#app/aid/funds.server.ts'
+import type { Minutes } from '#app/aid/minutes.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { DEMO_CASE_COUNT, seedDemoContent } from '#app/seed.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
@@ -47,6 +48,14 @@ test('demo cases are seeded with the foundation info, once', async () => {
 	// with their instalments within this year's budgets, one rejected, one sent back.
 	const decisions = await handle.db.select().from(caseDecisions)
 	expect(decisions.map((decision) => decision.outcome)).toEqual(expect.arrayContaining(['approve', 'reject', 'return']))
+	// In one meeting of the committee, three members present, closed with its minutes listing each decision.
+	const [meeting, ...others] = await handle.db.select().from(committeeMeetings)
+	expect(others).toEqual([])
+	expect(decisions.every((decision) => decision.meetingId === meeting!.id)).toBe(true)
+	const minutes = meeting!.minutes as Minutes
+	expect(meeting!.closedAt).not.toBeNull()
+	expect(minutes.members).toHaveLength(3)
+	expect(minutes.decisions.map((item) => item.id).sort()).toEqual(decisions.map((decision) => decision.id).sort())
 	// Finance paid or delivered most of what was approved: those cases are «تم تقديم الدعم», the rest wait.
 	const instalments = await handle.db.select().from(aidInstalments)
 	expect(instalments.some((item) => item.status === 'paid')).toBe(true)

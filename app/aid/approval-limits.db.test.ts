@@ -12,6 +12,7 @@ import { approveMany, decide, decisionQueue, FIRST_APPROVER_MAY_NOT_CONFIRM, Fou
 import { limitFor, listLimits, removeLimit, setLimit } from './approval-limits.server.ts'
 import { listFunds, setBudget, type Fund } from './funds.server.ts'
 import { proposeAid, PROPOSAL_OPEN } from './proposals.server.ts'
+import { markPresent, openMeeting, setQuorum } from './meetings.server.ts'
 
 // Approval limits (docs/product.md#approval-limits): above an amount an admin sets per programme or
 // per fund, the first approval waits «بانتظار اعتماد ثانٍ» and a second, different member commits it.
@@ -33,6 +34,10 @@ beforeAll(async () => {
 	admin = await user('المدير', ['admin'])
 	general = (await listFunds(db())).find((fund) => !fund.zakat)!
 	await setBudget(db(), { programme: 'needy-families', year, fundId: null, allocated: 1_000_000 }, admin)
+	// Above a limit the committee decides in a meeting with its quorum (./meetings.db.test.ts): both members present.
+	await setQuorum(db(), { programme: null, quorum: 2 }, admin)
+	const meeting = await openMeeting(db(), { heldOn: todayInRiyadh(), place: 'قاعة اللجنة', online: false }, first)
+	for (const member of [first, second]) await markPresent(db(), meeting.id, member.id, first)
 })
 
 async function waiting(): Promise<CaseRow> {

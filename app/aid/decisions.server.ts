@@ -18,6 +18,7 @@ import { aidText } from './aid-text.ts'
 import { assertApproval, type ApprovalTerms } from './approval.ts'
 import { OPEN_STATES, openProposals, settleProposal } from './proposals.server.ts'
 import { limitFor } from './approval-limits.server.ts'
+import { meetingForDecision } from './meetings.server.ts'
 import * as ledger from './ledger.server.ts'
 
 export type Decision =
@@ -107,7 +108,11 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 
 		const budgetYear = Number(todayInRiyadh().slice(0, 4))
 		let fundName = ''
-		if (decision.outcome === 'approve') {
+		// The committee's meeting the decision carries (./meetings.server.ts): above an approval limit,
+		// first approval or second, one open with its quorum present and the decider among them.
+		let meetingId: number | null = null
+		if (decision.outcome !== 'approve') meetingId = await meetingForDecision(tx, { programme: locked.type, total: 0, limit: null, deciderId: actor.id })
+		else {
 			const [fund] = await tx.select().from(funds).where(eq(funds.id, decision.fundId))
 			if (!fund || !fund.active) throw new CaseChangeError('الرجاء اختيار صندوق الصرف')
 			if (fund.zakat && !study?.zakatEligible) throw new CaseChangeError(ZAKAT_NOT_ELIGIBLE)
@@ -117,13 +122,15 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 			fundName = fundLabel(fund)
 			const total = decision.amount * (decision.months ?? 1)
 			await checkBudget(tx, { programme: locked.type, year: budgetYear, fundId: fund.id, total })
-			const limit = awaiting ? null : await limitFor(tx, locked.type, fund.id)
+			const over = await limitFor(tx, locked.type, fund.id)
+			meetingId = await meetingForDecision(tx, { programme: locked.type, total, limit: over, deciderId: actor.id })
+			const limit = awaiting ? null : over
 			if (limit !== null && total > limit) {
 				// The first approval: recorded on the proposal (one made for it when the officer proposed nothing); nothing is committed yet.
 				const terms = { aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fundId: fund.id, state: 'awaiting_second' as const, firstApproverId: actor.id, firstNote: note, firstApprovedAt: sql`now()` }
 				if (proposal) await tx.update(aidProposals).set(terms).where(eq(aidProposals.id, proposal.id))
 				else await tx.insert(aidProposals).values({ caseId, purpose: 'support', note: '', ...terms })
-				await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'proposal_settled', note, data: { outcome: 'first-approval', aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fund: fundName, limit } })
+				await tx.insert(caseEvents).values({ caseId, actorId: actor.id, kind: 'proposal_settled', note, data: { outcome: 'first-approval', aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fund: fundName, limit, meeting: meetingId } })
 				return { row: locked, to: locked.status, message: '', awaitingSecond: true }
 			}
 		}
@@ -145,6 +152,7 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 				note: awaiting && decision.outcome === 'approve' ? [awaiting.firstNote, note].filter(Boolean).join('\n') : note,
 				deciderId: actor.id,
 				firstApproverId: decision.outcome === 'approve' ? (awaiting?.firstApproverId ?? null) : null,
+				meetingId,
 			})
 			.returning()
 		if (decision.outcome === 'approve') {

@@ -3,8 +3,9 @@
 // them (a batch sent and recorded, one transfer left due for a visitor to pay, aid in kind
 // delivered); last month closed, a transfer of it returned by the bank this month (an adjusting entry
 // naming last month's payment), the family's new IBAN confirmed and paid on the next batch; a
-// monthly aid stopped after its first payment. Through the same functions as staff's, by demo members who cannot sign in (stopped
-// accounts with random passwords). A visitor signed in as the first admin sees every step, and the
+// monthly aid stopped after its first payment; the committee's meeting those decisions were taken
+// in, closed with its minutes. Through the same functions as staff's, by demo members who cannot
+// sign in (stopped accounts with random passwords). A visitor signed in as the first admin sees every step, and the
 // budgets they draw on.
 import { randomBytes } from 'node:crypto'
 import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm'
@@ -26,6 +27,7 @@ import { listFunds, setBudget } from './funds.server.ts'
 import { batchOf, createBatch, dueInstalments, markBatchSent, recordDelivery, recordPayment, reopenPayment } from './payments.server.ts'
 import { changeAid, monthShift } from './monthly-aid.server.ts'
 import { closeMonth } from './periods.server.ts'
+import { closeMeeting, markPresent, openMeeting } from './meetings.server.ts'
 import type { Notice } from '#app/notify/case-notices.server.ts'
 
 /** This year's demo budgets, riyals, by programme (from any fund). */
@@ -47,12 +49,15 @@ export async function insertDemoCycle(db: Database): Promise<DemoTold> {
 	const year = Number(todayInRiyadh().slice(0, 4))
 	const demoMember = (name: string, role: 'approver' | 'finance' | 'case_officer', email = `demo-${role}@ataa.invalid`) =>
 		createUser(db, { name, email, mobile: '', roles: [role], active: false, password: randomBytes(24).toString('base64url') })
-	const [approver, finance, researcher, secondFinance] = await Promise.all([
+	const [approver, finance, researcher, secondFinance, secondMember, thirdMember] = await Promise.all([
 		demoMember('عبدالله الشهري (عضو لجنة تجريبي)', 'approver'),
 		demoMember('ريم الحربي (مسؤولة مالية تجريبية)', 'finance'),
 		demoMember('نورة القحطاني (باحثة تجريبية)', 'case_officer'),
 		// Confirms the IBAN a family gave after a bounce: not the member who recorded the payments.
 		demoMember('سلمان العنزي (مسؤول مالي تجريبي)', 'finance', 'demo-finance-2@ataa.invalid'),
+		// The committee's meeting below: three members present.
+		demoMember('هيفاء الدوسري (عضوة لجنة تجريبية)', 'approver', 'demo-approver-2@ataa.invalid'),
+		demoMember('خالد المطيري (عضو لجنة تجريبي)', 'approver', 'demo-approver-3@ataa.invalid'),
 	])
 	await insertDemoVisits(db, researcher)
 	for (const [programme, allocated] of Object.entries(demoBudgets)) await setBudget(db, { programme, year, fundId: null, allocated }, approver)
@@ -69,6 +74,9 @@ export async function insertDemoCycle(db: Database): Promise<DemoTold> {
 	// transfer approved a monthly rent (stopped below after its first payment).
 	const decided = waiting.slice(0, Math.max(0, waiting.length - 2))
 	let monthlyWanted = !studies.some((study) => decided.some((row) => row.id === study.caseId) && (study.aidMonths ?? 0) > 1)
+	// The committee decides in a meeting (./meetings.server.ts): three members present; closed after, its minutes written.
+	const meeting = await openMeeting(db, { heldOn: todayInRiyadh(), place: 'قاعة الاجتماعات بمقر المؤسسة', online: false }, approver)
+	for (const member of [approver, secondMember, thirdMember]) await markPresent(db, meeting.id, member.id, approver)
 	for (const [index, row] of decided.entries()) {
 		const study = studies.find((item) => item.caseId === row.id)
 		if (index === 1 && reason) await decide(db, row.id, { outcome: 'reject', reason: reason.label, note: 'رأت اللجنة أن الحالة لا تنطبق عليها شروط البرنامج.' }, approver)
@@ -86,6 +94,7 @@ export async function insertDemoCycle(db: Database): Promise<DemoTold> {
 			)
 		}
 	}
+	await closeMeeting(db, meeting.id, approver)
 
 	// Finance: aid in kind delivered; the transfers due in a batch sent to the bank and recorded, but the last, left for a visitor to pay.
 	const today = todayInRiyadh()

@@ -173,6 +173,10 @@ export const detailLabels = {
 	inBatch: 'أقساط في دفعة صرف',
 	restudyOn: 'موعد إعادة الدراسة',
 	vouchers: 'أرقام سندات الصرف',
+	meeting: 'رقم الاجتماع',
+	online: 'عن بعد',
+	member: 'العضو',
+	decisions: 'عدد القرارات',
 } as const satisfies Record<string, string>
 
 /** What a screen may write as an entry's details: only keys with a label. */
@@ -216,6 +220,12 @@ export const valueWords: Record<string, Record<string, string>> = {
 		confirm: 'تأكيد الاستئناف',
 		decline: 'رفض الاستئناف',
 		restudy: 'موعد إعادة الدراسة',
+		'open-meeting': 'فتح اجتماع',
+		'set-quorum': 'تحديد النصاب',
+		'remove-quorum': 'حذف النصاب',
+		'mark-present': 'تسجيل عضو حاضراً',
+		'mark-absent': 'حذف عضو من الحاضرين',
+		'close-meeting': 'إغلاق الاجتماع وكتابة محضره',
 	},
 	channel: { sms: 'رسالة نصية', email: 'بريد إلكتروني' },
 	mobileVerified: { 'in-person': 'حضورياً (طلب ورقي)' },

@@ -478,6 +478,68 @@ export const approvalLimits = pgTable(
 	(table) => [uniqueIndex('approval_limits_unique').on(sql`coalesce(${table.programme}, '')`, sql`coalesce(${table.fundId}, 0)`), check('approval_limits_above', sql`${table.above} >= 0`)],
 )
 
+/**
+ * The committee's meetings (docs/product.md#committee-meetings): an approver opens one (at most one
+ * is open), marks the members present, and every decision taken while it is open carries it. Closing
+ * it fixes it: the minutes are written into `minutes` then, and the database refuses any change to a
+ * closed meeting, its members or a decision added to it (drizzle/ custom triggers).
+ */
+export const committeeMeetings = pgTable(
+	'committee_meetings',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		heldOn: date('held_on', { mode: 'string' }).notNull(),
+		/** Where: a room, or the link's name for a meeting held online. */
+		place: text('place').notNull().default(''),
+		online: boolean('online').notNull().default(false),
+		openedBy: integer('opened_by').references(() => users.id, { onDelete: 'set null' }),
+		openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+		closedBy: integer('closed_by').references(() => users.id, { onDelete: 'set null' }),
+		closedAt: timestamp('closed_at', { withTimezone: true }),
+		/** The minutes as closing wrote them (app/aid/meetings.server.ts `Minutes`): never written again. */
+		minutes: jsonb('minutes'),
+	},
+	(table) => [
+		uniqueIndex('committee_meetings_one_open').on(sql`(true)`).where(sql`${table.closedAt} is null`),
+		index('committee_meetings_held_idx').on(table.heldOn),
+		check('committee_meetings_closed', sql`(${table.closedAt} is null) = (${table.minutes} is null)`),
+	],
+)
+
+/** A member present at a meeting: a staff user with the approver role, named as they were then. */
+export const committeeMeetingMembers = pgTable(
+	'committee_meeting_members',
+	{
+		meetingId: integer('meeting_id')
+			.notNull()
+			.references(() => committeeMeetings.id),
+		userId: integer('user_id')
+			.notNull()
+			.references(() => users.id),
+		name: text('name').notNull(),
+		markedBy: integer('marked_by').references(() => users.id, { onDelete: 'set null' }),
+		markedAt: timestamp('marked_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [primaryKey({ columns: [table.meetingId, table.userId] })],
+)
+
+/**
+ * How many members present a meeting needs to decide above an approval limit
+ * (docs/product.md#committee-meetings): the programme's own, else the default (`programme` null).
+ */
+export const committeeQuorums = pgTable(
+	'committee_quorums',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		/** A programme: a definition's `type`; null for the default. */
+		programme: text('programme'),
+		quorum: smallint('quorum').notNull(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+	},
+	(table) => [uniqueIndex('committee_quorums_unique').on(sql`coalesce(${table.programme}, '')`), check('committee_quorums_quorum', sql`${table.quorum} between 1 and 50`)],
+)
+
 export const decisionOutcome = pgEnum('decision_outcome', ['approve', 'reject', 'return'])
 
 /**
@@ -511,9 +573,12 @@ export const caseDecisions = pgTable(
 		deciderId: integer('decider_id').references(() => users.id, { onDelete: 'set null' }),
 		/** Above an approval limit: the member who approved first; `deciderId` is the second, who committed it. */
 		firstApproverId: integer('first_approver_id').references(() => users.id, { onDelete: 'set null' }),
+		/** The committee's meeting it was taken in (docs/product.md#committee-meetings); null when none was open. */
+		meetingId: integer('meeting_id').references((): AnyPgColumn => committeeMeetings.id),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 	},
 	(table) => [
+		index('case_decisions_meeting_idx').on(table.meetingId),
 		index('case_decisions_case_idx').on(table.caseId, table.createdAt),
 		index('case_decisions_created_idx').on(table.createdAt),
 		check('case_decisions_amount', sql`${table.amount} is null or ${table.amount} > 0`),

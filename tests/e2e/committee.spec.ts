@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
 import { expect, staffState, test, unique } from './utils.ts'
 import { studiedCaseAs } from './case-fixtures.ts'
 
@@ -7,6 +7,37 @@ import { studiedCaseAs } from './case-fixtures.ts'
 // the aid ledger alone (issue 38, finding 1); now they are proposals in the committee's queue, the
 // reports do not move, and only an approval by another member commits the money.
 test.use({ storageState: staffState('case_officer') })
+// One committee meeting is open at a time on the server: the tests that decide above a limit take turns.
+test.describe.configure({ mode: 'serial' })
+
+/** The staff auth.setup.ts signs in (and the server's first admin): the committee's two members. */
+const members = { approver: 'سعد العتيبي', admin: 'مدير النظام' }
+
+/** The quorum an admin keeps on the meetings' page: two members present. */
+async function quorumOfTwo(admin: APIRequestContext) {
+	expect((await admin.post('/admin/meetings', { form: { intent: 'quorum', programme: 'default', quorum: '2' }, maxRedirects: 0 })).status()).toBe(302)
+}
+
+/** On the case's page, a first approval of 9,000 from the fund, above its limit: it waits for a second member. */
+async function firstApproval(approver: Page, caseUrl: string, fundName: string) {
+	await approver.goto(caseUrl)
+	const decision = approver.getByRole('region', { name: 'قرار لجنة الصرف' })
+	await decision.locator('summary', { hasText: 'اعتماد الدعم' }).click()
+	await decision.getByLabel('المبلغ بالريال (للقسط الواحد)').fill('9000')
+	await decision.getByLabel('الصندوق').selectOption({ label: fundName })
+	await decision.getByRole('button', { name: 'اعتماد الدعم' }).click()
+	await expect(approver.getByRole('status')).toContainText('سُجّل اعتمادك الأول، والطلب بانتظار اعتماد ثانٍ')
+	return decision
+}
+
+/** On the open meeting's page (the approver opens one when none is), marks a member present unless they are. */
+async function markPresent(meeting: Page, name: string) {
+	const present = meeting.getByRole('region', { name: /^الحاضرون/ })
+	if (await present.getByRole('listitem').filter({ hasText: name }).count()) return
+	await meeting.getByLabel('عضو حاضر').selectOption({ label: name })
+	await meeting.getByRole('button', { name: 'تسجيل حاضراً' }).click()
+	await expect(meeting.getByRole('status')).toContainText(`سُجّل ${name} حاضراً`)
+}
 
 const today = () => new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10)
 
@@ -122,13 +153,14 @@ test('an approval above the fund\'s approval limit waits «بانتظار اعت
 	const family = await studiedCaseAs(officer, { name: `أبو ناصر ${marker}` })
 	const caseUrl = `/admin/cases/${family.reference}`
 	const approver = await pageAs('approver')
-	await approver.goto(caseUrl)
-	const decision = approver.getByRole('region', { name: 'قرار لجنة الصرف' })
-	await decision.locator('summary', { hasText: 'اعتماد الدعم' }).click()
-	await decision.getByLabel('المبلغ بالريال (للقسط الواحد)').fill('9000')
-	await decision.getByLabel('الصندوق').selectOption({ label: fundName })
-	await decision.getByRole('button', { name: 'اعتماد الدعم' }).click()
-	await expect(approver.getByRole('status')).toContainText('سُجّل اعتمادك الأول، والطلب بانتظار اعتماد ثانٍ')
+	// Above the limit the committee decides in a meeting with its quorum (the next test walks it): both members present.
+	await quorumOfTwo(admin)
+	await approver.goto('/admin/meetings')
+	await approver.getByRole('button', { name: 'فتح الاجتماع' }).click()
+	await markPresent(approver, members.approver)
+	await markPresent(approver, members.admin)
+	const meetingUrl = new URL(approver.url()).pathname
+	const decision = await firstApproval(approver, caseUrl, fundName)
 	await expect(decision).toContainText('بانتظار اعتماد ثانٍ: اعتمد')
 	await expect(decision).toContainText('اعتمدت هذا الدعم أولاً')
 	await expect(approver.locator('main header')).toContainText('تمت الدراسة')
@@ -150,4 +182,89 @@ test('an approval above the fund\'s approval limit waits «بانتظار اعت
 	await approver.reload()
 	await expect(approver.locator('main header')).toContainText('معتمد بانتظار الصرف')
 	await expect(approver.getByRole('region', { name: 'جدول الأقساط المعتمدة' })).toContainText('9,000')
+	// The meeting closed: its minutes written.
+	await approver.goto(meetingUrl)
+	await approver.getByRole('button', { name: 'إغلاق الاجتماع وكتابة المحضر' }).click()
+	await expect(approver.getByRole('status')).toContainText('أُغلق الاجتماع وكُتب محضره')
+})
+
+test('the committee meets: an approver opens a meeting and marks the members present; above the limit a decision needs it with its quorum, and carries it; closed, its minutes download as a PDF and nothing is added to it', async ({ pageAs }) => {
+	test.setTimeout(180_000)
+	const marker = unique()
+	const fundName = `صندوق الاجتماع ${marker}`
+	const adminPage = await pageAs('admin')
+	const admin = adminPage.request
+	expect((await admin.post('/admin/funds', { form: { intent: 'add-fund', name: fundName }, maxRedirects: 0 })).status()).toBe(302)
+	expect((await admin.post('/admin/funds', { form: { intent: 'budget', programme: 'needy-families', year: today().slice(0, 4), fund: 'all', allocated: '999999999' }, maxRedirects: 0 })).status()).toBe(302)
+	await adminPage.goto('/admin/funds/limits')
+	await adminPage.getByLabel('الصندوق').selectOption({ label: fundName })
+	await adminPage.getByLabel('يلزم اعتماد ثانٍ لما زاد على (بالريال)').fill('5000')
+	await adminPage.getByRole('button', { name: 'حفظ الحد' }).click()
+	await expect(adminPage.getByRole('status')).toContainText('تم حفظ حد الاعتماد')
+	// The admin keeps the quorum on the meetings' page: two members present.
+	await adminPage.goto('/admin/meetings')
+	await adminPage.getByLabel('البرنامج').selectOption({ label: 'النصاب العام (كل البرامج)' })
+	await adminPage.getByLabel('عدد الأعضاء الحاضرين').fill('2')
+	await adminPage.getByRole('button', { name: 'حفظ النصاب' }).click()
+	await expect(adminPage.getByRole('status')).toContainText('تم حفظ النصاب: عضوان')
+
+	const officer = (await pageAs('case_officer')).request
+	const family = await studiedCaseAs(officer, { name: `أم سلطان ${marker}` })
+	const caseUrl = `/admin/cases/${family.reference}`
+	const approver = await pageAs('approver')
+	await approver.goto(caseUrl)
+	const fund = await approver
+		.getByRole('region', { name: 'قرار لجنة الصرف' })
+		.getByLabel('الصندوق')
+		.locator('option', { hasText: fundName })
+		.getAttribute('value')
+	const approve = (who: APIRequestContext) => who.post(caseUrl, { form: { intent: 'decide', outcome: 'approve', aidKind: 'cash', amount: '9000', months: '', fund: fund!, note: '' }, maxRedirects: 0 })
+	// No meeting open: refused, with the reason.
+	const alone = await approve(approver.request)
+	expect(alone.status()).toBe(409)
+	expect(await alone.text()).toContain('لا يُعتمد إلا في اجتماع للجنة الصرف مكتمل النصاب')
+
+	// The approver opens a meeting and marks the members present.
+	await approver.goto('/admin/meetings')
+	await approver.getByLabel('المكان (أو اسم رابط الاجتماع عن بعد)').fill(`قاعة اللجنة ${marker}`)
+	await approver.getByRole('button', { name: 'فتح الاجتماع' }).click()
+	await expect(approver.getByRole('status')).toContainText('فُتح الاجتماع')
+	const meetingUrl = new URL(approver.url()).pathname
+	expect(meetingUrl).toMatch(/^\/admin\/meetings\/\d+$/)
+	await markPresent(approver, members.approver)
+	// One present, two needed: refused.
+	const short = await approve(approver.request)
+	expect(short.status()).toBe(409)
+	expect(await short.text()).toContain('لم يكتمل نصاب اجتماع لجنة الصرف')
+	await markPresent(approver, members.admin)
+	await expect(approver.getByRole('heading', { name: /^الحاضرون/ })).toHaveText('الحاضرون: عضوان')
+
+	// With the quorum: the approver's first approval, the admin's second, in the case view and the committee's queue.
+	await firstApproval(approver, caseUrl, fundName)
+	await adminPage.goto('/admin/decisions?programme=needy-families')
+	await expect(adminPage.getByText(/اجتماع لجنة الصرف رقم \d+ مفتوح/)).toBeVisible()
+	const row = adminPage.getByRole('listitem').filter({ has: adminPage.getByRole('link', { name: family.reference }) })
+	await row.getByRole('checkbox').check()
+	await adminPage.getByRole('button', { name: 'اعتماد الطلبات المختارة' }).click()
+	await expect(adminPage.getByRole('status')).toContainText('اعتُمد طلب واحد')
+
+	// The decision is the meeting's; closing it writes the minutes.
+	await approver.goto(meetingUrl)
+	const taken = approver.getByRole('region', { name: 'جدول قرارات الاجتماع' }).getByRole('row').filter({ hasText: family.reference })
+	await expect(taken).toContainText(`أم سلطان ${marker}`)
+	await expect(taken).toContainText('9,000')
+	await expect(taken).toContainText(fundName)
+	await approver.getByRole('button', { name: 'إغلاق الاجتماع وكتابة المحضر' }).click()
+	await expect(approver.getByRole('status')).toContainText('أُغلق الاجتماع وكُتب محضره')
+	const minutesLink = approver.getByRole('link', { name: 'تنزيل المحضر للطباعة والتوقيع (PDF)' })
+	const minutes = await approver.request.get((await minutesLink.getAttribute('href'))!)
+	expect(minutes.status()).toBe(200)
+	expect(minutes.headers()['content-type']).toBe('application/pdf')
+	expect((await minutes.body()).subarray(0, 5).toString()).toBe('%PDF-')
+
+	// Closed: nothing is added to it.
+	const late = await approver.request.post(meetingUrl, { form: { intent: 'mark-present', member: '1' }, maxRedirects: 0 })
+	expect(late.status()).toBe(409)
+	expect(await late.text()).toContain('أُغلق هذا الاجتماع وكُتب محضره')
+	await expect(approver.getByRole('button', { name: 'تسجيل حاضراً' })).toHaveCount(0)
 })

@@ -41,6 +41,7 @@ const cards: readonly Card[] = [
 	{ to: '/admin/associations', title: 'طلبات الجمعيات', text: 'طلبات الدعم المرسلة من الجمعيات والمؤسسات.', roles: areaRoles.cases },
 	{ to: '/admin/visits', title: 'زياراتي', text: 'زيارات الأسر المحددة لك من اليوم: العنوان والجوال والدراسة الاجتماعية.', roles: areaRoles.cases },
 	{ to: '/admin/decisions', title: 'قرارات لجنة الصرف', text: 'الطلبات المدروسة بانتظار القرار: اعتمادها من صندوق ضمن الميزانية، أو رفضها، أو إعادتها للدراسة.', roles: areaRoles.decisions },
+	{ to: '/admin/meetings', title: 'اجتماعات لجنة الصرف', text: 'فتح اجتماع وتسجيل الحاضرين، والنصاب الذي يلزم لاعتماد ما زاد على حد الاعتماد، ومحاضر الاجتماعات المغلقة.', roles: areaRoles.decisions },
 	{ to: '/admin/payments', title: 'صرف الدعم', text: 'التحويلات المستحقة ودفعات الصرف وملفات البنك ومراجعه، وتسليم المساعدات العينية.', roles: areaRoles.payments },
 	{ to: '/admin/periods', title: 'الفترات المالية', text: 'إقفال الشهر والسنة بعد مطابقة الصرف مع البنك، فلا تتغير أرقامهما؛ وإعادة فتح الشهر بسبب.', roles: areaRoles.payments },
 	{ to: '/admin/monthly-aid', title: 'الدعم الشهري', text: 'ما ينتهي أو تحين إعادة دراسته هذا الشهر، والدعم الموقوف أو المنتظر تأكيد استئنافه.', roles: aidHolderRoles },

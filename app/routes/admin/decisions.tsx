@@ -16,6 +16,9 @@ import { waitedFor } from '#app/cases/waited.ts'
 import { recommendationLabel } from '#app/cases/studies.ts'
 import { ErrorList, PageTitle } from '#app/components/forms.tsx'
 import { audited, auditSink } from '#app/audit/audit-trail.server.ts'
+import { openMeetingNow } from '#app/aid/meetings.server.ts'
+import { formatDate } from '#app/text/format.ts'
+import { Pager } from '#app/components/pager.tsx'
 import type { AdminHandle } from './layout.tsx'
 
 // The committee's queue (docs/product.md#the-decision): every studied case waiting for a decision,
@@ -41,11 +44,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const db = await getDb()
 	const url = new URL(request.url)
 	const filter = filterOf(url)
-	const [queue, cities, funds] = await Promise.all([decisionQueue(db, { programme: filter.programme || undefined, city: filter.city || undefined, page: filter.page }), queueCities(db), listFunds(db)])
+	const [queue, cities, funds, meeting] = await Promise.all([decisionQueue(db, { programme: filter.programme || undefined, city: filter.city || undefined, page: filter.page }), queueCities(db), listFunds(db), openMeetingNow(db)])
 	const pages = Math.max(1, Math.ceil(queue.total / QUEUE_PAGE_SIZE))
 	const pageHref = (page: number) => `?${new URLSearchParams({ ...(filter.programme ? { programme: filter.programme } : {}), ...(filter.city ? { city: filter.city } : {}), page: String(page) })}`
 	return {
 		filter,
+		meeting: meeting ? { id: meeting.id, heldOn: formatDate(meeting.heldOn) } : null,
 		count: countOf(queue.total, casesNoun),
 		programmes: applicationDefinitions.filter((definition) => !definition.createsAccount).map((definition) => ({ value: definition.type, label: definition.title })),
 		cities,
@@ -103,6 +107,12 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 			<PageTitle title="قرارات لجنة الصرف" error={Boolean(actionData && Object.keys(actionData.errors).length)} />
 			<h1 className="text-2xl font-bold text-brand-900">قرارات لجنة الصرف</h1>
 			<p className="mt-1 text-stone-700">الطلبات المدروسة واقتراحات الدعم بانتظار القرار: {q.count}. يُعتمد من هنا عدة طلبات معاً، لكل طلب مبلغه وصندوقه؛ ويُرفض الطلب أو يعاد لدراسة أكثر من صفحته.</p>
+			<p className="mt-2 rounded-xl border border-brand-200 bg-brand-50 p-3">
+				{q.meeting ? `اجتماع لجنة الصرف رقم ${q.meeting.id} مفتوح (${q.meeting.heldOn}): قرارات الأعضاء الحاضرين فيه تُسجَّل في محضره. ` : 'لا اجتماع للجنة مفتوحاً الآن: ما زاد على حد الاعتماد لا يُعتمد إلا في اجتماع حضره النصاب. '}
+				<Link to={q.meeting ? `/admin/meetings/${q.meeting.id}` : '/admin/meetings'} className="link">
+					{q.meeting ? 'الحاضرون وجدول الأعمال' : 'اجتماعات لجنة الصرف'}
+				</Link>
+			</p>
 
 			<Form method="get" className="mt-4 flex flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4">
 				<div>
@@ -262,19 +272,7 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 					</button>
 				</Form>
 			)}
-			<nav aria-label="الصفحات" className="mt-4 flex flex-wrap items-center gap-3">
-				{q.previous ? (
-					<Link to={q.previous} className="link inline-flex min-h-11 items-center">
-						الصفحة السابقة
-					</Link>
-				) : null}
-				<span>{q.pageLabel}</span>
-				{q.next ? (
-					<Link to={q.next} className="link inline-flex min-h-11 items-center">
-						الصفحة التالية
-					</Link>
-				) : null}
-			</nav>
+			<Pager previous={q.previous} next={q.next} label={q.pageLabel} />
 		</>
 	)
 }

@@ -336,6 +336,31 @@ export const routeTable: Record<string, RouteEntry> = {
 		// No case ticked: refused with its message, nothing is decided.
 		post: () => ({ path: '/admin/decisions', form: { note: 'محضر' }, status: 400 }),
 	},
+	'routes/admin/meetings': {
+		roles: committee,
+		get: () => [
+			{ path: '/admin/meetings', status: 200 },
+			{ path: '/admin/meetings?page=abc', status: 200 },
+		],
+		// A day that is not one: refused with its message, no meeting is opened.
+		post: () => ({ path: '/admin/meetings', form: { intent: 'open-meeting', heldOn: 'not-a-day', place: 'قاعة' }, status: 400 }),
+	},
+	'routes/admin/meeting': {
+		roles: committee,
+		get: () => [
+			{ path: '/admin/meetings/999999', status: 404 },
+			{ path: '/admin/meetings/not-a-meeting', status: 404 },
+		],
+		// A meeting that is not there: nothing is closed.
+		post: () => ({ path: '/admin/meetings/999999', form: { intent: 'close-meeting' }, status: 404 }),
+	},
+	'routes/admin/meeting-minutes': {
+		roles: committee,
+		get: () => [
+			{ path: '/admin/meetings/999999/minutes', status: 404 },
+			{ path: '/admin/meetings/not-a-meeting/minutes', status: 404 },
+		],
+	},
 	'routes/admin/funds': {
 		roles: adminOnly,
 		readRoles: fundReaders,
