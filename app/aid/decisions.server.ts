@@ -14,6 +14,7 @@ import { transitionRefusal } from '#app/cases/workflow.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
 import { checkBudget, fundLabel } from './funds.server.ts'
+import { checkFundBalance } from './receipts.server.ts'
 import { aidText } from './aid-text.ts'
 import { assertApproval, type ApprovalTerms } from './approval.ts'
 import { OPEN_STATES, openProposals, settleProposal } from './proposals.server.ts'
@@ -117,6 +118,8 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 			fundName = fundLabel(fund)
 			const total = decision.amount * (decision.months ?? 1)
 			await checkBudget(tx, { programme: locked.type, year: budgetYear, fundId: fund.id, total })
+			// Within what the fund received (docs/product.md#money-in): a zakat fund always, a general one by the admin's setting.
+			await checkFundBalance(tx, { fundId: fund.id, total })
 			const limit = awaiting ? null : await limitFor(tx, locked.type, fund.id)
 			if (limit !== null && total > limit) {
 				// The first approval: recorded on the proposal (one made for it when the officer proposed nothing); nothing is committed yet.

@@ -22,7 +22,7 @@ export const familyAccount = (caseId: string) => `family:${caseId}`
 
 /** One transfer to write: its accounts, amount and phase, what it names, and what it is about. */
 export type Transfer = Pick<LedgerEntry, 'debitAccount' | 'creditAccount' | 'amount' | 'phase'> &
-	Partial<Pick<LedgerEntry, 'pendingId' | 'correctsId' | 'caseId' | 'instalmentId' | 'decisionId' | 'batchId' | 'fundId' | 'reason'>> & { valueDate?: string }
+	Partial<Pick<LedgerEntry, 'pendingId' | 'correctsId' | 'caseId' | 'instalmentId' | 'decisionId' | 'batchId' | 'fundId' | 'receiptId' | 'reason'>> & { valueDate?: string }
 
 /** Who writes: the staff member (null for the app's own work) and, outside a request, the screen's name. */
 export interface Writer {
@@ -161,7 +161,7 @@ export interface Balance {
 	paid: number
 }
 
-/** Each account's balance: for a fund what leaves it, for a family what it receives. */
+/** Each account's balance in the aid given (money in, ./receipts.server.ts, aside): for a fund what leaves it, for a family what it receives. */
 export async function balances(db: Database): Promise<Balance[]> {
 	const rows = rowsOf<{ account: string; committed: string; paid: string }>(
 		await db.execute(sql`
@@ -169,12 +169,12 @@ export async function balances(db: Database): Promise<Balance[]> {
 			select e.debit_account as account, -1 as side,
 				case when e.phase = 'pending' and not exists (select 1 from ledger_entries r where r.pending_id = e.id) then e.amount else 0 end as committed,
 				case when e.phase = 'posted' then e.amount else 0 end as paid
-			from ledger_entries e
+			from ledger_entries e where e.receipt_id is null
 			union all
 			select e.credit_account, 1,
 				case when e.phase = 'pending' and not exists (select 1 from ledger_entries r where r.pending_id = e.id) then -e.amount else 0 end,
 				case when e.phase = 'posted' then -e.amount else 0 end
-			from ledger_entries e
+			from ledger_entries e where e.receipt_id is null
 		) sides group by account order by account`),
 	)
 	// Summed as what leaves the account (debit +, credit -): a family's is what it receives, the other way round.
