@@ -393,3 +393,9 @@ export async function awaitingCount(db: Database): Promise<number> {
 		.where(and(sql`${ledgerEntries.receiptId} is not null`, eq(ledgerEntries.phase, 'pending'), sql`not exists (select 1 from ledger_entries r where r.pending_id = ${ledgerEntries.id})`))
 	return row?.n ?? 0
 }
+
+/** The funds with their balance formatted, for the committee's forms (app/components/fund-balances.tsx). */
+export async function withBalances(db: Database, fundRows: readonly Fund[]): Promise<{ id: number; label: string; zakat: boolean; balance: string }[]> {
+	const balances = await fundBalances(db)
+	return fundRows.map((fund) => ({ id: fund.id, label: fundLabel(fund), zakat: fund.zakat, balance: formatMoney(balances.get(fund.id)?.balance ?? 0) }))
+}

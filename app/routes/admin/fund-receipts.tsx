@@ -6,7 +6,7 @@ import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { listFunds } from '#app/aid/funds.server.ts'
 import { fundLabel } from '#app/aid/aid-text.ts'
-import { cancelReceipt, confirmReceipt, importStatement, listReceipts, ReceiptFourEyesError, recordFundTransfer, recordReceipt, type StatementImport } from '#app/aid/receipts.server.ts'
+import { cancelReceipt, confirmReceipt, importStatement, listReceipts, receiptById, ReceiptFourEyesError, recordFundTransfer, recordReceipt, type StatementImport } from '#app/aid/receipts.server.ts'
 import { receiptSources, receiptStateLabel, sourceLabel } from '#app/aid/receipts.ts'
 import { riyals } from '#app/cases/aid.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
@@ -112,6 +112,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		const parsed = schema.safeParse(typed)
 		if (!parsed.success) return data<Outcome>({ form, errors: [...new Set(parsed.error.issues.map((issue) => issue.message))], typed, imported: null }, { status: 400 })
 		const value = parsed.data
+		if ((value.intent === 'confirm' || value.intent === 'cancel') && !(await receiptById(db, value.id))) throw data('السند غير موجود', { status: 404 })
 		switch (value.intent) {
 			case 'receipt': {
 				const receipt = await recordReceipt(db, { fundId: value.fund, amount: value.amount, receivedOn: value.receivedOn, source: value.source, donor: value.donor, programme: value.programme || null, condition: value.condition, bankReference: value.bankReference, note: value.note }, user)

@@ -201,6 +201,15 @@ test('every audited action of the back office leaves its entry in the trail, as 
 		post('admin', '/admin/funds', { form: { intent: 'budget', programme: 'needy-families', year: today().slice(0, 4), fund: 'all', allocated: '999999999' } }),
 		[302],
 	)
+	// Money in: finance records a receipt into that fund (docs/product.md#money-in), and the admin keeps the overdraft setting.
+	const audited = new RegExp(`<option value="(\\d+)">صندوق التدقيق ${marker}</option>`).exec(await (await get('finance', '/admin/funds/receipts')).text())?.[1] ?? ''
+	await act(
+		'finance',
+		{ route: 'routes/admin/fund-receipts', action: 'receipts.record', path: '/admin/funds/receipts' },
+		post('finance', '/admin/funds/receipts', { form: { intent: 'receipt', fund: audited, amount: '5000', receivedOn: today(), source: 'cash', donor: `متبرع ${marker}` } }),
+		[302],
+	)
+	await act('admin', { route: 'routes/admin/funds', action: 'funds.overdraft', path: '/admin/funds' }, post('admin', '/admin/funds', { form: { intent: 'overdraft', allow: 'yes' } }), [302])
 	const queue = await (await get('approver', '/admin/decisions')).text()
 	const fund = new RegExp(`<option value="(\\d+)">صندوق التدقيق ${marker}</option>`).exec(queue)?.[1] ?? ''
 	expect(fund, 'the new fund is offered in the queue').not.toBe('')
