@@ -181,7 +181,7 @@ export default function Funds({ loaderData: f, actionData }: Route.ComponentProp
 							<legend className="font-semibold">الاعتماد من الصناديق العامة (غير الزكاة)</legend>
 							<div className="mt-2 flex items-start gap-3">
 								<input id="overdraft-yes" type="radio" name="allow" value="yes" defaultChecked={f.generalOverdraft} className="mt-1 size-5 shrink-0" />
-								<label htmlFor="overdraft-yes">يُسمح بتجاوز رصيد الصندوق في حدود ميزانية البرنامج</label>
+								<label htmlFor="overdraft-yes">يُسمح بتجاوز رصيد الصندوق في حدود الميزانيات</label>
 							</div>
 							<div className="mt-2 flex items-start gap-3">
 								<input id="overdraft-no" type="radio" name="allow" value="no" defaultChecked={!f.generalOverdraft} className="mt-1 size-5 shrink-0" />
