@@ -1,6 +1,7 @@
 import { addUser, expect, expectNoAxeViolations, signIn, staffState, test, unique } from './utils.ts'
 import { studiedCaseAs } from './case-fixtures.ts'
 import { confirmReceiptAs, recordReceiptAs } from './receipt-steps.ts'
+import { saudiIbanFromBban } from '#app/domain/validators.ts'
 
 // Money in, through the real server (docs/product.md#money-in): finance records a zakat receipt,
 // another member of finance confirms it (the recorder may not), the fund's balance shows on the
@@ -9,6 +10,7 @@ import { confirmReceiptAs, recordReceiptAs } from './receipt-steps.ts'
 test.use({ storageState: staffState('case_officer') })
 
 const year = () => new Date(Date.now() + 3 * 3600_000).getUTCFullYear()
+const today = () => new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10)
 
 test('a zakat receipt, recorded and confirmed by two members of finance, is the fund\'s balance: an approval beyond it is refused with the figures, one within it passes', async ({ page, pageAs }, testInfo) => {
 	test.setTimeout(180_000)
@@ -63,6 +65,21 @@ test('a zakat receipt, recorded and confirmed by two members of finance, is the 
 		await finance.goto('/admin/funds/receipts')
 		await finance.screenshot({ path: testInfo.outputPath(`receipts-${width}.png`), fullPage: true })
 	}
+
+	// The bank statement's credits: one into the fund's account becomes a receipt awaiting confirmation;
+	// one into an account no fund names is listed with why.
+	const account = saudiIbanFromBban(`80${String(Date.now()).slice(-12).padStart(18, '0')}`)
+	await admin.getByLabel(new RegExp(`^حساب الخصم.*${fundName}`)).fill(account)
+	await admin.getByRole('button', { name: `حفظ حساب الخصم لـ${fundName}` }).click()
+	await expect(admin.getByRole('status')).toBeVisible()
+	await finance.setViewportSize({ width: 1280, height: 900 })
+	await finance.goto('/admin/funds/receipts')
+	const statement = ['value_date,credit,debit,account,reference,depositor', `${today()},750.00,,${account},STM${marker},متبرع الكشف`, `${today()},90,,SA4420000001234567891234,STN${marker},`].join('\n')
+	await finance.getByLabel('كشف الحساب').setInputFiles({ name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(statement) })
+	await finance.getByRole('button', { name: 'استيراد القيود الدائنة' }).click()
+	const imported = finance.getByRole('status').filter({ hasText: 'سُجّل سند قبض واحد' })
+	await expect(imported).toContainText(`السطر 3 (STN${marker}): الحساب «SA4420000001234567891234» لا يعود إلى صندوق`)
+	await expect(finance.getByRole('listitem').filter({ hasText: 'متبرع الكشف' }).first()).toContainText('بانتظار التأكيد')
 
 	// The committee: the balance beside the approval; 2,500 is refused with the figures, 1,500 passes.
 	const family = await studiedCaseAs(page.request, { name: `أم سعود ${marker}` })
