@@ -75,7 +75,7 @@ test('a zakat receipt, recorded and confirmed by two members of finance, is the 
 	await finance.setViewportSize({ width: 1280, height: 900 })
 	await finance.goto('/admin/funds/receipts')
 	const statement = ['value_date,credit,debit,account,reference,depositor', `${today()},750.00,,${account},STM${marker},متبرع الكشف`, `${today()},90,,SA4420000001234567891234,STN${marker},`].join('\n')
-	await finance.getByLabel('كشف الحساب').setInputFiles({ name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(statement) })
+	await finance.getByLabel('كشف الحساب', { exact: true }).setInputFiles({ name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(statement) })
 	await finance.getByRole('button', { name: 'استيراد القيود الدائنة' }).click()
 	const imported = finance.getByRole('status').filter({ hasText: 'سُجّل سند قبض واحد' })
 	await expect(imported).toContainText(`السطر 3 (STN${marker}): الحساب «SA4420000001234567891234» لا يعود إلى صندوق`)

@@ -210,7 +210,7 @@ test('every audited action of the back office leaves its entry in the trail, as 
 		[302],
 	)
 	const receiptsPage = await (await get('finance', '/admin/funds/receipts')).text()
-	const receipt = new RegExp(`id="receipt-(\\d+)"(?:(?!id="receipt-)[\\s\\S])*?متبرع ${marker}`).exec(receiptsPage)?.[1] ?? ''
+	const receipt = new RegExp(`id="receipt-(\\d+)"(?:(?!id="receipt-\\d)[\\s\\S])*?متبرع ${marker}`).exec(receiptsPage)?.[1] ?? ''
 	const general = /<option value="(\d+)">صندوق الصدقات/.exec(receiptsPage)?.[1] ?? ''
 	expect([receipt, general].every(Boolean), 'the receipt and the general fund are on the page').toBe(true)
 	// Another member of the payments area (the admin) confirms it; the recorder moves some of it and cancels that; then a statement.
@@ -221,7 +221,7 @@ test('every audited action of the back office leaves its entry in the trail, as 
 		post('finance', '/admin/funds/receipts', { form: { intent: 'transfer', from: audited, to: general, amount: '100', movedOn: today(), note: `مناقلة ${marker}` } }),
 		[302],
 	)
-	const moved = new RegExp(`id="receipt-(\\d+)"(?:(?!id="receipt-)[\\s\\S])*?مناقلة ${marker}`).exec(await (await get('finance', '/admin/funds/receipts')).text())?.[1] ?? ''
+	const moved = new RegExp(`id="receipt-(\\d+)"(?:(?!id="receipt-\\d)[\\s\\S])*?مناقلة ${marker}`).exec(await (await get('finance', '/admin/funds/receipts')).text())?.[1] ?? ''
 	await act('finance', { route: 'routes/admin/fund-receipts', action: 'receipts.cancel', path: '/admin/funds/receipts' }, post('finance', '/admin/funds/receipts', { form: { intent: 'cancel', id: moved, reason: 'سُجّلت خطأً' } }), [302])
 	await act(
 		'finance',
