@@ -2,7 +2,8 @@
 // entry, as TigerBeetle's and Formance's ledgers keep it. One row of `ledger_entries` is a transfer
 // of an amount (always more than zero) from its debit account to its credit account, so debits equal
 // credits in every transaction. Accounts are text: `fund:<id>` (the money a fund pays out) and
-// `family:<caseId>` (what a family is given). Two phases: the committee's approval commits each
+// `family:<caseId>` (what a family is given); money in comes from `source:<kind>` or another fund
+// (./receipts.server.ts, each entry naming its receipt). Two phases: the committee's approval commits each
 // instalment's amount (`pending`); its payment or delivery posts it, its cancellation voids it, each
 // by a NEW row naming the pending one. A bounced transfer is a reversing entry naming the posting
 // (the accounts swapped), and the instalment is committed again by a new pending entry. Nothing is
