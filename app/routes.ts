@@ -92,6 +92,7 @@ export default [
 		route('meetings/:id/minutes', 'routes/admin/meeting-minutes.ts'),
 		route('funds', 'routes/admin/funds.tsx'),
 		route('funds/limits', 'routes/admin/approval-limits.tsx'),
+		route('funds/receipts', 'routes/admin/fund-receipts.tsx'),
 		route('payments', 'routes/admin/payments.tsx'),
 		route('payments/:batch', 'routes/admin/payment-batch.tsx'),
 		route('payments/:batch/file/:layout/:format', 'routes/admin/payment-file.ts'),

@@ -8,6 +8,7 @@ import { saudiIbanFromBban } from '#app/domain/validators.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { studied, submittedCase, validIban } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
+import { received } from '#tests/fixtures/receipts.ts'
 import { anbLayout } from './bank-layouts/anb.ts'
 import { commonLayout } from './bank-layouts/common.ts'
 import { bankLayouts } from './bank-layouts/index.ts'
@@ -39,6 +40,8 @@ beforeAll(async () => {
 	const funds = await listFunds(db())
 	generalFund = funds.find((fund) => !fund.zakat)!.id
 	zakatFund = funds.find((fund) => fund.zakat)!.id
+	// Zakat is approved within what the fund received (docs/product.md#money-in).
+	await received(db(), zakatFund, 100_000)
 	await setBudget(db(), { programme: 'needy-families', year: Number(year), fundId: null, allocated: 1_000_000 }, researcher)
 })
 

@@ -12,6 +12,7 @@ import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
 import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
+import { received } from '#tests/fixtures/receipts.ts'
 import { runRoute } from '#tests/route.ts'
 import { decide, RECOMMENDER_MAY_NOT_DECIDE, ZAKAT_NOT_ELIGIBLE, type Decision } from './decisions.server.ts'
 import { addFund, budgetsOf, listFunds, setBudget, type Fund } from './funds.server.ts'
@@ -36,6 +37,8 @@ beforeAll(async () => {
 	admin = await user('المدير', ['admin'])
 	const funds = await listFunds(db())
 	zakat = funds.find((fund) => fund.zakat)!
+	// Zakat is approved within what the fund received (docs/product.md#money-in).
+	await received(db(), zakat.id, 100_000)
 	general = funds.find((fund) => !fund.zakat)!
 })
 

@@ -14,6 +14,7 @@ import { transitionRefusal } from '#app/cases/workflow.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
 import { checkBudget, fundLabel } from './funds.server.ts'
+import { checkFundBalance } from './receipts.server.ts'
 import { aidText } from './aid-text.ts'
 import { assertApproval, type ApprovalTerms } from './approval.ts'
 import { OPEN_STATES, openProposals, settleProposal } from './proposals.server.ts'
@@ -122,6 +123,8 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 			fundName = fundLabel(fund)
 			const total = decision.amount * (decision.months ?? 1)
 			await checkBudget(tx, { programme: locked.type, year: budgetYear, fundId: fund.id, total })
+			// Within what the fund received (docs/product.md#money-in): a zakat fund always, a general one by the admin's setting.
+			await checkFundBalance(tx, { fundId: fund.id, total })
 			const over = await limitFor(tx, locked.type, fund.id)
 			meetingId = await meetingForDecision(tx, { programme: locked.type, total, limit: over, deciderId: actor.id })
 			const limit = awaiting ? null : over

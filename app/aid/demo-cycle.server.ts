@@ -28,6 +28,7 @@ import { batchOf, createBatch, dueInstalments, markBatchSent, recordDelivery, re
 import { changeAid, monthShift } from './monthly-aid.server.ts'
 import { closeMonth } from './periods.server.ts'
 import { closeMeeting, markPresent, openMeeting } from './meetings.server.ts'
+import { cancelReceipt, confirmReceipt, recordReceipt } from './receipts.server.ts'
 import type { Notice } from '#app/notify/case-notices.server.ts'
 
 /** This year's demo budgets, riyals, by programme (from any fund). */
@@ -65,6 +66,22 @@ export async function insertDemoCycle(db: Database): Promise<DemoTold> {
 	if (!zakat || !general) return { notices: [], by: finance }
 	// A zakat fund's own ceiling for the families' programme: the budgets screen shows both kinds.
 	await setBudget(db, { programme: 'needy-families', year, fundId: zakat.id, allocated: 200_000 }, approver)
+
+	// Money in (docs/product.md#money-in): what the funds received, each receipt recorded by one member
+	// of finance and confirmed by the other, so the committee approves within the balances; one left
+	// awaiting confirmation and one cancelled with its reason, for the receipts screen to show each state.
+	const monthStart = monthShift(todayInRiyadh(), 0)
+	const receive = async (input: Parameters<typeof recordReceipt>[1], confirmed = true) => {
+		const receipt = await recordReceipt(db, input, finance)
+		if (confirmed) await confirmReceipt(db, receipt.id, secondFinance)
+		return receipt
+	}
+	await receive({ fundId: zakat.id, amount: 150_000, receivedOn: monthStart, source: 'ehsan', note: 'زكاة محوّلة من منصة إحسان (تجريبي)', bankReference: 'EHSAN-DEMO-0001' })
+	await receive({ fundId: zakat.id, amount: 50_000, receivedOn: monthStart, source: 'donor_transfer', donor: 'فاعل خير (تجريبي)', programme: 'needy-families', condition: 'زكاة للأسر المحتاجة' })
+	await receive({ fundId: general.id, amount: 250_000, receivedOn: monthStart, source: 'bank_deposit', donor: 'شركة متبرعة (تجريبي)', bankReference: 'DEP-DEMO-0002' })
+	await receive({ fundId: general.id, amount: 3_500, receivedOn: todayInRiyadh(), source: 'cash', donor: 'صندوق التبرعات في المسجد (تجريبي)' }, false)
+	const wrong = await receive({ fundId: general.id, amount: 1_000, receivedOn: monthStart, source: 'cash' }, false)
+	await cancelReceipt(db, wrong.id, 'سُجّل مرتين: المبلغ نفسه في سند الإيداع (تجريبي)', secondFinance)
 
 	const waiting = await db.select({ id: cases.id }).from(cases).where(eq(cases.status, Status.Studied)).orderBy(asc(cases.reference))
 	const studies = waiting.length ? await db.select().from(caseStudies).where(inArray(caseStudies.caseId, waiting.map((row) => row.id))) : []

@@ -2,7 +2,8 @@
 // entry, as TigerBeetle's and Formance's ledgers keep it. One row of `ledger_entries` is a transfer
 // of an amount (always more than zero) from its debit account to its credit account, so debits equal
 // credits in every transaction. Accounts are text: `fund:<id>` (the money a fund pays out) and
-// `family:<caseId>` (what a family is given). Two phases: the committee's approval commits each
+// `family:<caseId>` (what a family is given); money in comes from `source:<kind>` or another fund
+// (./receipts.server.ts, each entry naming its receipt). Two phases: the committee's approval commits each
 // instalment's amount (`pending`); its payment or delivery posts it, its cancellation voids it, each
 // by a NEW row naming the pending one. A bounced transfer is a reversing entry naming the posting
 // (the accounts swapped), and the instalment is committed again by a new pending entry. Nothing is
@@ -22,7 +23,7 @@ export const familyAccount = (caseId: string) => `family:${caseId}`
 
 /** One transfer to write: its accounts, amount and phase, what it names, and what it is about. */
 export type Transfer = Pick<LedgerEntry, 'debitAccount' | 'creditAccount' | 'amount' | 'phase'> &
-	Partial<Pick<LedgerEntry, 'pendingId' | 'correctsId' | 'caseId' | 'instalmentId' | 'decisionId' | 'batchId' | 'fundId' | 'reason'>> & { valueDate?: string }
+	Partial<Pick<LedgerEntry, 'pendingId' | 'correctsId' | 'caseId' | 'instalmentId' | 'decisionId' | 'batchId' | 'fundId' | 'receiptId' | 'reason'>> & { valueDate?: string }
 
 /** Who writes: the staff member (null for the app's own work) and, outside a request, the screen's name. */
 export interface Writer {
@@ -161,7 +162,7 @@ export interface Balance {
 	paid: number
 }
 
-/** Each account's balance: for a fund what leaves it, for a family what it receives. */
+/** Each account's balance in the aid given (money in, ./receipts.server.ts, aside): for a fund what leaves it, for a family what it receives. */
 export async function balances(db: Database): Promise<Balance[]> {
 	const rows = rowsOf<{ account: string; committed: string; paid: string }>(
 		await db.execute(sql`
@@ -169,12 +170,12 @@ export async function balances(db: Database): Promise<Balance[]> {
 			select e.debit_account as account, -1 as side,
 				case when e.phase = 'pending' and not exists (select 1 from ledger_entries r where r.pending_id = e.id) then e.amount else 0 end as committed,
 				case when e.phase = 'posted' then e.amount else 0 end as paid
-			from ledger_entries e
+			from ledger_entries e where e.receipt_id is null
 			union all
 			select e.credit_account, 1,
 				case when e.phase = 'pending' and not exists (select 1 from ledger_entries r where r.pending_id = e.id) then -e.amount else 0 end,
 				case when e.phase = 'posted' then -e.amount else 0 end
-			from ledger_entries e
+			from ledger_entries e where e.receipt_id is null
 		) sides group by account order by account`),
 	)
 	// Summed as what leaves the account (debit +, credit -): a family's is what it receives, the other way round.

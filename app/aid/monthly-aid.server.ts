@@ -12,6 +12,7 @@ import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { monthsCount } from '#app/privacy/consent-rules.ts'
 import { formatMonth, isCalendarDay, todayInRiyadh } from '#app/text/format.ts'
 import { checkBudget } from './funds.server.ts'
+import { checkFundBalance } from './receipts.server.ts'
 import * as ledger from './ledger.server.ts'
 import { aidActionRefusal, aidNext, aidStateLabels, needsReason, type AidAction, type AidState } from './monthly-aid.ts'
 
@@ -144,7 +145,11 @@ export async function changeAid(db: Database, decisionId: number, input: { actio
 				const stopped = await tx.select().from(aidInstalments).where(and(eq(aidInstalments.decisionId, decisionId), eq(aidInstalments.status, 'cancelled')))
 				const first = stopped[0]
 				// Cancelled money went back to the budget: restarting takes it again, if it is still there.
-				if (first) await checkBudget(tx, { programme: first.programme, year: first.budgetYear, fundId: first.fundId, total: stopped.reduce((sum, row) => sum + Number(row.amount), 0) })
+				if (first) {
+					const total = stopped.reduce((sum, row) => sum + Number(row.amount), 0)
+					await checkBudget(tx, { programme: first.programme, year: first.budgetYear, fundId: first.fundId, total })
+					await checkFundBalance(tx, { fundId: first.fundId, total })
+				}
 				moved = await moveInstalments(tx, decisionId, ['cancelled'], 'approved', { reason, actor })
 			} else moved = await moveInstalments(tx, decisionId, ['suspended'], 'approved', { reason, actor })
 		}

@@ -5,7 +5,6 @@
 // its payment. A recorded payment or delivery is aid given: a row of the case's aid ledger, and the
 // case becomes «تم تقديم الدعم». Once it is committed, the applicant is told (`payment-made`).
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
-import { parse } from 'csv-parse/sync'
 import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, caseAid, caseDecisions, caseEvents, cases, funds, paymentBatches, paymentBatchLines, users } from '#app/db/schema.ts'
 import type { UserRole } from '#app/db/roles.ts'
@@ -24,6 +23,7 @@ import { ibanHolds, ibansOf, noteIbanBounced, transferAccounts, transferOwed, ty
 import { isCalendarDay, todayInRiyadh, toWesternDigits } from '#app/text/format.ts'
 import { keepBatchFiles } from './batch-files.server.ts'
 import { bankDay } from './bank-days.ts'
+import { pickColumn, plainAmount, readBankCsv } from './bank-csv.server.ts'
 import * as ledger from './ledger.server.ts'
 import { followAid } from './monthly-aid.server.ts'
 
@@ -431,30 +431,16 @@ const confirmationColumns = {
 	paidOn: ['paid_on', 'تاريخ الصرف'],
 } as const
 
+export { plainAmount }
+
 /**
  * Reads the bank's confirmation CSV and records each line that matches a payment of this batch on
  * its reference and its amount (to the halala). A line that matches nothing, or whose amount,
  * reference or day does not fit, is listed with why and changes nothing.
  */
-/**
- * An amount as a bank's file writes it: digits, with or without thousands separators, and a
- * fraction (Arabic-Indic digits and separators too). Anything else is null, never read some other
- * way: JavaScript's Number() would take «0x5DC» for 1,500, «1e3» for 1,000 and « » for 0.
- */
-export function plainAmount(written: string): number | null {
-	const western = toWesternDigits(written.trim()).replace(/٫/g, '.').replace(/٬/g, ',')
-	if (!/^(?:\d+|\d{1,3}(?:,\d{3})+)(?:\.\d+)?$/.test(western)) return null
-	return Number(western.replace(/,/g, ''))
-}
-
 export async function reconcile(db: Database, batchId: number, csv: string, actor: Actor): Promise<Reconciled> {
-	let records: Record<string, string>[]
-	try {
-		records = parse(csv.replace(/^\uFEFF/, ''), { columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()), skip_empty_lines: true, trim: true, relax_column_count: true }) as Record<string, string>[]
-	} catch {
-		throw new CaseChangeError('تعذرت قراءة ملف البنك: الرجاء رفع ملف CSV بالأعمدة المطلوبة')
-	}
-	const pick = (record: Record<string, string>, names: readonly string[]) => names.map((name) => record[name]).find((value) => value !== undefined) ?? ''
+	const records = readBankCsv(csv, 'تعذرت قراءة ملف البنك: الرجاء رفع ملف CSV بالأعمدة المطلوبة')
+	const pick = pickColumn
 	if (!records.length || !pick(records[0]!, confirmationColumns.reference)) throw new CaseChangeError('ملف البنك بلا أعمدة «payment_reference» و«amount» و«bank_reference» و«paid_on»')
 	const result: Reconciled = { recorded: [], notices: [], unmatched: [] }
 	for (const [index, record] of records.entries()) {

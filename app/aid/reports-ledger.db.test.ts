@@ -7,6 +7,7 @@ import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { handRecordedAid, studied, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
+import { received } from '#tests/fixtures/receipts.ts'
 import { decide } from './decisions.server.ts'
 import { impactFigures } from './impact.server.ts'
 import { listFunds, setBudget } from './funds.server.ts'
@@ -93,6 +94,8 @@ beforeAll(async () => {
 	await setBudget(db(), { programme: 'needy-families', year, fundId: null, allocated: 1_000_000 }, researcher)
 	const funds = await listFunds(db())
 	const [zakat, general] = [funds.find((fund) => fund.zakat)!, funds.find((fund) => !fund.zakat)!]
+	// Zakat is approved within what the fund received (docs/product.md#money-in).
+	await received(db(), zakat.id, 100_000)
 	const waiting = async () => {
 		const row = await submittedCase(db())
 		await studied(db(), row, researcher)

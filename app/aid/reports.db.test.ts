@@ -9,6 +9,7 @@ import { purgeCase } from '#app/operations/retention-purge.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { handRecordedAid, studied, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
+import { received } from '#tests/fixtures/receipts.ts'
 import { temporaryStorage } from '#tests/storage.ts'
 import { decide } from './decisions.server.ts'
 import { listFunds, setBudget } from './funds.server.ts'
@@ -32,6 +33,8 @@ beforeAll(async () => {
 	;[researcher, approver, finance] = await Promise.all([user('الباحثة', ['case_officer']), user('عضو اللجنة', ['approver']), user('المالية', ['finance'])])
 	await setBudget(db(), { programme: 'needy-families', year, fundId: null, allocated: 1_000_000 }, researcher)
 	const [zakat, general] = [(await listFunds(db())).find((fund) => fund.zakat)!, (await listFunds(db())).find((fund) => !fund.zakat)!]
+	// Zakat is approved within what the fund received (docs/product.md#money-in).
+	await received(db(), zakat.id, 100_000)
 	const [reason] = await listReasons(db(), 'decision-reject')
 	const waiting = async () => {
 		const row = await submittedCase(db())

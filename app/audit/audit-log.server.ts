@@ -177,6 +177,10 @@ export const detailLabels = {
 	online: 'عن بعد',
 	member: 'العضو',
 	decisions: 'عدد القرارات',
+	receipt: 'رقم السند في النظام',
+	receivedOn: 'تاريخ القبض',
+	receipts: 'أرقام سندات القبض',
+	generalOverdraft: 'الصرف من الصناديق العامة بما يتجاوز رصيدها',
 } as const satisfies Record<string, string>
 
 /** What a screen may write as an entry's details: only keys with a label. */
@@ -194,6 +198,7 @@ export const valueWords: Record<string, Record<string, string>> = {
 		'four-eyes': 'من أوصى بالدعم أو أعدّ الدفعة لا يعتمدها (فصل المهام)',
 		'resume-four-eyes': 'من طلب استئناف الدعم لا يؤكده (فصل المهام)',
 		'iban-four-eyes': 'من أدخل الآيبان لا يؤكده (فصل المهام)',
+		'receipt-four-eyes': 'من سجّل سند القبض لا يؤكده (فصل المهام)',
 		receipt: 'إيصال التسليم غير مقبول',
 		gone: 'الصورة لم تعد في الطلب',
 		case: 'الطلب لا يقبل صوراً في حالته',

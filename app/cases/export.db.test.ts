@@ -11,6 +11,7 @@ import { createUser } from '#app/domain/staff-users.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
+import { received } from '#tests/fixtures/receipts.ts'
 import type { CaseFilter } from './case-lists.server.ts'
 import { csvExport, xlsxExport } from './export.server.ts'
 
@@ -25,6 +26,8 @@ test('a paid case: its dates are dates, and its decision, fund, riyals paid and 
 	const user = (roles: ('case_officer' | 'approver' | 'finance')[]) => createUser(db(), { name: roles.join(' '), email: `${roles.join('-')}-${Date.now()}-${Math.random()}@example.org`, mobile: '', roles, password: 'Export-Test-12345' })
 	const [researcher, approver, finance] = [await user(['case_officer']), await user(['approver']), await user(['finance'])]
 	const zakat = (await listFunds(db())).find((fund) => fund.zakat)!
+	// Zakat is approved within what the fund received (docs/product.md#money-in).
+	await received(db(), zakat.id, 100_000)
 	await setBudget(db(), { programme: 'needy-families', year: Number(today.slice(0, 4)), fundId: null, allocated: 100_000 }, researcher)
 	const row = await submittedCase(db())
 	await studied(db(), row, researcher)

@@ -803,6 +803,76 @@ export const aidInstalments = pgTable(
 	],
 )
 
+/**
+ * Money a fund receives (docs/product.md#money-in, docs/decisions/019-money-in.md): a receipt
+ * («سند قبض», series «ق») from a source, or money moved from another fund («مناقلة بين الصناديق»,
+ * series «م», `fromFundId` set). Numbered without gaps per series and Gregorian year of its day
+ * (`voucherNumbers`). What happened to it (recorded, confirmed by a second finance user, cancelled)
+ * is its ledger entries' (`ledgerEntries.receiptId`): the row itself never changes (a trigger
+ * refuses UPDATE, DELETE and TRUNCATE).
+ */
+export const fundReceipts = pgTable(
+	'fund_receipts',
+	{
+		id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+		series: text('series', { enum: ['ق', 'م'] }).notNull(),
+		year: integer('year').notNull(),
+		seq: integer('seq').notNull(),
+		/** The day the money came in (or moved): the entries' value date. */
+		receivedOn: date('received_on', { mode: 'string' }).notNull(),
+		amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+		fundId: integer('fund_id')
+			.notNull()
+			.references(() => funds.id),
+		/** A transfer between funds: the fund the money leaves (never a zakat fund). */
+		fromFundId: integer('from_fund_id').references(() => funds.id),
+		/** app/aid/receipts.ts `receiptSources`; `fund` for a transfer between funds. */
+		source: text('source').notNull(),
+		donor: text('donor').notNull().default(''),
+		/** The donor's condition: the programme the money is restricted to (null: none), and its words. */
+		programme: text('programme'),
+		condition: text('condition').notNull().default(''),
+		/** The bank statement's reference of the credit, when imported or typed ('' when none): a credit is recorded once. */
+		bankReference: text('bank_reference').notNull().default(''),
+		note: text('note').notNull().default(''),
+		recordedBy: integer('recorded_by')
+			.notNull()
+			.references(() => users.id),
+		recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [
+		uniqueIndex('fund_receipts_number').on(table.series, table.year, table.seq),
+		uniqueIndex('fund_receipts_bank_reference').on(table.bankReference).where(sql`${table.bankReference} <> ''`),
+		index('fund_receipts_fund_idx').on(table.fundId),
+		check('fund_receipts_amount', sql`${table.amount} > 0`),
+		check('fund_receipts_transfer', sql`(${table.series} = 'م') = (${table.fromFundId} is not null) and (${table.fromFundId} is null or ${table.fromFundId} <> ${table.fundId})`),
+	],
+)
+
+/** The last number given in each series and year: taken in the writing transaction, so numbers have no gaps. */
+export const voucherNumbers = pgTable(
+	'voucher_numbers',
+	{
+		series: text('series').notNull(),
+		year: integer('year').notNull(),
+		last: integer('last').notNull(),
+	},
+	(table) => [primaryKey({ columns: [table.series, table.year] })],
+)
+
+/** How funds may be drawn (one row; admins keep it): whether a general fund may approve beyond what it received. */
+export const fundSettings = pgTable(
+	'fund_settings',
+	{
+		id: smallint('id').primaryKey().default(1),
+		/** True (the default): a general fund's approvals are bounded by the budgets only; false: by its balance too. Zakat funds never. */
+		generalOverdraft: boolean('general_overdraft').notNull().default(true),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+	},
+	(table) => [check('fund_settings_one_row', sql`${table.id} = 1`)],
+)
+
 export const ledgerPhase = pgEnum('ledger_phase', ['pending', 'posted', 'voided'])
 
 /**
@@ -841,6 +911,8 @@ export const ledgerEntries = pgTable(
 		 * `case_aid.instalment_id`: retention may remove either after 10 years.
 		 */
 		aidId: integer('aid_id'),
+		/** Money in (app/aid/receipts.server.ts): the receipt or transfer between funds this entry records, confirms or cancels. */
+		receiptId: integer('receipt_id').references(() => fundReceipts.id),
 		/** Who, why and from which screen (the page and its form's intent; '' for the app's own work). */
 		actorId: integer('actor_id').references(() => users.id),
 		reason: text('reason').notNull().default(''),
@@ -857,6 +929,7 @@ export const ledgerEntries = pgTable(
 		uniqueIndex('ledger_entries_pending_unique').on(table.pendingId),
 		uniqueIndex('ledger_entries_corrects_unique').on(table.correctsId),
 		uniqueIndex('ledger_entries_aid_unique').on(table.aidId),
+		index('ledger_entries_receipt_idx').on(table.receiptId),
 		check('ledger_entries_amount', sql`${table.amount} > 0`),
 		check('ledger_entries_accounts', sql`${table.debitAccount} <> ${table.creditAccount}`),
 		check('ledger_entries_phase', sql`(${table.phase} = 'pending' and ${table.pendingId} is null) or (${table.phase} = 'voided' and ${table.pendingId} is not null) or ${table.phase} = 'posted'`),

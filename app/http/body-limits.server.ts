@@ -30,7 +30,8 @@ const streamedUploads = [
 ]
 
 const contentEditor = /^\/admin\/content\/[^/]+\/(?:new|edit|[^/]+\/edit)$/
-const paymentBatch = /^\/admin\/payments\/[^/]+$/
+/** A batch's confirmation file, and the bank statement's credits (app/routes/admin/fund-receipts.tsx). */
+const bankFiles = /^\/admin\/(?:payments\/[^/]+|funds\/receipts)$/
 
 /**
  * The most bytes server.mjs reads of a POST to `path` before the app does, or undefined for an
@@ -42,6 +43,6 @@ export function bodyLimit(path: string, contentType: string | undefined): number
 	const multipart = /^multipart\/form-data\s*(;|$)/i.test(contentType ?? '')
 	if (multipart && streamedUploads.some((pattern) => pattern.test(route))) return undefined
 	if (contentEditor.test(route)) return EDITOR_MAX_BYTES
-	if (multipart && paymentBatch.test(route)) return CONFIRMATION_MAX_BYTES + MULTIPART_ROOM
+	if (multipart && bankFiles.test(route)) return CONFIRMATION_MAX_BYTES + MULTIPART_ROOM
 	return FORM_MAX_BYTES
 }

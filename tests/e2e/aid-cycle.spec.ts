@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 import { addUser, expect, expectNoAxeViolations, signIn, staffState, test, unique } from './utils.ts'
 import { studiedCaseAs, submitCaseAsStaff } from './case-fixtures.ts'
 import { lookUp } from './apply-steps.ts'
+import { confirmReceiptAs, recordReceiptAs } from './receipt-steps.ts'
 
 // The aid cycle after the study, as the foundation's staff work it (docs/product.md#the-decision,
 // #funds-and-budgets, #payment): the researcher studies, an admin sets a fund and its budget, a member
@@ -70,7 +71,18 @@ test('the committee approves a studied case from a zakat fund within its budget,
 		await admin.getByRole('button', { name: 'حفظ الميزانية' }).click()
 		await expect(admin.getByRole('status')).toContainText(`تم حفظ ميزانية «طلب دعم الأسر المحتاجة (الدعم المقطوع)» لعام ${year()}`)
 	}
-	const budgets = admin.getByRole('table')
+	// The fund receives 5,000 riyals of zakat, recorded by finance and confirmed by another member of
+	// finance (docs/product.md#money-in): the committee approves zakat only within what was received.
+	const confirming = { name: `مراجع مالي ${marker}`, email: `finance-confirms-${marker}@e2e.test`, mobile: '0551000018', roles: ['finance'] as const, password: `Confirms-Receipts-${marker}` }
+	await addUser(admin, { ...confirming, roles: [...confirming.roles] })
+	const receipt = await recordReceiptAs(await pageAs('finance'), `${fundName} (زكاة)`, '5000')
+	const confirmerContext = await page.context().browser()!.newContext({ storageState: { cookies: [], origins: [] } })
+	const confirmer = await confirmerContext.newPage()
+	await signIn(confirmer, confirming)
+	await confirmReceiptAs(confirmer, receipt)
+	await confirmerContext.close()
+	await admin.goto('/admin/funds')
+	const budgets = admin.getByRole('table', { name: /^ميزانيات / })
 	await expect(budgets.getByRole('row').filter({ hasText: `${fundName} (زكاة)` })).toContainText('2,000')
 
 	// The committee's member finds the three cases in the queue, with the researcher's proposal.
@@ -116,7 +128,7 @@ test('the committee approves a studied case from a zakat fund within its budget,
 	await expect(approver.locator('main header')).toContainText('معتمد بانتظار الصرف')
 	await expectNoAxeViolations(approver)
 	await admin.reload()
-	const ceiling = admin.getByRole('table').getByRole('row').filter({ hasText: `${fundName} (زكاة)` })
+	const ceiling = admin.getByRole('table', { name: /^ميزانيات / }).getByRole('row').filter({ hasText: `${fundName} (زكاة)` })
 	// Allocated, approved and not paid, paid, left.
 	await expect(ceiling.getByRole('cell')).toHaveText([`${fundName} (زكاة)`, /2,000/, /1,500/, /^\D*0[.\s]/, /^\D*500/])
 

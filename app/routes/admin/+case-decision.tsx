@@ -2,6 +2,7 @@
 // was decided and what it gives, month by month, and for a member of the committee the three
 // decisions on a studied case: approve, reject, send back for more study.
 import { Form, Link, useNavigation } from 'react-router'
+import { FundBalances } from '#app/components/fund-balances.tsx'
 import type { Route } from './+types/case'
 import { ErrorList, Field, SelectField, TextareaField } from '#app/components/forms.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
@@ -133,6 +134,7 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 								options={[choose, ...c.decide.funds.map((fund) => ({ value: String(fund.id), label: fund.label }))]}
 								selectProps={{ id: 'decide-fund', name: 'fund', required: true, defaultValue: typed('decide-approve', 'fund') ?? c.decide.proposed.fund }}
 							/>
+							<FundBalances funds={c.decide.funds} />
 							<p className="text-sm text-stone-600">{c.decide.zakatEligible ? 'أثبتت الدراسة استحقاق الأسرة للزكاة.' : 'لم تُثبت الدراسة استحقاق الأسرة للزكاة: لا يُصرف لها من صندوق الزكاة.'}</p>
 							<DecisionNote form="decide-approve" label="ملاحظة داخلية (اختياري)" errors={errorsFor('decide-approve')} typed={typed} />
 							<button type="submit" disabled={busy} className="btn-primary">

@@ -32,7 +32,8 @@ import { decisionsOf, instalmentsOf } from '#app/aid/decisions.server.ts'
 import { describeProposal, openProposals } from '#app/aid/proposals.server.ts'
 import { describeDecision, describeInstalment } from '#app/aid/describe.ts'
 import { aidHolderRoles } from '#app/aid/monthly-aid.ts'
-import { fundLabel, listFunds } from '#app/aid/funds.server.ts'
+import { listFunds } from '#app/aid/funds.server.ts'
+import { withBalances } from '#app/aid/receipts.server.ts'
 import { listReasons } from '#app/cases/reasons.server.ts'
 
 /** The case of the address, if this member of staff may open it: else a 404, the same whether it exists or not. */
@@ -120,7 +121,7 @@ export async function caseView(db: Database, row: CaseRow, definition: Applicati
 		}),
 		decide: decides
 			? {
-					funds: funds.map((fund) => ({ id: fund.id, label: fundLabel(fund) })),
+					funds: await withBalances(db, funds),
 					reasons: rejectReasons.map((reason) => ({ id: reason.id, label: reason.label })),
 					// The officer's proposal, if any, else the study's.
 					proposed: proposal

@@ -4,7 +4,9 @@ import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles } from '#app/db/roles.ts'
 import { decisionQueue, QUEUE_PAGE_SIZE, queueCities } from '#app/aid/decisions.server.ts'
-import { fundLabel, listFunds } from '#app/aid/funds.server.ts'
+import { listFunds } from '#app/aid/funds.server.ts'
+import { withBalances } from '#app/aid/receipts.server.ts'
+import { FundBalances } from '#app/components/fund-balances.tsx'
 import { aidKinds } from '#app/cases/aid.ts'
 import { aidText } from '#app/aid/aid-text.ts'
 import { approveBatch, batchApprovalInput } from '#app/casework/batch-decisions.server.ts'
@@ -53,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		count: countOf(queue.total, casesNoun),
 		programmes: applicationDefinitions.filter((definition) => !definition.createsAccount).map((definition) => ({ value: definition.type, label: definition.title })),
 		cities,
-		funds: funds.map((fund) => ({ id: fund.id, label: fundLabel(fund), zakat: fund.zakat })),
+		funds: await withBalances(db, funds),
 		aidKinds,
 		previous: filter.page > 1 ? pageHref(filter.page - 1) : null,
 		next: filter.page < pages ? pageHref(filter.page + 1) : null,
@@ -177,6 +179,7 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 				<p className="mt-6 rounded-xl border border-stone-200 bg-white p-4">لا طلبات بانتظار القرار.</p>
 			) : (
 				<Form method="post" className="mt-6 space-y-4">
+					<FundBalances funds={q.funds} />
 					<ErrorList errors={actionData?.errors['']} />
 					<ul className="space-y-3">
 						{q.rows.map((row) => {

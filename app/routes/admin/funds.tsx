@@ -5,6 +5,8 @@ import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles, hasRole } from '#app/db/roles.ts'
 import { addFund, budgetsOf, changeFund, listFunds, setBudget, setDebitAccount } from '#app/aid/funds.server.ts'
+import { awaitingCount, fundBalances, fundSettingsOf, setGeneralOverdraft } from '#app/aid/receipts.server.ts'
+import { fundLabel } from '#app/aid/aid-text.ts'
 import { riyals } from '#app/cases/aid.ts'
 import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { applicationDefinitions, findDefinition } from '#app/forms/registry.ts'
@@ -21,13 +23,14 @@ import type { AdminHandle } from './layout.tsx'
 
 export const handle: AdminHandle = { breadcrumb: 'الصناديق والميزانيات' }
 
-export const middleware = [audited({ read: false, write: { byIntent: { 'add-fund': 'funds.change', 'rename-fund': 'funds.change', 'retire-fund': 'funds.change', 'restore-fund': 'funds.change', 'debit-account': 'funds.change', budget: 'budget.change' } } })]
+export const middleware = [audited({ read: false, write: { byIntent: { 'add-fund': 'funds.change', 'rename-fund': 'funds.change', 'retire-fund': 'funds.change', 'restore-fund': 'funds.change', 'debit-account': 'funds.change', budget: 'budget.change', overdraft: 'funds.overdraft' } } })]
 
 const name = z.string({ error: 'الرجاء كتابة اسم الصندوق' }).trim().min(3, 'الرجاء كتابة اسم الصندوق').max(120, 'الاسم أطول من 120 حرفاً')
 const schema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('add-fund'), name, zakat: z.literal('on').optional() }),
 	z.object({ intent: z.literal('rename-fund'), id: z.coerce.number().int(), name }),
 	z.object({ intent: z.enum(['retire-fund', 'restore-fund']), id: z.coerce.number().int() }),
+	z.object({ intent: z.literal('overdraft'), allow: z.enum(['yes', 'no'], { error: 'الرجاء اختيار أحد الخيارين' }) }),
 	z.object({ intent: z.literal('debit-account'), id: z.coerce.number().int(), debitAccount: z.string().max(60, 'الآيبان أطول من المعتاد').default('') }),
 	z.object({
 		intent: z.literal('budget'),
@@ -47,11 +50,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const user = requireRole(context, areaRoles.funds)
 	const db = await getDb()
 	const year = yearOf(new URL(request.url))
-	const [funds, budgets] = await Promise.all([listFunds(db, { withRetired: true }), budgetsOf(db, year)])
+	const [funds, budgets, balances, settings, awaiting] = await Promise.all([listFunds(db, { withRetired: true }), budgetsOf(db, year), fundBalances(db), fundSettingsOf(db), awaitingCount(db)])
 	return {
 		notice: context.get(flashContext),
 		canChange: hasRole(user, 'admin'),
+		canReceive: hasRole(user, 'admin') || hasRole(user, 'finance'),
 		year,
+		generalOverdraft: settings.generalOverdraft,
+		awaiting,
+		balances: funds
+			.filter((fund) => fund.active)
+			.map((fund) => {
+				const figures = balances.get(fund.id)!
+				return { id: fund.id, name: fundLabel(fund), received: formatMoney(figures.received), committed: formatMoney(figures.committed), paid: formatMoney(figures.paid), balance: formatMoney(figures.balance), below: figures.balance < 0 }
+			}),
 		funds: funds.map(({ id, name, zakat, active, debitAccount }) => ({ id, name, zakat, active, debitAccount: debitAccount ?? '' })),
 		programmes: applicationDefinitions.filter((definition) => !definition.createsAccount).map((definition) => ({ value: definition.type, label: definition.title })),
 		budgets: budgets.map((budget) => ({
@@ -92,6 +104,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 				noteAudit(context, { data: { intent: value.intent, fund: changed.name } })
 				return redirectWithFlash(back, notices.updated)
 			}
+			case 'overdraft': {
+				const changed = await setGeneralOverdraft(db, value.allow === 'yes', user)
+				noteAudit(context, { data: { before: changed.before, after: changed.after } })
+				return redirectWithFlash(back, notices.updated)
+			}
 			case 'debit-account': {
 				const changed = await setDebitAccount(db, value.id, value.debitAccount)
 				if (!changed) throw data('الصندوق غير موجود', { status: 404 })
@@ -128,7 +145,57 @@ export default function Funds({ loaderData: f, actionData }: Route.ComponentProp
 			</p>
 			<FlashNotice notice={f.notice} live className="mt-4" />
 
-			<section aria-labelledby="budgets" className="mt-6">
+			<section aria-labelledby="balances" className="mt-6">
+				<div className="flex flex-wrap items-center justify-between gap-3">
+					<h2 id="balances" className="text-xl font-bold text-brand-900">
+						أرصدة الصناديق
+					</h2>
+					{f.canReceive ? (
+						<Link to="/admin/funds/receipts" className="link inline-flex min-h-11 items-center">
+							المقبوضات: سندات القبض والمناقلات{f.awaiting ? ` (${f.awaiting} بانتظار التأكيد)` : ''}
+						</Link>
+					) : null}
+				</div>
+				<p className="mt-1 text-sm text-stone-700">
+					الرصيد هو المقبوض المؤكد (بعد المناقلات والإلغاءات) مطروحاً منه المعتمد غير المصروف والمصروف. لا يُعتمد من صندوق زكاة أكثر من رصيده.{' '}
+					{f.generalOverdraft ? 'يُسمح للصناديق العامة بالاعتماد بما يتجاوز رصيدها في حدود الميزانية.' : 'لا يُعتمد من الصناديق العامة أكثر من رصيدها.'}
+				</p>
+				<DataTable label="جدول أرصدة الصناديق" caption="أرصدة الصناديق" headings={['الصندوق', 'المقبوض', 'معتمد لم يُصرف', 'المصروف', 'الرصيد']} headCellClassName="p-2 text-start" className="mt-3">
+					{f.balances.map((fund) => (
+						<tr key={fund.id} className="border-t border-stone-100">
+							<th scope="row" className="p-2 text-start font-semibold">
+								{fund.name}
+							</th>
+							<td className="p-2">{fund.received}</td>
+							<td className="p-2">{fund.committed}</td>
+							<td className="p-2">{fund.paid}</td>
+							<td className={`p-2 font-semibold ${fund.below ? 'text-red-800' : ''}`}>{fund.balance}</td>
+						</tr>
+					))}
+				</DataTable>
+				{f.canChange ? (
+					<Form method="post" className="mt-4 space-y-2 rounded-xl border border-brand-200 bg-brand-50 p-4">
+						<input type="hidden" name="intent" value="overdraft" />
+						<ErrorList errors={errorsFor('overdraft-')} />
+						<fieldset>
+							<legend className="font-semibold">الاعتماد من الصناديق العامة (غير الزكاة)</legend>
+							<div className="mt-2 flex items-start gap-3">
+								<input id="overdraft-yes" type="radio" name="allow" value="yes" defaultChecked={f.generalOverdraft} className="mt-1 size-5 shrink-0" />
+								<label htmlFor="overdraft-yes">يُسمح بتجاوز رصيد الصندوق في حدود الميزانيات</label>
+							</div>
+							<div className="mt-2 flex items-start gap-3">
+								<input id="overdraft-no" type="radio" name="allow" value="no" defaultChecked={!f.generalOverdraft} className="mt-1 size-5 shrink-0" />
+								<label htmlFor="overdraft-no">لا يُعتمد أكثر من رصيد الصندوق</label>
+							</div>
+						</fieldset>
+						<button type="submit" disabled={busy} className="btn-secondary">
+							حفظ إعداد الاعتماد
+						</button>
+					</Form>
+				) : null}
+			</section>
+
+			<section aria-labelledby="budgets" className="mt-8">
 				<div className="flex flex-wrap items-center justify-between gap-3">
 					<h2 id="budgets" className="text-xl font-bold text-brand-900">
 						ميزانيات عام {f.year}

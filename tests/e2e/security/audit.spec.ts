@@ -201,6 +201,35 @@ test('every audited action of the back office leaves its entry in the trail, as 
 		post('admin', '/admin/funds', { form: { intent: 'budget', programme: 'needy-families', year: today().slice(0, 4), fund: 'all', allocated: '999999999' } }),
 		[302],
 	)
+	// Money in: finance records a receipt into that fund (docs/product.md#money-in), and the admin keeps the overdraft setting.
+	const audited = new RegExp(`<option value="(\\d+)">صندوق التدقيق ${marker}</option>`).exec(await (await get('finance', '/admin/funds/receipts')).text())?.[1] ?? ''
+	await act(
+		'finance',
+		{ route: 'routes/admin/fund-receipts', action: 'receipts.record', path: '/admin/funds/receipts' },
+		post('finance', '/admin/funds/receipts', { form: { intent: 'receipt', fund: audited, amount: '5000', receivedOn: today(), source: 'cash', donor: `متبرع ${marker}` } }),
+		[302],
+	)
+	const receiptsPage = await (await get('finance', '/admin/funds/receipts')).text()
+	const receipt = new RegExp(`id="receipt-(\\d+)"(?:(?!id="receipt-\\d)[\\s\\S])*?متبرع ${marker}`).exec(receiptsPage)?.[1] ?? ''
+	const general = /<option value="(\d+)">صندوق الصدقات/.exec(receiptsPage)?.[1] ?? ''
+	expect([receipt, general].every(Boolean), 'the receipt and the general fund are on the page').toBe(true)
+	// Another member of the payments area (the admin) confirms it; the recorder moves some of it and cancels that; then a statement.
+	await act('admin', { route: 'routes/admin/fund-receipts', action: 'receipts.confirm', path: '/admin/funds/receipts' }, post('admin', '/admin/funds/receipts', { form: { intent: 'confirm', id: receipt } }), [302])
+	await act(
+		'finance',
+		{ route: 'routes/admin/fund-receipts', action: 'receipts.transfer', path: '/admin/funds/receipts' },
+		post('finance', '/admin/funds/receipts', { form: { intent: 'transfer', from: audited, to: general, amount: '100', movedOn: today(), note: `مناقلة ${marker}` } }),
+		[302],
+	)
+	const moved = new RegExp(`id="receipt-(\\d+)"(?:(?!id="receipt-\\d)[\\s\\S])*?مناقلة ${marker}`).exec(await (await get('finance', '/admin/funds/receipts')).text())?.[1] ?? ''
+	await act('finance', { route: 'routes/admin/fund-receipts', action: 'receipts.cancel', path: '/admin/funds/receipts' }, post('finance', '/admin/funds/receipts', { form: { intent: 'cancel', id: moved, reason: 'سُجّلت خطأً' } }), [302])
+	await act(
+		'finance',
+		{ route: 'routes/admin/fund-receipts', action: 'receipts.import', path: '/admin/funds/receipts' },
+		post('finance', '/admin/funds/receipts', { multipart: { intent: 'import', file: { name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(`value_date,credit,account,reference\n${today()},50,SA4420000001234567891234,AUD${marker}`) } } }),
+		[200],
+	)
+	await act('admin', { route: 'routes/admin/funds', action: 'funds.overdraft', path: '/admin/funds' }, post('admin', '/admin/funds', { form: { intent: 'overdraft', allow: 'yes' } }), [302])
 	const queue = await (await get('approver', '/admin/decisions')).text()
 	const fund = new RegExp(`<option value="(\\d+)">صندوق التدقيق ${marker}</option>`).exec(queue)?.[1] ?? ''
 	expect(fund, 'the new fund is offered in the queue').not.toBe('')

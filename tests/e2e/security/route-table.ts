@@ -375,6 +375,12 @@ export const routeTable: Record<string, RouteEntry> = {
 			state: async (admin) => (await html(admin, '/admin/funds')).includes(`صندوق ${role} ${f.marker}`),
 		}),
 	},
+	'routes/admin/fund-receipts': {
+		roles: finance,
+		get: () => [{ path: '/admin/funds/receipts', status: 200 }],
+		// A receipt that is not there: nothing is cancelled.
+		post: () => ({ path: '/admin/funds/receipts', form: { intent: 'cancel', id: '999999', reason: 'سبب الإلغاء' }, status: 404 }),
+	},
 	'routes/admin/payments': {
 		roles: finance,
 		get: () => [{ path: '/admin/payments', status: 200 }],
