@@ -85,7 +85,7 @@ test('the committee approves a studied case from a zakat fund within its budget,
 	const fundId = await queueRow(approver, family.reference).getByLabel(/^الصندوق/).locator('option', { hasText: fundName }).getAttribute('value')
 	const zakat = await approver.request.post(`/admin/cases/${notEligible.reference}`, { form: { intent: 'decide', outcome: 'approve', aidKind: 'cash', amount: '500', months: '', fund: fundId!, note: '' }, maxRedirects: 0 })
 	expect(zakat.status()).toBe(409)
-	expect(await zakat.text()).toContain('لا تُصرف أموال الزكاة إلا لحالة أثبتت دراستها استحقاقها للزكاة')
+	expect(await zakat.text()).toContain('لا تُصرف أموال الزكاة إلا لحالة حددت دراستها مصرف الزكاة')
 
 	// Two approved at once from the zakat fund: the first fits in its 2,000, the second would overdraw it.
 	for (const made of [family, third]) {

@@ -16,6 +16,7 @@ import { waitedFor } from '#app/cases/waited.ts'
 import { recommendationLabel } from '#app/cases/studies.ts'
 import { ErrorList, PageTitle } from '#app/components/forms.tsx'
 import { audited, auditSink } from '#app/audit/audit-trail.server.ts'
+import { zakatApprovable, zakatCategoryText } from '#app/cases/zakat.ts'
 import type { AdminHandle } from './layout.tsx'
 
 // The committee's queue (docs/product.md#the-decision): every studied case waiting for a decision,
@@ -72,7 +73,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 				months: proposal ? (proposal.months ? String(proposal.months) : '') : study?.aidMonths ? String(study.aidMonths) : '',
 				// Awaiting a second approval: the first member's fund, to be confirmed as it is.
 				fund: proposal?.fundId ? String(proposal.fundId) : '',
-				zakatEligible: study?.zakatEligible ?? false,
+				zakatCategory: study?.zakatCategory ?? null,
+				// Zakat funds are offered only when the study names a category (app/cases/zakat.ts).
+				zakatApprovable: zakatApprovable(study?.zakatCategory),
 				researcher: study?.authorName ?? '',
 				// Four eyes: the member who recommended support, or proposed it, does not decide on it.
 				mine: (study?.recommendation === 'support' && study.authorId === user.id) || proposal?.proposedBy === user.id || (proposal?.state === 'awaiting_second' && proposal.firstApproverId === user.id),
@@ -197,7 +200,7 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 											<p className="text-sm">
 												توصية الباحث{row.researcher ? ` (${row.researcher})` : ''}: {row.recommendation}
 												{row.proposed ? ` — ${row.proposed}` : ''}
-												{row.zakatEligible ? ' — مستحقة للزكاة' : ''}
+												{row.zakatCategory ? ` — ${zakatCategoryText(row.zakatCategory)}` : ''}
 											</p>
 											{row.proposal ? <p className="text-sm font-semibold text-brand-800">{row.proposal}</p> : null}
 											{row.mine ? <p className="text-sm text-gold-700">لك توصية بدعم هذا الطلب أو اقتراح بدعمه، فالقرار فيه لعضو آخر.</p> : null}
@@ -237,7 +240,7 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 												<select id={`fund-${row.reference}`} name={`fund-${row.reference}`} defaultValue={typed(`fund-${row.reference}`) ?? row.fund} className="field-input mt-1">
 													<option value="">اختر</option>
 													{q.funds
-														.filter((fund) => !fund.zakat || row.zakatEligible)
+														.filter((fund) => !fund.zakat || row.zakatApprovable)
 														.map((fund) => (
 															<option key={fund.id} value={fund.id}>
 																{fund.label}
