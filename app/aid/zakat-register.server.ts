@@ -22,13 +22,16 @@ export interface ZakatPeriod {
 	year: number
 }
 
-/** The register's year from a URL (?calendar=hijri|gregorian&year=…); this Hijri year unless a sound one is given. */
+/** A period as the URL names it: «hijri-1448», «gregorian-2026». */
+export const periodParam = (period: ZakatPeriod) => `${period.calendar}-${period.year}`
+
+/** The register's year from a URL (?period=hijri-1448 or gregorian-2026); this Hijri year unless a sound one is given. */
 export function zakatQuery(url: URL): ZakatPeriod {
-	const calendar: ZakatCalendar = url.searchParams.get('calendar') === 'gregorian' ? 'gregorian' : 'hijri'
-	const year = Number(url.searchParams.get('year'))
-	const today = todayInRiyadh()
-	if (calendar === 'gregorian') return { calendar, year: Number.isInteger(year) && year >= 2000 && year <= 2100 ? year : Number(today.slice(0, 4)) }
-	return { calendar, year: Number.isInteger(year) && year >= 1420 && year <= 1530 ? year : hijriOfIsoDay(today).year }
+	const match = /^(hijri|gregorian)-(\d{4})$/.exec(url.searchParams.get('period') ?? '')
+	const year = Number(match?.[2])
+	if (match?.[1] === 'gregorian' && year >= 2000 && year <= 2100) return { calendar: 'gregorian', year }
+	if (match?.[1] === 'hijri' && year >= 1420 && year <= 1530) return { calendar: 'hijri', year }
+	return { calendar: 'hijri', year: hijriOfIsoDay(todayInRiyadh()).year }
 }
 
 /** The first and last days of the period. */
