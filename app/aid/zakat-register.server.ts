@@ -9,7 +9,6 @@ import { and, asc, between, eq, sql } from 'drizzle-orm'
 import type { Workbook } from 'exceljs'
 import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, caseDecisions, cases, funds, ledgerEntries, zakatRecipients } from '#app/db/schema.ts'
-import { isPurgedNationalId } from '#app/operations/retention-purge.server.ts'
 import { hijriOfIsoDay, hijriYearBounds } from '#app/text/hijri.ts'
 import { formatHijri, todayInRiyadh } from '#app/text/format.ts'
 import { loadExcel } from '#app/utils/lazy-modules.server.ts'
@@ -72,7 +71,8 @@ export async function zakatRegister(db: Database, period: ZakatPeriod): Promise<
 			reversal: sql<boolean>`${ledgerEntries.correctsId} is not null`,
 			reference: cases.reference,
 			name: sql<string>`coalesce(${zakatRecipients.applicantName}, ${cases.applicantName})`,
-			nationalId: sql<string>`coalesce(${zakatRecipients.nationalId}, ${cases.nationalId})`,
+			// A purged case keeps only a fingerprint of the ID: nothing to show once its 10 years have passed.
+			nationalId: sql<string>`coalesce(${zakatRecipients.nationalId}, case when ${cases.purgedAt} is null then ${cases.nationalId} else '' end)`,
 			category: caseDecisions.zakatCategory,
 			fund: funds.name,
 			bankReference: aidInstalments.bankReference,
@@ -91,7 +91,7 @@ export async function zakatRegister(db: Database, period: ZakatPeriod): Promise<
 		day: row.day,
 		reference: row.reference,
 		name: row.name,
-		nationalId: isPurgedNationalId(row.nationalId) ? '' : row.nationalId,
+		nationalId: row.nationalId,
 		category: row.category ?? '',
 		amount: row.reversal ? -row.amount : row.amount,
 		fund: row.fund,
