@@ -9,6 +9,7 @@ import { approvedCase } from '#tests/fixtures/needy-families.ts'
 import { temporaryStorage } from '#tests/storage.ts'
 import { addFund, listFunds, setBudget, type Fund } from './funds.server.ts'
 import { recordDelivery } from './payments.server.ts'
+import { zakatByHijriYear } from './reports.server.ts'
 import { zakatRegister, zakatWorkbook } from './zakat-register.server.ts'
 
 // The zakat register (docs/product.md#zakat): each zakat disbursement with its beneficiary and
@@ -67,6 +68,11 @@ test('the register lists each zakat disbursement in the Hijri or Gregorian year 
 	expect(sheet.getRow(1).values).toContain('مصرف الزكاة')
 	const line = sheet.getSheetValues().find((values) => Array.isArray(values) && values.includes(before.reference)) as unknown[]
 	expect(line).toEqual(expect.arrayContaining([before.applicantName, before.nationalId, 'الفقراء', 301, zakat.name]))
+
+	// The reports' zakat per Hijri year: the same sums as the register's years; nothing received recorded yet.
+	const byYear = await zakatByHijriYear(db())
+	for (const year of [1447, 1448]) expect(byYear.find((item) => item.year === year)).toEqual({ year, paid: (await zakatRegister(db(), { calendar: 'hijri', year })).total, received: null, left: null })
+	expect(byYear.find((item) => item.year === 1447)!.paid).toBeGreaterThanOrEqual(301)
 })
 
 test('after retention the register still names the beneficiary (name, national ID, category); the case\'s other details are gone, and the name and ID go after the 10 years', async () => {
