@@ -45,6 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 			{ label: 'السنوات الهجرية (أم القرى)', options: years('hijri', thisHijri) },
 			{ label: 'السنوات الميلادية', options: years('gregorian', thisGregorian) },
 		],
+		headings: [...zakatColumns],
 		count: countOf(rows.length, disbursementsNoun),
 		total: formatMoney(total),
 		rows: rows.map((row) => ({
@@ -91,7 +92,7 @@ export default function ZakatRegister({ loaderData: z }: Route.ComponentProps) {
 			{z.rows.length === 0 ? (
 				<p className="mt-4 rounded-xl border border-stone-200 bg-white p-4">لم يُصرف من صناديق الزكاة شيء في {z.label}.</p>
 			) : (
-				<DataTable label="سجل الزكاة" caption={`سجل الزكاة ${z.label}`} headings={[...zakatColumns]} headCellClassName="p-2 text-start whitespace-nowrap" className="mt-4">
+				<DataTable label="سجل الزكاة" caption={`سجل الزكاة ${z.label}`} headings={z.headings} headCellClassName="p-2 text-start whitespace-nowrap" className="mt-4">
 					{z.rows.map((row) => (
 						<tr key={row.key} className="border-t border-stone-100">
 							{row.cells.map((cell, index) => (
