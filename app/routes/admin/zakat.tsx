@@ -20,7 +20,7 @@ export const handle: AdminHandle = { breadcrumb: 'سجل الزكاة' }
 
 export const middleware = [audited({ read: 'zakat.view', write: false })]
 
-const disbursementsNoun = { one: 'صرف واحد', two: 'صرفان', few: 'عمليات صرف', many: 'عملية صرف', other: 'عملية صرف' }
+const disbursementsNoun = { one: 'عملية صرف واحدة', two: 'عمليتا صرف', few: 'عمليات صرف', many: 'عملية صرف', other: 'عملية صرف' }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	requireRole(context, areaRoles.funds)
@@ -86,23 +86,27 @@ export default function ZakatRegister({ loaderData: z }: Route.ComponentProps) {
 					تنزيل سجل {z.label} (XLSX)
 				</Link>
 			</Form>
-			<p className="mt-4">
-				{z.span}: {z.count}، مجموعها {z.total}.
-			</p>
 			{z.rows.length === 0 ? (
-				<p className="mt-4 rounded-xl border border-stone-200 bg-white p-4">لم يُصرف من صناديق الزكاة شيء في {z.label}.</p>
+				<p className="mt-4 rounded-xl border border-stone-200 bg-white p-4">
+					{z.span}: لم يُصرف من صناديق الزكاة شيء في {z.label}.
+				</p>
 			) : (
-				<DataTable label="سجل الزكاة" caption={`سجل الزكاة ${z.label}`} headings={z.headings} headCellClassName="p-2 text-start whitespace-nowrap" className="mt-4">
-					{z.rows.map((row) => (
-						<tr key={row.key} className="border-t border-stone-100">
-							{row.cells.map((cell, index) => (
-								<td key={index} className={`p-2 ${index === 2 ? 'font-semibold' : ''} ${index === 3 || index === 4 ? 'whitespace-nowrap' : ''}`}>
-									{index === 3 || index === 4 ? <bdi dir="ltr">{cell}</bdi> : cell}
-								</td>
-							))}
-						</tr>
-					))}
-				</DataTable>
+				<>
+					<p className="mt-4">
+						{z.span}: {z.count}، مجموعها {z.total}
+					</p>
+					<DataTable label="سجل الزكاة" caption={`سجل الزكاة ${z.label}`} headings={z.headings} headCellClassName="p-2 text-start whitespace-nowrap" className="mt-4">
+						{z.rows.map((row) => (
+							<tr key={row.key} className="border-t border-stone-100">
+								{row.cells.map((cell, index) => (
+									<td key={index} className={`p-2 ${index === 2 ? 'font-semibold' : ''} ${index === 3 || index === 4 ? 'whitespace-nowrap' : ''}`}>
+										{index === 3 || index === 4 ? <bdi dir="ltr">{cell}</bdi> : cell}
+									</td>
+								))}
+							</tr>
+						))}
+					</DataTable>
+				</>
 			)}
 		</>
 	)
