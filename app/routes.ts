@@ -100,6 +100,8 @@ export default [
 		route('periods', 'routes/admin/periods.tsx'),
 		route('reports', 'routes/admin/reports.tsx'),
 		route('reports/export', 'routes/admin/reports-export.ts'),
+		route('zakat', 'routes/admin/zakat.tsx'),
+		route('zakat/export', 'routes/admin/zakat-export.ts'),
 		route('reasons', 'routes/admin/reasons.tsx'),
 		route('messages', 'routes/admin/messages.tsx'),
 		route('cases/:reference/files/:fileId', 'routes/admin/case-file.ts'),

@@ -6,6 +6,7 @@ import { monthShift } from '#app/aid/monthly-aid.server.ts'
 import { checkLedger } from '#app/aid/ledger.server.ts'
 import { budgetsOf } from '#app/aid/funds.server.ts'
 import type { Minutes } from '#app/aid/minutes.ts'
+import { zakatRegister } from '#app/aid/zakat-register.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { DEMO_CASE_COUNT, seedDemoContent } from '#app/seed.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
@@ -82,6 +83,11 @@ test('demo cases are seeded with the foundation info, once', async () => {
 	// The aid recorded by hand in the years before the cycle: each row its posting from no fund (drizzle/0042_reports_from_ledger.sql).
 	const hand = (await handle.db.select().from(caseAid)).filter((row) => row.instalmentId === null)
 	expect(standing.filter((entry) => entry.aidId !== null).map((entry) => [entry.aidId, entry.debitAccount, entry.amount]).sort()).toEqual(hand.map((row) => [row.id, 'unfunded', row.amount]).sort())
+	// The demo's studies name zakat categories, and the zakat register of this year has rows, each with its category.
+	expect((await handle.db.select({ category: caseStudies.zakatCategory }).from(caseStudies)).filter((study) => study.category).length).toBeGreaterThan(0)
+	const register = await zakatRegister(handle.db, { calendar: 'gregorian', year: Number(todayInRiyadh().slice(0, 4)) })
+	expect(register.rows.length).toBeGreaterThan(0)
+	expect(register.rows.every((row) => ['الفقراء', 'المساكين', 'الغارمين', 'ابن السبيل'].includes(row.category))).toBe(true)
 })
 
 test('the demo shows a stopped monthly aid, a bounced payment paid again to the IBAN the family gave, a closed month and an adjusting entry', async () => {

@@ -14,7 +14,8 @@ import { needyFamilies } from '#app/forms/definitions/needy-families.ts'
 import { withAppDatabase } from '#tests/db.ts'
 import { received } from '#tests/fixtures/receipts.ts'
 import { runRoute } from '#tests/route.ts'
-import { decide, RECOMMENDER_MAY_NOT_DECIDE, ZAKAT_NOT_ELIGIBLE, type Decision } from './decisions.server.ts'
+import { UNSPECIFIED_ZAKAT_CATEGORY } from '#app/cases/zakat.ts'
+import { decide, RECOMMENDER_MAY_NOT_DECIDE, ZAKAT_CATEGORY_UNSPECIFIED, ZAKAT_NOT_ELIGIBLE, type Decision } from './decisions.server.ts'
 import { addFund, budgetsOf, listFunds, setBudget, type Fund } from './funds.server.ts'
 
 // The committee's decision (docs/product.md#the-decision): four eyes, zakat kept apart, budgets
@@ -91,12 +92,32 @@ test('four eyes: whoever recommended support cannot approve or reject, whatever 
 	expect((await decide(db(), row.id, approve(general), approver)).to).toBe(7)
 })
 
-test('zakat only to a case its study found eligible; another fund is fine', async () => {
+test('zakat only to a case its study found in a zakat category; another fund is fine, and names no category', async () => {
 	await leaveInBudget(100_000)
-	const row = await waiting({ zakatEligible: false })
+	const row = await waiting({ zakatCategory: undefined, zakatReason: undefined })
 	await expect(decide(db(), row.id, approve(zakat), approver)).rejects.toThrow(ZAKAT_NOT_ELIGIBLE)
 	expect(await db().select().from(aidInstalments).where(eq(aidInstalments.caseId, row.id))).toEqual([])
+	expect(await db().select().from(caseDecisions).where(eq(caseDecisions.caseId, row.id))).toEqual([])
 	expect((await decide(db(), row.id, approve(general), approver)).to).toBe(7)
+	const [decision] = await db().select().from(caseDecisions).where(eq(caseDecisions.caseId, row.id))
+	expect(decision!.zakatCategory).toBeNull()
+})
+
+test('an approval from a zakat fund names the study\'s category; «غير محدد» (eligible before categories) is refused until a study names one', async () => {
+	await leaveInBudget(100_000)
+	const named = await waiting({ zakatCategory: 'الغارمين', zakatReason: 'دين إيجار متأخر بحكم قضائي' })
+	expect((await decide(db(), named.id, approve(zakat), approver)).to).toBe(7)
+	const [decision] = await db().select().from(caseDecisions).where(eq(caseDecisions.caseId, named.id))
+	expect(decision).toMatchObject({ fundId: zakat.id, zakatCategory: 'الغارمين' })
+
+	// A study ticked eligible before categories, as the migration left it.
+	const migrated = await waiting({ zakatCategory: UNSPECIFIED_ZAKAT_CATEGORY, zakatReason: '' })
+	await expect(decide(db(), migrated.id, approve(zakat), approver)).rejects.toThrow(ZAKAT_CATEGORY_UNSPECIFIED)
+	expect(await db().select().from(caseDecisions).where(eq(caseDecisions.caseId, migrated.id))).toEqual([])
+	await studied(db(), migrated, researcher, { zakatCategory: 'المساكين', zakatReason: 'لا عائل للأسرة' })
+	expect((await decide(db(), migrated.id, approve(zakat), approver)).to).toBe(7)
+	const [completed] = await db().select().from(caseDecisions).where(eq(caseDecisions.caseId, migrated.id))
+	expect(completed!.zakatCategory).toBe('المساكين')
 })
 
 test('an approval past the budget is refused with the figures, until an admin raises it; a budget cannot drop below what it has given', async () => {
@@ -164,7 +185,7 @@ test('through the admin middleware: the committee decides from the case view, a 
 	const form = { intent: 'decide', outcome: 'approve', aidKind: 'cash', amount: '1500', months: '', fund: String(general.id), note: '' }
 
 	const view = await runRoute([...adminMiddleware, ...caseMiddleware], caseLoader, request(asApprover))
-	expect(view.decide).toMatchObject({ proposed: { aidKind: 'cash', amount: '1500', months: '' }, zakatEligible: true, recommendedByMe: false })
+	expect(view.decide).toMatchObject({ proposed: { aidKind: 'cash', amount: '1500', months: '' }, zakatCategory: 'الفقراء', recommendedByMe: false })
 	expect(view.works).toBe(false)
 	expect((await runRoute([...adminMiddleware, ...caseMiddleware], caseLoader, request(asResearcher))).decide).toMatchObject({ recommendedByMe: true })
 

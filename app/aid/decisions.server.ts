@@ -1,7 +1,8 @@
 // The committee's decision on a studied case (docs/product.md#the-decision): approve aid (kind,
 // amount, once or monthly, from one fund, within the programme's budget), reject it with a reason
 // the applicant reads, or send it back for more study. Someone other than whoever recommended
-// support decides; zakat goes only to a case its study found eligible.
+// support decides; zakat goes only to a case its study found in a zakat category, and the approval
+// names the category (app/cases/zakat.ts).
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { aidInstalments, aidProposals, caseDecisions, caseEvents, cases, caseStudies, funds, users } from '#app/db/schema.ts'
@@ -13,8 +14,11 @@ import { quotedStatus, Status } from '#app/cases/case-statuses.ts'
 import { transitionRefusal } from '#app/cases/workflow.ts'
 import { findDefinition } from '#app/forms/registry.ts'
 import { formatMoney, todayInRiyadh } from '#app/text/format.ts'
+import { ZAKAT_CATEGORY_UNSPECIFIED, ZAKAT_NOT_ELIGIBLE, zakatApprovable } from '#app/cases/zakat.ts'
 import { checkBudget, fundLabel } from './funds.server.ts'
 import { checkFundBalance } from './receipts.server.ts'
+
+export { ZAKAT_CATEGORY_UNSPECIFIED, ZAKAT_NOT_ELIGIBLE } from '#app/cases/zakat.ts'
 import { aidText } from './aid-text.ts'
 import { assertApproval, type ApprovalTerms } from './approval.ts'
 import { OPEN_STATES, openProposals, settleProposal } from './proposals.server.ts'
@@ -35,7 +39,6 @@ export const PROPOSER_MAY_NOT_DECIDE = 'لا يقرر في اقتراح الدع
 export const ADDITIONAL_NOT_RETURNED = 'اقتراح الدعم الإضافي يُعتمد أو يُرفض؛ لا يعاد الطلب لدراسة أكثر بعد تقديم دعمه.'
 export const FIRST_APPROVER_MAY_NOT_CONFIRM = 'لا يعتمد الطلب مرة ثانية من اعتمده أولاً: يلزمه اعتماد عضو آخر من لجنة الصرف.'
 export const SECOND_APPROVAL_CHANGED = 'يعتمد العضو الثاني ما اعتمده الأول كما هو (النوع والمبلغ والأشهر والصندوق)، أو يرفضه.'
-export const ZAKAT_NOT_ELIGIBLE = 'لا تُصرف أموال الزكاة إلا لحالة أثبتت دراستها استحقاقها للزكاة. اختر صندوقاً آخر، أو يعدّل الباحث الدراسة.'
 
 /** A decision's target status. */
 const outcomeStatus = { approve: Status.Approved, reject: Status.Rejected, return: Status.New } as const
@@ -112,11 +115,16 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 		// The committee's meeting the decision carries (./meetings.server.ts): above an approval limit,
 		// first approval or second, one open with its quorum present and the decider among them.
 		let meetingId: number | null = null
+		let zakatCategory: string | null = null
 		if (decision.outcome !== 'approve') meetingId = await meetingForDecision(tx, { programme: locked.type, total: 0, limit: null, deciderId: actor.id })
 		else {
 			const [fund] = await tx.select().from(funds).where(eq(funds.id, decision.fundId))
 			if (!fund || !fund.active) throw new CaseChangeError('الرجاء اختيار صندوق الصرف')
-			if (fund.zakat && !study?.zakatEligible) throw new CaseChangeError(ZAKAT_NOT_ELIGIBLE)
+			if (fund.zakat) {
+				if (!study?.zakatCategory) throw new CaseChangeError(ZAKAT_NOT_ELIGIBLE)
+				if (!zakatApprovable(study.zakatCategory)) throw new CaseChangeError(ZAKAT_CATEGORY_UNSPECIFIED)
+				zakatCategory = study.zakatCategory
+			}
 			// A bill is paid at most half (docs/product.md#the-social-study), whoever decides.
 			if (decision.aidKind === 'bill_payment' && study?.invoice && decision.amount > study.invoice / 2)
 				throw new CaseChangeError(`سداد الفواتير بحد أقصى نصف قيمة الفاتورة (${formatMoney(study.invoice / 2)})`)
@@ -150,7 +158,7 @@ export async function decide(db: Database, caseId: string, decision: Decision, a
 				caseId,
 				outcome: decision.outcome,
 				studyId: study?.id ?? null,
-				...(decision.outcome === 'approve' ? { aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fundId: decision.fundId, budgetYear } : {}),
+				...(decision.outcome === 'approve' ? { aidKind: decision.aidKind, amount: decision.amount, months: decision.months, fundId: decision.fundId, budgetYear, zakatCategory } : {}),
 				reason: decision.outcome === 'reject' ? decision.reason : null,
 				note: awaiting && decision.outcome === 'approve' ? [awaiting.firstNote, note].filter(Boolean).join('\n') : note,
 				deciderId: actor.id,

@@ -105,8 +105,8 @@ export async function insertDemoCycle(db: Database): Promise<DemoTold> {
 				db,
 				row.id,
 				monthly
-					? { outcome: 'approve', aidKind: 'rent', amount: study.aidAmount, months: 6, fundId: study.zakatEligible ? zakat.id : general.id, note: 'محضر لجنة الصرف (تجريبي): إيجار شهري لستة أشهر.' }
-					: { outcome: 'approve', aidKind: study.aidKind, amount: study.aidAmount, months: study.aidMonths, fundId: study.zakatEligible ? zakat.id : general.id, note: 'محضر لجنة الصرف (تجريبي).' },
+					? { outcome: 'approve', aidKind: 'rent', amount: study.aidAmount, months: 6, fundId: study.zakatCategory ? zakat.id : general.id, note: 'محضر لجنة الصرف (تجريبي): إيجار شهري لستة أشهر.' }
+					: { outcome: 'approve', aidKind: study.aidKind, amount: study.aidAmount, months: study.aidMonths, fundId: study.zakatCategory ? zakat.id : general.id, note: 'محضر لجنة الصرف (تجريبي).' },
 				approver,
 			)
 		}

@@ -17,6 +17,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
 import { findDefinition, applicationDefinitions } from '#app/forms/registry.ts'
 import { formatMonth } from '#app/text/format.ts'
+import { hijriOfIsoDay } from '#app/text/hijri.ts'
 import type { ReportGrouping, ReportRow } from './report-query.ts'
 
 export { reportGroupings, type ReportGrouping, type ReportRow } from './report-query.ts'
@@ -123,4 +124,43 @@ async function labeller(db: Database, by: ReportGrouping): Promise<(key: string)
 	const funds = rowsOf<{ id: number; name: string }>(await db.execute(sql`select id, name from funds`)).map((row) => [String(row.id), row.name] as const)
 	const names = new Map(funds)
 	return (key) => names.get(key) ?? 'بلا صندوق (قبل القرار أو مسجل يدوياً)'
+}
+
+/** Zakat of a Hijri year: paid to families (net of reversals) and, once receipts are recorded, received and what is left. */
+export interface ZakatYear {
+	/** Umm al-Qura. */
+	year: number
+	paid: number
+	/** null until money received is recorded in the ledger. */
+	received: number | null
+	left: number | null
+}
+
+/**
+ * Zakat per Hijri year (docs/product.md#zakat), newest first: each day's zakat flows from the ledger,
+ * folded into Umm al-Qura years here (the database knows no Hijri calendar). Paid: postings from a
+ * zakat fund to a family less their reversals. Money received into zakat funds joins as one more
+ * branch of `flows` (`union all select value_date, 0, amount` from the receipts), its column then
+ * counted: `received` and `left` follow.
+ */
+export async function zakatByHijriYear(db: Database): Promise<ZakatYear[]> {
+	const flows = rowsOf<{ day: string; paid: string; received: string | null }>(
+		await db.execute(sql`select day, sum(paid) as paid, sum(received) as received from (
+			select to_char(e.value_date, 'YYYY-MM-DD') as day, case when e.corrects_id is null then e.amount else -e.amount end as paid, null::numeric as received
+			from ledger_entries e join funds f on f.id = e.fund_id and f.zakat
+			where e.phase = 'posted' and e.case_id is not null
+		) flows group by day`),
+	)
+	const years = new Map<number, { paid: number; received: number | null }>()
+	for (const flow of flows) {
+		const year = hijriOfIsoDay(flow.day).year
+		const sums = years.get(year) ?? { paid: 0, received: null }
+		sums.paid += Number(flow.paid)
+		if (flow.received !== null) sums.received = (sums.received ?? 0) + Number(flow.received)
+		years.set(year, sums)
+	}
+	const round = (value: number) => Math.round(value * 100) / 100 + 0
+	return [...years.entries()]
+		.sort(([a], [b]) => b - a)
+		.map(([year, sums]) => ({ year, paid: round(sums.paid), received: sums.received === null ? null : round(sums.received), left: sums.received === null ? null : round(sums.received - sums.paid) }))
 }

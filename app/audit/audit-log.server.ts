@@ -142,6 +142,7 @@ export const detailLabels = {
 	zakat: 'صندوق زكاة',
 	programme: 'البرنامج',
 	year: 'السنة',
+	calendar: 'التقويم',
 	month: 'الشهر',
 	months: 'الأشهر',
 	before: 'قبل',

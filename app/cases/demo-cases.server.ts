@@ -274,6 +274,8 @@ const aidNotes: Record<AidKind, readonly string[]> = {
 }
 
 /** Who the researcher met on a demo visit, and what the study concluded. */
+/** The zakat categories the demo's studies find families in (those drizzle/0045_zakat_categories.sql adds). */
+const demoZakatCategories = ['الفقراء', 'المساكين', 'الغارمين', 'ابن السبيل']
 const studyMet = ['الأم وابنها الأكبر', 'رب الأسرة وزوجته', 'الأم وحدها', 'الجدة والأحفاد']
 const studySummaries = [
 	'أسرة بلا دخل ثابت بعد وفاة العائل، والسكن مستأجر ومتأخر الإيجار.',
@@ -651,7 +653,7 @@ export function generateDemoCase(rng: Rng, index: number, options: DemoCaseOptio
 			const [kind, , min, max] = aidRanges[index % aidRanges.length]!
 			const amount = Math.round((min + ((max - min) * ((index * 37) % 100)) / 100) / 50) * 50 || min
 			const months = kind === 'rent' ? 6 : null
-			studies.push({ caseId: id, kind: 'visit', studiedOn: riyadhDay(at.getTime() - HOUR), metWith: studyMet[index % studyMet.length]!, housing: { condition: ['good', 'medium', 'dilapidated'][index % 3]!, needsMaintenance: index % 2 ? 'yes' : 'no' }, needs: '', summary: studySummaries[index % studySummaries.length]!, recommendation: 'support', zakatEligible: index % 4 !== 0, aidKind: kind, aidAmount: amount, aidMonths: months, authorId: by, createdAt: new Date(at.getTime() - HOUR) })
+			studies.push({ caseId: id, kind: 'visit', studiedOn: riyadhDay(at.getTime() - HOUR), metWith: studyMet[index % studyMet.length]!, housing: { condition: ['good', 'medium', 'dilapidated'][index % 3]!, needsMaintenance: index % 2 ? 'yes' : 'no' }, needs: '', summary: studySummaries[index % studySummaries.length]!, recommendation: 'support', ...(index % 4 !== 0 ? { zakatCategory: demoZakatCategories[index % demoZakatCategories.length]!, zakatReason: 'دخل الأسرة لا يكفي حاجتها الأساسية كما رُئيت في الزيارة' } : {}), aidKind: kind, aidAmount: amount, aidMonths: months, authorId: by, createdAt: new Date(at.getTime() - HOUR) })
 			events.push({ caseId: id, at: new Date(at.getTime() - HOUR), actorId: by, kind: 'study_recorded', data: { recommendation: 'support', aidKind: kind, amount, months } })
 		}
 		const note = pick(rng, statusNotes[to as NoteStatus])

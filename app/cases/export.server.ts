@@ -84,7 +84,7 @@ const caseColumns: Column[] = [
 	{ header: 'المساعدة المقترحة', value: ({ study }) => (study?.aidKind ? aidKindLabel(study.aidKind) : '') },
 	{ header: 'المبلغ المقترح (ريال)', value: ({ study }) => study?.aidAmount ?? '', money: true },
 	{ header: 'أشهر المساعدة الشهرية', value: ({ study }) => study?.aidMonths ?? '' },
-	{ header: 'مستحقة للزكاة', value: ({ study }) => (study ? (study.zakatEligible ? 'نعم' : 'لا') : '') },
+	{ header: 'مصرف الزكاة', value: ({ study }) => (study ? (study.zakatCategory ?? 'غير مستحقة للزكاة') : '') },
 	// The committee's newest decision and the aid given (docs/product.md#the-decision, #payment).
 	{ header: 'قرار اللجنة', value: ({ decision }) => (decision ? outcomeLabels[decision.outcome] : '') },
 	{ header: 'تاريخ القرار', value: ({ decision }) => (decision ? sheetTime(decision.decidedAt) : ''), date: 'time' },

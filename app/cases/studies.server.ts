@@ -54,7 +54,8 @@ export async function recordStudy(db: Database, caseId: string, input: StudyInpu
 				recommendation: input.recommendation,
 				rejectReason: input.recommendation === 'reject' ? input.rejectReason : null,
 				referTo: input.recommendation === 'refer' ? (input.referTo ?? '') : '',
-				zakatEligible: input.zakatEligible,
+				zakatCategory: input.zakatCategory ?? null,
+				zakatReason: input.zakatCategory ? (input.zakatReason ?? '') : '',
 				aidKind: support ? input.aidKind : null,
 				aidAmount: support ? input.aidAmount : null,
 				aidMonths: support && input.aidFrequency === 'monthly' ? input.aidMonths : null,
@@ -99,7 +100,8 @@ export function describeStudy(study: CaseStudy | undefined) {
 		works: study.works,
 		quote: study.quote === null ? '' : formatMoney(study.quote),
 		invoice: study.invoice === null ? '' : formatMoney(study.invoice),
-		zakatEligible: study.zakatEligible,
+		zakatCategory: study.zakatCategory,
+		zakatReason: study.zakatReason,
 	}
 }
 

@@ -31,10 +31,11 @@ const choice = <T extends readonly { value: string }[]>(items: T, message: strin
 
 /**
  * The study form's schema: a visit asks who was met; every study asks for its summary and
- * recommendation, and what goes with it. `rejectReasons` are the reasons staff keep in use
- * (app/cases/reasons.server.ts), by id.
+ * recommendation, and what goes with it. `rejectReasons` and `zakatCategories` are the reasons and
+ * zakat categories staff keep in use (app/cases/reasons.server.ts): a reason by its id, a category
+ * by its words; no category: not eligible for zakat.
  */
-export function studySchema(kind: StudyKind, rejectReasons: readonly { value: string }[]) {
+export function studySchema(kind: StudyKind, rejectReasons: readonly { value: string }[], zakatCategories: readonly { value: string }[]) {
 	return z
 		.object({
 			studiedOn: z
@@ -54,7 +55,11 @@ export function studySchema(kind: StudyKind, rejectReasons: readonly { value: st
 				.refine((value) => rejectReasons.some((reason) => reason.value === value), 'الرجاء اختيار سبب عدم الدعم من القائمة')
 				.optional(),
 			referTo: text(200),
-			zakatEligible: z.boolean().default(false),
+			zakatCategory: z
+				.string()
+				.refine((value) => zakatCategories.some((category) => category.value === value), 'الرجاء اختيار مصرف الزكاة من القائمة')
+				.optional(),
+			zakatReason: text(1000),
 			aidKind: choice(aidKinds, 'الرجاء اختيار نوع المساعدة المقترحة').optional(),
 			aidAmount: riyals('الرجاء كتابة مبلغ المساعدة المقترحة').optional(),
 			aidFrequency: z.enum(['once', 'monthly'], { error: 'الرجاء اختيار: مرة واحدة أو شهرياً' }).optional(),
@@ -67,6 +72,7 @@ export function studySchema(kind: StudyKind, rejectReasons: readonly { value: st
 			const need = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message })
 			if (value.recommendation === 'reject' && !value.rejectReason) need('rejectReason', 'الرجاء اختيار سبب عدم الدعم')
 			if (value.recommendation === 'refer' && !value.referTo) need('referTo', 'الرجاء كتابة الجهة المحال إليها')
+			if (value.zakatCategory && !value.zakatReason) need('zakatReason', 'الرجاء كتابة سبب استحقاق الزكاة من هذا المصرف')
 			if (value.recommendation !== 'support') return
 			if (!value.aidKind) need('aidKind', 'الرجاء اختيار نوع المساعدة المقترحة')
 			if (value.aidAmount === undefined) need('aidAmount', 'الرجاء كتابة مبلغ المساعدة المقترحة')

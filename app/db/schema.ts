@@ -358,8 +358,15 @@ export const caseStudies = pgTable(
 		rejectReason: text('reject_reason'),
 		/** The body the case is referred to (a refer recommendation). */
 		referTo: text('refer_to').notNull().default(''),
-		/** The researcher found the family eligible for zakat: only then may zakat money go to the case. */
-		zakatEligible: boolean('zakat_eligible').notNull().default(false),
+		/**
+		 * The zakat category (مصرف الزكاة) the researcher found the family in: the words of a category
+		 * staff keep (reasons of kind 'zakat-category'), as they were; null: not eligible for zakat, and
+		 * no zakat money goes to the case. «غير محدد» (`UNSPECIFIED_ZAKAT_CATEGORY`, app/cases/zakat.ts):
+		 * found eligible before categories were recorded; completed by a new study before zakat is approved.
+		 */
+		zakatCategory: text('zakat_category'),
+		/** Why the family is in that category. */
+		zakatReason: text('zakat_reason').notNull().default(''),
 		/** The aid proposed with a support recommendation: app/cases/aid.ts `aidKinds`. */
 		aidKind: text('aid_kind'),
 		/** Saudi riyals: the whole amount, or each month's. */
@@ -412,8 +419,8 @@ export const caseVisits = pgTable(
  */
 export const reasons = pgTable('reasons', {
 	id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-	/** study-reject: why a study does not recommend support (staff only); decision-reject: why the committee said no, in the words the applicant reads; aid-hold: why a monthly aid is suspended or stopped, as the applicant reads it. */
-	kind: text('kind', { enum: ['study-reject', 'decision-reject', 'aid-hold'] }).notNull(),
+	/** zakat-category: the zakat categories (مصارف الزكاة) a study may find a family in, as the foundation's Shariah adviser sets them; study-reject: why a study does not recommend support (staff only); decision-reject: why the committee said no, in the words the applicant reads; aid-hold: why a monthly aid is suspended or stopped, as the applicant reads it. */
+	kind: text('kind', { enum: ['study-reject', 'decision-reject', 'aid-hold', 'zakat-category'] }).notNull(),
 	label: text('label').notNull(),
 	active: boolean('active').notNull().default(true),
 	position: integer('position').notNull().default(0),
@@ -564,6 +571,8 @@ export const caseDecisions = pgTable(
 		/** Monthly for this many months; null for once. */
 		months: integer('months'),
 		fundId: integer('fund_id').references(() => funds.id),
+		/** An approval from a zakat fund: the zakat category of the study decided on, as it was (the zakat register reads it). */
+		zakatCategory: text('zakat_category'),
 		/** The budget year the approval is charged to. */
 		budgetYear: integer('budget_year'),
 		/** A rejection: the reason's words, as the applicant read them. */
@@ -1334,6 +1343,22 @@ export const privacyNotices = pgTable('privacy_notices', {
 	publishedBy: integer('published_by').references(() => users.id, { onDelete: 'set null' }),
 	/** The name of the staff member who published it, kept as it was then. */
 	publishedByName: text('published_by_name').notNull().default(''),
+})
+
+/**
+ * The beneficiary of zakat paid to a case whose details retention destroyed
+ * (docs/decisions/014-decisions-funds-and-budgets.md): the name and national ID the zakat register
+ * needs for the 10 years of the financial record, and nothing else. Written by the purge; removed
+ * by retention once `keptUntil` (10 years after the last zakat paid) has passed.
+ */
+export const zakatRecipients = pgTable('zakat_recipients', {
+	caseId: uuid('case_id')
+		.primaryKey()
+		.references(() => cases.id),
+	applicantName: text('applicant_name').notNull(),
+	nationalId: text('national_id').notNull(),
+	keptUntil: date('kept_until', { mode: 'string' }).notNull(),
+	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
 /**

@@ -2,11 +2,12 @@ import { appSecret } from '#app/db/app-secrets.server.ts'
 import { createHmac, randomBytes } from 'node:crypto'
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, notLike, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '#app/db/client.server.ts'
-import { aidInstalments, aidProposals, attachments, caseAid, caseDecisions, caseEvents, caseMessages, cases, caseSections, caseStudies, payeeAccounts, retentionRegister } from '#app/db/schema.ts'
+import { aidInstalments, aidProposals, attachments, caseAid, caseDecisions, caseEvents, caseMessages, cases, caseSections, caseStudies, payeeAccounts, retentionRegister, zakatRecipients } from '#app/db/schema.ts'
 import { recordAudit } from '#app/audit/audit-trail.server.ts'
 import { Status } from '#app/cases/case-statuses.ts'
 import { RECEIPT_SLOT_PREFIX } from '#app/cases/staff-files.ts'
 import type { FileStorage } from '#app/storage/file-storage.server.ts'
+import { todayInRiyadh } from '#app/text/format.ts'
 
 // Retention (docs/operations.md#retention): a case closed for good (support provided, or archived)
 // keeps its applicant's data RETENTION_MONTHS months after its last status change; then its files,
@@ -167,6 +168,16 @@ export async function purgeCase(db: Database, storage: FileStorage, caseId: stri
 		// the family goes; the amounts, funds, days and bank references carry no one's personal data.
 		await tx.update(caseDecisions).set({ note: '' }).where(eq(caseDecisions.caseId, caseId))
 		await tx.update(aidProposals).set({ note: '', firstNote: '' }).where(eq(aidProposals.caseId, caseId))
+		// Zakat paid to the family: the zakat register names its beneficiary for the 10 years of the
+		// financial record (docs/decisions/014-decisions-funds-and-budgets.md): the name and national ID
+		// are kept for it alone, until 10 years after the last zakat paid; the category stays on the decision.
+		await tx.execute(sql`
+			insert into ${zakatRecipients} (case_id, applicant_name, national_id, kept_until)
+			select ${caseId}::uuid, ${row.applicantName}, ${row.nationalId}, (max(e.value_date) + interval '10 years')::date
+			from ledger_entries e join funds f on f.id = e.fund_id and f.zakat
+			where e.case_id = ${caseId}::uuid and e.phase = 'posted'
+			having count(*) > 0
+			on conflict (case_id) do nothing`)
 		await tx
 			.update(cases)
 			.set({
@@ -236,6 +247,8 @@ export async function runRetention(db: Database, storage: FileStorage, options: 
 	const due = await dueCases(db, { months: options.months, now })
 	const purged: Purged[] = []
 	if (!options.dryRun) {
+		// A zakat beneficiary's name and ID go once the financial record's 10 years have passed.
+		await db.delete(zakatRecipients).where(lt(zakatRecipients.keptUntil, todayInRiyadh(now)))
 		for (const item of due) {
 			const result = await purgeCase(db, storage, item.id, { ...options, now })
 			if (result) purged.push(result)

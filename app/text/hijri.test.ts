@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { gregorianOfHijri, hijriOfIsoDay, UMM_AL_QURA_YEARS } from '#app/text/hijri.ts'
+import { gregorianOfHijri, hijriOfIsoDay, hijriYearBounds, UMM_AL_QURA_YEARS } from '#app/text/hijri.ts'
 
 const DAY_MS = 86_400_000
 const isoDays = (from: string, to: string) => {
@@ -57,5 +57,21 @@ describe('Umm al-Qura', () => {
 			{ year: UMM_AL_QURA_YEARS.last + 1, month: 1, day: 1 },
 		])
 			expect(gregorianOfHijri(day)).toBeNull()
+	})
+
+	test('a Hijri year runs from its 1 Muharram to the eve of the next: the zakat register\'s years', () => {
+		// Umm al-Qura: 1 Muharram 1447 was Thursday 26 June 2025, 1 Muharram 1448 Tuesday 16 June 2026.
+		expect(hijriYearBounds(1447)).toEqual({ from: '2025-06-26', to: '2026-06-15' })
+		expect(hijriYearBounds(1448)!.from).toBe('2026-06-16')
+		for (let year = 1440; year <= 1460; year++) {
+			const { from, to } = hijriYearBounds(year)!
+			expect(hijriOfIsoDay(from)).toEqual({ year, month: 1, day: 1 })
+			expect(hijriOfIsoDay(to)).toMatchObject({ year, month: 12 })
+			// The next year starts the day after; a year has 354 or 355 days.
+			expect(Date.parse(hijriYearBounds(year + 1)!.from) - Date.parse(to)).toBe(DAY_MS)
+			expect([354, 355]).toContain((Date.parse(to) - Date.parse(from)) / DAY_MS + 1)
+		}
+		expect(hijriYearBounds(UMM_AL_QURA_YEARS.last)).toBeNull()
+		expect(hijriYearBounds(UMM_AL_QURA_YEARS.first - 1)).toBeNull()
 	})
 })

@@ -66,3 +66,15 @@ export function hijriMonthName(year: number, month: number): string {
 	const first = gregorianOfHijri({ year, month, day: 1 })
 	return first ? monthNames.format(Date.parse(`${first}T12:00:00Z`)) : String(month)
 }
+
+/**
+ * The first and last Gregorian days (yyyy-mm-dd) of an Umm al-Qura year: 1 Muharram to the day
+ * before the next year's 1 Muharram (the zakat register and the reports by Hijri year); null outside
+ * the table.
+ */
+export function hijriYearBounds(year: number): { from: string; to: string } | null {
+	const from = gregorianOfHijri({ year, month: 1, day: 1 })
+	const next = gregorianOfHijri({ year: year + 1, month: 1, day: 1 })
+	if (!from || !next) return null
+	return { from, to: new Date(Date.parse(`${next}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10) }
+}

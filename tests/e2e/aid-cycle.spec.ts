@@ -39,7 +39,8 @@ test('the committee approves a studied case from a zakat fund within its budget,
 	await page.getByLabel('نوع المساعدة').selectOption({ label: 'دعم نقدي' })
 	await page.getByLabel('المبلغ بالريال').fill('1500')
 	await page.getByRole('radio', { name: 'مرة واحدة' }).check()
-	await page.getByLabel('الحالة مستحقة للزكاة').check()
+	await page.getByLabel('مصرف الزكاة').selectOption({ label: 'المساكين' })
+	await page.getByLabel('سبب استحقاق الزكاة من هذا المصرف (مع اختيار مصرف)').fill('لا عائل للأسرة')
 	await page.getByRole('button', { name: 'حفظ الدراسة' }).click()
 	await expect(page.getByRole('status')).toContainText('تم تسجيل الدراسة')
 	const studiedForm = page.locator('details', { has: page.locator('summary', { hasText: 'إلى «تمت الدراسة»' }) })
@@ -97,7 +98,7 @@ test('the committee approves a studied case from a zakat fund within its budget,
 	const fundId = await queueRow(approver, family.reference).getByLabel(/^الصندوق/).locator('option', { hasText: fundName }).getAttribute('value')
 	const zakat = await approver.request.post(`/admin/cases/${notEligible.reference}`, { form: { intent: 'decide', outcome: 'approve', aidKind: 'cash', amount: '500', months: '', fund: fundId!, note: '' }, maxRedirects: 0 })
 	expect(zakat.status()).toBe(409)
-	expect(await zakat.text()).toContain('لا تُصرف أموال الزكاة إلا لحالة أثبتت دراستها استحقاقها للزكاة')
+	expect(await zakat.text()).toContain('لا تُصرف أموال الزكاة إلا لحالة حددت دراستها مصرف الزكاة')
 
 	// Two approved at once from the zakat fund: the first fits in its 2,000, the second would overdraw it.
 	for (const made of [family, third]) {

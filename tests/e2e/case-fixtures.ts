@@ -196,7 +196,7 @@ export async function recordStudyInBrowser(page: Page, reference: string) {
 export async function studiedCaseAs(request: APIRequestContext, options: { zakat?: boolean; name?: string } = {}): Promise<SubmittedCase> {
 	const made = await submitCaseAsStaff(request, { name: options.name ?? `فاطمة ${unique()}` })
 	if (options.zakat === false) {
-		const { zakatEligible: _eligible, ...notEligible } = studyForm()
+		const { zakatCategory: _category, zakatReason: _reason, ...notEligible } = studyForm()
 		expect((await request.post(`/admin/cases/${made.reference}/study`, { form: notEligible, maxRedirects: 0 })).status()).toBe(302)
 	} else await recordStudyAs(request, made.reference)
 	expect((await request.post(`/admin/cases/${made.reference}`, { form: { intent: 'status', to: '2', note: 'زار الباحث الأسرة' }, maxRedirects: 0 })).status()).toBe(302)

@@ -7,6 +7,7 @@ import type { Route } from './+types/case'
 import { ErrorList, Field, SelectField, TextareaField } from '#app/components/forms.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { quotedStatus, Status } from '#app/cases/case-statuses.ts'
+import { zakatDecisionHint } from '#app/cases/zakat.ts'
 import { Panel, type ActionErrors } from './+case-parts.tsx'
 
 type LoaderData = Route.ComponentProps['loaderData']
@@ -135,7 +136,7 @@ export function DecisionPanel({ c, actionData }: { c: LoaderData; actionData: Ro
 								selectProps={{ id: 'decide-fund', name: 'fund', required: true, defaultValue: typed('decide-approve', 'fund') ?? c.decide.proposed.fund }}
 							/>
 							<FundBalances funds={c.decide.funds} />
-							<p className="text-sm text-stone-600">{c.decide.zakatEligible ? 'أثبتت الدراسة استحقاق الأسرة للزكاة.' : 'لم تُثبت الدراسة استحقاق الأسرة للزكاة: لا يُصرف لها من صندوق الزكاة.'}</p>
+							<p className="text-sm text-stone-600">{zakatDecisionHint(c.decide.zakatCategory)}</p>
 							<DecisionNote form="decide-approve" label="ملاحظة داخلية (اختياري)" errors={errorsFor('decide-approve')} typed={typed} />
 							<button type="submit" disabled={busy} className="btn-primary">
 								اعتماد الدعم

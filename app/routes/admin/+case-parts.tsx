@@ -9,6 +9,7 @@ import { ErrorList, Field, SelectField, TextareaField } from '#app/components/fo
 import { DataTable } from '#app/components/data-table.tsx'
 import { AnswerLines } from '#app/forms/answer-lines.tsx'
 import { Totals } from '#app/forms/collection-rows.tsx'
+import { zakatCategoryText } from '#app/cases/zakat.ts'
 
 /** A refused decision's errors, by field ('' for the form's own). */
 export type ActionErrors = Record<string, string[] | null | undefined>
@@ -279,7 +280,10 @@ export function StudyPanel({ c }: { c: Pick<LoaderData, 'study' | 'studyHref' | 
 						{study.why ? ` — ${study.why}` : ''}
 					</p>
 					{study.aid ? <p className="mt-1">المساعدة المقترحة: {study.aid}</p> : null}
-					<p className="mt-1 text-sm">{study.zakatEligible ? 'مستحقة للزكاة' : 'غير مستحقة للزكاة'}</p>
+					<p className="mt-1 text-sm">
+						{zakatCategoryText(study.zakatCategory)}
+						{study.zakatReason ? ` — ${study.zakatReason}` : ''}
+					</p>
 					<dl className="mt-3 space-y-1 text-sm">
 						{[
 							...(study.metWith ? [{ label: 'من قوبل', value: study.metWith }] : []),

@@ -127,7 +127,7 @@ export async function caseView(db: Database, row: CaseRow, definition: Applicati
 					proposed: proposal
 						? { aidKind: proposal.aidKind, amount: String(proposal.amount), months: proposal.months ? String(proposal.months) : '', fund: proposal.fundId ? String(proposal.fundId) : '' }
 						: { aidKind: study?.aidKind ?? '', amount: study?.aidAmount === null || study?.aidAmount === undefined ? '' : String(study.aidAmount), months: study?.aidMonths ? String(study.aidMonths) : '', fund: '' },
-					zakatEligible: study?.zakatEligible ?? false,
+					zakatCategory: study?.zakatCategory ?? null,
 					recommendedByMe: study?.recommendation === 'support' && study.authorId === user.id,
 					proposedByMe: proposal?.proposedBy === user.id,
 					approvedFirstByMe: proposal?.state === 'awaiting_second' && proposal.firstApproverId === user.id,

@@ -262,7 +262,7 @@ function studyLines(study: StudyDescription | null, photos: number): AnswerLine[
 		...(study.works ? [{ label: 'أعمال الترميم', value: study.works }] : []),
 		...(study.quote ? [{ label: 'عرض السعر', value: study.quote }] : []),
 		...(study.invoice ? [{ label: 'مبلغ الفاتورة', value: study.invoice }] : []),
-		{ label: 'مستحقة للزكاة', value: study.zakatEligible ? 'نعم' : 'لا' },
+		{ label: 'مصرف الزكاة', value: study.zakatCategory ? `${study.zakatCategory}${study.zakatReason ? ` — ${study.zakatReason}` : ''}` : 'غير مستحقة للزكاة' },
 		// The photos open from the case view (staff only); the printout says how many there are.
 		...(photos ? [{ label: 'صور الزيارة', value: `${countOf(photos, photosNoun)} في ملف الطلب` }] : []),
 	]

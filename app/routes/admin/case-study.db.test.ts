@@ -49,12 +49,19 @@ test('a visit report is checked field by field, recorded with its recommendation
 	const refused = await post(row, studyForm({ metWith: '', aidKind: '', aidFrequency: 'monthly' }))
 	expect(refused.init.status).toBe(400)
 	expect(refused.data.result.error).toMatchObject({ metWith: ['الرجاء كتابة من قابلتم في الزيارة'], aidKind: ['الرجاء اختيار نوع المساعدة المقترحة'], aidMonths: ['الرجاء كتابة عدد الأشهر'] })
+	// A zakat category without its reason, or one staff do not keep: refused, nothing stored.
+	const noReason = await post(row, studyForm({ zakatReason: '' }))
+	expect(noReason.init.status).toBe(400)
+	expect(noReason.data.result.error).toMatchObject({ zakatReason: ['الرجاء كتابة سبب استحقاق الزكاة من هذا المصرف'] })
+	const unknown = await post(row, studyForm({ zakatCategory: 'غير محدد' }))
+	expect(unknown.init.status).toBe(400)
+	expect(unknown.data.result.error).toMatchObject({ zakatCategory: ['الرجاء اختيار مصرف الزكاة من القائمة'] })
 	expect(await db().select().from(caseStudies).where(eq(caseStudies.caseId, row.id))).toEqual([])
 
 	const saved = await post(row, studyForm({ aidKind: 'rent', aidAmount: '١٬٢٠٠', aidFrequency: 'monthly', aidMonths: '6', condition: 'dilapidated', needsMaintenance: 'yes' }))
 	expect(saved.status).toBe(302)
 	const [study] = await db().select().from(caseStudies).where(eq(caseStudies.caseId, row.id))
-	expect(study).toMatchObject({ kind: 'visit', recommendation: 'support', aidKind: 'rent', aidAmount: 1200, aidMonths: 6, zakatEligible: true, housing: { condition: 'dilapidated', needsMaintenance: 'yes' }, authorId: officer.id })
+	expect(study).toMatchObject({ kind: 'visit', recommendation: 'support', aidKind: 'rent', aidAmount: 1200, aidMonths: 6, zakatCategory: 'الفقراء', zakatReason: 'دخل الأسرة لا يكفي حاجتها', housing: { condition: 'dilapidated', needsMaintenance: 'yes' }, authorId: officer.id })
 	// The form's page read, then the study recorded; the refused post left nothing.
 	const trail = await db().select().from(auditLog).where(eq(auditLog.actorId, officer.id)).orderBy(auditLog.id)
 	expect(trail.map((entry) => [entry.action, entry.caseReference])).toEqual([
@@ -63,7 +70,7 @@ test('a visit report is checked field by field, recorded with its recommendation
 	])
 
 	const view = await runRoute([...adminMiddleware, ...caseMiddleware], caseLoader, { request: new Request(`http://localhost/admin/cases/${row.reference}`, { headers: { Cookie: cookie } }), params: { reference: row.reference } })
-	expect(view.study).toMatchObject({ kind: 'زيارة منزلية', recommendation: 'دعم الحالة', aid: `سداد إيجار: ${formatMoney(1200)} شهرياً لمدة 6 أشهر`, zakatEligible: true })
+	expect(view.study).toMatchObject({ kind: 'زيارة منزلية', recommendation: 'دعم الحالة', aid: `سداد إيجار: ${formatMoney(1200)} شهرياً لمدة 6 أشهر`, zakatCategory: 'الفقراء', zakatReason: 'دخل الأسرة لا يكفي حاجتها' })
 	expect(view.study!.housing).toEqual([
 		{ label: 'حالة المسكن', value: 'متهالك' },
 		{ label: 'يحتاج إلى صيانة', value: 'نعم' },
@@ -79,7 +86,7 @@ test('a visit report is checked field by field, recorded with its recommendation
 	for await (const item of eachCaseForExport(db(), readCaseFilter(new URLSearchParams({ q: row.reference }), 'individual', officer.id))) {
 		if (item.row.id === row.id) for (const column of columns) cells[column.header] = column.value(item)
 	}
-	expect(cells).toMatchObject({ التوصية: 'دعم الحالة', 'المساعدة المقترحة': 'سداد إيجار', 'المبلغ المقترح (ريال)': 1200, 'أشهر المساعدة الشهرية': 6, 'مستحقة للزكاة': 'نعم' })
+	expect(cells).toMatchObject({ التوصية: 'دعم الحالة', 'المساعدة المقترحة': 'سداد إيجار', 'المبلغ المقترح (ريال)': 1200, 'أشهر المساعدة الشهرية': 6, 'مصرف الزكاة': 'الفقراء' })
 })
 
 test('a second study is kept beside the first and becomes the case’s; reject needs its reason, refer its body', async () => {

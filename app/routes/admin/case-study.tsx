@@ -11,6 +11,7 @@ import { CaseChangeError } from '#app/cases/status-changes.server.ts'
 import { findCaseByReference } from '#app/cases/case-store.server.ts'
 import { housingSeen, recommendations, studySchema, type StudyKind } from '#app/cases/studies.ts'
 import { listReasons } from '#app/cases/reasons.server.ts'
+import { UNSPECIFIED_ZAKAT_CATEGORY } from '#app/cases/zakat.ts'
 import { latestStudy, recordStudy, studyKindOf } from '#app/cases/studies.server.ts'
 import { normaliseReference } from '#app/cases/tokens.server.ts'
 import { findDefinition } from '#app/forms/registry.ts'
@@ -54,8 +55,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 	requireRole(context, areaRoles.cases)
 	const { db, row, definition } = await openCase(params.reference)
 	const kind = studyKindOf(row.type)
-	const [last, reasons, staffFiles] = await Promise.all([latestStudy(db, row.id), listReasons(db, 'study-reject'), kind === 'visit' ? listStaffFiles(db, row.id) : []])
+	const [last, reasons, categories, staffFiles] = await Promise.all([latestStudy(db, row.id), listReasons(db, 'study-reject'), listReasons(db, 'zakat-category'), kind === 'visit' ? listStaffFiles(db, row.id) : []])
 	const reasonOptions = reasons.map((reason) => ({ value: String(reason.id), label: reason.label }))
+	// A category is chosen by its words (what the study keeps), a reason by its id.
+	const categoryOptions = categories.map((category) => ({ value: category.label, label: category.label }))
 	return {
 		notice: context.get(flashContext),
 		// A visit's photos, kept apart from the report (each save of the report is a new study; the photos are the case's).
@@ -63,6 +66,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 		maxPhotos: MAX_VISIT_PHOTOS,
 		maxBytes: getEnv().uploadMaxBytes,
 		reasons: reasonOptions,
+		categories: categoryOptions,
+		// Found eligible before categories were recorded: the researcher names the category now.
+		unspecified: last?.zakatCategory === UNSPECIFIED_ZAKAT_CATEGORY,
 		reference: row.reference,
 		name: row.applicantName,
 		title: definition.title,
@@ -84,7 +90,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 					// The words it was given with, when still a reason in use.
 					rejectReason: reasonOptions.find((reason) => reason.label === last.rejectReason)?.value,
 					referTo: last.referTo,
-					zakatEligible: last.zakatEligible ? 'on' : undefined,
+					// The category it was given, when still one in use.
+					zakatCategory: categoryOptions.find((category) => category.value === last.zakatCategory)?.value,
+					zakatReason: last.zakatReason,
 					aidKind: last.aidKind ?? undefined,
 					aidAmount: last.aidAmount === null ? undefined : String(last.aidAmount),
 					aidFrequency: last.aidKind ? (last.aidMonths ? 'monthly' : 'once') : undefined,
@@ -100,10 +108,16 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export async function action({ params, request, context }: Route.ActionArgs) {
 	const user = requireRole(context, areaRoles.cases)
 	const { db, row } = await openCase(params.reference)
-	const reasons = await listReasons(db, 'study-reject')
-	const submission = parseWithZod(await request.formData(), { schema: studySchema(studyKindOf(row.type), reasons.map((reason) => ({ value: String(reason.id) }))) })
+	const [reasons, categories] = await Promise.all([listReasons(db, 'study-reject'), listReasons(db, 'zakat-category')])
+	const submission = parseWithZod(await request.formData(), {
+		schema: studySchema(
+			studyKindOf(row.type),
+			reasons.map((reason) => ({ value: String(reason.id) })),
+			categories.map((category) => ({ value: category.label })),
+		),
+	})
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-	// A study keeps the reason's words as they are today.
+	// A study keeps the reason's words as they are today (the zakat category is chosen by its words).
 	const rejectReason = reasons.find((reason) => String(reason.id) === submission.value.rejectReason)?.label
 	try {
 		await recordStudy(db, row.id, { ...submission.value, rejectReason }, user)
@@ -115,7 +129,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export default function CaseStudy({ loaderData: c, actionData }: Route.ComponentProps) {
-	const schema = studySchema(c.kind, c.reasons)
+	const schema = studySchema(c.kind, c.reasons, c.categories)
 	const [form, fields] = useForm<z.input<ReturnType<typeof studySchema>>>({
 		id: `study-${c.reference}`,
 		lastResult: actionData?.result,
@@ -125,7 +139,7 @@ export default function CaseStudy({ loaderData: c, actionData }: Route.Component
 		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 	})
 	const [submitCount, countSubmit] = useSubmitCount()
-	const order = ['studiedOn', 'metWith', 'condition', 'type', 'ownership', 'needsMaintenance', 'needs', 'summary', 'recommendation', 'rejectReason', 'referTo', 'aidKind', 'aidAmount', 'aidFrequency', 'aidMonths', 'invoice', 'works', 'quote'] as const
+	const order = ['studiedOn', 'metWith', 'condition', 'type', 'ownership', 'needsMaintenance', 'needs', 'summary', 'zakatCategory', 'zakatReason', 'recommendation', 'rejectReason', 'referTo', 'aidKind', 'aidAmount', 'aidFrequency', 'aidMonths', 'invoice', 'works', 'quote'] as const
 	const summary = [...(form.errors ?? []).map((message) => ({ message })), ...order.flatMap((key) => (fields[key].errors ?? []).map((message) => ({ message, fieldId: fields[key].id })))]
 	const failed = submitCount > 0 || actionData?.result.status === 'error'
 	const choices = (field: Parameters<typeof getCollectionProps>[0], options: readonly { value: string; label: string }[]) =>
@@ -164,12 +178,9 @@ export default function CaseStudy({ loaderData: c, actionData }: Route.Component
 						</>
 					) : null}
 					<TextareaField label="خلاصة الدراسة" errors={fields.summary.errors} textareaProps={{ ...getTextareaProps(fields.summary), rows: 5, maxLength: 4000 }} />
-					<div className="flex items-center gap-3">
-						<input {...getInputProps(fields.zakatEligible, { type: 'checkbox' })} className="size-5 accent-brand-700" />
-						<label htmlFor={fields.zakatEligible.id} className="font-semibold">
-							الحالة مستحقة للزكاة
-						</label>
-					</div>
+					<SelectField label="مصرف الزكاة" errors={fields.zakatCategory.errors} selectProps={getSelectProps(fields.zakatCategory)} options={[...pick('غير مستحقة للزكاة'), ...c.categories]} />
+					{c.unspecified ? <p className="text-sm text-amber-800">وُجدت الأسرة مستحقة للزكاة قبل تسجيل المصارف، فمصرفها «غير محدد»: اختر مصرفها، فلا يُصرف لها من صندوق زكاة حتى يُحدد.</p> : null}
+					<TextareaField label="سبب استحقاق الزكاة من هذا المصرف (مع اختيار مصرف)" errors={fields.zakatReason.errors} textareaProps={{ ...getTextareaProps(fields.zakatReason), rows: 2, maxLength: 1000 }} />
 				</section>
 
 				<section className="space-y-5 rounded-xl border border-brand-200 bg-brand-50 p-4">

@@ -21,6 +21,7 @@ import { audited, auditSink } from '#app/audit/audit-trail.server.ts'
 import { openMeetingNow } from '#app/aid/meetings.server.ts'
 import { formatDate } from '#app/text/format.ts'
 import { Pager } from '#app/components/pager.tsx'
+import { zakatApprovable, zakatCategoryText } from '#app/cases/zakat.ts'
 import type { AdminHandle } from './layout.tsx'
 
 // The committee's queue (docs/product.md#the-decision): every studied case waiting for a decision,
@@ -78,7 +79,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 				months: proposal ? (proposal.months ? String(proposal.months) : '') : study?.aidMonths ? String(study.aidMonths) : '',
 				// Awaiting a second approval: the first member's fund, to be confirmed as it is.
 				fund: proposal?.fundId ? String(proposal.fundId) : '',
-				zakatEligible: study?.zakatEligible ?? false,
+				zakatCategory: study?.zakatCategory ?? null,
+				// Zakat funds are offered only when the study names a category (app/cases/zakat.ts).
+				zakatApprovable: zakatApprovable(study?.zakatCategory),
 				researcher: study?.authorName ?? '',
 				// Four eyes: the member who recommended support, or proposed it, does not decide on it.
 				mine: (study?.recommendation === 'support' && study.authorId === user.id) || proposal?.proposedBy === user.id || (proposal?.state === 'awaiting_second' && proposal.firstApproverId === user.id),
@@ -210,7 +213,7 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 											<p className="text-sm">
 												توصية الباحث{row.researcher ? ` (${row.researcher})` : ''}: {row.recommendation}
 												{row.proposed ? ` — ${row.proposed}` : ''}
-												{row.zakatEligible ? ' — مستحقة للزكاة' : ''}
+												{row.zakatCategory ? ` — ${zakatCategoryText(row.zakatCategory)}` : ''}
 											</p>
 											{row.proposal ? <p className="text-sm font-semibold text-brand-800">{row.proposal}</p> : null}
 											{row.mine ? <p className="text-sm text-gold-700">لك توصية بدعم هذا الطلب أو اقتراح بدعمه، فالقرار فيه لعضو آخر.</p> : null}
@@ -250,7 +253,7 @@ export default function Decisions({ loaderData: q, actionData }: Route.Component
 												<select id={`fund-${row.reference}`} name={`fund-${row.reference}`} defaultValue={typed(`fund-${row.reference}`) ?? row.fund} className="field-input mt-1">
 													<option value="">اختر</option>
 													{q.funds
-														.filter((fund) => !fund.zakat || row.zakatEligible)
+														.filter((fund) => !fund.zakat || row.zakatApprovable)
 														.map((fund) => (
 															<option key={fund.id} value={fund.id}>
 																{fund.label}

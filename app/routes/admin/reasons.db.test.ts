@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import { listReasons } from '#app/cases/reasons.server.ts'
 import { beforeAll, expect, test } from 'vitest'
 import { createSession, sessionCookieName } from '#app/auth/session.server.ts'
 import { caseStudies, auditLog } from '#app/db/schema.ts'
@@ -63,7 +64,7 @@ test('an admin adds a reason, it is offered on the study form; renamed, the stud
 
 test('the committee\'s reasons are a list of their own, the words an applicant reads; an unknown list is refused', async () => {
 	const page = await list()
-	expect(page.lists.map((item) => item.kind)).toEqual(['study-reject', 'decision-reject', 'aid-hold'])
+	expect(page.lists.map((item) => item.kind)).toEqual(['study-reject', 'decision-reject', 'aid-hold', 'zakat-category'])
 	// Why a monthly aid is held or stopped, as the family reads it (docs/product.md#monthly-aid-over-time).
 	expect(page.lists[2]!.reasons.map((reason) => reason.label)).toContain('انتقال الأسرة إلى خارج منطقة خدمة المؤسسة')
 	expect(page.lists[1]!.reasons.map((reason) => reason.label)).toContain('لا تنطبق على الطلب شروط البرنامج')
@@ -73,6 +74,18 @@ test('the committee\'s reasons are a list of their own, the words an applicant r
 	const unknown = (await change({ kind: 'other', intent: 'add', label: 'سبب في قائمة غير معروفة' })) as unknown as { init: { status: number }; data: { errors: string[] } }
 	expect(unknown.init.status).toBe(400)
 	expect(unknown.data.errors).toEqual(['القائمة غير معروفة'])
+})
+
+test('the zakat categories are a list admins keep: the four from the start, one added, renamed and retired, never deleted', async () => {
+	const categories = async () => (await list()).lists.find((item) => item.kind === 'zakat-category')!.reasons
+	expect((await categories()).map((category) => category.label)).toEqual(['الفقراء', 'المساكين', 'الغارمين', 'ابن السبيل'])
+	expect((await change({ kind: 'zakat-category', intent: 'add', label: 'في سبيل الله' })).status).toBe(302)
+	const added = (await categories()).find((category) => category.label === 'في سبيل الله')!
+	expect((await change({ kind: 'zakat-category', intent: 'rename', id: String(added.id), label: 'في سبيل الله (طلبة العلم)' })).status).toBe(302)
+	expect((await change({ kind: 'zakat-category', intent: 'retire', id: String(added.id) })).status).toBe(302)
+	// Retired: still listed for the admin (to bring back), no longer offered to a study.
+	expect((await categories()).find((category) => category.id === added.id)).toMatchObject({ label: 'في سبيل الله (طلبة العلم)', active: false })
+	expect((await listReasons(db(), 'zakat-category')).map((category) => category.label)).not.toContain('في سبيل الله (طلبة العلم)')
 })
 
 test('a case officer may not change the list, and an empty reason is refused', async () => {

@@ -12,21 +12,28 @@ import type { AdminHandle } from './layout.tsx'
 
 // The reasons staff keep (docs/product.md#the-social-study, #the-decision): why a study does not
 // recommend support (for staff), and why the committee rejects a case (the words the applicant
-// reads). An admin adds, renames, retires and brings back a reason; a retired one is no longer
-// offered, and what was recorded with it keeps its words.
+// reads); and the zakat categories a study may find a family in (docs/product.md#zakat). An admin
+// adds, renames, retires and brings back one; a retired one is no longer offered, and what was
+// recorded with it keeps its words. None is ever deleted.
 
-export const handle: AdminHandle = { breadcrumb: 'أسباب عدم الدعم والرفض' }
+const TITLE = 'الأسباب ومصارف الزكاة'
+
+export const handle: AdminHandle = { breadcrumb: TITLE }
+
+/** How a list names one of its items. */
+const reasonWords = { item: 'السبب', added: 'سبب جديد', add: 'إضافة السبب', last: 'لا يُوقف آخر سبب مستخدم: أضف سبباً آخر أولاً' }
 
 const lists = [
-	{ kind: 'study-reject', title: 'أسباب عدم الدعم (توصية الباحث)', text: 'يختار الباحث منها حين يوصي بعدم دعم حالة. لا يراها المتقدم.' },
-	{ kind: 'decision-reject', title: 'أسباب رفض الطلب (قرار لجنة الصرف)', text: 'تختار اللجنة منها حين ترفض طلباً، ويراها المتقدم كما هي: اكتبها بلغة واضحة ولطيفة.' },
-	{ kind: 'aid-hold', title: 'أسباب إيقاف الدعم الشهري', text: 'تختار منها اللجنة أو المالية حين توقف دعماً شهرياً مؤقتاً أو نهائياً، ويراها المتقدم كما هي: اكتبها بلغة واضحة ولطيفة.' },
+	{ kind: 'study-reject', ...reasonWords, title: 'أسباب عدم الدعم (توصية الباحث)', text: 'يختار الباحث منها حين يوصي بعدم دعم حالة. لا يراها المتقدم.' },
+	{ kind: 'decision-reject', ...reasonWords, title: 'أسباب رفض الطلب (قرار لجنة الصرف)', text: 'تختار اللجنة منها حين ترفض طلباً، ويراها المتقدم كما هي: اكتبها بلغة واضحة ولطيفة.' },
+	{ kind: 'aid-hold', ...reasonWords, title: 'أسباب إيقاف الدعم الشهري', text: 'تختار منها اللجنة أو المالية حين توقف دعماً شهرياً مؤقتاً أو نهائياً، ويراها المتقدم كما هي: اكتبها بلغة واضحة ولطيفة.' },
+	{ kind: 'zakat-category', item: 'المصرف', added: 'مصرف جديد', add: 'إضافة المصرف', last: 'لا يُوقف آخر مصرف مستخدم: أضف مصرفاً آخر أولاً', title: 'مصارف الزكاة', text: 'كما يحددها المستشار الشرعي للمؤسسة. يختار منها الباحث مصرف الأسرة في الدراسة، ولا يُصرف من صندوق زكاة إلا لحالة حددت دراستها مصرفها، ويُسجَّل المصرف مع الاعتماد وفي سجل الزكاة.' },
 ] as const
 
 export const middleware = [audited({ read: false, write: 'reasons.change' })]
 
 const label = z.string({ error: 'الرجاء كتابة السبب' }).trim().min(3, 'الرجاء كتابة السبب').max(200, 'السبب أطول من 200 حرف')
-const kind = z.enum(['study-reject', 'decision-reject', 'aid-hold'], { error: 'القائمة غير معروفة' })
+const kind = z.enum(['study-reject', 'decision-reject', 'aid-hold', 'zakat-category'], { error: 'القائمة غير معروفة' })
 const schema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('add'), kind, label }),
 	z.object({ intent: z.literal('rename'), kind, id: z.coerce.number().int(), label }),
@@ -55,9 +62,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 		noteAudit(context, { data: { intent: 'add', label: added.label } })
 		return redirectWithFlash('/admin/reasons', notices.added)
 	}
-	// «عدم الدعم» and «رفض الطلب» always have a reason to give: the last one in use stays.
+	// «عدم الدعم» and «رفض الطلب» always have a reason to give, a study a zakat category to name: the last one in use stays.
 	if (value.intent === 'retire' && (await listReasons(db, value.kind)).every((reason) => reason.id === value.id))
-		return data({ form, errors: ['لا يُوقف آخر سبب مستخدم: أضف سبباً آخر أولاً'], typed: '' }, { status: 409 })
+		return data({ form, errors: [lists.find((list) => list.kind === value.kind)!.last], typed: '' }, { status: 409 })
 	const changed = await changeReason(db, value.kind, value.id, value.intent === 'rename' ? { label: value.label } : { active: value.intent === 'restore' })
 	if (!changed) throw data('السبب غير موجود', { status: 404 })
 	noteAudit(context, { data: { intent: value.intent, label: changed.label } })
@@ -69,9 +76,9 @@ export default function Reasons({ loaderData, actionData }: Route.ComponentProps
 	const errorsFor = (form: string) => (actionData?.form === form ? actionData.errors : undefined)
 	return (
 		<div className="max-w-3xl">
-			<PageTitle title="أسباب عدم الدعم والرفض" error={Boolean(actionData)} />
-			<h1 className="text-2xl font-bold text-brand-900">أسباب عدم الدعم والرفض</h1>
-			<p className="mt-1 text-stone-700">السبب الموقوف لا يُعرض، ويبقى ما سُجّل به كما هو.</p>
+			<PageTitle title={TITLE} error={Boolean(actionData)} />
+			<h1 className="text-2xl font-bold text-brand-900">{TITLE}</h1>
+			<p className="mt-1 text-stone-700">الموقوف لا يُعرض، ويبقى ما سُجّل به كما هو؛ ولا يُحذف شيء منها.</p>
 			<FlashNotice notice={loaderData.notice} live className="mt-4" />
 			{loaderData.lists.map((list) => (
 				<section key={list.kind} aria-labelledby={`list-${list.kind}`} className="mt-8">
@@ -88,7 +95,7 @@ export default function Reasons({ loaderData, actionData }: Route.ComponentProps
 									<input type="hidden" name="id" value={reason.id} />
 									<div className="min-w-0 flex-1">
 										<label htmlFor={`reason-${reason.id}`} className="block text-sm font-semibold">
-											السبب {index + 1}
+											{list.item} {index + 1}
 											{reason.active ? '' : ' (موقوف)'}
 										</label>
 										<ErrorList errors={errorsFor(`rename-${reason.id}`)} />
@@ -115,12 +122,12 @@ export default function Reasons({ loaderData, actionData }: Route.ComponentProps
 						<input type="hidden" name="intent" value="add" />
 						<input type="hidden" name="kind" value={list.kind} />
 						<label htmlFor={`new-${list.kind}`} className="block font-semibold">
-							سبب جديد<span className="sr-only"> في {list.title}</span>
+							{list.added}<span className="sr-only"> في {list.title}</span>
 						</label>
 						<ErrorList errors={errorsFor(`add-${list.kind}`)} />
 						<input id={`new-${list.kind}`} name="label" required maxLength={200} defaultValue={actionData?.form === `add-${list.kind}` ? actionData.typed : undefined} className="field-input" />
 						<button type="submit" disabled={busy} className="btn-primary">
-							إضافة السبب
+							{list.add}
 						</button>
 					</Form>
 				</section>

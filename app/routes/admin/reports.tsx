@@ -4,7 +4,7 @@ import { requireRole } from '#app/auth/user-context.server.ts'
 import { getDb } from '#app/db/database.server.ts'
 import { areaRoles, hasRole } from '#app/db/roles.ts'
 import { yearPeriods } from '#app/aid/periods.server.ts'
-import { aidReport, reportGroupings, type ReportRow } from '#app/aid/reports.server.ts'
+import { aidReport, reportGroupings, zakatByHijriYear, type ReportRow } from '#app/aid/reports.server.ts'
 import { reportColumns, reportQuery } from '#app/aid/report-query.ts'
 import { formatDateTime, formatMoney, formatMonth, todayInRiyadh } from '#app/text/format.ts'
 import { countOf } from '#app/text/arabic-count.ts'
@@ -25,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const user = requireRole(context, areaRoles.funds)
 	const query = reportQuery(new URL(request.url))
 	const db = await getDb()
-	const [{ rows, total }, periods] = await Promise.all([aidReport(db, query.year, query.by), yearPeriods(db, query.year)])
+	const [{ rows, total }, periods, zakatYears] = await Promise.all([aidReport(db, query.year, query.by), yearPeriods(db, query.year), zakatByHijriYear(db)])
 	// A closed month's figures never change (docs/product.md#periods): the report says which are, and every reopening.
 	const closed = periods.months.filter((month) => month.closed)
 	const label = (row: ReportRow) => (query.by === 'month' && closed.some((month) => month.month === row.key) ? `${row.label} — مقفل` : row.label)
@@ -54,6 +54,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 			link: hasRole(user, ...areaRoles.payments) ? `/admin/periods?year=${query.year}` : null,
 		},
 		download: `/admin/reports/export?${new URLSearchParams({ year: String(query.year), by: query.by })}`,
+		// Zakat per Hijri year; received and what is left once receipts are recorded (app/aid/reports.server.ts).
+		zakat: {
+			received: zakatYears.some((year) => year.received !== null),
+			years: zakatYears.map((year) => ({
+				year: `${year.year}هـ`,
+				paid: formatMoney(year.paid),
+				received: year.received === null ? '—' : formatMoney(year.received),
+				left: year.left === null ? '—' : formatMoney(year.left),
+				register: `/admin/zakat?period=hijri-${year.year}`,
+			})),
+		},
 	}
 }
 
@@ -158,6 +169,33 @@ export default function Reports({ loaderData: r }: Route.ComponentProps) {
 					</tr>
 				))}
 			</DataTable>
+			<section aria-labelledby="zakat-years" className="mt-6">
+				<h2 id="zakat-years" className="text-lg font-bold text-brand-900">
+					الزكاة حسب السنة الهجرية
+				</h2>
+				<p className="mt-1 text-stone-700">ما صُرف أو سُلّم من صناديق الزكاة في كل سنة هجرية (أم القرى)، بعد المسترد. تفاصيله باسم كل مستفيد في سجل الزكاة.</p>
+				{r.zakat.years.length === 0 ? (
+					<p className="mt-2">لم يُصرف من صناديق الزكاة شيء بعد.</p>
+				) : (
+					<DataTable label="الزكاة حسب السنة الهجرية" caption="الزكاة حسب السنة الهجرية" headings={['السنة الهجرية', ...(r.zakat.received ? ['المقبوض'] : []), 'المصروف', ...(r.zakat.received ? ['المتبقي'] : []), 'سجل الزكاة']} headCellClassName="p-2 text-start" className="mt-3">
+						{r.zakat.years.map((year) => (
+							<tr key={year.year} className="border-t border-stone-100">
+								<th scope="row" className="p-2 text-start font-semibold">
+									{year.year}
+								</th>
+								{r.zakat.received ? <td className="p-2">{year.received}</td> : null}
+								<td className="p-2">{year.paid}</td>
+								{r.zakat.received ? <td className="p-2">{year.left}</td> : null}
+								<td className="p-2">
+									<Link to={year.register} className="link inline-flex min-h-11 items-center">
+										سجل {year.year}
+									</Link>
+								</td>
+							</tr>
+						))}
+					</DataTable>
+				)}
+			</section>
 		</>
 	)
 }

@@ -321,6 +321,9 @@ test('every audited action of the back office leaves its entry in the trail, as 
 	const refusedBatch = await send(dual.request, { path: '/admin/payments', form: { intent: 'batch', line: ownLine, note: '' }, status: 0 }, { Origin: baseURL })
 	expect(refusedBatch.status()).toBe(403)
 	await act('finance', { route: 'routes/admin/reports-export', action: 'reports.export', path: '/admin/reports/export' }, get('finance', `/admin/reports/export?year=${today().slice(0, 4)}&by=fund`))
+	// The zakat register names beneficiaries: reading it and downloading it are both recorded.
+	await act('finance', { route: 'routes/admin/zakat', action: 'zakat.view', path: '/admin/zakat' }, get('finance', '/admin/zakat?period=hijri-1448'))
+	await act('approver', { route: 'routes/admin/zakat-export', action: 'zakat.export', path: '/admin/zakat/export' }, get('approver', '/admin/zakat/export?period=gregorian-2026'))
 	// The second's monthly aid over time (app/routes/admin/case-aid.tsx): held, asked back, declined,
 	// asked again and confirmed by another, stopped; the committee sets its re-study.
 	const aidUrl = `/admin/cases/${second.reference}/aid`

@@ -453,6 +453,18 @@ export const routeTable: Record<string, RouteEntry> = {
 		roles: fundReaders,
 		get: () => [{ path: '/admin/reports/export?year=2026&by=fund', status: 200 }],
 	},
+	'routes/admin/zakat': {
+		roles: fundReaders,
+		get: () => [
+			{ path: '/admin/zakat', status: 200 },
+			{ path: '/admin/zakat?period=gregorian-2026', status: 200 },
+			{ path: '/admin/zakat?period=hijri-<script>', status: 200 },
+		],
+	},
+	'routes/admin/zakat-export': {
+		roles: fundReaders,
+		get: () => [{ path: '/admin/zakat/export?period=hijri-1448', status: 200 }],
+	},
 	'routes/admin/reasons': {
 		roles: adminOnly,
 		get: () => [{ path: '/admin/reasons', status: 200 }],
