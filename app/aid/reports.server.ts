@@ -139,9 +139,8 @@ export interface ZakatYear {
 /**
  * Zakat per Hijri year (docs/product.md#zakat), newest first: each day's zakat flows from the ledger,
  * folded into Umm al-Qura years here (the database knows no Hijri calendar). Paid: postings from a
- * zakat fund to a family less their reversals. Money received into zakat funds joins as one more
- * branch of `flows` (`union all select value_date, 0, amount` from the receipts), its column then
- * counted: `received` and `left` follow.
+ * zakat fund to a family less their reversals. Received: confirmed receipts into zakat funds less
+ * their cancellations (docs/product.md#money-in); a year with none shows no received or left.
  */
 export async function zakatByHijriYear(db: Database): Promise<ZakatYear[]> {
 	const flows = rowsOf<{ day: string; paid: string; received: string | null }>(
@@ -149,6 +148,11 @@ export async function zakatByHijriYear(db: Database): Promise<ZakatYear[]> {
 			select to_char(e.value_date, 'YYYY-MM-DD') as day, case when e.corrects_id is null then e.amount else -e.amount end as paid, null::numeric as received
 			from ledger_entries e join funds f on f.id = e.fund_id and f.zakat
 			where e.phase = 'posted' and e.case_id is not null
+			union all
+			-- Received: confirmed receipts into a zakat fund (and money moved into one), less their cancellations (./receipts.server.ts).
+			select to_char(e.value_date, 'YYYY-MM-DD'), 0, case when e.credit_account = 'fund:' || f.id then e.amount else -e.amount end
+			from ledger_entries e join funds f on f.zakat and ('fund:' || f.id) in (e.debit_account, e.credit_account)
+			where e.phase = 'posted' and e.receipt_id is not null
 		) flows group by day`),
 	)
 	const years = new Map<number, { paid: number; received: number | null }>()

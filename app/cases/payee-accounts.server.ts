@@ -40,6 +40,18 @@ export interface PayeeAccount {
 /** Case ids as one parameter (an array literal), not one each: 1,000 of them parse much faster so (bench:aid). */
 const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`
 
+/** Each programme's account question and the bank asked beside it, worked out once a programme (1,000 a batch). */
+const accountQuestions = new Map<string, { section: string; name: string; bankField: string | undefined } | null>()
+function accountQuestion(type: string) {
+	if (!accountQuestions.has(type)) {
+		const definition = findDefinition(type)
+		const field = payeeField(definition)
+		const fields = (definition?.sections.find((section) => section.key === field?.section)?.fields ?? []) as readonly RowFieldDef[]
+		accountQuestions.set(type, field ? { section: field.section, name: field.name, bankField: bankFieldBefore(fields, field.name) } : null)
+	}
+	return accountQuestions.get(type)!
+}
+
 export async function transferAccounts(db: Database, caseIds: readonly string[]): Promise<Map<string, PayeeAccount>> {
 	const found = new Map<string, PayeeAccount>()
 	if (!caseIds.length) return found
@@ -52,14 +64,11 @@ export async function transferAccounts(db: Database, caseIds: readonly string[])
 		.where(and(sql`${caseSections.caseId} = any(${uuidArray(caseIds)})`, inArray(caseSections.section, ibanSections)))
 	for (const row of rows) {
 		if (found.has(row.caseId)) continue
-		const definition = findDefinition(row.type)
-		const field = payeeField(definition)
-		if (!field || field.section !== row.section) continue
+		const question = accountQuestion(row.type)
+		if (!question || question.section !== row.section) continue
 		const answers = row.answers as Record<string, unknown>
-		const value = answers[field.name]
-		const fields = (definition?.sections.find((section) => section.key === row.section)?.fields ?? []) as readonly RowFieldDef[]
-		const bankField = bankFieldBefore(fields, field.name)
-		const bank = bankField ? answers[bankField] : undefined
+		const value = answers[question.name]
+		const bank = question.bankField ? answers[question.bankField] : undefined
 		if (typeof value === 'string' && value.length > 2) found.set(row.caseId, { iban: normaliseIban(value), ...(typeof bank === 'string' && bank ? { bank } : {}) })
 	}
 	return found
