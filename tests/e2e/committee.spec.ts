@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test'
-import { expect, staffState, test, unique } from './utils.ts'
+import { expect, meetingTurn, staffState, test, unique } from './utils.ts'
 import { studiedCaseAs } from './case-fixtures.ts'
 
 // No riyal without the committee (docs/product.md#proposals-and-the-committees-four-eyes), through the
@@ -7,8 +7,14 @@ import { studiedCaseAs } from './case-fixtures.ts'
 // the aid ledger alone (issue 38, finding 1); now they are proposals in the committee's queue, the
 // reports do not move, and only an approval by another member commits the money.
 test.use({ storageState: staffState('case_officer') })
-// One committee meeting is open at a time on the server: the tests that decide above a limit take turns.
+// One committee meeting is open at a time on the server: the tests that decide above a limit take
+// turns, with each other and with the audit walk (tests/e2e/security/audit.spec.ts).
 test.describe.configure({ mode: 'serial' })
+let release: (() => void) | undefined
+test.beforeEach(async () => {
+	release = await meetingTurn()
+})
+test.afterEach(() => release?.())
 
 /** The staff auth.setup.ts signs in (and the server's first admin): the committee's two members. */
 const members = { approver: 'سعد العتيبي', admin: 'مدير النظام' }

@@ -53,6 +53,29 @@ export function staffState(role: StaffRole): string {
 	return `${staffStateDir()}${role}.json`
 }
 
+/**
+ * One committee meeting is open at a time on a server (docs/product.md#committee-meetings): the tests
+ * that open one or change the quorum (tests/e2e/committee.spec.ts, the audit walk) take turns across
+ * workers, by a lock file in this server's folder. Resolves with its release once it is this test's turn.
+ */
+export async function meetingTurn(): Promise<() => void> {
+	const lock = `${staffStateDir()}meeting.lock`
+	const started = Date.now()
+	for (;;) {
+		try {
+			fs.writeFileSync(lock, String(process.pid), { flag: 'wx' })
+			return () => fs.rmSync(lock, { force: true })
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+		}
+		// A worker that died holding it leaves it behind: taken after three minutes.
+		const held = fs.statSync(lock, { throwIfNoEntry: false })
+		if (held && Date.now() - held.mtimeMs > 180_000) fs.rmSync(lock, { force: true })
+		if (Date.now() - started > 240_000) throw new Error(`waited four minutes for ${lock}`)
+		await new Promise((resolve) => setTimeout(resolve, 250))
+	}
+}
+
 /** A storage state with nobody signed in. */
 const signedOut = { cookies: [], origins: [] }
 

@@ -3,6 +3,7 @@ import { expect, expectNoAxeViolations, staffState, test, unique } from './utils
 import { submitCaseAsStaff } from './case-fixtures.ts'
 import { dueLine, payLine, today } from './aid-fixtures.ts'
 import { hijriOfIsoDay } from '#app/text/hijri.ts'
+import { confirmReceiptAs, recordReceiptAs } from './receipt-steps.ts'
 
 // Zakat kept by its rules (docs/product.md#zakat), through the real server: the researcher records
 // the family's zakat category in the study, a member of the committee approves from a zakat fund
@@ -36,6 +37,10 @@ test('a study\'s zakat category goes with the approval from a zakat fund to the 
 	const fundName = `زكاة الغارمين ${marker}`
 	expect((await admin.post('/admin/funds', { form: { intent: 'add-fund', name: fundName, zakat: 'on' }, maxRedirects: 0 })).status()).toBe(302)
 	expect((await admin.post('/admin/funds', { form: { intent: 'budget', programme: 'needy-families', year: today().slice(0, 4), fund: 'all', allocated: '999999999' }, maxRedirects: 0 })).status()).toBe(302)
+
+	// The fund receives the zakat first (docs/product.md#money-in): finance records it, an admin confirms it.
+	const receipt = await recordReceiptAs(await pageAs('finance'), `${fundName} (زكاة)`, '5000')
+	await confirmReceiptAs(await pageAs('admin'), receipt)
 
 	// The committee's member sees the category beside the zakat fund, and approves from it.
 	const approver = await pageAs('approver')

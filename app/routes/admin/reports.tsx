@@ -169,15 +169,24 @@ export default function Reports({ loaderData: r }: Route.ComponentProps) {
 					</tr>
 				))}
 			</DataTable>
-			<section aria-labelledby="zakat-years" className="mt-6">
+			{/* Not a landmark of its own: the table below is one, by the same name. */}
+			<section className="mt-6">
 				<h2 id="zakat-years" className="text-lg font-bold text-brand-900">
 					الزكاة حسب السنة الهجرية
 				</h2>
-				<p className="mt-1 text-stone-700">ما صُرف أو سُلّم من صناديق الزكاة في كل سنة هجرية (أم القرى)، بعد المسترد. تفاصيله باسم كل مستفيد في سجل الزكاة.</p>
+				<p className="mt-1 text-stone-700">
+					{r.zakat.received ? 'ما قبضته صناديق الزكاة وما صُرف منها أو سُلّم' : 'ما صُرف أو سُلّم من صناديق الزكاة'} في كل سنة هجرية (أم القرى)، بعد المسترد. تفاصيله باسم كل مستفيد في سجل الزكاة.
+				</p>
 				{r.zakat.years.length === 0 ? (
 					<p className="mt-2">لم يُصرف من صناديق الزكاة شيء بعد.</p>
 				) : (
-					<DataTable label="الزكاة حسب السنة الهجرية" caption="الزكاة حسب السنة الهجرية" headings={['السنة الهجرية', ...(r.zakat.received ? ['المقبوض'] : []), 'المصروف', ...(r.zakat.received ? ['المتبقي'] : []), 'سجل الزكاة']} headCellClassName="p-2 text-start" className="mt-3">
+					<DataTable
+						label="الزكاة حسب السنة الهجرية"
+						caption="الزكاة حسب السنة الهجرية"
+						headings={['السنة الهجرية', ...(r.zakat.received ? ['المقبوض'] : []), 'المصروف', ...(r.zakat.received ? ['المتبقي'] : []), 'سجل الزكاة']}
+						headCellClassName="p-2 text-start"
+						className="mt-3"
+					>
 						{r.zakat.years.map((year) => (
 							<tr key={year.year} className="border-t border-stone-100">
 								<th scope="row" className="p-2 text-start font-semibold">

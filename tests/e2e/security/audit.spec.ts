@@ -11,7 +11,7 @@ import { minimalPdf } from '#tests/fixtures/pdf.ts'
 import { studyForm } from '#tests/fixtures/needy-families.ts'
 import { saudiIbanFromBban } from '#app/domain/validators.ts'
 import { caseFileIds, registerInstitutionAsStaff, studiedCaseAs, submitCaseAsStaff, type RegisteredInstitution, type SubmittedCase } from '../case-fixtures.ts'
-import { signIn, staffState, unique, type StaffRole } from '../utils.ts'
+import { meetingTurn, signIn, staffState, unique, type StaffRole } from '../utils.ts'
 import { adminRoutes, addUser, inquiry, inputValue, newUserForm, send, userId, type FormBody, type MultipartBody } from './route-table.ts'
 
 test.describe.configure({ mode: 'default' })
@@ -230,6 +230,23 @@ test('every audited action of the back office leaves its entry in the trail, as 
 		[200],
 	)
 	await act('admin', { route: 'routes/admin/funds', action: 'funds.overdraft', path: '/admin/funds' }, post('admin', '/admin/funds', { form: { intent: 'overdraft', allow: 'yes' } }), [302])
+	// The committee meets (docs/product.md#committee-meetings), in turn with tests/e2e/committee.spec.ts
+	// (one meeting open at a time): the admin keeps the quorum, an approver opens a meeting, marks a
+	// member present and closes it, and its minutes download.
+	const release = await meetingTurn()
+	try {
+		await act('admin', { route: 'routes/admin/meetings', action: 'quorum.change', path: '/admin/meetings' }, post('admin', '/admin/meetings', { form: { intent: 'quorum', programme: 'default', quorum: '2' } }), [302])
+		const opening = post('approver', '/admin/meetings', { form: { intent: 'open-meeting', heldOn: today(), place: `قاعة ${marker}` } })
+		await act('approver', { route: 'routes/admin/meetings', action: 'meetings.open', path: '/admin/meetings' }, opening, [302])
+		const meeting = new URL((await opening).headers()['location'] ?? '', baseURL).pathname
+		expect(meeting, 'the meeting opened').toMatch(/^\/admin\/meetings\/\d+$/)
+		const member = /<option value="(\d+)"/.exec(await (await get('approver', meeting)).text())?.[1] ?? ''
+		await act('approver', { route: 'routes/admin/meeting', action: 'meetings.present', path: meeting }, post('approver', meeting, { form: { intent: 'mark-present', member } }), [302])
+		await act('approver', { route: 'routes/admin/meeting', action: 'meetings.close', path: meeting }, post('approver', meeting, { form: { intent: 'close-meeting' } }), [302])
+		await act('approver', { route: 'routes/admin/meeting-minutes', action: 'meetings.minutes', path: `${meeting}/minutes` }, get('approver', `${meeting}/minutes`))
+	} finally {
+		release()
+	}
 	const queue = await (await get('approver', '/admin/decisions')).text()
 	const fund = new RegExp(`<option value="(\\d+)">صندوق التدقيق ${marker}</option>`).exec(queue)?.[1] ?? ''
 	expect(fund, 'the new fund is offered in the queue').not.toBe('')

@@ -458,7 +458,7 @@ export const routeTable: Record<string, RouteEntry> = {
 		get: () => [
 			{ path: '/admin/zakat', status: 200 },
 			{ path: '/admin/zakat?period=gregorian-2026', status: 200 },
-			{ path: '/admin/zakat?period=hijri-<script>', status: 200 },
+			{ path: '/admin/zakat?period=hijri-script', status: 200 },
 		],
 	},
 	'routes/admin/zakat-export': {
