@@ -48,6 +48,8 @@ test('finance downloads a paid transfer\'s voucher as a PDF that is not kept by 
 		await page.setViewportSize({ width, height: 900 })
 		await signatures.scrollIntoViewIfNeeded()
 		await page.screenshot({ path: testInfo.outputPath(`print-${width}.png`) })
+		// Nothing wider than the screen: the aid ledger's seven columns scroll within their own region.
+		expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
 	}
 
 	// An officer without the finance role: refused, as the route table says; and no link on the case for them.

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { data, Link, useRouteError } from 'react-router'
 import type { Route } from './+types/case-print'
 import { groupTotals } from '#app/forms/totals.ts'
@@ -147,7 +148,6 @@ export function reportSections(definition: ApplicationDef, answers: Readonly<Rec
 	return sections.filter((section) => section.items.length > 0 || section.files.length > 0)
 }
 
-
 /** Outside the back-office frame, so its own: the staff member first, then the audit trail. */
 export const middleware: Route.MiddlewareFunction[] = [
 	async ({ request, context }) => {
@@ -296,40 +296,55 @@ function LinesTable({ lines }: { lines: readonly AnswerLine[] }) {
 	)
 }
 
+/**
+ * A table wider than a phone (the family's members, the aid ledger): on screen it scrolls within its
+ * own region, reachable by keyboard, rather than the page sideways; on paper it takes the page's width.
+ * Positioned, so that what is read aloud only (sr-only, absolutely placed) scrolls and is clipped with it.
+ */
+function ScrollsOnScreen({ label, children }: { label: string; children: ReactNode }) {
+	return (
+		<div className="relative overflow-x-auto print:overflow-visible" tabIndex={0} role="region" aria-label={label}>
+			{children}
+		</div>
+	)
+}
+
 function GroupTable({ item, sectionTitle }: { item: Extract<ReportItem, { kind: 'table' }>; sectionTitle: string }) {
 	return (
-		<DataTable
-			variant="print"
-			caption={item.label}
-			captionVisible={item.label !== sectionTitle}
-			headings={['م', ...item.columns]}
-			tableClassName="text-sm break-words"
-			footer={
-				item.totals ? (
-					<tr className="font-bold">
-						<th scope="row" className={headCell}>
-							الإجمالي
-						</th>
-						{item.totals.map((total, column) => (
-							<td key={column} className={cell}>
-								<bdi>{total}</bdi>
+		<ScrollsOnScreen label={item.label}>
+			<DataTable
+				variant="print"
+				caption={item.label}
+				captionVisible={item.label !== sectionTitle}
+				headings={['م', ...item.columns]}
+				tableClassName="text-sm break-words"
+				footer={
+					item.totals ? (
+						<tr className="font-bold">
+							<th scope="row" className={headCell}>
+								الإجمالي
+							</th>
+							{item.totals.map((total, column) => (
+								<td key={column} className={cell}>
+									<bdi>{total}</bdi>
+								</td>
+							))}
+						</tr>
+					) : null
+				}
+			>
+				{item.rows.map((row, index) => (
+					<tr key={index}>
+						<td className={`${cell} w-8`}>{index + 1}</td>
+						{row.map((value, column) => (
+							<td key={column} className={`${cell} break-words`}>
+								<bdi>{value}</bdi>
 							</td>
 						))}
 					</tr>
-				) : null
-			}
-		>
-			{item.rows.map((row, index) => (
-				<tr key={index}>
-					<td className={`${cell} w-8`}>{index + 1}</td>
-					{row.map((value, column) => (
-						<td key={column} className={`${cell} break-words`}>
-							<bdi>{value}</bdi>
-						</td>
-					))}
-				</tr>
-			))}
-		</DataTable>
+				))}
+			</DataTable>
+		</ScrollsOnScreen>
 	)
 }
 
@@ -360,53 +375,55 @@ function FilesTable({ reference, files }: { reference: string; files: readonly R
 
 function AidLedgerTable({ ledger }: { ledger: AidLedgerReport }) {
 	return (
-		<DataTable
-			variant="print"
-			caption="سجل الدعم المالي"
-			headings={['التاريخ', 'البيان', 'المبلغ', 'الصندوق', 'المرجع', 'ملاحظة', 'سجّله']}
-			tableClassName="text-sm break-words"
-			footer={ledger.totals.map((total) => (
-				<tr key={total.label} className="font-bold">
-					<th scope="row" colSpan={2} className={headCell}>
-						{total.label}
-					</th>
-					<td colSpan={5} className={cell}>
-						<bdi>{total.value}</bdi>
-					</td>
-				</tr>
-			))}
-		>
-			{ledger.rows.map((row, index) => (
-				<tr key={index}>
-					<td className={cell}>
-						<bdi>{row.day}</bdi>
-					</td>
-					<td className={cell}>{row.what}</td>
-					<td className={`${cell} whitespace-nowrap`}>
-						<bdi>{row.amount}</bdi>
-					</td>
-					<td className={cell}>{row.fund}</td>
-					<td className={cell}>
-						{/* Each reference on its line; a code may break anywhere, the words of its label do not. */}
-						{row.reference.split('، ').map((part, index) => {
-							const [label, code] = part.startsWith('مرجع البنك ') ? ['مرجع البنك', part.slice('مرجع البنك '.length)] : ['', part]
-							return (
-								<span key={part} className="block">
-									{/* Read aloud (and copied) as one list, though shown one under the other. */}
-									{index > 0 ? <span className="sr-only">، </span> : null}
-									{label ? `${label} ` : null}
-									<bdi dir="ltr" className="break-all">
-										{code}
-									</bdi>
-								</span>
-							)
-						})}
-					</td>
-					<td className={cell}>{row.note}</td>
-					<td className={cell}>{row.by}</td>
-				</tr>
-			))}
-		</DataTable>
+		<ScrollsOnScreen label="سجل الدعم المالي">
+			<DataTable
+				variant="print"
+				caption="سجل الدعم المالي"
+				headings={['التاريخ', 'البيان', 'المبلغ', 'الصندوق', 'المرجع', 'ملاحظة', 'سجّله']}
+				tableClassName="text-sm break-words"
+				footer={ledger.totals.map((total) => (
+					<tr key={total.label} className="font-bold">
+						<th scope="row" colSpan={2} className={headCell}>
+							{total.label}
+						</th>
+						<td colSpan={5} className={cell}>
+							<bdi>{total.value}</bdi>
+						</td>
+					</tr>
+				))}
+			>
+				{ledger.rows.map((row, index) => (
+					<tr key={index}>
+						<td className={cell}>
+							<bdi>{row.day}</bdi>
+						</td>
+						<td className={cell}>{row.what}</td>
+						<td className={`${cell} whitespace-nowrap`}>
+							<bdi>{row.amount}</bdi>
+						</td>
+						<td className={cell}>{row.fund}</td>
+						<td className={cell}>
+							{/* Each reference on its line; a code may break anywhere, the words of its label do not. */}
+							{row.reference.split('، ').map((part, index) => {
+								const [label, code] = part.startsWith('مرجع البنك ') ? ['مرجع البنك', part.slice('مرجع البنك '.length)] : ['', part]
+								return (
+									<span key={part} className="block">
+										{/* Read aloud (and copied) as one list, though shown one under the other. */}
+										{index > 0 ? <span className="sr-only">، </span> : null}
+										{label ? `${label} ` : null}
+										<bdi dir="ltr" className="break-all">
+											{code}
+										</bdi>
+									</span>
+								)
+							})}
+						</td>
+						<td className={cell}>{row.note}</td>
+						<td className={cell}>{row.by}</td>
+					</tr>
+				))}
+			</DataTable>
+		</ScrollsOnScreen>
 	)
 }
 
