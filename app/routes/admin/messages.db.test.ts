@@ -49,7 +49,7 @@ test('admins only: a case officer is refused', async () => {
 
 test('the editor lists every event, and shows the default texts, the placeholders offered and sample values', async () => {
 	const page = await open()
-	expect(page.events).toHaveLength(16)
+	expect(page.events).toHaveLength(17)
 	expect(page.editing).toMatchObject({ event: 'applicant-message', label: 'رسالة من الموظف إلى المتقدم', changed: false, fields: ['sms', 'emailSubject', 'emailBody'], saved: messageEvent('applicant-message')!.defaults })
 	expect(page.editing!.placeholders.map((placeholder) => placeholder.token)).toEqual(['{الاسم}', '{رقم_الطلب}', '{البرنامج}', '{الحالة}', '{الرابط}', '{رسالة_الموظف}'])
 	expect(page.editing!.samples.link).toMatch(/\/apply\/status$/)
