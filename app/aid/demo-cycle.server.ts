@@ -113,13 +113,14 @@ export async function insertDemoCycle(db: Database): Promise<DemoTold> {
 	}
 	await closeMeeting(db, meeting.id, approver)
 
-	// Finance: aid in kind delivered; the transfers due in a batch sent to the bank and recorded, but the last, left for a visitor to pay.
+	// Finance: aid in kind delivered; the transfers due in a batch sent to the bank and recorded, but the last when there are three or more, left for a visitor to pay.
 	const today = todayInRiyadh()
 	const told: Notice[] = []
 	for (const item of await dueInstalments(db, 'in-kind')) told.push(await recordDelivery(db, item.id, { deliveredOn: today, deliveredBy: 'فريق التوزيع الميداني', receipt: `R-${item.id}` }, finance))
 	const transfers = (await dueInstalments(db, 'transfer')).filter((item) => item.iban)
 	if (!transfers.length) return { notices: told, by: finance }
-	const paid = transfers.length > 1 ? transfers.slice(0, -1) : transfers
+	// With two transfers only, both are paid: one of them is last month's, returned and paid again.
+	const paid = transfers.length > 2 ? transfers.slice(0, -1) : transfers
 	// A one-off transfer paid last month (its batch sent and reconciled then), and last month closed by
 	// finance; the others paid today. One batch per debit account, zakat apart (docs/product.md#payment).
 	const returned = paid.length > 1 ? paid.find((item) => item.months === null) : undefined
