@@ -300,10 +300,11 @@ function LinesTable({ lines }: { lines: readonly AnswerLine[] }) {
  * A table wider than a phone (the family's members, the aid ledger): on screen it scrolls within its
  * own region, reachable by keyboard, rather than the page sideways; on paper it takes the page's width.
  * Positioned, so that what is read aloud only (sr-only, absolutely placed) scrolls and is clipped with it.
+ * Named «جدول …»: its section is a landmark by the table's own name.
  */
 function ScrollsOnScreen({ label, children }: { label: string; children: ReactNode }) {
 	return (
-		<div className="relative overflow-x-auto print:overflow-visible" tabIndex={0} role="region" aria-label={label}>
+		<div className="relative overflow-x-auto print:overflow-visible" tabIndex={0} role="region" aria-label={`جدول ${label}`}>
 			{children}
 		</div>
 	)
