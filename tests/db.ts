@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import pg from 'pg'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { openDatabase, type DatabaseHandle } from '#app/db/client.server.ts'
 import { provideDatabase } from '#app/db/database.server.ts'
@@ -63,4 +64,17 @@ export function withAppDatabase(): { readonly handle: DatabaseHandle } {
 		await current.handle.close()
 	})
 	return current
+}
+
+/**
+ * PostgreSQL only: whether a statement of this database waits on a lock within about five seconds
+ * (a second transaction held up by a first, as a race test arranges it).
+ */
+export async function someoneWaitsOnALock(db: DatabaseHandle['db']): Promise<boolean> {
+	for (let tries = 0; tries < 250; tries++) {
+		const result = (await db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) as unknown as { rows: { n: number }[] }
+		if (result.rows[0]!.n > 0) return true
+		await new Promise((resolve) => setTimeout(resolve, 20))
+	}
+	return false
 }

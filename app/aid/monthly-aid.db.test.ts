@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { beforeAll, expect, test } from 'vitest'
 import { changeStatus } from '#app/cases/status-changes.server.ts'
 import { type CaseRow } from '#app/cases/case-store.server.ts'
@@ -8,7 +8,7 @@ import { tellApplicants } from '#app/casework/tell.server.ts'
 import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { formatMonth, todayInRiyadh } from '#app/text/format.ts'
 import { studied, submittedCase } from '#tests/fixtures/needy-families.ts'
-import { withAppDatabase } from '#tests/db.ts'
+import { someoneWaitsOnALock, withAppDatabase } from '#tests/db.ts'
 import { temporaryStorage } from '#tests/storage.ts'
 import { purgeCase } from '#app/operations/retention-purge.server.ts'
 import { decide } from './decisions.server.ts'
@@ -230,12 +230,7 @@ test.skipIf(process.env.TEST_DB !== 'postgres')('a bounce recorded while the aid
 	})
 	await suspending
 	const bounce = reopenPayment(db(), batchId!, first!.id, 'الحساب مغلق', finance)
-	let waited = false
-	for (let tries = 0; tries < 250 && !waited; tries++) {
-		const [waiting] = (await db().execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows as { n: number }[]
-		waited = waiting!.n > 0
-		if (!waited) await new Promise((resolve) => setTimeout(resolve, 20))
-	}
+	const waited = await someoneWaitsOnALock(db())
 	release()
 	expect(waited).toBe(true)
 	await Promise.all([suspension, bounce])

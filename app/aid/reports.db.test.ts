@@ -8,7 +8,7 @@ import { createUser, type PublicUser } from '#app/domain/staff-users.server.ts'
 import { purgeCase } from '#app/operations/retention-purge.server.ts'
 import { todayInRiyadh } from '#app/text/format.ts'
 import { handRecordedAid, studied, submittedCase } from '#tests/fixtures/needy-families.ts'
-import { withAppDatabase } from '#tests/db.ts'
+import { someoneWaitsOnALock, withAppDatabase } from '#tests/db.ts'
 import { received } from '#tests/fixtures/receipts.ts'
 import { temporaryStorage } from '#tests/storage.ts'
 import { decide } from './decisions.server.ts'
@@ -234,12 +234,7 @@ test.skipIf(process.env.TEST_DB !== 'postgres')('two studies of one case recorde
 		await tx.insert(caseStudies).values(study)
 	})
 	// The second's trigger waits for the case the first holds.
-	let waited = false
-	for (let tries = 0; tries < 250 && !waited; tries++) {
-		const [waiting] = (await db().execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows as { n: number }[]
-		waited = waiting!.n > 0
-		if (!waited) await new Promise((resolve) => setTimeout(resolve, 20))
-	}
+	const waited = await someoneWaitsOnALock(db())
 	release()
 	expect(waited).toBe(true)
 	await Promise.all([first, second])
